@@ -1,0 +1,21 @@
+// Shared pieces of rdmalab-cli's sub-commands.
+#pragma once
+
+#include "rdmalab/operation.hpp"
+#include "rdmalab/trace.hpp"
+
+#include <string>
+#include <vector>
+
+namespace rdmalab::cli {
+
+/// Session header event: format version, tool version, host, device (with software flag) and date.
+TraceEvent session_event(const std::string& device_hint, const std::string& mode);
+
+/// JSON result of an operation (used by `op --json` and `serve`).
+nlohmann::json outcome_json(const LoopbackOperation& operation);
+
+/// `rdmalab-cli serve --stdio`.
+int serve_stdio();
+
+} // namespace rdmalab::cli

@@ -1,0 +1,256 @@
+// rdmalab-cli: the headless front end of the engine, and with `serve` the engine as a process.
+#include "cli.hpp"
+
+#include "rdmalab/describe.hpp"
+#include "rdmalab/device.hpp"
+#include "rdmalab/errors.hpp"
+#include "rdmalab/names.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdio>
+#include <ctime>
+#include <optional>
+#include <string_view>
+
+namespace rdmalab::cli {
+
+namespace {
+
+constexpr const char* kUsage = R"(usage:
+  rdmalab-cli devices [--json]
+  rdmalab-cli op OPCODE [--size N] [--message TEXT] [--device NAME] [--ib-port N] [--inline]
+                        [--fault KIND] [--json] [--trace FILE]
+  rdmalab-cli serve --stdio
+  rdmalab-cli --version
+
+OPCODE: send, send_imm, write, write_imm, read, cas, faa
+KIND:   bad-rkey, no-remote-access, out-of-bounds, no-recv
+
+`op` sets up a loopback pair (endpoints A and B on one device, RC-connected through the
+port's RoCE v2 GID), performs the operation once, checks that the data really moved and
+prints every verbs call. Exit status: 0 success (or the expected fault observed),
+1 failure, 2 usage error.
+)";
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+int usage_error(const std::string& message) {
+    std::fprintf(stderr, "rdmalab-cli: %s\n\n%s", message.c_str(), kUsage);
+    return kExitUsage;
+}
+
+std::optional<std::uint64_t> parse_number(std::string_view text) {
+    std::uint64_t value = 0;
+    std::uint64_t scale = 1;
+    if (!text.empty()) {
+        const char last = text.back();
+        if (last == 'k' || last == 'K') scale = 1024;
+        if (last == 'm' || last == 'M') scale = 1024 * 1024;
+        if (scale != 1) text.remove_suffix(1);
+    }
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
+    return value * scale;
+}
+
+int cmd_devices(const std::vector<std::string>& args) {
+    bool json = false;
+    for (const auto& a : args) {
+        if (a == "--json")
+            json = true;
+        else
+            return usage_error(fmt::format("devices: unknown argument '{}'", a));
+    }
+    try {
+        const auto devices = list_devices();
+        if (json) {
+            nlohmann::json out = nlohmann::json::array();
+            for (const auto& d : devices) out.push_back(to_json(d));
+            std::printf("%s\n", nlohmann::json{{"devices", out}}.dump(2).c_str());
+        } else {
+            for (const auto& d : devices) std::printf("%s\n", format_device(d).c_str());
+        }
+        if (devices.empty()) {
+            std::fprintf(stderr, "%s\n", explain_no_device().to_string().c_str());
+            return kExitFailure;
+        }
+        return 0;
+    } catch (const RdmaError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitFailure;
+    }
+}
+
+int cmd_op(const std::vector<std::string>& args) {
+    if (args.empty()) return usage_error("op: missing OPCODE");
+    OperationOptions options;
+    const auto op = op_kind_from_string(args[0]);
+    if (!op) return usage_error(fmt::format("op: unknown OPCODE '{}'", args[0]));
+    options.op = *op;
+    bool json = false;
+    bool size_given = false;
+    std::string trace_path;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const auto& a = args[i];
+        auto value = [&](const char* what) -> std::optional<std::string> {
+            if (i + 1 >= args.size()) return std::nullopt;
+            (void)what;
+            return args[++i];
+        };
+        if (a == "--json") {
+            json = true;
+        } else if (a == "--inline") {
+            options.inline_data = true;
+        } else if (a == "--size") {
+            auto v = value("--size");
+            auto n = v ? parse_number(*v) : std::nullopt;
+            if (!n) return usage_error("op: --size needs a byte count (e.g. 64, 4k, 1M)");
+            options.size = *n;
+            size_given = true;
+        } else if (a == "--message") {
+            auto v = value("--message");
+            if (!v) return usage_error("op: --message needs a text");
+            options.message = *v;
+        } else if (a == "--device") {
+            auto v = value("--device");
+            if (!v) return usage_error("op: --device needs a device name");
+            options.device = *v;
+        } else if (a == "--ib-port") {
+            auto v = value("--ib-port");
+            auto n = v ? parse_number(*v) : std::nullopt;
+            if (!n || *n == 0 || *n > 255) return usage_error("op: --ib-port needs a port number 1..255");
+            options.port = static_cast<std::uint8_t>(*n);
+        } else if (a == "--fault") {
+            auto v = value("--fault");
+            auto f = v ? fault_kind_from_string(*v) : std::nullopt;
+            if (!f || *f == FaultKind::None)
+                return usage_error("op: --fault needs one of bad-rkey, no-remote-access, out-of-bounds, no-recv");
+            options.fault = *f;
+        } else if (a == "--trace") {
+            auto v = value("--trace");
+            if (!v) return usage_error("op: --trace needs a file name");
+            trace_path = *v;
+        } else {
+            return usage_error(fmt::format("op: unknown argument '{}'", a));
+        }
+    }
+    if (!size_given && (options.op == OpKind::CompareSwap || options.op == OpKind::FetchAdd)) options.size = 8;
+    if (const auto problem = validate(options); !problem.empty()) return usage_error("op: " + problem);
+
+    auto tracer = std::make_shared<Tracer>();
+    if (json) {
+        tracer->add_sink(std::make_shared<JsonLinesSink>(stdout, true));
+    } else {
+        tracer->add_sink(std::make_shared<CallbackSink>([](const TraceEvent& e) {
+            if (e.kind == EventKind::Step)
+                std::printf("\n%s\n", describe(e).c_str());
+            else
+                std::printf("    %s\n", describe(e).c_str());
+            std::fflush(stdout);
+        }));
+    }
+    if (!trace_path.empty()) {
+        try {
+            tracer->add_sink(std::make_shared<JsonLinesSink>(trace_path));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "rdmalab-cli: %s\n", e.what());
+            return kExitFailure;
+        }
+    }
+    tracer->emit(session_event(options.device, fmt::format("op {}", to_string(options.op))));
+    bool success = false;
+    {
+        LoopbackOperation operation(options, tracer);
+        operation.run_all();
+        const auto& outcome = operation.outcome();
+        success = outcome.success;
+        operation.teardown();
+        if (json) {
+            TraceEvent result;
+            result.kind = EventKind::Result;
+            result.name = "op";
+            result.data = outcome_json(operation);
+            tracer->emit(result);
+        } else {
+            std::printf("\n%s: %s\n", success ? "OK" : "FAILED", outcome.summary.c_str());
+        }
+    }
+    tracer->flush();
+    return success ? 0 : kExitFailure;
+}
+
+} // namespace
+
+TraceEvent session_event(const std::string& device_hint, const std::string& mode) {
+    TraceEvent e;
+    e.kind = EventKind::Session;
+    e.name = "rdmalab";
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    std::time_t now = std::time(nullptr);
+    char date[32] = {};
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    nlohmann::json device = nullptr;
+    try {
+        for (const auto& d : list_devices())
+            if (device_hint.empty() || d.name == device_hint) {
+                device = {{"name", d.name}, {"driver", d.driver}, {"software", d.software}};
+                break;
+            }
+    } catch (const std::exception&) {
+    }
+    e.data = {{"tool", "rdmalab-cli"},
+              {"version", RDMALAB_VERSION},
+              {"format", kTraceFormatVersion},
+              {"mode", mode},
+              {"host", host},
+              {"date", date},
+              {"device", device.is_null() ? nlohmann::json("none") : device["name"]},
+              {"device_info", device}};
+    return e;
+}
+
+nlohmann::json outcome_json(const LoopbackOperation& operation) {
+    const auto& o = operation.outcome();
+    nlohmann::json j = {{"op", to_string(operation.options().op)},
+                        {"fault", to_string(operation.options().fault)},
+                        {"size", operation.options().size},
+                        {"finished", o.finished},
+                        {"success", o.success},
+                        {"summary", o.summary},
+                        {"checks", o.checks},
+                        {"requester_qp_state", o.requester_qp_state},
+                        {"responder_qp_state", o.responder_qp_state}};
+    if (o.requester_completion) j["requester_completion"] = o.requester_completion->to_json();
+    if (o.responder_completion) j["responder_completion"] = o.responder_completion->to_json();
+    if (o.error) j["error"] = o.error->to_json();
+    return j;
+}
+
+} // namespace rdmalab::cli
+
+int main(int argc, char** argv) {
+    using namespace rdmalab::cli;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::printf("%s", kUsage);
+        return args.empty() ? kExitUsage : 0;
+    }
+    if (args[0] == "--version") {
+        std::printf("rdmalab-cli %s (trace format %d)\n", RDMALAB_VERSION, rdmalab::kTraceFormatVersion);
+        return 0;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    if (command == "devices") return cmd_devices(args);
+    if (command == "op") return cmd_op(args);
+    if (command == "serve") {
+        if (args.size() != 1 || args[0] != "--stdio") return usage_error("serve: only `serve --stdio` exists");
+        return serve_stdio();
+    }
+    return usage_error(fmt::format("unknown command '{}'", command));
+}

@@ -1,0 +1,72 @@
+// Failures explained: every error names the verb, the errno or completion status with its meaning,
+// the likely cause and the fix.
+#pragma once
+
+#include <infiniband/verbs.h>
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rdmalab {
+
+/// Structured description of one failure.
+struct ErrorInfo {
+    std::string verb;    ///< "ibv_reg_mr", "ibv_modify_qp", "ibv_poll_cq", "ibv_get_device_list" ...
+    int err = 0;         ///< errno (0 for completion-status errors)
+    std::string code;    ///< "ENOMEM" or "IBV_WC_REM_ACCESS_ERR" ...
+    std::string meaning; ///< what the code means
+    std::string cause;   ///< the likely cause in this situation
+    std::string fix;     ///< what to do about it
+
+    /// Multi-line text: "<verb> failed: <code> (<meaning>)\n  cause: ...\n  fix: ...".
+    std::string to_string() const;
+    nlohmann::json to_json() const;
+};
+
+/// Exception carrying an ErrorInfo; what() is ErrorInfo::to_string().
+class RdmaError : public std::runtime_error {
+  public:
+    explicit RdmaError(ErrorInfo info);
+    const ErrorInfo& info() const noexcept { return info_; }
+
+  private:
+    ErrorInfo info_;
+};
+
+/// Generic explanation of `err` returned by `verb`, with verb-specific causes where known.
+ErrorInfo explain_errno(const std::string& verb, int err, const std::string& detail = {});
+
+/// ibv_reg_mr failure; for ENOMEM/EPERM/EFAULT/EINVAL explains RLIMIT_MEMLOCK or the access flags.
+ErrorInfo explain_reg_mr_error(int err, std::size_t length, unsigned access);
+
+/// No RDMA device at all: how to create a SoftRoCE device on this machine's interfaces.
+ErrorInfo explain_no_device();
+
+/// A device was named but not found; lists what exists.
+ErrorInfo explain_device_not_found(const std::string& name, const std::vector<std::string>& available);
+
+/// The port is not ACTIVE.
+ErrorInfo explain_port_not_active(const std::string& device, int port, ibv_port_state state);
+
+/// No RoCE v2 GID on the port.
+ErrorInfo explain_no_rocev2_gid(const std::string& device, int port);
+
+/// ibv_modify_qp failure for a named transition, listing required and missing attribute-mask bits.
+ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, ibv_qp_state to, int given_mask,
+                                  int required_mask, int optional_mask);
+
+/// A completion with a non-success status, for the opcode that produced it.
+ErrorInfo explain_wc_status(ibv_wc_status status, const std::string& opcode);
+
+/// Current RLIMIT_MEMLOCK soft limit in bytes, nullopt when unlimited.
+std::optional<std::uint64_t> memlock_limit_bytes();
+
+/// Names of this machine's network interfaces (for the `rdma link add` hint), loopback last.
+std::vector<std::string> network_interfaces();
+
+} // namespace rdmalab

@@ -1,0 +1,143 @@
+// Trace events: every verbs call, QP state change, work request, completion and async event the
+// engine performs or observes. The JSON Lines form is documented in docs/trace-format.md.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdmalab {
+
+/// Version of the JSON Lines trace format ("v" field of every event).
+inline constexpr int kTraceFormatVersion = 1;
+
+/// Which side of a connection an event belongs to: A (requester), B (responder) or neither.
+enum class Endpoint : char { A = 'A', B = 'B', None = '-' };
+
+/// Category of a trace event; the string form is the "kind" field.
+enum class EventKind {
+    Session,  ///< header: format version, tool, host, device, start time
+    Step,     ///< a named step of an operation begins (narration for front ends)
+    Verb,     ///< one verbs / rdma_cm call with its arguments and result
+    QpState,  ///< a QP state transition with the attributes and mask it set
+    PostWr,   ///< a work request handed to the send or receive queue
+    Wc,       ///< a work completion polled from a CQ
+    Async,    ///< an asynchronous event (ibv_get_async_event)
+    Data,     ///< a memory observation: bytes of a buffer before/after an operation
+    Check,    ///< a verification result (data moved, expected status observed)
+    Error,    ///< a failure with verb, errno/status, meaning, cause and fix
+    Result,   ///< a command result in the engine-process protocol
+};
+
+std::string_view to_string(EventKind kind);
+std::optional<EventKind> event_kind_from_string(std::string_view text);
+
+/// One trace event. `ids` holds object identifiers (qpn, lkey, rkey, cq, wr_id, ...) so front ends
+/// can link events to objects; `data` holds everything else.
+struct TraceEvent {
+    std::uint64_t seq = 0;
+    std::uint64_t t_ns = 0; ///< CLOCK_MONOTONIC nanoseconds
+    Endpoint endpoint = Endpoint::None;
+    EventKind kind = EventKind::Verb;
+    std::string name; ///< verb name, transition name, opcode, status, step id ...
+    nlohmann::json ids = nlohmann::json::object();
+    nlohmann::json data = nlohmann::json::object();
+};
+
+/// Serializes one event as a single JSON line (no trailing newline).
+std::string to_json_line(const TraceEvent& event);
+nlohmann::json to_json(const TraceEvent& event);
+
+/// Parse error with the 1-based line number and the offending field, for bad trace files.
+struct TraceParseError {
+    std::size_t line = 0;
+    std::string field;
+    std::string message;
+    std::string to_string() const;
+};
+
+/// Parses one JSON line into an event; on failure fills `error` (line is set by the caller's count).
+std::optional<TraceEvent> parse_json_line(std::string_view line, TraceParseError& error);
+std::optional<TraceEvent> from_json(const nlohmann::json& object, TraceParseError& error);
+
+/// Receives events. Implementations must be cheap: they run on the verbs path.
+class TraceSink {
+  public:
+    virtual ~TraceSink() = default;
+    virtual void write(const TraceEvent& event) = 0;
+    virtual void flush() {}
+};
+
+/// Keeps every event in memory (thread-safe).
+class MemorySink final : public TraceSink {
+  public:
+    void write(const TraceEvent& event) override;
+    std::vector<TraceEvent> events() const;
+    void clear();
+
+  private:
+    mutable std::mutex mutex_;
+    std::vector<TraceEvent> events_;
+};
+
+/// Writes JSON Lines to a stdio stream; optionally flushes after each line (for live streams).
+class JsonLinesSink final : public TraceSink {
+  public:
+    JsonLinesSink(std::FILE* stream, bool flush_each_line);
+    /// Opens `path` for writing; throws std::runtime_error naming the path and errno on failure.
+    explicit JsonLinesSink(const std::string& path);
+    ~JsonLinesSink() override;
+    JsonLinesSink(const JsonLinesSink&) = delete;
+    JsonLinesSink& operator=(const JsonLinesSink&) = delete;
+    void write(const TraceEvent& event) override;
+    void flush() override;
+
+  private:
+    std::FILE* stream_;
+    bool owns_stream_;
+    bool flush_each_line_;
+    std::mutex mutex_;
+};
+
+/// Calls a function for each event (used by front ends that render events as text).
+class CallbackSink final : public TraceSink {
+  public:
+    explicit CallbackSink(std::function<void(const TraceEvent&)> callback) : callback_(std::move(callback)) {}
+    void write(const TraceEvent& event) override { callback_(event); }
+
+  private:
+    std::function<void(const TraceEvent&)> callback_;
+};
+
+/// Monotonic clock in nanoseconds (CLOCK_MONOTONIC), the trace's time base.
+std::uint64_t monotonic_ns();
+
+/// Numbers events and fans them out to sinks. When disabled, emit() costs one branch.
+class Tracer {
+  public:
+    void add_sink(std::shared_ptr<TraceSink> sink);
+    void set_enabled(bool enabled) { enabled_ = enabled; }
+    bool enabled() const { return enabled_ && !sinks_.empty(); }
+
+    /// Stamps seq and time and hands the event to every sink. Returns the sequence number (0 if off).
+    std::uint64_t emit(TraceEvent event);
+    std::uint64_t emit(Endpoint endpoint, EventKind kind, std::string name, nlohmann::json ids = {},
+                       nlohmann::json data = {});
+    void flush();
+
+  private:
+    std::vector<std::shared_ptr<TraceSink>> sinks_;
+    bool enabled_ = true;
+    std::uint64_t next_seq_ = 1;
+    std::mutex mutex_;
+};
+
+} // namespace rdmalab

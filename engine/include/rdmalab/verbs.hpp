@@ -1,0 +1,354 @@
+// One RAII class per verbs object. Children hold shared_ptrs to their parents, so a parent outlives every
+// child and destruction follows the canonical order (QP, CQ, MR, PD, context). Destructors never throw;
+// a failing destroy call is reported as a trace event. Every call is traced.
+#pragma once
+
+#include "rdmalab/errors.hpp"
+#include "rdmalab/trace.hpp"
+
+#include <infiniband/verbs.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace rdmalab {
+
+/// Where an object's trace events go and which endpoint they are attributed to.
+struct TraceScope {
+    std::shared_ptr<Tracer> tracer;
+    Endpoint endpoint = Endpoint::None;
+
+    std::uint64_t emit(EventKind kind, std::string name, nlohmann::json ids = {}, nlohmann::json data = {}) const;
+    bool on() const { return tracer && tracer->enabled(); }
+};
+
+/// An asynchronous event read from ibv_get_async_event.
+struct AsyncEvent {
+    ibv_event_type type{};
+    std::string name;
+    std::string meaning;
+    std::optional<std::uint32_t> qp_num;
+    std::optional<int> port;
+    Endpoint endpoint = Endpoint::None;
+};
+
+/// An open device (ibv_open_device), or a borrowed one owned by an rdma_cm id.
+class Context : public std::enable_shared_from_this<Context> {
+  public:
+    /// Opens `device_name` (empty: the first device). Throws RdmaError (no device, not found, open failed).
+    static std::shared_ptr<Context> open(const std::string& device_name, std::shared_ptr<Tracer> tracer);
+    /// Wraps a context owned by someone else (rdma_cm); it is not closed on destruction.
+    static std::shared_ptr<Context> borrow(ibv_context* context, std::shared_ptr<Tracer> tracer);
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    ibv_context* get() const { return context_; }
+    const std::string& device_name() const { return device_name_; }
+    const std::shared_ptr<Tracer>& tracer() const { return tracer_; }
+
+    ibv_device_attr query_device() const;
+    ibv_port_attr query_port(std::uint8_t port) const;
+    /// Checks the port is ACTIVE; throws RdmaError explaining otherwise.
+    void require_active_port(std::uint8_t port) const;
+    /// GID index of a RoCE v2 GID on the port; throws RdmaError when there is none.
+    int rocev2_gid_index(std::uint8_t port) const;
+    ibv_gid query_gid(std::uint8_t port, int index) const;
+
+    /// Reads every pending async event without blocking, acknowledges and traces each.
+    std::vector<AsyncEvent> poll_async_events();
+    /// Lets async events on this QP be attributed to an endpoint.
+    void register_qp(std::uint32_t qp_num, Endpoint endpoint);
+
+  private:
+    Context(ibv_context* context, bool owned, std::string name, std::shared_ptr<Tracer> tracer);
+    ibv_context* context_;
+    bool owned_;
+    std::string device_name_;
+    std::shared_ptr<Tracer> tracer_;
+    std::mutex qp_mutex_;
+    std::map<std::uint32_t, Endpoint> qp_endpoints_;
+};
+
+/// A protection domain (ibv_alloc_pd). Objects of one endpoint share its PD.
+class ProtectionDomain {
+  public:
+    static std::shared_ptr<ProtectionDomain> alloc(std::shared_ptr<Context> context, Endpoint endpoint);
+    /// Wraps a PD owned by someone else (rdma_cm default PD); not deallocated here.
+    ~ProtectionDomain();
+    ProtectionDomain(const ProtectionDomain&) = delete;
+    ProtectionDomain& operator=(const ProtectionDomain&) = delete;
+
+    ibv_pd* get() const { return pd_; }
+    const std::shared_ptr<Context>& context() const { return context_; }
+    const TraceScope& trace() const { return trace_; }
+    std::uint32_t handle() const { return pd_->handle; }
+
+  private:
+    ProtectionDomain(std::shared_ptr<Context> context, ibv_pd* pd, TraceScope trace);
+    std::shared_ptr<Context> context_;
+    ibv_pd* pd_;
+    TraceScope trace_;
+};
+
+/// A registered memory region (ibv_reg_mr), optionally owning its page-aligned buffer.
+class MemoryRegion {
+  public:
+    /// Allocates a zeroed page-aligned buffer of `length` bytes and registers it with `access`.
+    static std::shared_ptr<MemoryRegion> allocate(std::shared_ptr<ProtectionDomain> pd, std::size_t length,
+                                                  unsigned access, std::string label = {});
+    /// Registers memory the caller owns and keeps alive longer than the region.
+    static std::shared_ptr<MemoryRegion> register_memory(std::shared_ptr<ProtectionDomain> pd, void* address,
+                                                         std::size_t length, unsigned access,
+                                                         std::string label = {});
+    ~MemoryRegion();
+    MemoryRegion(const MemoryRegion&) = delete;
+    MemoryRegion& operator=(const MemoryRegion&) = delete;
+
+    std::uint8_t* data() const { return static_cast<std::uint8_t*>(mr_->addr); }
+    std::uint64_t address() const { return reinterpret_cast<std::uintptr_t>(mr_->addr); }
+    std::size_t length() const { return mr_->length; }
+    std::uint32_t lkey() const { return mr_->lkey; }
+    std::uint32_t rkey() const { return mr_->rkey; }
+    unsigned access() const { return access_; }
+    const std::string& label() const { return label_; }
+    std::span<std::uint8_t> bytes() const { return {data(), length()}; }
+    const std::shared_ptr<ProtectionDomain>& pd() const { return pd_; }
+    nlohmann::json describe() const;
+
+  private:
+    MemoryRegion(std::shared_ptr<ProtectionDomain> pd, ibv_mr* mr, unsigned access, void* owned_buffer,
+                 std::string label);
+    std::shared_ptr<ProtectionDomain> pd_;
+    ibv_mr* mr_;
+    unsigned access_;
+    void* owned_buffer_;
+    std::string label_;
+};
+
+/// A completion channel (ibv_create_comp_channel) for event-driven completion handling.
+class CompletionChannel {
+  public:
+    static std::shared_ptr<CompletionChannel> create(std::shared_ptr<Context> context, Endpoint endpoint);
+    ~CompletionChannel();
+    CompletionChannel(const CompletionChannel&) = delete;
+    CompletionChannel& operator=(const CompletionChannel&) = delete;
+    ibv_comp_channel* get() const { return channel_; }
+    const std::shared_ptr<Context>& context() const { return context_; }
+
+  private:
+    CompletionChannel(std::shared_ptr<Context> context, ibv_comp_channel* channel, TraceScope trace);
+    std::shared_ptr<Context> context_;
+    ibv_comp_channel* channel_;
+    TraceScope trace_;
+};
+
+/// One work completion, as the application sees it.
+struct Completion {
+    std::uint64_t wr_id = 0;
+    ibv_wc_status status = IBV_WC_SUCCESS;
+    ibv_wc_opcode opcode = IBV_WC_SEND;
+    std::uint32_t byte_len = 0;
+    std::optional<std::uint32_t> imm_data; ///< host byte order
+    std::uint32_t qp_num = 0;
+    std::uint32_t src_qp = 0;
+    std::uint32_t vendor_err = 0;
+    unsigned wc_flags = 0;
+    bool ok() const { return status == IBV_WC_SUCCESS; }
+    nlohmann::json to_json() const;
+};
+
+/// A completion queue (ibv_create_cq): busy polling, or event mode through a CompletionChannel.
+class CompletionQueue {
+  public:
+    static std::shared_ptr<CompletionQueue> create(std::shared_ptr<Context> context, Endpoint endpoint, int cqe,
+                                                   std::shared_ptr<CompletionChannel> channel = nullptr);
+    ~CompletionQueue();
+    CompletionQueue(const CompletionQueue&) = delete;
+    CompletionQueue& operator=(const CompletionQueue&) = delete;
+
+    ibv_cq* get() const { return cq_; }
+    std::uint32_t id() const { return cq_->handle; }
+    const TraceScope& trace() const { return trace_; }
+
+    /// One ibv_poll_cq call for up to `max` completions. Empty polls are counted, not traced one by one.
+    std::vector<Completion> poll(int max = 16);
+    /// Busy-polls until `count` completions arrived or `timeout` passed (returns what arrived).
+    std::vector<Completion> poll_until(std::size_t count, std::chrono::milliseconds timeout);
+    /// Arms the CQ (ibv_req_notify_cq). Event mode only.
+    void request_notify(bool solicited_only = false);
+    /// Waits for a completion event (ibv_get_cq_event), acks it and re-arms. False on timeout.
+    bool wait_event(std::chrono::milliseconds timeout);
+
+  private:
+    CompletionQueue(std::shared_ptr<Context> context, std::shared_ptr<CompletionChannel> channel, ibv_cq* cq,
+                    TraceScope trace);
+    std::shared_ptr<Context> context_;
+    std::shared_ptr<CompletionChannel> channel_;
+    ibv_cq* cq_;
+    TraceScope trace_;
+    std::uint64_t empty_polls_ = 0;
+    unsigned unacked_events_ = 0;
+};
+
+/// An address handle (ibv_create_ah), needed for UD sends.
+class AddressHandle {
+  public:
+    static std::shared_ptr<AddressHandle> create(std::shared_ptr<ProtectionDomain> pd, const ibv_ah_attr& attr);
+    ~AddressHandle();
+    AddressHandle(const AddressHandle&) = delete;
+    AddressHandle& operator=(const AddressHandle&) = delete;
+    ibv_ah* get() const { return ah_; }
+
+  private:
+    AddressHandle(std::shared_ptr<ProtectionDomain> pd, ibv_ah* ah);
+    std::shared_ptr<ProtectionDomain> pd_;
+    ibv_ah* ah_;
+};
+
+/// Queue sizes for a new QP.
+struct QpCapacity {
+    std::uint32_t max_send_wr = 16;
+    std::uint32_t max_recv_wr = 16;
+    std::uint32_t max_send_sge = 1;
+    std::uint32_t max_recv_sge = 1;
+    std::uint32_t max_inline_data = 64;
+};
+
+/// What the peer's QP looks like, for the RTR transition.
+struct PathInfo {
+    std::uint32_t remote_qpn = 0;
+    std::uint32_t remote_psn = 0;  ///< the peer's initial send PSN = our expected receive PSN
+    ibv_gid remote_gid{};
+    std::uint16_t remote_lid = 0;  ///< InfiniBand only
+    int sgid_index = 0;            ///< our GID index (RoCE v2)
+    std::uint8_t port = 1;
+    ibv_mtu path_mtu = IBV_MTU_1024;
+    std::uint8_t max_dest_rd_atomic = 1;
+    std::uint8_t min_rnr_timer = 12; ///< encoded (12 = 0.64 ms)
+    bool use_grh = true;             ///< RoCE always needs the GRH
+};
+
+/// Requester-side parameters for RTS.
+struct RtsParams {
+    std::uint32_t sq_psn = 0;
+    std::uint8_t timeout = 14;   ///< 4.096 µs * 2^timeout
+    std::uint8_t retry_cnt = 7;
+    std::uint8_t rnr_retry = 7;  ///< 7 = infinite
+    std::uint8_t max_rd_atomic = 1;
+};
+
+/// Result of one state transition: which attributes were set and why.
+struct TransitionReport {
+    ibv_qp_state from = IBV_QPS_RESET;
+    ibv_qp_state to = IBV_QPS_RESET;
+    int mask = 0;
+    std::vector<std::string> mask_names;
+    nlohmann::json attributes = nlohmann::json::object();
+};
+
+/// Attribute masks the IBTA state table requires and allows for a transition of a QP type.
+struct TransitionMasks {
+    int required = 0;
+    int optional = 0;
+};
+TransitionMasks transition_masks(ibv_qp_type type, ibv_qp_state from, ibv_qp_state to);
+
+/// A scatter/gather element.
+struct Sge {
+    std::uint64_t addr = 0;
+    std::uint32_t length = 0;
+    std::uint32_t lkey = 0;
+};
+
+/// A send-queue work request.
+struct SendRequest {
+    std::uint64_t wr_id = 0;
+    ibv_wr_opcode opcode = IBV_WR_SEND;
+    std::vector<Sge> sges;
+    bool signaled = true;
+    bool inline_data = false;
+    bool solicited = false;
+    std::optional<std::uint32_t> imm_data; ///< host order; converted to network order when posted
+    std::uint64_t remote_addr = 0;
+    std::uint32_t rkey = 0;
+    std::uint64_t compare_add = 0; ///< CAS compare value or FAA add value
+    std::uint64_t swap = 0;        ///< CAS swap value
+    std::shared_ptr<AddressHandle> ah; ///< UD only
+    std::uint32_t remote_qpn = 0;      ///< UD only
+    std::uint32_t remote_qkey = 0;     ///< UD only
+};
+
+/// A receive-queue work request.
+struct RecvRequest {
+    std::uint64_t wr_id = 0;
+    std::vector<Sge> sges;
+};
+
+/// A queue pair (ibv_create_qp) with each state transition as a named method.
+class QueuePair {
+  public:
+    static std::shared_ptr<QueuePair> create(std::shared_ptr<ProtectionDomain> pd,
+                                             std::shared_ptr<CompletionQueue> send_cq,
+                                             std::shared_ptr<CompletionQueue> recv_cq, ibv_qp_type type,
+                                             const QpCapacity& capacity = {});
+    ~QueuePair();
+    QueuePair(const QueuePair&) = delete;
+    QueuePair& operator=(const QueuePair&) = delete;
+
+    ibv_qp* get() const { return qp_; }
+    std::uint32_t qp_num() const { return qp_->qp_num; }
+    ibv_qp_type type() const { return type_; }
+    Endpoint endpoint() const { return trace_.endpoint; }
+    const QpCapacity& capacity() const { return capacity_; }
+    /// Current state as ibv_query_qp reports it.
+    ibv_qp_state query_state() const;
+    /// The state this object last moved the QP to (no verbs call).
+    ibv_qp_state last_known_state() const { return state_; }
+
+    /// RESET->INIT: port, pkey index and access flags (RC/UC) or qkey (UD).
+    TransitionReport to_init(std::uint8_t port, unsigned access_flags, std::uint16_t pkey_index = 0,
+                             std::uint32_t qkey = 0x11111111);
+    /// INIT->RTR: the path to the peer (RC/UC); UD needs only the state.
+    TransitionReport to_rtr(const PathInfo& path);
+    /// RTR->RTS: the requester's PSN and retry behaviour.
+    TransitionReport to_rts(const RtsParams& params);
+    /// RTS->SQD: drain the send queue (with SQ_DRAINED async notification).
+    TransitionReport to_sqd();
+    /// Any state -> ERR: flushes every outstanding work request.
+    TransitionReport to_err();
+    /// Any state -> RESET.
+    TransitionReport to_reset();
+    /// Raw ibv_modify_qp with a caller-chosen mask (for teaching what a wrong mask does).
+    TransitionReport modify(ibv_qp_attr attr, int mask, const std::string& transition_name);
+
+    void post_send(const SendRequest& request);
+    void post_recv(const RecvRequest& request);
+
+  private:
+    QueuePair(std::shared_ptr<ProtectionDomain> pd, std::shared_ptr<CompletionQueue> send_cq,
+              std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp, ibv_qp_type type, QpCapacity capacity,
+              TraceScope trace);
+    std::shared_ptr<ProtectionDomain> pd_;
+    std::shared_ptr<CompletionQueue> send_cq_;
+    std::shared_ptr<CompletionQueue> recv_cq_;
+    ibv_qp* qp_;
+    ibv_qp_type type_;
+    QpCapacity capacity_;
+    TraceScope trace_;
+    ibv_qp_state state_ = IBV_QPS_RESET;
+};
+
+/// Textual GID ("::ffff:127.0.0.1").
+std::string gid_to_string(const ibv_gid& gid);
+/// Parses a textual GID; false on error.
+bool gid_from_string(const std::string& text, ibv_gid& gid);
+
+} // namespace rdmalab
