@@ -161,7 +161,7 @@ int cmd_op(const std::vector<std::string>& args) {
             return kExitFailure;
         }
     }
-    tracer->emit(session_event(options.device, fmt::format("op {}", to_string(options.op))));
+    tracer->record(session_event(options.device, fmt::format("op {}", to_string(options.op))));
     bool success = false;
     {
         LoopbackOperation operation(options, tracer);
@@ -174,7 +174,7 @@ int cmd_op(const std::vector<std::string>& args) {
             result.kind = EventKind::Result;
             result.name = "op";
             result.data = outcome_json(operation);
-            tracer->emit(result);
+            tracer->record(result);
         } else {
             std::printf("\n%s: %s\n", success ? "OK" : "FAILED", outcome.summary.c_str());
         }

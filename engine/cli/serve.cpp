@@ -108,7 +108,7 @@ class Server {
             return;
         }
         operation_.reset();
-        tracer_->emit(session_event(options.device, fmt::format("serve op {}", to_string(options.op))));
+        tracer_->record(session_event(options.device, fmt::format("serve op {}", to_string(options.op))));
         operation_ = std::make_unique<LoopbackOperation>(options, tracer_);
         nlohmann::json steps = nlohmann::json::array();
         for (const auto& s : operation_->steps())
@@ -136,7 +136,7 @@ class Server {
         if (!id.is_null()) e.ids = {{"id", id}};
         data["ok"] = ok;
         e.data = std::move(data);
-        tracer_->emit(std::move(e));
+        tracer_->record(std::move(e));
     }
 
     std::shared_ptr<Tracer> tracer_;

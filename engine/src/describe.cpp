@@ -35,7 +35,7 @@ std::string ids_text(const nlohmann::json& ids) {
     if (!ids.is_object()) return out;
     for (auto it = ids.begin(); it != ids.end(); ++it) {
         const auto& v = it.value();
-        if ((it.key() == "lkey" || it.key() == "rkey") && v.is_number_unsigned())
+        if ((it.key() == "lkey" || it.key() == "rkey") && v.is_number_integer() && v.get<std::int64_t>() >= 0)
             out += fmt::format("  {}=0x{:x}", it.key(), v.get<std::uint64_t>());
         else
             out += fmt::format("  {}={}", it.key(), scalar(v));

@@ -110,7 +110,7 @@ std::vector<DeviceInfo> list_devices(Tracer* tracer) {
     int count = 0;
     ibv_device** list = ibv_get_device_list(&count);
     if (tracer && tracer->enabled())
-        tracer->emit(Endpoint::None, EventKind::Verb, "ibv_get_device_list", {}, {{"ret", list ? count : -1}});
+        tracer->record(Endpoint::None, EventKind::Verb, "ibv_get_device_list", {}, {{"ret", list ? count : -1}});
     std::vector<DeviceInfo> devices;
     if (list == nullptr) return devices;
     std::unique_ptr<ibv_device*, decltype(&ibv_free_device_list)> guard(list, &ibv_free_device_list);

@@ -178,7 +178,7 @@ void LoopbackOperation::add(std::string id, std::string title, Endpoint endpoint
     actions_.push_back(std::move(action));
 }
 
-void LoopbackOperation::emit_memory(Endpoint endpoint, const std::string& when) {
+void LoopbackOperation::record_memory(Endpoint endpoint, const std::string& when) {
     if (!tracer_ || !tracer_->enabled()) return;
     auto& s = side(endpoint);
     if (!s.mr) return;
@@ -204,7 +204,7 @@ void LoopbackOperation::emit_memory(Endpoint endpoint, const std::string& when) 
         }
         data["changed"] = changed;
     }
-    tracer_->emit(endpoint, EventKind::Data, "memory", {{"lkey", s.mr->lkey()}, {"rkey", s.mr->rkey()}}, data);
+    tracer_->record(endpoint, EventKind::Data, "memory", {{"lkey", s.mr->lkey()}, {"rkey", s.mr->rkey()}}, data);
 }
 
 void LoopbackOperation::plan() {
@@ -260,7 +260,7 @@ void LoopbackOperation::plan() {
                     expected_.assign(bytes.begin(), bytes.end());
                 }
                 s.before.assign(bytes.begin(), bytes.end());
-                emit_memory(ep, "after registration; the application filled the buffer");
+                record_memory(ep, "after registration; the application filled the buffer");
             });
     }
     for (Endpoint ep : {Endpoint::A, Endpoint::B})
@@ -354,8 +354,8 @@ void LoopbackOperation::plan() {
                              "Check that both QPs reached RTS and the port is ACTIVE; on SoftRoCE under heavy "
                              "load raise the timeout."});
         outcome_.requester_completion = wcs.front();
-        emit_memory(Endpoint::A, "after A's completion");
-        emit_memory(Endpoint::B, "after A's completion");
+        record_memory(Endpoint::A, "after A's completion");
+        record_memory(Endpoint::B, "after A's completion");
     });
     if (post_recv)
         add("poll_cq_B", "B: poll its completion queue for the receive completion (ibv_poll_cq)", Endpoint::B,
@@ -450,7 +450,7 @@ void LoopbackOperation::finish_success() {
                                    options_.size, context_->device_name())
                      : fmt::format("{} on {} did not verify", to_string(options_.op), context_->device_name());
     if (tracer_ && tracer_->enabled())
-        tracer_->emit(Endpoint::None, EventKind::Check, ok ? "verified" : "not_verified", {},
+        tracer_->record(Endpoint::None, EventKind::Check, ok ? "verified" : "not_verified", {},
                       {{"ok", ok}, {"checks", out.checks}, {"summary", out.summary}});
 }
 
@@ -486,7 +486,7 @@ void LoopbackOperation::finish_fault() {
                                    wc_status_name(expected), context_->device_name())
                      : fmt::format("fault {} did not show the expected behaviour", to_string(options_.fault));
     if (tracer_ && tracer_->enabled())
-        tracer_->emit(Endpoint::None, EventKind::Check, ok ? "fault_observed" : "fault_not_observed", {},
+        tracer_->record(Endpoint::None, EventKind::Check, ok ? "fault_observed" : "fault_not_observed", {},
                       {{"ok", ok}, {"checks", out.checks}, {"summary", out.summary}});
 }
 
@@ -495,7 +495,7 @@ bool LoopbackOperation::run_next() {
     const std::size_t index = next_++;
     const auto& info = steps_[index];
     if (tracer_ && tracer_->enabled())
-        tracer_->emit(info.endpoint, EventKind::Step, info.id, {},
+        tracer_->record(info.endpoint, EventKind::Step, info.id, {},
                       {{"index", index}, {"count", steps_.size()}, {"title", info.title}});
     try {
         actions_[index]();
@@ -508,7 +508,7 @@ bool LoopbackOperation::run_next() {
             outcome_.finished = true;
             outcome_.summary = "the operation's completion failed: " + outcome_.error->code;
             if (tracer_ && tracer_->enabled())
-                tracer_->emit(Endpoint::A, EventKind::Error, outcome_.error->verb, {}, outcome_.error->to_json());
+                tracer_->record(Endpoint::A, EventKind::Error, outcome_.error->verb, {}, outcome_.error->to_json());
             return false;
         }
         if (info.id == "poll_cq_A" && options_.fault != FaultKind::None && outcome_.requester_completion &&
@@ -530,7 +530,7 @@ bool LoopbackOperation::run_next() {
         outcome_.finished = true;
         outcome_.summary = fmt::format("step '{}' failed: {}", info.id, e.what());
         if (tracer_ && tracer_->enabled())
-            tracer_->emit(info.endpoint, EventKind::Error, info.id, {}, outcome_.error->to_json());
+            tracer_->record(info.endpoint, EventKind::Error, info.id, {}, outcome_.error->to_json());
         return false;
     }
 }

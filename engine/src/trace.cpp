@@ -175,7 +175,7 @@ void Tracer::add_sink(std::shared_ptr<TraceSink> sink) {
     sinks_.push_back(std::move(sink));
 }
 
-std::uint64_t Tracer::emit(TraceEvent event) {
+std::uint64_t Tracer::record(TraceEvent event) {
     if (!enabled()) return 0;
     std::lock_guard lock(mutex_);
     event.seq = next_seq_++;
@@ -184,7 +184,7 @@ std::uint64_t Tracer::emit(TraceEvent event) {
     return event.seq;
 }
 
-std::uint64_t Tracer::emit(Endpoint endpoint, EventKind kind, std::string name, nlohmann::json ids,
+std::uint64_t Tracer::record(Endpoint endpoint, EventKind kind, std::string name, nlohmann::json ids,
                            nlohmann::json data) {
     if (!enabled()) return 0;
     TraceEvent event;
@@ -193,7 +193,7 @@ std::uint64_t Tracer::emit(Endpoint endpoint, EventKind kind, std::string name, 
     event.name = std::move(name);
     event.ids = ids.is_null() ? nlohmann::json::object() : std::move(ids);
     event.data = data.is_null() ? nlohmann::json::object() : std::move(data);
-    return emit(std::move(event));
+    return record(std::move(event));
 }
 
 void Tracer::flush() {

@@ -22,7 +22,7 @@ std::uint64_t elapsed_since(std::uint64_t start) {
 }
 
 [[noreturn]] void fail(const TraceScope& scope, ErrorInfo info) {
-    if (scope.on()) scope.emit(EventKind::Error, info.verb, {}, info.to_json());
+    if (scope.on()) scope.record(EventKind::Error, info.verb, {}, info.to_json());
     throw RdmaError(std::move(info));
 }
 
@@ -40,9 +40,9 @@ nlohmann::json hex(std::uint64_t value) {
 
 } // namespace
 
-std::uint64_t TraceScope::emit(EventKind kind, std::string name, nlohmann::json ids, nlohmann::json data) const {
+std::uint64_t TraceScope::record(EventKind kind, std::string name, nlohmann::json ids, nlohmann::json data) const {
     if (!tracer) return 0;
-    return tracer->emit(endpoint, kind, std::move(name), std::move(ids), std::move(data));
+    return tracer->record(endpoint, kind, std::move(name), std::move(ids), std::move(data));
 }
 
 std::string gid_to_string(const ibv_gid& gid) {
@@ -73,7 +73,7 @@ std::shared_ptr<Context> Context::open(const std::string& device_name, std::shar
     std::vector<std::string> names;
     for (int i = 0; list != nullptr && i < count; ++i) names.emplace_back(ibv_get_device_name(list[i]));
     if (scope.on())
-        scope.emit(EventKind::Verb, "ibv_get_device_list", {},
+        scope.record(EventKind::Verb, "ibv_get_device_list", {},
                    {{"args", nlohmann::json::object()},
                     {"ret", list == nullptr ? -1 : count},
                     {"errno", list == nullptr ? list_errno : 0},
@@ -98,7 +98,7 @@ std::shared_ptr<Context> Context::open(const std::string& device_name, std::shar
     const int open_errno = errno;
     ibv_free_device_list(list);
     if (scope.on())
-        scope.emit(EventKind::Verb, "ibv_open_device", {},
+        scope.record(EventKind::Verb, "ibv_open_device", {},
                    {{"args", {{"device", name}}},
                     {"ret", context != nullptr ? 0 : -1},
                     {"errno", context != nullptr ? 0 : open_errno},
@@ -119,7 +119,7 @@ Context::~Context() {
     const int ret = ibv_close_device(context_);
     noexcept_trace([&] {
         if (tracer_ && tracer_->enabled())
-            tracer_->emit(Endpoint::None, EventKind::Verb, "ibv_close_device", {},
+            tracer_->record(Endpoint::None, EventKind::Verb, "ibv_close_device", {},
                           {{"args", {{"device", device_name_}}}, {"ret", ret}});
     });
 }
@@ -136,7 +136,7 @@ ibv_port_attr Context::query_port(std::uint8_t port) const {
     const int ret = ibv_query_port(context_, port, &attr);
     TraceScope scope{tracer_, Endpoint::None};
     if (scope.on())
-        scope.emit(EventKind::Verb, "ibv_query_port", {},
+        scope.record(EventKind::Verb, "ibv_query_port", {},
                    {{"args", {{"port", port}}},
                     {"ret", ret},
                     {"state", ret == 0 ? port_state_name(attr.state) : ""},
@@ -178,7 +178,7 @@ int Context::rocev2_gid_index(std::uint8_t port) const {
     TraceScope scope{tracer_, Endpoint::None};
     if (!index) fail(scope, explain_no_rocev2_gid(device_name_, port));
     if (scope.on())
-        scope.emit(EventKind::Verb, "ibv_query_gid_ex", {},
+        scope.record(EventKind::Verb, "ibv_query_gid_ex", {},
                    {{"args", {{"port", port}, {"index", *index}}},
                     {"ret", 0},
                     {"gid", info.gids[static_cast<std::size_t>(*index)].gid},
@@ -233,7 +233,7 @@ std::vector<AsyncEvent> Context::poll_async_events() {
             if (event.qp_num) ids["qpn"] = *event.qp_num;
             nlohmann::json data = {{"meaning", event.meaning}};
             if (event.port) data["port"] = *event.port;
-            tracer_->emit(event.endpoint, EventKind::Async, event.name, ids, data);
+            tracer_->record(event.endpoint, EventKind::Async, event.name, ids, data);
         }
         events.push_back(std::move(event));
     }
@@ -251,7 +251,7 @@ std::shared_ptr<ProtectionDomain> ProtectionDomain::alloc(std::shared_ptr<Contex
     ibv_pd* pd = ibv_alloc_pd(context->get());
     const int err = errno;
     if (scope.on())
-        scope.emit(EventKind::Verb, "ibv_alloc_pd", pd ? nlohmann::json{{"pd", pd->handle}} : nlohmann::json{},
+        scope.record(EventKind::Verb, "ibv_alloc_pd", pd ? nlohmann::json{{"pd", pd->handle}} : nlohmann::json{},
                    {{"args", {{"device", context->device_name()}}},
                     {"ret", pd ? 0 : -1},
                     {"errno", pd ? 0 : err},
@@ -264,7 +264,7 @@ ProtectionDomain::~ProtectionDomain() {
     const std::uint32_t handle = pd_->handle;
     const int ret = ibv_dealloc_pd(pd_);
     noexcept_trace([&] {
-        if (trace_.on()) trace_.emit(EventKind::Verb, "ibv_dealloc_pd", {{"pd", handle}}, {{"ret", ret}});
+        if (trace_.on()) trace_.record(EventKind::Verb, "ibv_dealloc_pd", {{"pd", handle}}, {{"ret", ret}});
     });
 }
 
@@ -306,7 +306,7 @@ std::shared_ptr<MemoryRegion> MemoryRegion::register_memory(std::shared_ptr<Prot
             ids["lkey"] = mr->lkey;
             ids["rkey"] = mr->rkey;
         }
-        scope.emit(EventKind::Verb, "ibv_reg_mr", ids,
+        scope.record(EventKind::Verb, "ibv_reg_mr", ids,
                    {{"args",
                      {{"addr", hex(reinterpret_cast<std::uintptr_t>(address))},
                       {"length", length},
@@ -332,7 +332,7 @@ MemoryRegion::~MemoryRegion() {
     const int ret = ibv_dereg_mr(mr_);
     noexcept_trace([&] {
         if (pd_->trace().on())
-            pd_->trace().emit(EventKind::Verb, "ibv_dereg_mr", {{"lkey", lkey}, {"rkey", rkey}},
+            pd_->trace().record(EventKind::Verb, "ibv_dereg_mr", {{"lkey", lkey}, {"rkey", rkey}},
                               {{"ret", ret}, {"label", label_}});
     });
     std::free(owned_buffer_);
@@ -348,7 +348,7 @@ std::shared_ptr<CompletionChannel> CompletionChannel::create(std::shared_ptr<Con
     ibv_comp_channel* channel = ibv_create_comp_channel(context->get());
     const int err = errno;
     if (scope.on())
-        scope.emit(EventKind::Verb, "ibv_create_comp_channel", {},
+        scope.record(EventKind::Verb, "ibv_create_comp_channel", {},
                    {{"ret", channel ? 0 : -1}, {"errno", channel ? 0 : err}});
     if (channel == nullptr) fail(scope, explain_errno("ibv_create_comp_channel", err));
     return std::shared_ptr<CompletionChannel>(new CompletionChannel(std::move(context), channel, scope));
@@ -357,7 +357,7 @@ std::shared_ptr<CompletionChannel> CompletionChannel::create(std::shared_ptr<Con
 CompletionChannel::~CompletionChannel() {
     const int ret = ibv_destroy_comp_channel(channel_);
     noexcept_trace([&] {
-        if (trace_.on()) trace_.emit(EventKind::Verb, "ibv_destroy_comp_channel", {}, {{"ret", ret}});
+        if (trace_.on()) trace_.record(EventKind::Verb, "ibv_destroy_comp_channel", {}, {{"ret", ret}});
     });
 }
 
@@ -387,7 +387,7 @@ std::shared_ptr<CompletionQueue> CompletionQueue::create(std::shared_ptr<Context
     ibv_cq* cq = ibv_create_cq(context->get(), cqe, nullptr, channel ? channel->get() : nullptr, 0);
     const int err = errno;
     if (scope.on())
-        scope.emit(EventKind::Verb, "ibv_create_cq", cq ? nlohmann::json{{"cq", cq->handle}} : nlohmann::json{},
+        scope.record(EventKind::Verb, "ibv_create_cq", cq ? nlohmann::json{{"cq", cq->handle}} : nlohmann::json{},
                    {{"args", {{"cqe", cqe}, {"event_mode", channel != nullptr}}},
                     {"ret", cq ? 0 : -1},
                     {"errno", cq ? 0 : err},
@@ -403,7 +403,7 @@ CompletionQueue::~CompletionQueue() {
     const std::uint32_t handle = cq_->handle;
     const int ret = ibv_destroy_cq(cq_);
     noexcept_trace([&] {
-        if (trace_.on()) trace_.emit(EventKind::Verb, "ibv_destroy_cq", {{"cq", handle}}, {{"ret", ret}});
+        if (trace_.on()) trace_.record(EventKind::Verb, "ibv_destroy_cq", {{"cq", handle}}, {{"ret", ret}});
     });
 }
 
@@ -432,10 +432,10 @@ std::vector<Completion> CompletionQueue::poll(int max) {
         result.push_back(c);
     }
     if (trace_.on()) {
-        trace_.emit(EventKind::Verb, "ibv_poll_cq", {{"cq", cq_->handle}},
+        trace_.record(EventKind::Verb, "ibv_poll_cq", {{"cq", cq_->handle}},
                     {{"args", {{"num_entries", max}}}, {"ret", n}, {"empty_polls_before", empty_polls_}});
         for (const auto& c : result)
-            trace_.emit(EventKind::Wc, std::string(wc_status_name(c.status)),
+            trace_.record(EventKind::Wc, std::string(wc_status_name(c.status)),
                         {{"cq", cq_->handle}, {"qpn", c.qp_num}, {"wr_id", c.wr_id}}, c.to_json());
     }
     empty_polls_ = 0;
@@ -456,7 +456,7 @@ std::vector<Completion> CompletionQueue::poll_until(std::size_t count, std::chro
 void CompletionQueue::request_notify(bool solicited_only) {
     const int ret = ibv_req_notify_cq(cq_, solicited_only ? 1 : 0);
     if (trace_.on())
-        trace_.emit(EventKind::Verb, "ibv_req_notify_cq", {{"cq", cq_->handle}},
+        trace_.record(EventKind::Verb, "ibv_req_notify_cq", {{"cq", cq_->handle}},
                     {{"args", {{"solicited_only", solicited_only}}}, {"ret", ret}});
     if (ret != 0) fail(trace_, explain_errno("ibv_req_notify_cq", ret));
 }
@@ -473,7 +473,7 @@ bool CompletionQueue::wait_event(std::chrono::milliseconds timeout) {
     void* cq_context = nullptr;
     const int ret = ibv_get_cq_event(channel_->get(), &event_cq, &cq_context);
     if (trace_.on())
-        trace_.emit(EventKind::Verb, "ibv_get_cq_event", {{"cq", cq_->handle}}, {{"ret", ret}});
+        trace_.record(EventKind::Verb, "ibv_get_cq_event", {{"cq", cq_->handle}}, {{"ret", ret}});
     if (ret != 0) fail(trace_, explain_errno("ibv_get_cq_event", errno));
     ++unacked_events_;
     // Acknowledge in batches as ibv_get_cq_event(3) recommends; destroy acks the rest.
@@ -495,7 +495,7 @@ std::shared_ptr<AddressHandle> AddressHandle::create(std::shared_ptr<ProtectionD
     const int err = errno;
     const auto& scope = pd->trace();
     if (scope.on())
-        scope.emit(EventKind::Verb, "ibv_create_ah", {{"pd", pd->handle()}},
+        scope.record(EventKind::Verb, "ibv_create_ah", {{"pd", pd->handle()}},
                    {{"args",
                      {{"is_global", attr.is_global},
                       {"dgid", gid_to_string(attr.grh.dgid)},
@@ -510,7 +510,7 @@ std::shared_ptr<AddressHandle> AddressHandle::create(std::shared_ptr<ProtectionD
 AddressHandle::~AddressHandle() {
     const int ret = ibv_destroy_ah(ah_);
     noexcept_trace([&] {
-        if (pd_->trace().on()) pd_->trace().emit(EventKind::Verb, "ibv_destroy_ah", {}, {{"ret", ret}});
+        if (pd_->trace().on()) pd_->trace().record(EventKind::Verb, "ibv_destroy_ah", {}, {{"ret", ret}});
     });
 }
 
@@ -572,7 +572,7 @@ std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> p
     if (scope.on()) {
         nlohmann::json ids = {{"pd", pd->handle()}, {"send_cq", send_cq->id()}, {"recv_cq", recv_cq->id()}};
         if (qp) ids["qpn"] = qp->qp_num;
-        scope.emit(EventKind::Verb, "ibv_create_qp", ids,
+        scope.record(EventKind::Verb, "ibv_create_qp", ids,
                    {{"args",
                      {{"qp_type", qp_type_name(type)},
                       {"max_send_wr", capacity.max_send_wr},
@@ -603,7 +603,7 @@ QueuePair::~QueuePair() {
     const std::uint32_t qpn = qp_->qp_num;
     const int ret = ibv_destroy_qp(qp_);
     noexcept_trace([&] {
-        if (trace_.on()) trace_.emit(EventKind::Verb, "ibv_destroy_qp", {{"qpn", qpn}}, {{"ret", ret}});
+        if (trace_.on()) trace_.record(EventKind::Verb, "ibv_destroy_qp", {{"qpn", qpn}}, {{"ret", ret}});
     });
 }
 
@@ -612,7 +612,7 @@ ibv_qp_state QueuePair::query_state() const {
     ibv_qp_init_attr init{};
     const int ret = ibv_query_qp(qp_, &attr, IBV_QP_STATE, &init);
     if (trace_.on())
-        trace_.emit(EventKind::Verb, "ibv_query_qp", {{"qpn", qp_->qp_num}},
+        trace_.record(EventKind::Verb, "ibv_query_qp", {{"qpn", qp_->qp_num}},
                     {{"args", {{"attr_mask", {"STATE"}}}},
                      {"ret", ret},
                      {"state", ret == 0 ? qp_state_name(attr.qp_state) : ""}});
@@ -664,7 +664,7 @@ TransitionReport QueuePair::modify(ibv_qp_attr attr, int mask, const std::string
     const int ret = ibv_modify_qp(qp_, &attr, mask);
     const auto masks = transition_masks(type_, from, to);
     if (trace_.on())
-        trace_.emit(EventKind::QpState, transition_name, {{"qpn", qp_->qp_num}},
+        trace_.record(EventKind::QpState, transition_name, {{"qpn", qp_->qp_num}},
                     {{"verb", "ibv_modify_qp"},
                      {"from", qp_state_name(from)},
                      {"to", qp_state_name(to)},
@@ -826,7 +826,7 @@ void QueuePair::post_send(const SendRequest& request) {
         } else if (request.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
             data["add"] = request.compare_add;
         }
-        trace_.emit(EventKind::PostWr, std::string(wr_opcode_name(request.opcode)), ids, data);
+        trace_.record(EventKind::PostWr, std::string(wr_opcode_name(request.opcode)), ids, data);
     }
     if (ret != 0) {
         std::string detail = fmt::format("posting {} on QP {} in state {}", wr_opcode_name(request.opcode),
@@ -860,7 +860,7 @@ void QueuePair::post_recv(const RecvRequest& request) {
             sg.push_back({{"addr", hex(s.addr)}, {"length", s.length}, {"lkey", s.lkey}});
         nlohmann::json ids = {{"qpn", qp_->qp_num}, {"wr_id", request.wr_id}};
         if (!request.sges.empty()) ids["lkey"] = request.sges.front().lkey;
-        trace_.emit(EventKind::PostWr, "RECV", ids,
+        trace_.record(EventKind::PostWr, "RECV", ids,
                     {{"verb", "ibv_post_recv"}, {"queue", "recv"}, {"sg_list", sg}, {"ret", ret}});
     }
     if (ret != 0) {

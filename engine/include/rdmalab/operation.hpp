@@ -94,7 +94,7 @@ class LoopbackOperation {
     void plan();
     void add(std::string id, std::string title, Endpoint endpoint, std::function<void()> action);
     void step(const std::string& id, Endpoint endpoint);
-    void emit_memory(Endpoint endpoint, const std::string& when);
+    void record_memory(Endpoint endpoint, const std::string& when);
     void finish_success();
     void finish_fault();
     Side& side(Endpoint endpoint);

@@ -120,7 +120,7 @@ class CallbackSink final : public TraceSink {
 /// Monotonic clock in nanoseconds (CLOCK_MONOTONIC), the trace's time base.
 std::uint64_t monotonic_ns();
 
-/// Numbers events and fans them out to sinks. When disabled, emit() costs one branch.
+/// Numbers events and fans them out to sinks. When disabled, record() costs one branch.
 class Tracer {
   public:
     void add_sink(std::shared_ptr<TraceSink> sink);
@@ -128,8 +128,8 @@ class Tracer {
     bool enabled() const { return enabled_ && !sinks_.empty(); }
 
     /// Stamps seq and time and hands the event to every sink. Returns the sequence number (0 if off).
-    std::uint64_t emit(TraceEvent event);
-    std::uint64_t emit(Endpoint endpoint, EventKind kind, std::string name, nlohmann::json ids = {},
+    std::uint64_t record(TraceEvent event);
+    std::uint64_t record(Endpoint endpoint, EventKind kind, std::string name, nlohmann::json ids = {},
                        nlohmann::json data = {});
     void flush();
 

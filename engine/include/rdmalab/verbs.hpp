@@ -25,7 +25,7 @@ struct TraceScope {
     std::shared_ptr<Tracer> tracer;
     Endpoint endpoint = Endpoint::None;
 
-    std::uint64_t emit(EventKind kind, std::string name, nlohmann::json ids = {}, nlohmann::json data = {}) const;
+    std::uint64_t record(EventKind kind, std::string name, nlohmann::json ids = {}, nlohmann::json data = {}) const;
     bool on() const { return tracer && tracer->enabled(); }
 };
 

@@ -1,0 +1,142 @@
+// rdmalab-cli on the real device: devices, op, faults, the memlock failure, and the engine process.
+#include "testutil.hpp"
+
+#include "rdmalab/trace.hpp"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <unistd.h>
+
+using rdmalab::test::runCli;
+
+namespace {
+QList<QJsonObject> jsonLines(const QString& text) {
+    QList<QJsonObject> out;
+    for (const auto& line : text.split('\n', Qt::SkipEmptyParts)) out << QJsonDocument::fromJson(line.toUtf8()).object();
+    return out;
+}
+} // namespace
+
+class CliDeviceTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void init() { RDMALAB_REQUIRE_DEVICE(); }
+
+    void devicesJsonListsActiveRoceV2Port() {
+        const auto run = runCli({"devices", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto devices = QJsonDocument::fromJson(run.out.toUtf8()).object()["devices"].toArray();
+        QVERIFY(!devices.isEmpty());
+        const auto port = devices[0].toObject()["ports"].toArray()[0].toObject();
+        QCOMPARE(port["state"].toString(), QString("PORT_ACTIVE"));
+        QCOMPARE(port["link_layer"].toString(), QString("Ethernet"));
+        bool rocev2 = false;
+        for (const auto& gid : port["gids"].toArray()) rocev2 = rocev2 || gid.toObject()["type"] == "RoCE v2";
+        QVERIFY(rocev2);
+    }
+
+    void opWritePrintsEachStepAndVerifies() {
+        const auto run = runCli({"op", "write", "--size", "256", "--message", "teach RDMA "});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY(run.out.contains("ibv_reg_mr("));
+        QVERIFY(run.out.contains("RESET->INIT"));
+        QVERIFY(run.out.contains("INIT->RTR"));
+        QVERIFY(run.out.contains("RTR->RTS"));
+        QVERIFY(run.out.contains("ibv_post_send RDMA_WRITE length=256"));
+        QVERIFY(run.out.contains("completion IBV_WC_SUCCESS opcode=RDMA_WRITE"));
+        QVERIFY(run.out.contains("B's buffer now holds the 256 bytes of A's buffer"));
+        QVERIFY(run.out.contains("OK: write of 256 bytes completed and verified"));
+    }
+
+    void opJsonAndTraceFileAreValidJsonLines() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("read.jsonl");
+        const auto run = runCli({"op", "read", "--size", "64", "--json", "--trace", trace});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const auto lines = jsonLines(run.out);
+        QVERIFY(lines.size() > 20);
+        QCOMPARE(lines.first()["kind"].toString(), QString("session"));
+        QCOMPARE(lines.last()["kind"].toString(), QString("result"));
+        QCOMPARE(lines.last()["data"].toObject()["success"].toBool(), true);
+        QFile file(trace);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        int count = 0;
+        while (!file.atEnd()) {
+            const auto line = file.readLine().trimmed().toStdString();
+            rdmalab::TraceParseError error;
+            QVERIFY2(rdmalab::parse_json_line(line, error).has_value(), error.to_string().c_str());
+            ++count;
+        }
+        QCOMPARE(count, lines.size());
+    }
+
+    void faultsReportRealStatusAndQpState() {
+        const QList<QPair<QStringList, QString>> cases = {
+            {{"op", "write", "--fault", "bad-rkey"}, "IBV_WC_REM_ACCESS_ERR"},
+            {{"op", "write", "--fault", "no-remote-access"}, "IBV_WC_REM_ACCESS_ERR"},
+            {{"op", "write", "--fault", "out-of-bounds"}, "IBV_WC_REM_ACCESS_ERR"},
+            {{"op", "send", "--fault", "no-recv"}, "IBV_WC_RNR_RETRY_EXC_ERR"},
+        };
+        for (const auto& [args, status] : cases) {
+            const auto run = runCli(args);
+            QVERIFY2(run.exitCode == 0, qPrintable(args.join(' ') + "\n" + run.out + run.err));
+            QVERIFY2(run.out.contains("completion " + status), qPrintable(run.out));
+            QVERIFY(run.out.contains("QP state ERR"));
+            QVERIFY(run.out.contains("IBV_WC_WR_FLUSH_ERR"));
+        }
+    }
+
+    void regMrUnderSmallMemlockLimitExplainsRlimit() {
+        if (geteuid() != 0) QSKIP("needs root to drop to an unprivileged user with setpriv");
+        // An unprivileged user without CAP_IPC_LOCK, limited to 64 KiB of locked memory, registers 1 MiB.
+        const QStringList wrapper = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                     "--inh-caps=-all", "--bounding-set=-all", "prlimit", "--memlock=65536:65536"};
+        const auto run = runCli({"op", "write", "--size", "1M"}, wrapper);
+        QVERIFY2(!run.crashed, qPrintable(run.err));
+        QCOMPARE(run.exitCode, 1);
+        const QString all = run.out + run.err;
+        QVERIFY2(all.contains("ibv_reg_mr failed: ENOMEM"), qPrintable(all));
+        QVERIFY2(all.contains("RLIMIT_MEMLOCK) is 64 KiB"), qPrintable(all));
+        QVERIFY2(all.contains("needs 1024 KiB"), qPrintable(all));
+        QVERIFY(all.contains("ulimit -l"));
+    }
+
+    void serveStepsThroughAWriteOneCallAtATime() {
+        const QByteArray script = R"({"id":1,"cmd":"hello"}
+{"id":2,"cmd":"op.start","op":"write","size":32,"message":"step"}
+{"id":3,"cmd":"op.step"}
+{"id":4,"cmd":"op.step"}
+{"id":5,"cmd":"op.run"}
+{"id":6,"cmd":"op.reset"}
+{"id":7,"cmd":"quit"}
+)";
+        const auto run = runCli({"serve", "--stdio"}, {}, script);
+        QCOMPARE(run.exitCode, 0);
+        const auto lines = jsonLines(run.out);
+        QHash<int, QJsonObject> results;
+        int pdBeforeStep4 = 0;
+        bool seenStep4 = false;
+        for (const auto& e : lines) {
+            if (e["kind"] == "result") results[e["ids"].toObject()["id"].toInt()] = e["data"].toObject();
+            if (e["kind"] == "result" && e["ids"].toObject()["id"].toInt() == 4) seenStep4 = true;
+            if (!seenStep4 && e["kind"] == "verb" && e["name"] == "ibv_alloc_pd") ++pdBeforeStep4;
+        }
+        QCOMPARE(results.size(), 7);
+        QVERIFY(results[2]["ok"].toBool());
+        QVERIFY(results[2]["steps"].toArray().size() >= 15);
+        QCOMPARE(results[3]["step_index"].toInt(), 0);
+        QCOMPARE(results[4]["step_index"].toInt(), 1);
+        QCOMPARE(pdBeforeStep4, 1); // step 2 allocated exactly A's PD
+        QVERIFY(results[5]["ok"].toBool());
+        QVERIFY(results[5]["outcome"].toObject()["success"].toBool());
+        QVERIFY(results[6]["ok"].toBool());
+    }
+};
+
+QTEST_GUILESS_MAIN(CliDeviceTest)
+#include "tst_cli_device.moc"

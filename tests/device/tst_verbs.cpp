@@ -1,0 +1,358 @@
+// The RAII verbs classes on the real device: objects, keys, QP transitions, queue types, event mode, teardown.
+#include "testutil.hpp"
+
+#include "rdmalab/device.hpp"
+#include "rdmalab/names.hpp"
+#include "rdmalab/verbs.hpp"
+
+#include <QtTest>
+
+#include <chrono>
+#include <cstring>
+
+using namespace rdmalab;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// Two endpoints on one device, with QPs of one type, connected by hand.
+struct Pair {
+    std::shared_ptr<Tracer> tracer = std::make_shared<Tracer>();
+    std::shared_ptr<MemorySink> sink = std::make_shared<MemorySink>();
+    std::shared_ptr<Context> context;
+    int gid_index = 0;
+    ibv_gid gid{};
+    ibv_mtu mtu = IBV_MTU_1024;
+    std::shared_ptr<ProtectionDomain> pd_a, pd_b;
+    std::shared_ptr<CompletionQueue> cq_a, cq_b;
+    std::shared_ptr<QueuePair> qp_a, qp_b;
+
+    explicit Pair(ibv_qp_type type, std::shared_ptr<CompletionChannel> (*channel_for)(Pair&) = nullptr) {
+        tracer->add_sink(sink);
+        context = Context::open("", tracer);
+        gid_index = context->rocev2_gid_index(1);
+        gid = context->query_gid(1, gid_index);
+        mtu = context->query_port(1).active_mtu;
+        pd_a = ProtectionDomain::alloc(context, Endpoint::A);
+        pd_b = ProtectionDomain::alloc(context, Endpoint::B);
+        auto ch_b = channel_for ? channel_for(*this) : nullptr;
+        cq_a = CompletionQueue::create(context, Endpoint::A, 16);
+        cq_b = CompletionQueue::create(context, Endpoint::B, 16, ch_b);
+        qp_a = QueuePair::create(pd_a, cq_a, cq_a, type);
+        qp_b = QueuePair::create(pd_b, cq_b, cq_b, type);
+    }
+
+    PathInfo path_to(const QueuePair& peer, std::uint32_t psn) const {
+        PathInfo p;
+        p.remote_qpn = peer.qp_num();
+        p.remote_psn = psn;
+        p.remote_gid = gid;
+        p.sgid_index = gid_index;
+        p.path_mtu = mtu;
+        return p;
+    }
+
+    void connect() {
+        const unsigned access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+        qp_a->to_init(1, access);
+        qp_b->to_init(1, access);
+        qp_a->to_rtr(path_to(*qp_b, 200));
+        qp_b->to_rtr(path_to(*qp_a, 100));
+        RtsParams rts;
+        rts.sq_psn = 100;
+        qp_a->to_rts(rts);
+        rts.sq_psn = 200;
+        qp_b->to_rts(rts);
+    }
+};
+
+} // namespace
+
+class VerbsTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void init() { RDMALAB_REQUIRE_DEVICE(); }
+
+    void devicesListActivePortWithRoceV2Gid() {
+        const auto devices = list_devices();
+        QVERIFY(!devices.empty());
+        const auto& d = devices.front();
+        QVERIFY(!d.name.empty());
+        QVERIFY(d.max_qp > 0);
+        QVERIFY(d.max_mr > 0);
+        QVERIFY(!d.ports.empty());
+        const auto& port = d.ports.front();
+        QCOMPARE(port.state, std::string("PORT_ACTIVE"));
+        QCOMPARE(port.link_layer, std::string("Ethernet"));
+        QVERIFY(port.active_mtu >= 256);
+        QVERIFY(pick_rocev2_gid(port).has_value());
+        if (d.driver == "rxe") QVERIFY(d.software);
+    }
+
+    void memoryRegionExposesAddressLengthAndKeys() {
+        auto tracer = std::make_shared<Tracer>();
+        auto ctx = Context::open("", tracer);
+        auto pd = ProtectionDomain::alloc(ctx, Endpoint::A);
+        auto mr = MemoryRegion::allocate(pd, 12345, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+        QCOMPARE(mr->length(), 12345u);
+        QVERIFY(mr->address() != 0);
+        QCOMPARE(mr->address() % 4096, 0u);
+        QVERIFY(mr->lkey() != 0);
+        QVERIFY(mr->rkey() != 0);
+        QCOMPARE(mr->access(), unsigned(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ));
+        QCOMPARE(mr->describe()["access"].size(), 2u);
+    }
+
+    void remoteWriteWithoutLocalWriteIsRefused() {
+        auto ctx = Context::open("", std::make_shared<Tracer>());
+        auto pd = ProtectionDomain::alloc(ctx, Endpoint::A);
+        try {
+            MemoryRegion::allocate(pd, 4096, IBV_ACCESS_REMOTE_WRITE);
+            QFAIL("ibv_reg_mr accepted REMOTE_WRITE without LOCAL_WRITE");
+        } catch (const RdmaError& e) {
+            QCOMPARE(e.info().verb, std::string("ibv_reg_mr"));
+            QCOMPARE(e.info().code, std::string("EINVAL"));
+            QVERIFY2(e.info().fix.find("LOCAL_WRITE") != std::string::npos, e.what());
+        }
+    }
+
+    void rtrWithoutAddressVectorFailsWithMissingMask() {
+        Pair pair(IBV_QPT_RC);
+        pair.qp_a->to_init(1, IBV_ACCESS_REMOTE_WRITE);
+        ibv_qp_attr attr{};
+        attr.qp_state = IBV_QPS_RTR;
+        attr.path_mtu = pair.mtu;
+        attr.dest_qp_num = pair.qp_b->qp_num();
+        attr.rq_psn = 1;
+        attr.max_dest_rd_atomic = 1;
+        attr.min_rnr_timer = 12;
+        const int mask = IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+                         IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+        try {
+            pair.qp_a->modify(attr, mask, "INIT->RTR");
+            QFAIL("INIT->RTR without AV succeeded");
+        } catch (const RdmaError& e) {
+            QCOMPARE(e.info().verb, std::string("ibv_modify_qp"));
+            QCOMPARE(e.info().code, std::string("EINVAL"));
+            QVERIFY2(e.info().cause.find("missing required AV") != std::string::npos, e.what());
+        }
+        QCOMPARE(pair.qp_a->query_state(), IBV_QPS_INIT);
+    }
+
+    void rtsWithExtraAttributeFailsClearly() {
+        Pair pair(IBV_QPT_RC);
+        pair.qp_a->to_init(1, 0);
+        pair.qp_a->to_rtr(pair.path_to(*pair.qp_b, 1));
+        ibv_qp_attr attr{};
+        attr.qp_state = IBV_QPS_RTS;
+        attr.sq_psn = 1;
+        attr.timeout = 14;
+        attr.retry_cnt = 7;
+        attr.rnr_retry = 7;
+        attr.max_rd_atomic = 1;
+        attr.dest_qp_num = 5; // DEST_QPN belongs to INIT->RTR only
+        const int mask = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+                         IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_DEST_QPN;
+        try {
+            pair.qp_a->modify(attr, mask, "RTR->RTS");
+            QFAIL("RTR->RTS with DEST_QPN succeeded");
+        } catch (const RdmaError& e) {
+            QVERIFY2(e.info().cause.find("not allowed DEST_QPN") != std::string::npos, e.what());
+        }
+        QCOMPARE(pair.qp_a->query_state(), IBV_QPS_RTR);
+    }
+
+    void queuePairWalksEveryNamedTransition() {
+        Pair pair(IBV_QPT_RC);
+        QCOMPARE(pair.qp_a->query_state(), IBV_QPS_RESET);
+        auto report = pair.qp_a->to_init(1, IBV_ACCESS_REMOTE_WRITE);
+        QCOMPARE(report.mask_names, (std::vector<std::string>{"STATE", "ACCESS_FLAGS", "PKEY_INDEX", "PORT"}));
+        QCOMPARE(pair.qp_a->query_state(), IBV_QPS_INIT);
+        report = pair.qp_a->to_rtr(pair.path_to(*pair.qp_b, 7));
+        QCOMPARE(report.attributes["dest_qp_num"].get<std::uint32_t>(), pair.qp_b->qp_num());
+        QCOMPARE(pair.qp_a->query_state(), IBV_QPS_RTR);
+        pair.qp_a->to_rts({});
+        QCOMPARE(pair.qp_a->query_state(), IBV_QPS_RTS);
+        pair.qp_a->to_sqd();
+        const auto sqd = pair.qp_a->query_state();
+        QVERIFY2(sqd == IBV_QPS_SQD || sqd == IBV_QPS_RTS, qp_state_name(sqd).data());
+        pair.qp_a->to_err();
+        QCOMPARE(pair.qp_a->query_state(), IBV_QPS_ERR);
+        pair.qp_a->to_reset();
+        QCOMPARE(pair.qp_a->query_state(), IBV_QPS_RESET);
+        int transitions = 0;
+        for (const auto& e : pair.sink->events())
+            if (e.kind == EventKind::QpState && e.ids.value("qpn", 0u) == pair.qp_a->qp_num()) ++transitions;
+        QCOMPARE(transitions, 6);
+    }
+
+    void unsignaledWriteProducesNoCompletion() {
+        Pair pair(IBV_QPT_RC);
+        pair.connect();
+        auto src = MemoryRegion::allocate(pair.pd_a, 64, IBV_ACCESS_LOCAL_WRITE);
+        auto dst = MemoryRegion::allocate(pair.pd_b, 64, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+        std::memset(src->data(), 'x', 64);
+        SendRequest wr;
+        wr.opcode = IBV_WR_RDMA_WRITE;
+        wr.sges = {{src->address(), 32, src->lkey()}};
+        wr.remote_addr = dst->address();
+        wr.rkey = dst->rkey();
+        wr.signaled = false;
+        wr.wr_id = 1;
+        pair.qp_a->post_send(wr);
+        wr.signaled = true;
+        wr.wr_id = 2;
+        wr.sges = {{src->address() + 32, 32, src->lkey()}};
+        wr.remote_addr = dst->address() + 32;
+        pair.qp_a->post_send(wr);
+        auto wcs = pair.cq_a->poll_until(1, 5000ms);
+        QCOMPARE(wcs.size(), 1u);
+        QCOMPARE(wcs[0].wr_id, 2u);
+        QVERIFY(pair.cq_a->poll_until(1, 200ms).empty());
+        QCOMPARE(std::string(reinterpret_cast<char*>(dst->data()), 64), std::string(64, 'x'));
+    }
+
+    void inlineSendCopiesPayloadAtPostTime() {
+        Pair pair(IBV_QPT_RC);
+        pair.connect();
+        auto src = MemoryRegion::allocate(pair.pd_a, 32, IBV_ACCESS_LOCAL_WRITE);
+        auto dst = MemoryRegion::allocate(pair.pd_b, 32, IBV_ACCESS_LOCAL_WRITE);
+        std::memcpy(src->data(), "inline payload, copied at post!", 32);
+        pair.qp_b->post_recv({9, {{dst->address(), 32, dst->lkey()}}});
+        SendRequest wr;
+        wr.opcode = IBV_WR_SEND;
+        wr.sges = {{src->address(), 32, src->lkey()}};
+        wr.inline_data = true;
+        pair.qp_a->post_send(wr);
+        std::memset(src->data(), 0, 32); // the NIC already has its own copy
+        QCOMPARE(pair.cq_a->poll_until(1, 5000ms).size(), 1u);
+        auto recv = pair.cq_b->poll_until(1, 5000ms);
+        QCOMPARE(recv.size(), 1u);
+        QCOMPARE(recv[0].wr_id, 9u);
+        QCOMPARE(std::string(reinterpret_cast<char*>(dst->data())), std::string("inline payload, copied at post!"));
+    }
+
+    void completionChannelDeliversAnEvent() {
+        Pair pair(IBV_QPT_RC, [](Pair& p) { return CompletionChannel::create(p.context, Endpoint::B); });
+        pair.connect();
+        auto src = MemoryRegion::allocate(pair.pd_a, 16, IBV_ACCESS_LOCAL_WRITE);
+        auto dst = MemoryRegion::allocate(pair.pd_b, 16, IBV_ACCESS_LOCAL_WRITE);
+        pair.qp_b->post_recv({1, {{dst->address(), 16, dst->lkey()}}});
+        pair.cq_b->request_notify();
+        QVERIFY(!pair.cq_b->wait_event(50ms)); // nothing yet
+        SendRequest wr;
+        wr.opcode = IBV_WR_SEND;
+        wr.sges = {{src->address(), 16, src->lkey()}};
+        pair.qp_a->post_send(wr);
+        QVERIFY(pair.cq_b->wait_event(5000ms));
+        auto wcs = pair.cq_b->poll(4);
+        QCOMPARE(wcs.size(), 1u);
+        QCOMPARE(wcs[0].opcode, IBV_WC_RECV);
+    }
+
+    void unreliableConnectedWriteMovesData() {
+        Pair pair(IBV_QPT_UC);
+        const auto report_init = pair.qp_a->to_init(1, IBV_ACCESS_REMOTE_WRITE);
+        QVERIFY(std::find(report_init.mask_names.begin(), report_init.mask_names.end(), "ACCESS_FLAGS") !=
+                report_init.mask_names.end());
+        pair.qp_b->to_init(1, IBV_ACCESS_REMOTE_WRITE);
+        const auto rtr = pair.qp_a->to_rtr(pair.path_to(*pair.qp_b, 0));
+        QVERIFY(std::find(rtr.mask_names.begin(), rtr.mask_names.end(), "MIN_RNR_TIMER") == rtr.mask_names.end());
+        pair.qp_b->to_rtr(pair.path_to(*pair.qp_a, 0));
+        const auto rts = pair.qp_a->to_rts({});
+        QCOMPARE(rts.mask_names, (std::vector<std::string>{"STATE", "SQ_PSN"}));
+        pair.qp_b->to_rts({});
+        auto src = MemoryRegion::allocate(pair.pd_a, 128, IBV_ACCESS_LOCAL_WRITE);
+        auto dst = MemoryRegion::allocate(pair.pd_b, 128, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+        std::memset(src->data(), 'u', 128);
+        SendRequest wr;
+        wr.opcode = IBV_WR_RDMA_WRITE;
+        wr.sges = {{src->address(), 128, src->lkey()}};
+        wr.remote_addr = dst->address();
+        wr.rkey = dst->rkey();
+        pair.qp_a->post_send(wr);
+        auto wcs = pair.cq_a->poll_until(1, 5000ms);
+        QCOMPARE(wcs.size(), 1u);
+        QVERIFY(wcs[0].ok());
+        // UC has no ACKs: the completion means "sent", so wait briefly for the bytes to land.
+        QTRY_COMPARE_WITH_TIMEOUT(std::string(reinterpret_cast<char*>(dst->data()), 128), std::string(128, 'u'),
+                                  5000);
+    }
+
+    void unreliableDatagramSendWithAddressHandle() {
+        Pair pair(IBV_QPT_UD);
+        const auto init = pair.qp_a->to_init(1, 0, 0, 0x1234);
+        QCOMPARE(init.mask_names, (std::vector<std::string>{"STATE", "PKEY_INDEX", "PORT", "QKEY"}));
+        pair.qp_b->to_init(1, 0, 0, 0x1234);
+        QCOMPARE(pair.qp_a->to_rtr({}).mask_names, (std::vector<std::string>{"STATE"}));
+        pair.qp_b->to_rtr({});
+        pair.qp_a->to_rts({});
+        pair.qp_b->to_rts({});
+        auto src = MemoryRegion::allocate(pair.pd_a, 64, IBV_ACCESS_LOCAL_WRITE);
+        auto dst = MemoryRegion::allocate(pair.pd_b, 40 + 64, IBV_ACCESS_LOCAL_WRITE);
+        std::memcpy(src->data(), "datagram", 9);
+        pair.qp_b->post_recv({5, {{dst->address(), 40 + 64, dst->lkey()}}});
+        ibv_ah_attr ah{};
+        ah.is_global = 1;
+        ah.grh.dgid = pair.gid;
+        ah.grh.sgid_index = static_cast<std::uint8_t>(pair.gid_index);
+        ah.grh.hop_limit = 1;
+        ah.port_num = 1;
+        SendRequest wr;
+        wr.opcode = IBV_WR_SEND;
+        wr.sges = {{src->address(), 64, src->lkey()}};
+        wr.ah = AddressHandle::create(pair.pd_a, ah);
+        wr.remote_qpn = pair.qp_b->qp_num();
+        wr.remote_qkey = 0x1234;
+        pair.qp_a->post_send(wr);
+        QCOMPARE(pair.cq_a->poll_until(1, 5000ms).size(), 1u);
+        auto recv = pair.cq_b->poll_until(1, 5000ms);
+        QCOMPARE(recv.size(), 1u);
+        QVERIFY(recv[0].ok());
+        QCOMPARE(recv[0].byte_len, 40u + 64u); // UD receives start with the 40-byte GRH
+        QCOMPARE(recv[0].src_qp, pair.qp_a->qp_num());
+        QCOMPARE(std::string(reinterpret_cast<char*>(dst->data() + 40)), std::string("datagram"));
+    }
+
+    void teardownFollowsCanonicalOrder() {
+        auto sink = std::make_shared<MemorySink>();
+        {
+            Pair pair(IBV_QPT_RC);
+            pair.tracer->add_sink(sink);
+            auto mr = MemoryRegion::allocate(pair.pd_a, 64, IBV_ACCESS_LOCAL_WRITE);
+            // Drop our handles parent-first: the children keep their parents alive.
+            pair.context.reset();
+            pair.pd_a.reset();
+            pair.pd_b.reset();
+            pair.cq_a.reset();
+            pair.cq_b.reset();
+            QCOMPARE(sink->events().size(), 0u); // nothing destroyed yet: QPs and the MR still hold them
+            pair.qp_a.reset();
+            pair.qp_b.reset();
+            mr.reset();
+        }
+        std::vector<std::string> order;
+        for (const auto& e : sink->events()) {
+            QCOMPARE(e.data.value("ret", -1), 0);
+            order.push_back(e.name);
+        }
+        const auto position = [&](const std::string& verb) {
+            return std::find(order.begin(), order.end(), verb) - order.begin();
+        };
+        QCOMPARE(static_cast<long>(order.size()), 7L + 1L); // 2 QP, 2 CQ, 1 MR, 2 PD, 1 close
+        QVERIFY(position("ibv_destroy_qp") < position("ibv_destroy_cq"));
+        QVERIFY(position("ibv_dereg_mr") < position("ibv_dealloc_pd"));
+        QCOMPARE(order.back(), std::string("ibv_close_device"));
+    }
+
+    void asyncEventsArePolledWithoutBlocking() {
+        Pair pair(IBV_QPT_RC);
+        const auto start = std::chrono::steady_clock::now();
+        const auto events = pair.context->poll_async_events();
+        QVERIFY(std::chrono::steady_clock::now() - start < 1s);
+        for (const auto& e : events) QVERIFY(!e.name.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(VerbsTest)
+#include "tst_verbs.moc"

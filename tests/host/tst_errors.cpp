@@ -1,0 +1,118 @@
+// Error explanations: every failure names the verb, the code and meaning, the cause and the fix.
+#include "testutil.hpp"
+
+#include "rdmalab/errors.hpp"
+#include "rdmalab/names.hpp"
+#include "rdmalab/verbs.hpp"
+
+#include <QtTest>
+
+#include <sys/resource.h>
+
+using namespace rdmalab;
+
+namespace {
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+} // namespace
+
+class ErrorsTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void regMrEnomemExplainsMemlockWithNumbers() {
+        rlimit old{};
+        getrlimit(RLIMIT_MEMLOCK, &old);
+        rlimit small = old;
+        small.rlim_cur = 64 * 1024;
+        if (old.rlim_max != RLIM_INFINITY && old.rlim_max < small.rlim_cur) small.rlim_cur = old.rlim_max;
+        QCOMPARE(setrlimit(RLIMIT_MEMLOCK, &small), 0);
+        const auto info = explain_reg_mr_error(ENOMEM, 1024 * 1024, IBV_ACCESS_LOCAL_WRITE);
+        setrlimit(RLIMIT_MEMLOCK, &old);
+        const auto text = info.to_string();
+        QVERIFY2(contains(text, "ibv_reg_mr failed: ENOMEM"), text.c_str());
+        QVERIFY2(contains(text, "RLIMIT_MEMLOCK"), text.c_str());
+        QVERIFY2(contains(text, "64 KiB"), text.c_str());
+        QVERIFY2(contains(text, "1024 KiB"), text.c_str());
+        QVERIFY2(contains(text, "ulimit -l"), text.c_str());
+    }
+
+    void regMrRemoteWriteWithoutLocalWrite() {
+        const auto info = explain_reg_mr_error(EINVAL, 4096, IBV_ACCESS_REMOTE_WRITE);
+        QCOMPARE(info.code, std::string("EINVAL"));
+        QVERIFY2(contains(info.cause, "REMOTE_WRITE"), info.cause.c_str());
+        QVERIFY2(contains(info.fix, "IBV_ACCESS_LOCAL_WRITE"), info.fix.c_str());
+    }
+
+    void noDeviceNamesRdmaLinkAddWithRealInterfaces() {
+        const auto info = explain_no_device();
+        QVERIFY(contains(info.fix, "rdma link add"));
+        QVERIFY(contains(info.fix, "type rxe netdev"));
+        const auto ifaces = network_interfaces();
+        QVERIFY(!ifaces.empty());
+        QVERIFY2(contains(info.fix, "netdev " + ifaces.front()), info.fix.c_str());
+    }
+
+    void modifyQpNamesMissingMaskBits() {
+        const auto masks = transition_masks(IBV_QPT_RC, IBV_QPS_INIT, IBV_QPS_RTR);
+        const int given = IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+                          IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER; // no AV
+        const auto info = explain_modify_qp_error(EINVAL, IBV_QPT_RC, IBV_QPS_INIT, IBV_QPS_RTR, given,
+                                                  masks.required | IBV_QP_STATE, masks.optional);
+        QVERIFY2(contains(info.cause, "missing required AV"), info.cause.c_str());
+        QVERIFY2(contains(info.cause, "RC QP INIT->RTR"), info.cause.c_str());
+    }
+
+    void transitionMasksFollowTheStateTable() {
+        QCOMPARE(transition_masks(IBV_QPT_UD, IBV_QPS_RESET, IBV_QPS_INIT).required,
+                 IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY);
+        QCOMPARE(transition_masks(IBV_QPT_UC, IBV_QPS_INIT, IBV_QPS_RTR).required,
+                 IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN);
+        QCOMPARE(transition_masks(IBV_QPT_UD, IBV_QPS_INIT, IBV_QPS_RTR).required, 0);
+        QCOMPARE(transition_masks(IBV_QPT_RC, IBV_QPS_RTR, IBV_QPS_RTS).required,
+                 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+        QCOMPARE(transition_masks(IBV_QPT_RC, IBV_QPS_RTS, IBV_QPS_ERR).required, 0);
+    }
+
+    void completionStatusesHaveMeaningCauseAndFix() {
+        for (auto status : {IBV_WC_REM_ACCESS_ERR, IBV_WC_RNR_RETRY_EXC_ERR, IBV_WC_WR_FLUSH_ERR,
+                            IBV_WC_RETRY_EXC_ERR, IBV_WC_LOC_PROT_ERR}) {
+            const auto info = explain_wc_status(status, "RDMA_WRITE");
+            QCOMPARE(info.code, std::string(wc_status_name(status)));
+            QVERIFY(!info.meaning.empty());
+            QVERIFY(!info.cause.empty());
+            QVERIFY(!info.fix.empty());
+            QVERIFY(contains(info.to_string(), "completion of RDMA_WRITE failed: " + info.code));
+        }
+        QVERIFY(contains(explain_wc_status(IBV_WC_RNR_RETRY_EXC_ERR, "SEND").fix, "ibv_post_recv"));
+    }
+
+    void portNotActiveAndNoGidAreExplained() {
+        const auto port = explain_port_not_active("rxe0", 1, IBV_PORT_DOWN);
+        QCOMPARE(port.code, std::string("PORT_DOWN"));
+        QVERIFY(contains(port.fix, "ip link set"));
+        const auto gid = explain_no_rocev2_gid("rxe0", 1);
+        QVERIFY(contains(gid.meaning, "RoCE v2"));
+        QVERIFY(contains(gid.fix, "ip addr add"));
+    }
+
+    void namesCoverFlagsAndStates() {
+        const auto flags = access_flag_names(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+        QCOMPARE(flags, (std::vector<std::string>{"LOCAL_WRITE", "REMOTE_READ"}));
+        QCOMPARE(qp_state_name(IBV_QPS_RTS), std::string_view("RTS"));
+        QCOMPARE(errno_name(ENOMEM), std::string("ENOMEM"));
+        QCOMPARE(mtu_bytes(IBV_MTU_1024), 1024);
+        const auto masks = qp_attr_mask_names(IBV_QP_STATE | IBV_QP_AV);
+        QCOMPARE(masks, (std::vector<std::string>{"STATE", "AV"}));
+    }
+
+    void gidTextRoundTrips() {
+        ibv_gid gid{};
+        QVERIFY(gid_from_string("::ffff:127.0.0.1", gid));
+        QCOMPARE(gid_to_string(gid), std::string("::ffff:127.0.0.1"));
+        QVERIFY(!gid_from_string("not-a-gid", gid));
+    }
+};
+
+QTEST_GUILESS_MAIN(ErrorsTest)
+#include "tst_errors.moc"

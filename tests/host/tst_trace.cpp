@@ -1,0 +1,131 @@
+// Trace serialization: round trip, error positions, sinks.
+#include "testutil.hpp"
+
+#include "rdmalab/describe.hpp"
+#include "rdmalab/trace.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace rdmalab;
+
+class TraceTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void roundTripKeepsEveryField() {
+        TraceEvent e;
+        e.seq = 42;
+        e.t_ns = 123456789012ULL;
+        e.endpoint = Endpoint::B;
+        e.kind = EventKind::Wc;
+        e.name = "IBV_WC_SUCCESS";
+        e.ids = {{"qpn", 17}, {"cq", 3}, {"wr_id", 1}};
+        e.data = {{"opcode", "RECV"}, {"byte_len", 64}, {"imm_data", 0x1234abcd}};
+        const std::string line = to_json_line(e);
+        QVERIFY(line.find('\n') == std::string::npos);
+        TraceParseError error;
+        auto parsed = parse_json_line(line, error);
+        QVERIFY2(parsed.has_value(), error.to_string().c_str());
+        QCOMPARE(parsed->seq, e.seq);
+        QCOMPARE(parsed->t_ns, e.t_ns);
+        QCOMPARE(parsed->endpoint, Endpoint::B);
+        QCOMPARE(parsed->kind, EventKind::Wc);
+        QCOMPARE(parsed->name, e.name);
+        QCOMPARE(parsed->ids, e.ids);
+        QCOMPARE(parsed->data, e.data);
+    }
+
+    void everyKindRoundTrips() {
+        for (auto kind : {EventKind::Session, EventKind::Step, EventKind::Verb, EventKind::QpState, EventKind::PostWr,
+                          EventKind::Wc, EventKind::Async, EventKind::Data, EventKind::Check, EventKind::Error,
+                          EventKind::Result}) {
+            const auto text = to_string(kind);
+            QVERIFY2(text != "unknown", "kind without a name");
+            QCOMPARE(event_kind_from_string(text), std::optional<EventKind>(kind));
+        }
+    }
+
+    void parseErrorsNameTheField() {
+        TraceParseError error;
+        QVERIFY(!parse_json_line("{not json", error));
+        QCOMPARE(error.field, std::string("(line)"));
+        QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"C","kind":"verb","name":"x"})", error));
+        QCOMPARE(error.field, std::string("ep"));
+        QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"A","kind":"nope","name":"x"})", error));
+        QCOMPARE(error.field, std::string("kind"));
+        QVERIFY(error.message.find("nope") != std::string::npos);
+        QVERIFY(!parse_json_line(R"({"v":2,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})", error));
+        QCOMPARE(error.field, std::string("v"));
+        QVERIFY(!parse_json_line(R"({"v":1,"seq":-1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})", error));
+        QCOMPARE(error.field, std::string("seq"));
+        QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x","data":[]})", error));
+        QCOMPARE(error.field, std::string("data"));
+        error.line = 7;
+        QCOMPARE(error.to_string().rfind("line 7: field 'data'", 0), 0u);
+    }
+
+    void tracerNumbersEventsInOrder() {
+        auto sink = std::make_shared<MemorySink>();
+        Tracer tracer;
+        tracer.add_sink(sink);
+        tracer.record(Endpoint::A, EventKind::Verb, "ibv_alloc_pd");
+        tracer.record(Endpoint::B, EventKind::Verb, "ibv_alloc_pd");
+        const auto events = sink->events();
+        QCOMPARE(events.size(), 2u);
+        QCOMPARE(events[0].seq, 1u);
+        QCOMPARE(events[1].seq, 2u);
+        QVERIFY(events[1].t_ns >= events[0].t_ns);
+        tracer.set_enabled(false);
+        QCOMPARE(tracer.record(Endpoint::A, EventKind::Verb, "x"), 0u);
+        QCOMPARE(sink->events().size(), 2u);
+    }
+
+    void jsonLinesFileIsReadableLineByLine() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("t.jsonl").toStdString();
+        {
+            Tracer tracer;
+            tracer.add_sink(std::make_shared<JsonLinesSink>(path));
+            tracer.record(Endpoint::A, EventKind::Data, "memory", {}, {{"text", "caf\xc3\xa9 \xff"}});
+            tracer.record(Endpoint::None, EventKind::Check, "verified", {}, {{"ok", true}});
+            tracer.flush();
+        }
+        std::ifstream in(path);
+        std::string line;
+        int count = 0;
+        while (std::getline(in, line)) {
+            TraceParseError error;
+            QVERIFY2(parse_json_line(line, error).has_value(), error.to_string().c_str());
+            ++count;
+        }
+        QCOMPARE(count, 2);
+    }
+
+    void unwritableTraceFileIsAClearError() {
+        try {
+            JsonLinesSink sink("/nonexistent-dir/trace.jsonl");
+            QFAIL("expected an exception");
+        } catch (const std::runtime_error& e) {
+            const std::string what = e.what();
+            QVERIFY(what.find("/nonexistent-dir/trace.jsonl") != std::string::npos);
+            QVERIFY(what.find("No such file") != std::string::npos);
+        }
+    }
+
+    void describeRendersVerbCalls() {
+        TraceEvent e;
+        e.endpoint = Endpoint::A;
+        e.kind = EventKind::Verb;
+        e.name = "ibv_reg_mr";
+        e.ids = {{"lkey", 0x1234}, {"rkey", 0x1234}};
+        e.data = {{"args", {{"length", 64}, {"access", {"LOCAL_WRITE", "REMOTE_WRITE"}}}}, {"ret", 0}};
+        const auto text = describe(e);
+        QVERIFY2(text == std::string("[A] ibv_reg_mr(access=LOCAL_WRITE|REMOTE_WRITE, length=64) -> ok  lkey=0x1234  "
+                                   "rkey=0x1234"), text.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TraceTest)
+#include "tst_trace.moc"
