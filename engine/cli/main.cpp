@@ -69,10 +69,12 @@ int cmd_devices(const std::vector<std::string>& args) {
         const auto devices = list_devices();
         if (json) {
             nlohmann::json out = nlohmann::json::array();
-            for (const auto& d : devices) out.push_back(to_json(d));
+            for (const auto& d : devices)
+                out.push_back(to_json(d));
             std::printf("%s\n", nlohmann::json{{"devices", out}}.dump(2).c_str());
         } else {
-            for (const auto& d : devices) std::printf("%s\n", format_device(d).c_str());
+            for (const auto& d : devices)
+                std::printf("%s\n", format_device(d).c_str());
         }
         if (devices.empty()) {
             std::fprintf(stderr, "%s\n", explain_no_device().to_string().c_str());
@@ -128,7 +130,8 @@ int cmd_op(const std::vector<std::string>& args) {
             auto v = value("--fault");
             auto f = v ? fault_kind_from_string(*v) : std::nullopt;
             if (!f || *f == FaultKind::None)
-                return usage_error("op: --fault needs one of bad-rkey, no-remote-access, out-of-bounds, no-recv");
+                return usage_error(
+                    "op: --fault needs one of bad-rkey, no-remote-access, out-of-bounds, no-recv");
             options.fault = *f;
         } else if (a == "--trace") {
             auto v = value("--trace");
@@ -138,7 +141,8 @@ int cmd_op(const std::vector<std::string>& args) {
             return usage_error(fmt::format("op: unknown argument '{}'", a));
         }
     }
-    if (!size_given && (options.op == OpKind::CompareSwap || options.op == OpKind::FetchAdd)) options.size = 8;
+    if (!size_given && (options.op == OpKind::CompareSwap || options.op == OpKind::FetchAdd))
+        options.size = 8;
     if (const auto problem = validate(options); !problem.empty()) return usage_error("op: " + problem);
 
     auto tracer = std::make_shared<Tracer>();
@@ -249,7 +253,8 @@ int main(int argc, char** argv) {
     if (command == "devices") return cmd_devices(args);
     if (command == "op") return cmd_op(args);
     if (command == "serve") {
-        if (args.size() != 1 || args[0] != "--stdio") return usage_error("serve: only `serve --stdio` exists");
+        if (args.size() != 1 || args[0] != "--stdio")
+            return usage_error("serve: only `serve --stdio` exists");
         return serve_stdio();
     }
     return usage_error(fmt::format("unknown command '{}'", command));

@@ -33,11 +33,13 @@ class Server {
         const std::string cmd = command.value("cmd", "");
         try {
             if (cmd == "hello") {
-                reply(id, cmd, true,
-                      {{"tool", "rdmalab-cli"}, {"version", RDMALAB_VERSION}, {"format", kTraceFormatVersion}});
+                reply(
+                    id, cmd, true,
+                    {{"tool", "rdmalab-cli"}, {"version", RDMALAB_VERSION}, {"format", kTraceFormatVersion}});
             } else if (cmd == "devices") {
                 nlohmann::json list = nlohmann::json::array();
-                for (const auto& d : list_devices()) list.push_back(to_json(d));
+                for (const auto& d : list_devices())
+                    list.push_back(to_json(d));
                 nlohmann::json data = {{"devices", list}};
                 if (list.empty()) data["no_device"] = explain_no_device().to_json();
                 reply(id, cmd, true, data);
@@ -60,10 +62,11 @@ class Server {
                 reply(id, cmd, true, {});
                 return false;
             } else {
-                reply(id, cmd.empty() ? "invalid" : cmd, false,
-                      {{"error", fmt::format("unknown command '{}'; known: hello, devices, op.start, op.step, "
-                                             "op.run, op.reset, quit",
-                                             cmd)}});
+                reply(
+                    id, cmd.empty() ? "invalid" : cmd, false,
+                    {{"error", fmt::format("unknown command '{}'; known: hello, devices, op.start, op.step, "
+                                           "op.run, op.reset, quit",
+                                           cmd)}});
             }
         } catch (const RdmaError& e) {
             reply(id, cmd, false, {{"error", e.info().to_string()}, {"error_info", e.info().to_json()}});

@@ -18,15 +18,18 @@ namespace {
 
 std::string guid_text(__be64 guid) {
     const std::uint64_t g = be64toh(guid);
-    return fmt::format("{:04x}:{:04x}:{:04x}:{:04x}", (g >> 48) & 0xffff, (g >> 32) & 0xffff, (g >> 16) & 0xffff,
-                       g & 0xffff);
+    return fmt::format("{:04x}:{:04x}:{:04x}:{:04x}", (g >> 48) & 0xffff, (g >> 32) & 0xffff,
+                       (g >> 16) & 0xffff, g & 0xffff);
 }
 
 std::string atomic_cap_name(ibv_atomic_cap cap) {
     switch (cap) {
-    case IBV_ATOMIC_NONE: return "ATOMIC_NONE";
-    case IBV_ATOMIC_HCA: return "ATOMIC_HCA";
-    case IBV_ATOMIC_GLOB: return "ATOMIC_GLOB";
+    case IBV_ATOMIC_NONE:
+        return "ATOMIC_NONE";
+    case IBV_ATOMIC_HCA:
+        return "ATOMIC_HCA";
+    case IBV_ATOMIC_GLOB:
+        return "ATOMIC_GLOB";
     }
     return "ATOMIC_UNKNOWN";
 }
@@ -63,16 +66,26 @@ nlohmann::json to_json(const GidEntry& gid) {
 
 nlohmann::json to_json(const PortInfo& port) {
     nlohmann::json gids = nlohmann::json::array();
-    for (const auto& g : port.gids) gids.push_back(to_json(g));
-    return {{"port", port.port},           {"state", port.state},         {"active", port.active},
-            {"phys_state", port.phys_state}, {"link_layer", port.link_layer}, {"active_mtu", port.active_mtu},
-            {"max_mtu", port.max_mtu},     {"speed", port.speed},         {"width", port.width},
-            {"lid", port.lid},             {"gid_table_len", port.gid_table_len}, {"gids", gids}};
+    for (const auto& g : port.gids)
+        gids.push_back(to_json(g));
+    return {{"port", port.port},
+            {"state", port.state},
+            {"active", port.active},
+            {"phys_state", port.phys_state},
+            {"link_layer", port.link_layer},
+            {"active_mtu", port.active_mtu},
+            {"max_mtu", port.max_mtu},
+            {"speed", port.speed},
+            {"width", port.width},
+            {"lid", port.lid},
+            {"gid_table_len", port.gid_table_len},
+            {"gids", gids}};
 }
 
 nlohmann::json to_json(const DeviceInfo& d) {
     nlohmann::json ports = nlohmann::json::array();
-    for (const auto& p : d.ports) ports.push_back(to_json(p));
+    for (const auto& p : d.ports)
+        ports.push_back(to_json(p));
     return {{"name", d.name},
             {"driver", d.driver},
             {"software", d.software},
@@ -110,7 +123,8 @@ std::vector<DeviceInfo> list_devices(Tracer* tracer) {
     int count = 0;
     ibv_device** list = ibv_get_device_list(&count);
     if (tracer && tracer->enabled())
-        tracer->record(Endpoint::None, EventKind::Verb, "ibv_get_device_list", {}, {{"ret", list ? count : -1}});
+        tracer->record(Endpoint::None, EventKind::Verb, "ibv_get_device_list", {},
+                       {{"ret", list ? count : -1}});
     std::vector<DeviceInfo> devices;
     if (list == nullptr) return devices;
     std::unique_ptr<ibv_device*, decltype(&ibv_free_device_list)> guard(list, &ibv_free_device_list);
@@ -160,9 +174,11 @@ std::vector<DeviceInfo> list_devices(Tracer* tracer) {
             port.gid_table_len = pa.gid_tbl_len;
             for (int g = 0; g < pa.gid_tbl_len; ++g) {
                 ibv_gid_entry entry{};
-                if (ibv_query_gid_ex(context.get(), p, static_cast<std::uint32_t>(g), &entry, 0) != 0) continue;
+                if (ibv_query_gid_ex(context.get(), p, static_cast<std::uint32_t>(g), &entry, 0) != 0)
+                    continue;
                 bool zero = true;
-                for (auto byte : entry.gid.raw) zero = zero && byte == 0;
+                for (auto byte : entry.gid.raw)
+                    zero = zero && byte == 0;
                 if (zero) continue;
                 GidEntry gid;
                 gid.index = g;
@@ -179,15 +195,15 @@ std::vector<DeviceInfo> list_devices(Tracer* tracer) {
 }
 
 std::string format_device(const DeviceInfo& d) {
-    std::string out = fmt::format("{}  ({}{}, transport {})\n", d.name, d.driver,
-                                  d.software ? ": software RDMA, numbers are not hardware numbers" : "",
-                                  d.transport);
+    std::string out =
+        fmt::format("{}  ({}{}, transport {})\n", d.name, d.driver,
+                    d.software ? ": software RDMA, numbers are not hardware numbers" : "", d.transport);
     out += fmt::format("  node_guid {}  fw_ver {}  vendor 0x{:x}/0x{:x}\n", d.node_guid,
                        d.fw_ver.empty() ? "-" : d.fw_ver, d.vendor_id, d.vendor_part_id);
     out += fmt::format("  max_qp {}  max_qp_wr {}  max_sge {}  max_cq {}  max_cqe {}  max_mr {}  max_pd {}\n",
                        d.max_qp, d.max_qp_wr, d.max_sge, d.max_cq, d.max_cqe, d.max_mr, d.max_pd);
-    out += fmt::format("  max_mr_size {}  max_qp_rd_atom {}  atomic_cap {}\n", d.max_mr_size, d.max_qp_rd_atom,
-                       d.atomic_cap);
+    out += fmt::format("  max_mr_size {}  max_qp_rd_atom {}  atomic_cap {}\n", d.max_mr_size,
+                       d.max_qp_rd_atom, d.atomic_cap);
     for (const auto& p : d.ports) {
         out += fmt::format("  port {}: {} ({})  link_layer {}  active_mtu {}  max_mtu {}  speed {} x {}\n",
                            p.port, p.state, p.phys_state, p.link_layer, p.active_mtu, p.max_mtu, p.speed,

@@ -21,7 +21,8 @@ std::string ErrorInfo::to_string() const {
 }
 
 nlohmann::json ErrorInfo::to_json() const {
-    return {{"verb", verb}, {"errno", err}, {"code", code}, {"meaning", meaning}, {"cause", cause}, {"fix", fix}};
+    return {{"verb", verb},       {"errno", err},   {"code", code},
+            {"meaning", meaning}, {"cause", cause}, {"fix", fix}};
 }
 
 RdmaError::RdmaError(ErrorInfo info) : std::runtime_error(info.to_string()), info_(std::move(info)) {}
@@ -52,7 +53,8 @@ std::vector<std::string> network_interfaces() {
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator("/sys/class/net", ec)) {
         auto name = entry.path().filename().string();
-        if (name.rfind("ifb", 0) == 0) continue; // intermediate functional blocks carry no traffic of their own
+        if (name.rfind("ifb", 0) == 0)
+            continue; // intermediate functional blocks carry no traffic of their own
         names.push_back(std::move(name));
     }
     std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
@@ -67,15 +69,18 @@ ErrorInfo explain_errno(const std::string& verb, int err, const std::string& det
     const std::string prefix = detail.empty() ? std::string() : detail + ". ";
     switch (err) {
     case ENOMEM:
-        info.cause = prefix + "The device or the kernel could not allocate the resource: a device limit "
-                              "(max_qp, max_cq, max_mr, max_qp_wr, max_sge) was exceeded, or locked memory ran out.";
-        info.fix = "Ask for fewer or smaller objects (compare with `rdmalab-cli devices`), release unused ones, or "
-                   "raise `ulimit -l` (RLIMIT_MEMLOCK).";
+        info.cause = prefix +
+                     "The device or the kernel could not allocate the resource: a device limit "
+                     "(max_qp, max_cq, max_mr, max_qp_wr, max_sge) was exceeded, or locked memory ran out.";
+        info.fix =
+            "Ask for fewer or smaller objects (compare with `rdmalab-cli devices`), release unused ones, or "
+            "raise `ulimit -l` (RLIMIT_MEMLOCK).";
         break;
     case EINVAL:
         info.cause = prefix + "An argument is out of range or not valid for this object or device.";
-        info.fix = "Check the arguments against the device limits (`rdmalab-cli devices`) and the man page of " +
-                   verb + ".";
+        info.fix =
+            "Check the arguments against the device limits (`rdmalab-cli devices`) and the man page of " +
+            verb + ".";
         break;
     case EPERM:
     case EACCES:
@@ -104,10 +109,11 @@ ErrorInfo explain_reg_mr_error(int err, std::size_t length, unsigned access) {
     ErrorInfo info = base("ibv_reg_mr", err);
     const bool remote_write_or_atomic = (access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) != 0;
     if (err == EINVAL && remote_write_or_atomic && !(access & IBV_ACCESS_LOCAL_WRITE)) {
-        info.cause = fmt::format("The access flags {} ask for REMOTE_WRITE or REMOTE_ATOMIC without LOCAL_WRITE; "
-                                 "ibv_reg_mr(3) requires LOCAL_WRITE whenever remote writes or atomics are "
-                                 "allowed, because the NIC writes into the region on the peer's behalf.",
-                                 fmt::join(access_flag_names(access), "|"));
+        info.cause =
+            fmt::format("The access flags {} ask for REMOTE_WRITE or REMOTE_ATOMIC without LOCAL_WRITE; "
+                        "ibv_reg_mr(3) requires LOCAL_WRITE whenever remote writes or atomics are "
+                        "allowed, because the NIC writes into the region on the peer's behalf.",
+                        fmt::join(access_flag_names(access), "|"));
         info.fix = "Add IBV_ACCESS_LOCAL_WRITE to the access flags.";
         return info;
     }
@@ -115,13 +121,15 @@ ErrorInfo explain_reg_mr_error(int err, std::size_t length, unsigned access) {
         const auto limit = memlock_limit_bytes();
         if (limit) {
             info.cause = fmt::format(
-                "Registering pins the region's pages in RAM, and pinned pages count against the locked-memory "
+                "Registering pins the region's pages in RAM, and pinned pages count against the "
+                "locked-memory "
                 "limit. `ulimit -l` (RLIMIT_MEMLOCK) is {} while this region needs {} ({} bytes) on top of "
                 "what the process has already pinned.",
                 kib(*limit), kib(length), length);
-            info.fix = "Raise the limit: `ulimit -l unlimited` in the shell that starts the program (as root, "
-                       "or after allowing it with a `memlock` line in /etc/security/limits.conf, or "
-                       "LimitMEMLOCK=infinity for a systemd service), or register a smaller region.";
+            info.fix =
+                "Raise the limit: `ulimit -l unlimited` in the shell that starts the program (as root, "
+                "or after allowing it with a `memlock` line in /etc/security/limits.conf, or "
+                "LimitMEMLOCK=infinity for a systemd service), or register a smaller region.";
         } else {
             info.cause = fmt::format("The kernel could not pin {} of memory for the region although "
                                      "RLIMIT_MEMLOCK is unlimited: the machine is short of memory.",
@@ -131,15 +139,17 @@ ErrorInfo explain_reg_mr_error(int err, std::size_t length, unsigned access) {
         return info;
     }
     if (err == EFAULT) {
-        info.cause = "The address range is not mapped in this process, or lacks the page protection the access "
-                     "flags need.";
+        info.cause =
+            "The address range is not mapped in this process, or lacks the page protection the access "
+            "flags need.";
         info.fix = "Register memory the process owns (malloc/mmap), with the right length.";
         return info;
     }
     if (err == EINVAL) {
         info.cause = fmt::format("The device refused access flags {} or length {}.",
                                  fmt::join(access_flag_names(access), "|"), length);
-        info.fix = "Use access flags and sizes the device supports (see max_mr_size in `rdmalab-cli devices`).";
+        info.fix =
+            "Use access flags and sizes the device supports (see max_mr_size in `rdmalab-cli devices`).";
         return info;
     }
     return explain_errno("ibv_reg_mr", err);
@@ -157,12 +167,14 @@ ErrorInfo explain_no_device() {
         commands += fmt::format("`sudo rdma link add rxe_{0} type rxe netdev {0}`", iface);
     }
     if (commands.empty()) commands = "`sudo rdma link add rxe0 type rxe netdev IFACE`";
-    info.cause = "There is no RDMA NIC, or its driver is not loaded. Without hardware, SoftRoCE (the rdma_rxe "
-                 "kernel module) implements RoCE v2 in software on any Ethernet interface.";
-    info.fix = fmt::format("Create a SoftRoCE device: `sudo modprobe rdma_rxe`, then {}; check it with "
-                           "`rdma link show` and `ibv_devinfo`. If the kernel lacks rdma_rxe (CONFIG_RDMA_RXE), "
-                           "use the project's test bed: tests/softroce/vm-run.sh -- rdmalab-cli devices.",
-                           commands);
+    info.cause =
+        "There is no RDMA NIC, or its driver is not loaded. Without hardware, SoftRoCE (the rdma_rxe "
+        "kernel module) implements RoCE v2 in software on any Ethernet interface.";
+    info.fix =
+        fmt::format("Create a SoftRoCE device: `sudo modprobe rdma_rxe`, then {}; check it with "
+                    "`rdma link show` and `ibv_devinfo`. If the kernel lacks rdma_rxe (CONFIG_RDMA_RXE), "
+                    "use the project's test bed: tests/softroce/vm-run.sh -- rdmalab-cli devices.",
+                    commands);
     return info;
 }
 
@@ -183,8 +195,9 @@ ErrorInfo explain_port_not_active(const std::string& device, int port, ibv_port_
     info.err = ENETDOWN;
     info.code = std::string(port_state_name(state));
     info.meaning = fmt::format("port {} of {} is not ACTIVE, so it cannot carry traffic", port, device);
-    info.cause = "The link is down: cable or netdev down, or (InfiniBand) no subnet manager has configured the "
-                 "port (state INIT or ARMED).";
+    info.cause =
+        "The link is down: cable or netdev down, or (InfiniBand) no subnet manager has configured the "
+        "port (state INIT or ARMED).";
     info.fix = "For RoCE/SoftRoCE bring the netdev up (`ip link set IFACE up`) and check `rdma link show`; "
                "for InfiniBand start a subnet manager (opensm) and check the cable.";
     return info;
@@ -198,13 +211,14 @@ ErrorInfo explain_no_rocev2_gid(const std::string& device, int port) {
     info.meaning = fmt::format("port {} of {} has no RoCE v2 entry in its GID table", port, device);
     info.cause = "RoCE GIDs are made from the netdev's IP addresses; the interface has none, or the port is "
                  "InfiniBand.";
-    info.fix = "Give the interface an IP address (`ip addr add ... dev IFACE`, `ip link set IFACE up`) and check "
-               "the GID table with `rdmalab-cli devices`.";
+    info.fix =
+        "Give the interface an IP address (`ip addr add ... dev IFACE`, `ip link set IFACE up`) and check "
+        "the GID table with `rdmalab-cli devices`.";
     return info;
 }
 
-ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, ibv_qp_state to, int given_mask,
-                                  int required_mask, int optional_mask) {
+ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, ibv_qp_state to,
+                                  int given_mask, int required_mask, int optional_mask) {
     ErrorInfo info = base("ibv_modify_qp", err);
     const int missing = required_mask & ~given_mask;
     const int unexpected = given_mask & ~(required_mask | optional_mask);
@@ -212,7 +226,8 @@ ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, 
         fmt::format("{} QP {}->{}", qp_type_name(type), qp_state_name(from), qp_state_name(to));
     if (err == EINVAL && (missing != 0 || unexpected != 0)) {
         std::string detail;
-        if (missing != 0) detail += fmt::format("missing required {}", fmt::join(qp_attr_mask_names(missing), "|"));
+        if (missing != 0)
+            detail += fmt::format("missing required {}", fmt::join(qp_attr_mask_names(missing), "|"));
         if (unexpected != 0) {
             if (!detail.empty()) detail += "; ";
             detail += fmt::format("not allowed {}", fmt::join(qp_attr_mask_names(unexpected), "|"));
@@ -223,10 +238,11 @@ ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, 
         info.fix = "Use the named transition (to_init/to_rtr/to_rts ...) or pass the required mask bits and "
                    "nothing the transition does not accept.";
     } else if (err == EINVAL) {
-        info.cause = fmt::format("The device rejected an attribute value for {} (for example a path MTU above "
-                                 "the port's active MTU, a GID index that does not exist, a remote QP number of "
-                                 "0, or a transition not allowed from the QP's current state).",
-                                 transition);
+        info.cause =
+            fmt::format("The device rejected an attribute value for {} (for example a path MTU above "
+                        "the port's active MTU, a GID index that does not exist, a remote QP number of "
+                        "0, or a transition not allowed from the QP's current state).",
+                        transition);
         info.fix = "Check the attribute values against `rdmalab-cli devices` and the QP's current state.";
     } else {
         info = explain_errno("ibv_modify_qp", err, transition);
@@ -241,43 +257,51 @@ ErrorInfo explain_wc_status(ibv_wc_status status, const std::string& opcode) {
     info.meaning = std::string(wc_status_meaning(status));
     switch (status) {
     case IBV_WC_REM_ACCESS_ERR:
-        info.cause = "The rkey does not name a region of the responder's protection domain, the remote address "
-                     "range [remote_addr, remote_addr+length) lies outside that region, or the region was "
-                     "registered without the needed IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC flag.";
-        info.fix = "Use the rkey and address the peer actually registered and sent you, stay within its length, "
-                   "and register the peer's region with the access the operation needs.";
+        info.cause =
+            "The rkey does not name a region of the responder's protection domain, the remote address "
+            "range [remote_addr, remote_addr+length) lies outside that region, or the region was "
+            "registered without the needed IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC flag.";
+        info.fix =
+            "Use the rkey and address the peer actually registered and sent you, stay within its length, "
+            "and register the peer's region with the access the operation needs.";
         break;
     case IBV_WC_RNR_RETRY_EXC_ERR:
-        info.cause = "The responder had no receive work request posted when the SEND arrived, and the requester's "
-                     "rnr_retry count ran out.";
+        info.cause =
+            "The responder had no receive work request posted when the SEND arrived, and the requester's "
+            "rnr_retry count ran out.";
         info.fix = "Post receives (ibv_post_recv) on the responder before the peer sends, or raise rnr_retry "
                    "(7 = retry forever) in the RTS transition.";
         break;
     case IBV_WC_WR_FLUSH_ERR:
-        info.cause = "An earlier error moved the QP to the Error state; every outstanding and later work request "
-                     "is flushed.";
+        info.cause =
+            "An earlier error moved the QP to the Error state; every outstanding and later work request "
+            "is flushed.";
         info.fix = "Find the first failed completion, then move the QP to RESET and connect it again.";
         break;
     case IBV_WC_RETRY_EXC_ERR:
-        info.cause = "The peer QP did not answer: it is not in RTR/RTS, its QP number or GID is wrong, or the "
-                     "network drops packets.";
+        info.cause =
+            "The peer QP did not answer: it is not in RTR/RTS, its QP number or GID is wrong, or the "
+            "network drops packets.";
         info.fix = "Check the remote QP number, GID and state; check the link.";
         break;
     case IBV_WC_LOC_PROT_ERR:
     case IBV_WC_LOC_ACCESS_ERR:
-        info.cause = "A local scatter/gather entry is outside its memory region, uses a wrong lkey, or the region "
-                     "lacks LOCAL_WRITE for a receive or read target.";
+        info.cause =
+            "A local scatter/gather entry is outside its memory region, uses a wrong lkey, or the region "
+            "lacks LOCAL_WRITE for a receive or read target.";
         info.fix = "Use the lkey and address range of a region registered with the needed access flags.";
         break;
     case IBV_WC_LOC_LEN_ERR:
-        info.cause = "The incoming message is longer than the posted receive buffer, or the send is longer than "
-                     "the port allows.";
+        info.cause =
+            "The incoming message is longer than the posted receive buffer, or the send is longer than "
+            "the port allows.";
         info.fix = "Post receive buffers at least as large as the largest message.";
         break;
     case IBV_WC_REM_INV_REQ_ERR:
         info.cause = "The responder does not allow this operation on the QP (access flags of the QP), the "
                      "message exceeds its receive buffer, or an atomic's address is not 8-byte aligned.";
-        info.fix = "Set the QP's qp_access_flags in INIT, use 8-byte aligned atomics and large enough receives.";
+        info.fix =
+            "Set the QP's qp_access_flags in INIT, use 8-byte aligned atomics and large enough receives.";
         break;
     default:
         info.cause = "See ibv_poll_cq(3) for this status.";

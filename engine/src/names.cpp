@@ -9,30 +9,54 @@ namespace rdmalab {
 
 std::string_view wc_status_name(ibv_wc_status status) {
     switch (status) {
-    case IBV_WC_SUCCESS: return "IBV_WC_SUCCESS";
-    case IBV_WC_LOC_LEN_ERR: return "IBV_WC_LOC_LEN_ERR";
-    case IBV_WC_LOC_QP_OP_ERR: return "IBV_WC_LOC_QP_OP_ERR";
-    case IBV_WC_LOC_EEC_OP_ERR: return "IBV_WC_LOC_EEC_OP_ERR";
-    case IBV_WC_LOC_PROT_ERR: return "IBV_WC_LOC_PROT_ERR";
-    case IBV_WC_WR_FLUSH_ERR: return "IBV_WC_WR_FLUSH_ERR";
-    case IBV_WC_MW_BIND_ERR: return "IBV_WC_MW_BIND_ERR";
-    case IBV_WC_BAD_RESP_ERR: return "IBV_WC_BAD_RESP_ERR";
-    case IBV_WC_LOC_ACCESS_ERR: return "IBV_WC_LOC_ACCESS_ERR";
-    case IBV_WC_REM_INV_REQ_ERR: return "IBV_WC_REM_INV_REQ_ERR";
-    case IBV_WC_REM_ACCESS_ERR: return "IBV_WC_REM_ACCESS_ERR";
-    case IBV_WC_REM_OP_ERR: return "IBV_WC_REM_OP_ERR";
-    case IBV_WC_RETRY_EXC_ERR: return "IBV_WC_RETRY_EXC_ERR";
-    case IBV_WC_RNR_RETRY_EXC_ERR: return "IBV_WC_RNR_RETRY_EXC_ERR";
-    case IBV_WC_LOC_RDD_VIOL_ERR: return "IBV_WC_LOC_RDD_VIOL_ERR";
-    case IBV_WC_REM_INV_RD_REQ_ERR: return "IBV_WC_REM_INV_RD_REQ_ERR";
-    case IBV_WC_REM_ABORT_ERR: return "IBV_WC_REM_ABORT_ERR";
-    case IBV_WC_INV_EECN_ERR: return "IBV_WC_INV_EECN_ERR";
-    case IBV_WC_INV_EEC_STATE_ERR: return "IBV_WC_INV_EEC_STATE_ERR";
-    case IBV_WC_FATAL_ERR: return "IBV_WC_FATAL_ERR";
-    case IBV_WC_RESP_TIMEOUT_ERR: return "IBV_WC_RESP_TIMEOUT_ERR";
-    case IBV_WC_GENERAL_ERR: return "IBV_WC_GENERAL_ERR";
-    case IBV_WC_TM_ERR: return "IBV_WC_TM_ERR";
-    case IBV_WC_TM_RNDV_INCOMPLETE: return "IBV_WC_TM_RNDV_INCOMPLETE";
+    case IBV_WC_SUCCESS:
+        return "IBV_WC_SUCCESS";
+    case IBV_WC_LOC_LEN_ERR:
+        return "IBV_WC_LOC_LEN_ERR";
+    case IBV_WC_LOC_QP_OP_ERR:
+        return "IBV_WC_LOC_QP_OP_ERR";
+    case IBV_WC_LOC_EEC_OP_ERR:
+        return "IBV_WC_LOC_EEC_OP_ERR";
+    case IBV_WC_LOC_PROT_ERR:
+        return "IBV_WC_LOC_PROT_ERR";
+    case IBV_WC_WR_FLUSH_ERR:
+        return "IBV_WC_WR_FLUSH_ERR";
+    case IBV_WC_MW_BIND_ERR:
+        return "IBV_WC_MW_BIND_ERR";
+    case IBV_WC_BAD_RESP_ERR:
+        return "IBV_WC_BAD_RESP_ERR";
+    case IBV_WC_LOC_ACCESS_ERR:
+        return "IBV_WC_LOC_ACCESS_ERR";
+    case IBV_WC_REM_INV_REQ_ERR:
+        return "IBV_WC_REM_INV_REQ_ERR";
+    case IBV_WC_REM_ACCESS_ERR:
+        return "IBV_WC_REM_ACCESS_ERR";
+    case IBV_WC_REM_OP_ERR:
+        return "IBV_WC_REM_OP_ERR";
+    case IBV_WC_RETRY_EXC_ERR:
+        return "IBV_WC_RETRY_EXC_ERR";
+    case IBV_WC_RNR_RETRY_EXC_ERR:
+        return "IBV_WC_RNR_RETRY_EXC_ERR";
+    case IBV_WC_LOC_RDD_VIOL_ERR:
+        return "IBV_WC_LOC_RDD_VIOL_ERR";
+    case IBV_WC_REM_INV_RD_REQ_ERR:
+        return "IBV_WC_REM_INV_RD_REQ_ERR";
+    case IBV_WC_REM_ABORT_ERR:
+        return "IBV_WC_REM_ABORT_ERR";
+    case IBV_WC_INV_EECN_ERR:
+        return "IBV_WC_INV_EECN_ERR";
+    case IBV_WC_INV_EEC_STATE_ERR:
+        return "IBV_WC_INV_EEC_STATE_ERR";
+    case IBV_WC_FATAL_ERR:
+        return "IBV_WC_FATAL_ERR";
+    case IBV_WC_RESP_TIMEOUT_ERR:
+        return "IBV_WC_RESP_TIMEOUT_ERR";
+    case IBV_WC_GENERAL_ERR:
+        return "IBV_WC_GENERAL_ERR";
+    case IBV_WC_TM_ERR:
+        return "IBV_WC_TM_ERR";
+    case IBV_WC_TM_RNDV_INCOMPLETE:
+        return "IBV_WC_TM_RNDV_INCOMPLETE";
     }
     return "IBV_WC_UNKNOWN";
 }
@@ -40,32 +64,41 @@ std::string_view wc_status_name(ibv_wc_status status) {
 // Meanings follow ibv_poll_cq(3) and the IBTA specification (vol. 1, ch. 10.7 and 11.4.2).
 std::string_view wc_status_meaning(ibv_wc_status status) {
     switch (status) {
-    case IBV_WC_SUCCESS: return "The operation completed successfully.";
+    case IBV_WC_SUCCESS:
+        return "The operation completed successfully.";
     case IBV_WC_LOC_LEN_ERR:
         return "Local length error: the message did not fit the posted receive buffer, or the work request's "
                "length exceeds what the QP or port supports.";
     case IBV_WC_LOC_QP_OP_ERR:
         return "Local QP operation error: an internal QP consistency error was detected while processing the "
                "work request (for example an inline payload larger than max_inline_data).";
-    case IBV_WC_LOC_EEC_OP_ERR: return "Local EE context operation error (RD transport, unused by RoCE).";
+    case IBV_WC_LOC_EEC_OP_ERR:
+        return "Local EE context operation error (RD transport, unused by RoCE).";
     case IBV_WC_LOC_PROT_ERR:
-        return "Local protection error: a scatter/gather entry refers to memory outside a registered region, or "
+        return "Local protection error: a scatter/gather entry refers to memory outside a registered region, "
+               "or "
                "its lkey is invalid or belongs to another protection domain.";
     case IBV_WC_WR_FLUSH_ERR:
         return "Work request flushed: the QP was in the Error state, so the work request was not executed.";
-    case IBV_WC_MW_BIND_ERR: return "Memory window bind error.";
-    case IBV_WC_BAD_RESP_ERR: return "Bad response: the responder returned an unexpected transport opcode.";
+    case IBV_WC_MW_BIND_ERR:
+        return "Memory window bind error.";
+    case IBV_WC_BAD_RESP_ERR:
+        return "Bad response: the responder returned an unexpected transport opcode.";
     case IBV_WC_LOC_ACCESS_ERR:
-        return "Local access error: a protection error on a local buffer (for example a receive into a region "
+        return "Local access error: a protection error on a local buffer (for example a receive into a "
+               "region "
                "registered without IBV_ACCESS_LOCAL_WRITE).";
     case IBV_WC_REM_INV_REQ_ERR:
-        return "Remote invalid request: the responder found the request invalid (opcode not supported on that "
+        return "Remote invalid request: the responder found the request invalid (opcode not supported on "
+               "that "
                "QP, message too long for its receive buffer, or misaligned atomic).";
     case IBV_WC_REM_ACCESS_ERR:
-        return "Remote access error: the responder rejected the rkey, the address range, or the access rights "
+        return "Remote access error: the responder rejected the rkey, the address range, or the access "
+               "rights "
                "of the remote memory region.";
     case IBV_WC_REM_OP_ERR:
-        return "Remote operation error: the responder could not complete the operation (for example a receive "
+        return "Remote operation error: the responder could not complete the operation (for example a "
+               "receive "
                "work request with a bad local buffer on its side).";
     case IBV_WC_RETRY_EXC_ERR:
         return "Transport retry counter exceeded: the remote side sent no ACK or NAK within timeout for "
@@ -73,71 +106,112 @@ std::string_view wc_status_meaning(ibv_wc_status status) {
     case IBV_WC_RNR_RETRY_EXC_ERR:
         return "Receiver-not-ready retry counter exceeded: the responder had no receive work request posted "
                "for an incoming SEND, rnr_retry times in a row.";
-    case IBV_WC_LOC_RDD_VIOL_ERR: return "Local RDD violation (RD transport, unused by RoCE).";
-    case IBV_WC_REM_INV_RD_REQ_ERR: return "Remote invalid RD request (RD transport, unused by RoCE).";
-    case IBV_WC_REM_ABORT_ERR: return "Remote aborted: the responder aborted the operation.";
-    case IBV_WC_INV_EECN_ERR: return "Invalid EE context number (RD transport, unused by RoCE).";
-    case IBV_WC_INV_EEC_STATE_ERR: return "Invalid EE context state (RD transport, unused by RoCE).";
-    case IBV_WC_FATAL_ERR: return "Fatal error: the device hit an unrecoverable error.";
-    case IBV_WC_RESP_TIMEOUT_ERR: return "Response timeout error.";
-    case IBV_WC_GENERAL_ERR: return "General error: a transport error the device cannot classify further.";
-    case IBV_WC_TM_ERR: return "Tag-matching error.";
-    case IBV_WC_TM_RNDV_INCOMPLETE: return "Tag-matching rendezvous incomplete.";
+    case IBV_WC_LOC_RDD_VIOL_ERR:
+        return "Local RDD violation (RD transport, unused by RoCE).";
+    case IBV_WC_REM_INV_RD_REQ_ERR:
+        return "Remote invalid RD request (RD transport, unused by RoCE).";
+    case IBV_WC_REM_ABORT_ERR:
+        return "Remote aborted: the responder aborted the operation.";
+    case IBV_WC_INV_EECN_ERR:
+        return "Invalid EE context number (RD transport, unused by RoCE).";
+    case IBV_WC_INV_EEC_STATE_ERR:
+        return "Invalid EE context state (RD transport, unused by RoCE).";
+    case IBV_WC_FATAL_ERR:
+        return "Fatal error: the device hit an unrecoverable error.";
+    case IBV_WC_RESP_TIMEOUT_ERR:
+        return "Response timeout error.";
+    case IBV_WC_GENERAL_ERR:
+        return "General error: a transport error the device cannot classify further.";
+    case IBV_WC_TM_ERR:
+        return "Tag-matching error.";
+    case IBV_WC_TM_RNDV_INCOMPLETE:
+        return "Tag-matching rendezvous incomplete.";
     }
     return "Unknown completion status.";
 }
 
 std::string_view wc_opcode_name(ibv_wc_opcode opcode) {
     switch (opcode) {
-    case IBV_WC_SEND: return "SEND";
-    case IBV_WC_RDMA_WRITE: return "RDMA_WRITE";
-    case IBV_WC_RDMA_READ: return "RDMA_READ";
-    case IBV_WC_COMP_SWAP: return "COMP_SWAP";
-    case IBV_WC_FETCH_ADD: return "FETCH_ADD";
-    case IBV_WC_BIND_MW: return "BIND_MW";
-    case IBV_WC_LOCAL_INV: return "LOCAL_INV";
-    case IBV_WC_TSO: return "TSO";
-    case IBV_WC_RECV: return "RECV";
-    case IBV_WC_RECV_RDMA_WITH_IMM: return "RECV_RDMA_WITH_IMM";
-    default: break;
+    case IBV_WC_SEND:
+        return "SEND";
+    case IBV_WC_RDMA_WRITE:
+        return "RDMA_WRITE";
+    case IBV_WC_RDMA_READ:
+        return "RDMA_READ";
+    case IBV_WC_COMP_SWAP:
+        return "COMP_SWAP";
+    case IBV_WC_FETCH_ADD:
+        return "FETCH_ADD";
+    case IBV_WC_BIND_MW:
+        return "BIND_MW";
+    case IBV_WC_LOCAL_INV:
+        return "LOCAL_INV";
+    case IBV_WC_TSO:
+        return "TSO";
+    case IBV_WC_RECV:
+        return "RECV";
+    case IBV_WC_RECV_RDMA_WITH_IMM:
+        return "RECV_RDMA_WITH_IMM";
+    default:
+        break;
     }
     return "OTHER";
 }
 
 std::string_view wr_opcode_name(ibv_wr_opcode opcode) {
     switch (opcode) {
-    case IBV_WR_RDMA_WRITE: return "RDMA_WRITE";
-    case IBV_WR_RDMA_WRITE_WITH_IMM: return "RDMA_WRITE_WITH_IMM";
-    case IBV_WR_SEND: return "SEND";
-    case IBV_WR_SEND_WITH_IMM: return "SEND_WITH_IMM";
-    case IBV_WR_RDMA_READ: return "RDMA_READ";
-    case IBV_WR_ATOMIC_CMP_AND_SWP: return "ATOMIC_CMP_AND_SWP";
-    case IBV_WR_ATOMIC_FETCH_AND_ADD: return "ATOMIC_FETCH_AND_ADD";
-    default: break;
+    case IBV_WR_RDMA_WRITE:
+        return "RDMA_WRITE";
+    case IBV_WR_RDMA_WRITE_WITH_IMM:
+        return "RDMA_WRITE_WITH_IMM";
+    case IBV_WR_SEND:
+        return "SEND";
+    case IBV_WR_SEND_WITH_IMM:
+        return "SEND_WITH_IMM";
+    case IBV_WR_RDMA_READ:
+        return "RDMA_READ";
+    case IBV_WR_ATOMIC_CMP_AND_SWP:
+        return "ATOMIC_CMP_AND_SWP";
+    case IBV_WR_ATOMIC_FETCH_AND_ADD:
+        return "ATOMIC_FETCH_AND_ADD";
+    default:
+        break;
     }
     return "OTHER";
 }
 
 std::string_view qp_state_name(ibv_qp_state state) {
     switch (state) {
-    case IBV_QPS_RESET: return "RESET";
-    case IBV_QPS_INIT: return "INIT";
-    case IBV_QPS_RTR: return "RTR";
-    case IBV_QPS_RTS: return "RTS";
-    case IBV_QPS_SQD: return "SQD";
-    case IBV_QPS_SQE: return "SQE";
-    case IBV_QPS_ERR: return "ERR";
-    default: break;
+    case IBV_QPS_RESET:
+        return "RESET";
+    case IBV_QPS_INIT:
+        return "INIT";
+    case IBV_QPS_RTR:
+        return "RTR";
+    case IBV_QPS_RTS:
+        return "RTS";
+    case IBV_QPS_SQD:
+        return "SQD";
+    case IBV_QPS_SQE:
+        return "SQE";
+    case IBV_QPS_ERR:
+        return "ERR";
+    default:
+        break;
     }
     return "UNKNOWN";
 }
 
 std::string_view qp_type_name(ibv_qp_type type) {
     switch (type) {
-    case IBV_QPT_RC: return "RC";
-    case IBV_QPT_UC: return "UC";
-    case IBV_QPT_UD: return "UD";
-    default: break;
+    case IBV_QPT_RC:
+        return "RC";
+    case IBV_QPT_UC:
+        return "UC";
+    case IBV_QPT_UD:
+        return "UD";
+    default:
+        break;
     }
     return "OTHER";
 }
@@ -186,173 +260,283 @@ std::vector<std::string> qp_attr_mask_names(int mask) {
 
 std::string_view port_state_name(ibv_port_state state) {
     switch (state) {
-    case IBV_PORT_NOP: return "PORT_NOP";
-    case IBV_PORT_DOWN: return "PORT_DOWN";
-    case IBV_PORT_INIT: return "PORT_INIT";
-    case IBV_PORT_ARMED: return "PORT_ARMED";
-    case IBV_PORT_ACTIVE: return "PORT_ACTIVE";
-    case IBV_PORT_ACTIVE_DEFER: return "PORT_ACTIVE_DEFER";
+    case IBV_PORT_NOP:
+        return "PORT_NOP";
+    case IBV_PORT_DOWN:
+        return "PORT_DOWN";
+    case IBV_PORT_INIT:
+        return "PORT_INIT";
+    case IBV_PORT_ARMED:
+        return "PORT_ARMED";
+    case IBV_PORT_ACTIVE:
+        return "PORT_ACTIVE";
+    case IBV_PORT_ACTIVE_DEFER:
+        return "PORT_ACTIVE_DEFER";
     }
     return "PORT_UNKNOWN";
 }
 
 std::string_view port_phys_state_name(unsigned phys_state) {
     switch (phys_state) {
-    case 1: return "SLEEP";
-    case 2: return "POLLING";
-    case 3: return "DISABLED";
-    case 4: return "PORT_CONFIGURATION_TRAINING";
-    case 5: return "LINK_UP";
-    case 6: return "LINK_ERROR_RECOVERY";
-    case 7: return "PHY_TEST";
-    default: break;
+    case 1:
+        return "SLEEP";
+    case 2:
+        return "POLLING";
+    case 3:
+        return "DISABLED";
+    case 4:
+        return "PORT_CONFIGURATION_TRAINING";
+    case 5:
+        return "LINK_UP";
+    case 6:
+        return "LINK_ERROR_RECOVERY";
+    case 7:
+        return "PHY_TEST";
+    default:
+        break;
     }
     return "UNKNOWN";
 }
 
 std::string_view link_layer_name(unsigned link_layer) {
     switch (link_layer) {
-    case IBV_LINK_LAYER_INFINIBAND: return "InfiniBand";
-    case IBV_LINK_LAYER_ETHERNET: return "Ethernet";
-    case IBV_LINK_LAYER_UNSPECIFIED: return "InfiniBand"; // unspecified means IB for old drivers
-    default: break;
+    case IBV_LINK_LAYER_INFINIBAND:
+        return "InfiniBand";
+    case IBV_LINK_LAYER_ETHERNET:
+        return "Ethernet";
+    case IBV_LINK_LAYER_UNSPECIFIED:
+        return "InfiniBand"; // unspecified means IB for old drivers
+    default:
+        break;
     }
     return "Unknown";
 }
 
 int mtu_bytes(ibv_mtu mtu) {
     switch (mtu) {
-    case IBV_MTU_256: return 256;
-    case IBV_MTU_512: return 512;
-    case IBV_MTU_1024: return 1024;
-    case IBV_MTU_2048: return 2048;
-    case IBV_MTU_4096: return 4096;
+    case IBV_MTU_256:
+        return 256;
+    case IBV_MTU_512:
+        return 512;
+    case IBV_MTU_1024:
+        return 1024;
+    case IBV_MTU_2048:
+        return 2048;
+    case IBV_MTU_4096:
+        return 4096;
     }
     return 0;
 }
 
 std::string port_width_text(unsigned active_width) {
     switch (active_width) {
-    case 1: return "1X";
-    case 2: return "4X";
-    case 4: return "8X";
-    case 8: return "12X";
-    case 16: return "2X";
-    default: break;
+    case 1:
+        return "1X";
+    case 2:
+        return "4X";
+    case 4:
+        return "8X";
+    case 8:
+        return "12X";
+    case 16:
+        return "2X";
+    default:
+        break;
     }
     return fmt::format("width code {}", active_width);
 }
 
 std::string port_speed_text(unsigned active_speed, unsigned /*active_width*/) {
     switch (active_speed) {
-    case 1: return "2.5 Gbps";
-    case 2: return "5.0 Gbps";
+    case 1:
+        return "2.5 Gbps";
+    case 2:
+        return "5.0 Gbps";
     case 4:
-    case 8: return "10.0 Gbps";
-    case 16: return "14.0 Gbps";
-    case 32: return "25.0 Gbps";
-    case 64: return "50.0 Gbps";
-    case 128: return "100.0 Gbps";
-    default: break;
+    case 8:
+        return "10.0 Gbps";
+    case 16:
+        return "14.0 Gbps";
+    case 32:
+        return "25.0 Gbps";
+    case 64:
+        return "50.0 Gbps";
+    case 128:
+        return "100.0 Gbps";
+    default:
+        break;
     }
     return fmt::format("speed code {}", active_speed);
 }
 
 std::string_view async_event_name(ibv_event_type type) {
     switch (type) {
-    case IBV_EVENT_CQ_ERR: return "IBV_EVENT_CQ_ERR";
-    case IBV_EVENT_QP_FATAL: return "IBV_EVENT_QP_FATAL";
-    case IBV_EVENT_QP_REQ_ERR: return "IBV_EVENT_QP_REQ_ERR";
-    case IBV_EVENT_QP_ACCESS_ERR: return "IBV_EVENT_QP_ACCESS_ERR";
-    case IBV_EVENT_COMM_EST: return "IBV_EVENT_COMM_EST";
-    case IBV_EVENT_SQ_DRAINED: return "IBV_EVENT_SQ_DRAINED";
-    case IBV_EVENT_PATH_MIG: return "IBV_EVENT_PATH_MIG";
-    case IBV_EVENT_PATH_MIG_ERR: return "IBV_EVENT_PATH_MIG_ERR";
-    case IBV_EVENT_DEVICE_FATAL: return "IBV_EVENT_DEVICE_FATAL";
-    case IBV_EVENT_PORT_ACTIVE: return "IBV_EVENT_PORT_ACTIVE";
-    case IBV_EVENT_PORT_ERR: return "IBV_EVENT_PORT_ERR";
-    case IBV_EVENT_LID_CHANGE: return "IBV_EVENT_LID_CHANGE";
-    case IBV_EVENT_PKEY_CHANGE: return "IBV_EVENT_PKEY_CHANGE";
-    case IBV_EVENT_SM_CHANGE: return "IBV_EVENT_SM_CHANGE";
-    case IBV_EVENT_SRQ_ERR: return "IBV_EVENT_SRQ_ERR";
-    case IBV_EVENT_SRQ_LIMIT_REACHED: return "IBV_EVENT_SRQ_LIMIT_REACHED";
-    case IBV_EVENT_QP_LAST_WQE_REACHED: return "IBV_EVENT_QP_LAST_WQE_REACHED";
-    case IBV_EVENT_CLIENT_REREGISTER: return "IBV_EVENT_CLIENT_REREGISTER";
-    case IBV_EVENT_GID_CHANGE: return "IBV_EVENT_GID_CHANGE";
-    case IBV_EVENT_WQ_FATAL: return "IBV_EVENT_WQ_FATAL";
+    case IBV_EVENT_CQ_ERR:
+        return "IBV_EVENT_CQ_ERR";
+    case IBV_EVENT_QP_FATAL:
+        return "IBV_EVENT_QP_FATAL";
+    case IBV_EVENT_QP_REQ_ERR:
+        return "IBV_EVENT_QP_REQ_ERR";
+    case IBV_EVENT_QP_ACCESS_ERR:
+        return "IBV_EVENT_QP_ACCESS_ERR";
+    case IBV_EVENT_COMM_EST:
+        return "IBV_EVENT_COMM_EST";
+    case IBV_EVENT_SQ_DRAINED:
+        return "IBV_EVENT_SQ_DRAINED";
+    case IBV_EVENT_PATH_MIG:
+        return "IBV_EVENT_PATH_MIG";
+    case IBV_EVENT_PATH_MIG_ERR:
+        return "IBV_EVENT_PATH_MIG_ERR";
+    case IBV_EVENT_DEVICE_FATAL:
+        return "IBV_EVENT_DEVICE_FATAL";
+    case IBV_EVENT_PORT_ACTIVE:
+        return "IBV_EVENT_PORT_ACTIVE";
+    case IBV_EVENT_PORT_ERR:
+        return "IBV_EVENT_PORT_ERR";
+    case IBV_EVENT_LID_CHANGE:
+        return "IBV_EVENT_LID_CHANGE";
+    case IBV_EVENT_PKEY_CHANGE:
+        return "IBV_EVENT_PKEY_CHANGE";
+    case IBV_EVENT_SM_CHANGE:
+        return "IBV_EVENT_SM_CHANGE";
+    case IBV_EVENT_SRQ_ERR:
+        return "IBV_EVENT_SRQ_ERR";
+    case IBV_EVENT_SRQ_LIMIT_REACHED:
+        return "IBV_EVENT_SRQ_LIMIT_REACHED";
+    case IBV_EVENT_QP_LAST_WQE_REACHED:
+        return "IBV_EVENT_QP_LAST_WQE_REACHED";
+    case IBV_EVENT_CLIENT_REREGISTER:
+        return "IBV_EVENT_CLIENT_REREGISTER";
+    case IBV_EVENT_GID_CHANGE:
+        return "IBV_EVENT_GID_CHANGE";
+    case IBV_EVENT_WQ_FATAL:
+        return "IBV_EVENT_WQ_FATAL";
     }
     return "IBV_EVENT_UNKNOWN";
 }
 
 std::string_view async_event_meaning(ibv_event_type type) {
     switch (type) {
-    case IBV_EVENT_CQ_ERR: return "CQ error: the completion queue overran; completions were lost.";
-    case IBV_EVENT_QP_FATAL: return "QP fatal: the QP hit an error it cannot report through a completion and is now in ERR.";
-    case IBV_EVENT_QP_REQ_ERR: return "Invalid request on the QP: the responder saw a transport error and moved the QP to ERR.";
+    case IBV_EVENT_CQ_ERR:
+        return "CQ error: the completion queue overran; completions were lost.";
+    case IBV_EVENT_QP_FATAL:
+        return "QP fatal: the QP hit an error it cannot report through a completion and is now in ERR.";
+    case IBV_EVENT_QP_REQ_ERR:
+        return "Invalid request on the QP: the responder saw a transport error and moved the QP to ERR.";
     case IBV_EVENT_QP_ACCESS_ERR:
-        return "Local access violation on the QP: a remote request broke the memory protection of this side's "
+        return "Local access violation on the QP: a remote request broke the memory protection of this "
+               "side's "
                "region (bad rkey, range or rights); the QP moved to ERR.";
-    case IBV_EVENT_COMM_EST: return "Communication established: the first packet arrived while the QP was in RTR.";
-    case IBV_EVENT_SQ_DRAINED: return "Send queue drained: the QP reached SQD with no outstanding messages.";
-    case IBV_EVENT_PATH_MIG: return "Path migrated to the alternate path.";
-    case IBV_EVENT_PATH_MIG_ERR: return "Path migration failed.";
-    case IBV_EVENT_DEVICE_FATAL: return "Device fatal: the device stopped working; every resource must be released.";
-    case IBV_EVENT_PORT_ACTIVE: return "Port became ACTIVE.";
-    case IBV_EVENT_PORT_ERR: return "Port error: the port left the ACTIVE state (link down).";
-    case IBV_EVENT_LID_CHANGE: return "The port's LID changed.";
-    case IBV_EVENT_PKEY_CHANGE: return "The port's P_Key table changed.";
-    case IBV_EVENT_SM_CHANGE: return "The subnet manager changed.";
-    case IBV_EVENT_SRQ_ERR: return "Shared receive queue error.";
-    case IBV_EVENT_SRQ_LIMIT_REACHED: return "Shared receive queue fell below its limit.";
-    case IBV_EVENT_QP_LAST_WQE_REACHED: return "Last WQE reached on a QP attached to an SRQ.";
-    case IBV_EVENT_CLIENT_REREGISTER: return "The subnet manager asked clients to re-register.";
-    case IBV_EVENT_GID_CHANGE: return "The port's GID table changed.";
-    case IBV_EVENT_WQ_FATAL: return "Work queue fatal error.";
+    case IBV_EVENT_COMM_EST:
+        return "Communication established: the first packet arrived while the QP was in RTR.";
+    case IBV_EVENT_SQ_DRAINED:
+        return "Send queue drained: the QP reached SQD with no outstanding messages.";
+    case IBV_EVENT_PATH_MIG:
+        return "Path migrated to the alternate path.";
+    case IBV_EVENT_PATH_MIG_ERR:
+        return "Path migration failed.";
+    case IBV_EVENT_DEVICE_FATAL:
+        return "Device fatal: the device stopped working; every resource must be released.";
+    case IBV_EVENT_PORT_ACTIVE:
+        return "Port became ACTIVE.";
+    case IBV_EVENT_PORT_ERR:
+        return "Port error: the port left the ACTIVE state (link down).";
+    case IBV_EVENT_LID_CHANGE:
+        return "The port's LID changed.";
+    case IBV_EVENT_PKEY_CHANGE:
+        return "The port's P_Key table changed.";
+    case IBV_EVENT_SM_CHANGE:
+        return "The subnet manager changed.";
+    case IBV_EVENT_SRQ_ERR:
+        return "Shared receive queue error.";
+    case IBV_EVENT_SRQ_LIMIT_REACHED:
+        return "Shared receive queue fell below its limit.";
+    case IBV_EVENT_QP_LAST_WQE_REACHED:
+        return "Last WQE reached on a QP attached to an SRQ.";
+    case IBV_EVENT_CLIENT_REREGISTER:
+        return "The subnet manager asked clients to re-register.";
+    case IBV_EVENT_GID_CHANGE:
+        return "The port's GID table changed.";
+    case IBV_EVENT_WQ_FATAL:
+        return "Work queue fatal error.";
     }
     return "Unknown asynchronous event.";
 }
 
 std::string_view gid_type_name(unsigned gid_type) {
     switch (gid_type) {
-    case IBV_GID_TYPE_IB: return "IB";
-    case IBV_GID_TYPE_ROCE_V1: return "RoCE v1";
-    case IBV_GID_TYPE_ROCE_V2: return "RoCE v2";
-    default: break;
+    case IBV_GID_TYPE_IB:
+        return "IB";
+    case IBV_GID_TYPE_ROCE_V1:
+        return "RoCE v1";
+    case IBV_GID_TYPE_ROCE_V2:
+        return "RoCE v2";
+    default:
+        break;
     }
     return "unknown";
 }
 
 std::string errno_name(int err) {
     switch (err) {
-    case 0: return "OK";
-    case EPERM: return "EPERM";
-    case ENOENT: return "ENOENT";
-    case EINTR: return "EINTR";
-    case EIO: return "EIO";
-    case ENXIO: return "ENXIO";
-    case EBADF: return "EBADF";
-    case EAGAIN: return "EAGAIN";
-    case ENOMEM: return "ENOMEM";
-    case EACCES: return "EACCES";
-    case EFAULT: return "EFAULT";
-    case EBUSY: return "EBUSY";
-    case EEXIST: return "EEXIST";
-    case ENODEV: return "ENODEV";
-    case EINVAL: return "EINVAL";
-    case ENOSPC: return "ENOSPC";
-    case ENOSYS: return "ENOSYS";
-    case EOPNOTSUPP: return "EOPNOTSUPP";
-    case EADDRINUSE: return "EADDRINUSE";
-    case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
-    case ENETUNREACH: return "ENETUNREACH";
-    case ECONNRESET: return "ECONNRESET";
-    case ENOBUFS: return "ENOBUFS";
-    case ETIMEDOUT: return "ETIMEDOUT";
-    case ECONNREFUSED: return "ECONNREFUSED";
-    case EHOSTUNREACH: return "EHOSTUNREACH";
-    case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
-    case EAFNOSUPPORT: return "EAFNOSUPPORT";
-    default: break;
+    case 0:
+        return "OK";
+    case EPERM:
+        return "EPERM";
+    case ENOENT:
+        return "ENOENT";
+    case EINTR:
+        return "EINTR";
+    case EIO:
+        return "EIO";
+    case ENXIO:
+        return "ENXIO";
+    case EBADF:
+        return "EBADF";
+    case EAGAIN:
+        return "EAGAIN";
+    case ENOMEM:
+        return "ENOMEM";
+    case EACCES:
+        return "EACCES";
+    case EFAULT:
+        return "EFAULT";
+    case EBUSY:
+        return "EBUSY";
+    case EEXIST:
+        return "EEXIST";
+    case ENODEV:
+        return "ENODEV";
+    case EINVAL:
+        return "EINVAL";
+    case ENOSPC:
+        return "ENOSPC";
+    case ENOSYS:
+        return "ENOSYS";
+    case EOPNOTSUPP:
+        return "EOPNOTSUPP";
+    case EADDRINUSE:
+        return "EADDRINUSE";
+    case EADDRNOTAVAIL:
+        return "EADDRNOTAVAIL";
+    case ENETUNREACH:
+        return "ENETUNREACH";
+    case ECONNRESET:
+        return "ECONNRESET";
+    case ENOBUFS:
+        return "ENOBUFS";
+    case ETIMEDOUT:
+        return "ETIMEDOUT";
+    case ECONNREFUSED:
+        return "ECONNREFUSED";
+    case EHOSTUNREACH:
+        return "EHOSTUNREACH";
+    case EPROTONOSUPPORT:
+        return "EPROTONOSUPPORT";
+    case EAFNOSUPPORT:
+        return "EAFNOSUPPORT";
+    default:
+        break;
     }
     return fmt::format("errno {}", err);
 }

@@ -13,8 +13,8 @@ namespace rdmalab {
 
 namespace {
 constexpr std::pair<OpKind, std::string_view> kOpNames[] = {
-    {OpKind::Send, "send"},     {OpKind::SendImm, "send_imm"}, {OpKind::Write, "write"},
-    {OpKind::WriteImm, "write_imm"}, {OpKind::Read, "read"},   {OpKind::CompareSwap, "cas"},
+    {OpKind::Send, "send"},          {OpKind::SendImm, "send_imm"}, {OpKind::Write, "write"},
+    {OpKind::WriteImm, "write_imm"}, {OpKind::Read, "read"},        {OpKind::CompareSwap, "cas"},
     {OpKind::FetchAdd, "faa"},
 };
 constexpr std::pair<FaultKind, std::string_view> kFaultNames[] = {
@@ -37,13 +37,20 @@ bool needs_recv(OpKind op) {
 
 ibv_wr_opcode wr_opcode(OpKind op) {
     switch (op) {
-    case OpKind::Send: return IBV_WR_SEND;
-    case OpKind::SendImm: return IBV_WR_SEND_WITH_IMM;
-    case OpKind::Write: return IBV_WR_RDMA_WRITE;
-    case OpKind::WriteImm: return IBV_WR_RDMA_WRITE_WITH_IMM;
-    case OpKind::Read: return IBV_WR_RDMA_READ;
-    case OpKind::CompareSwap: return IBV_WR_ATOMIC_CMP_AND_SWP;
-    case OpKind::FetchAdd: return IBV_WR_ATOMIC_FETCH_AND_ADD;
+    case OpKind::Send:
+        return IBV_WR_SEND;
+    case OpKind::SendImm:
+        return IBV_WR_SEND_WITH_IMM;
+    case OpKind::Write:
+        return IBV_WR_RDMA_WRITE;
+    case OpKind::WriteImm:
+        return IBV_WR_RDMA_WRITE_WITH_IMM;
+    case OpKind::Read:
+        return IBV_WR_RDMA_READ;
+    case OpKind::CompareSwap:
+        return IBV_WR_ATOMIC_CMP_AND_SWP;
+    case OpKind::FetchAdd:
+        return IBV_WR_ATOMIC_FETCH_AND_ADD;
     }
     return IBV_WR_SEND;
 }
@@ -51,12 +58,17 @@ ibv_wr_opcode wr_opcode(OpKind op) {
 ibv_wc_opcode expected_wc_opcode(OpKind op) {
     switch (op) {
     case OpKind::Send:
-    case OpKind::SendImm: return IBV_WC_SEND;
+    case OpKind::SendImm:
+        return IBV_WC_SEND;
     case OpKind::Write:
-    case OpKind::WriteImm: return IBV_WC_RDMA_WRITE;
-    case OpKind::Read: return IBV_WC_RDMA_READ;
-    case OpKind::CompareSwap: return IBV_WC_COMP_SWAP;
-    case OpKind::FetchAdd: return IBV_WC_FETCH_ADD;
+    case OpKind::WriteImm:
+        return IBV_WC_RDMA_WRITE;
+    case OpKind::Read:
+        return IBV_WC_RDMA_READ;
+    case OpKind::CompareSwap:
+        return IBV_WC_COMP_SWAP;
+    case OpKind::FetchAdd:
+        return IBV_WC_FETCH_ADD;
     }
     return IBV_WC_SEND;
 }
@@ -65,14 +77,16 @@ std::string hex_bytes(std::span<const std::uint8_t> bytes, std::size_t limit) {
     std::string out;
     const std::size_t n = std::min(bytes.size(), limit);
     out.reserve(n * 2);
-    for (std::size_t i = 0; i < n; ++i) out += fmt::format("{:02x}", bytes[i]);
+    for (std::size_t i = 0; i < n; ++i)
+        out += fmt::format("{:02x}", bytes[i]);
     return out;
 }
 
 std::string printable(std::span<const std::uint8_t> bytes, std::size_t limit) {
     std::string out;
     const std::size_t n = std::min(bytes.size(), limit);
-    for (std::size_t i = 0; i < n; ++i) out += (bytes[i] >= 32 && bytes[i] < 127) ? char(bytes[i]) : '.';
+    for (std::size_t i = 0; i < n; ++i)
+        out += (bytes[i] >= 32 && bytes[i] < 127) ? char(bytes[i]) : '.';
     return out;
 }
 
@@ -105,11 +119,14 @@ std::optional<FaultKind> fault_kind_from_string(std::string_view text) {
 
 ibv_wc_status expected_status(FaultKind fault) {
     switch (fault) {
-    case FaultKind::None: return IBV_WC_SUCCESS;
+    case FaultKind::None:
+        return IBV_WC_SUCCESS;
     case FaultKind::BadRkey:
     case FaultKind::NoRemoteAccess:
-    case FaultKind::OutOfBounds: return IBV_WC_REM_ACCESS_ERR;
-    case FaultKind::NoRecv: return IBV_WC_RNR_RETRY_EXC_ERR;
+    case FaultKind::OutOfBounds:
+        return IBV_WC_REM_ACCESS_ERR;
+    case FaultKind::NoRecv:
+        return IBV_WC_RNR_RETRY_EXC_ERR;
     }
     return IBV_WC_SUCCESS;
 }
@@ -151,7 +168,8 @@ LoopbackOperation::LoopbackOperation(OperationOptions options, std::shared_ptr<T
     if (is_atomic(options_.op)) options_.size = 8;
     a_->endpoint = Endpoint::A;
     b_->endpoint = Endpoint::B;
-    // Distinct, recognisable initial PSNs (rc_pingpong uses random ones; fixed values keep traces comparable).
+    // Distinct, recognisable initial PSNs (rc_pingpong uses random ones; fixed values keep traces
+    // comparable).
     a_->psn = 0x1000;
     b_->psn = 0x2000;
     plan();
@@ -173,7 +191,8 @@ std::shared_ptr<QueuePair> LoopbackOperation::queue_pair(Endpoint endpoint) cons
     return endpoint == Endpoint::A ? a_->qp : b_->qp;
 }
 
-void LoopbackOperation::add(std::string id, std::string title, Endpoint endpoint, std::function<void()> action) {
+void LoopbackOperation::add(std::string id, std::string title, Endpoint endpoint,
+                            std::function<void()> action) {
     steps_.push_back({std::move(id), std::move(title), endpoint});
     actions_.push_back(std::move(action));
 }
@@ -198,21 +217,23 @@ void LoopbackOperation::record_memory(Endpoint endpoint, const std::string& when
                 continue;
             }
             std::size_t j = i;
-            while (j < bytes.size() && bytes[j] != s.before[j]) ++j;
+            while (j < bytes.size() && bytes[j] != s.before[j])
+                ++j;
             changed.push_back({{"offset", i}, {"length", j - i}});
             i = j;
         }
         data["changed"] = changed;
     }
-    tracer_->record(endpoint, EventKind::Data, "memory", {{"lkey", s.mr->lkey()}, {"rkey", s.mr->rkey()}}, data);
+    tracer_->record(endpoint, EventKind::Data, "memory", {{"lkey", s.mr->lkey()}, {"rkey", s.mr->rkey()}},
+                    data);
 }
 
 void LoopbackOperation::plan() {
     const auto& o = options_;
     const std::string op_name(wr_opcode_name(wr_opcode(o.op)));
 
-    add("open_device", "Open the RDMA device, check the port is ACTIVE and pick its RoCE v2 GID", Endpoint::None,
-        [this] {
+    add("open_device", "Open the RDMA device, check the port is ACTIVE and pick its RoCE v2 GID",
+        Endpoint::None, [this] {
             context_ = Context::open(options_.device, tracer_);
             context_->require_active_port(options_.port);
             gid_index_ = context_->rocev2_gid_index(options_.port);
@@ -230,12 +251,20 @@ void LoopbackOperation::plan() {
     unsigned access_b = 0;
     switch (o.op) {
     case OpKind::Send:
-    case OpKind::SendImm: access_b = IBV_ACCESS_LOCAL_WRITE; break;
+    case OpKind::SendImm:
+        access_b = IBV_ACCESS_LOCAL_WRITE;
+        break;
     case OpKind::Write:
-    case OpKind::WriteImm: access_b = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE; break;
-    case OpKind::Read: access_b = IBV_ACCESS_REMOTE_READ; break;
+    case OpKind::WriteImm:
+        access_b = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+        break;
+    case OpKind::Read:
+        access_b = IBV_ACCESS_REMOTE_READ;
+        break;
     case OpKind::CompareSwap:
-    case OpKind::FetchAdd: access_b = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC; break;
+    case OpKind::FetchAdd:
+        access_b = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC;
+        break;
     }
     if (o.fault == FaultKind::NoRemoteAccess) access_b = IBV_ACCESS_LOCAL_WRITE;
     for (Endpoint ep : {Endpoint::A, Endpoint::B}) {
@@ -264,11 +293,13 @@ void LoopbackOperation::plan() {
             });
     }
     for (Endpoint ep : {Endpoint::A, Endpoint::B})
-        add(fmt::format("create_cq_{}", char(ep)), fmt::format("{}: create a completion queue (ibv_create_cq)", char(ep)),
-            ep, [this, ep] { side(ep).cq = CompletionQueue::create(context_, ep, 16); });
+        add(fmt::format("create_cq_{}", char(ep)),
+            fmt::format("{}: create a completion queue (ibv_create_cq)", char(ep)), ep,
+            [this, ep] { side(ep).cq = CompletionQueue::create(context_, ep, 16); });
     for (Endpoint ep : {Endpoint::A, Endpoint::B})
         add(fmt::format("create_qp_{}", char(ep)),
-            fmt::format("{}: create an RC queue pair, state RESET (ibv_create_qp)", char(ep)), ep, [this, ep] {
+            fmt::format("{}: create an RC queue pair, state RESET (ibv_create_qp)", char(ep)), ep,
+            [this, ep] {
                 auto& s = side(ep);
                 QpCapacity cap;
                 cap.max_inline_data = options_.inline_data ? static_cast<std::uint32_t>(options_.size) : 0;
@@ -277,8 +308,8 @@ void LoopbackOperation::plan() {
     const unsigned qp_access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
     for (Endpoint ep : {Endpoint::A, Endpoint::B})
         add(fmt::format("init_{}", char(ep)),
-            fmt::format("{}: RESET->INIT: bind the QP to port {} and allow remote access", char(ep), o.port), ep,
-            [this, ep, qp_access] { side(ep).qp->to_init(options_.port, qp_access); });
+            fmt::format("{}: RESET->INIT: bind the QP to port {} and allow remote access", char(ep), o.port),
+            ep, [this, ep, qp_access] { side(ep).qp->to_init(options_.port, qp_access); });
     for (Endpoint ep : {Endpoint::A, Endpoint::B})
         add(fmt::format("rtr_{}", char(ep)),
             fmt::format("{}: INIT->RTR: point the QP at the peer's QP number, GID and PSN", char(ep)), ep,
@@ -297,7 +328,8 @@ void LoopbackOperation::plan() {
             });
     for (Endpoint ep : {Endpoint::A, Endpoint::B})
         add(fmt::format("rts_{}", char(ep)),
-            fmt::format("{}: RTR->RTS: set the send PSN, timeout and retry counts", char(ep)), ep, [this, ep] {
+            fmt::format("{}: RTR->RTS: set the send PSN, timeout and retry counts", char(ep)), ep,
+            [this, ep] {
                 RtsParams rts;
                 rts.sq_psn = side(ep).psn;
                 // rnr_retry 0: one RNR NAK fails the send at once, the behaviour the no-recv fault shows.
@@ -310,18 +342,19 @@ void LoopbackOperation::plan() {
             o.op == OpKind::WriteImm
                 ? std::string("B: post a receive request; RDMA WRITE with immediate consumes one to deliver "
                               "the immediate (ibv_post_recv)")
-                : fmt::format("B: post a receive request for {} bytes into its buffer (ibv_post_recv)", o.size),
+                : fmt::format("B: post a receive request for {} bytes into its buffer (ibv_post_recv)",
+                              o.size),
             Endpoint::B, [this] {
                 RecvRequest recv;
                 recv.wr_id = kWrIdRecv;
                 if (options_.op != OpKind::WriteImm)
-                    recv.sges.push_back({b_->mr->address(), static_cast<std::uint32_t>(b_->mr->length()),
-                                         b_->mr->lkey()});
+                    recv.sges.push_back(
+                        {b_->mr->address(), static_cast<std::uint32_t>(b_->mr->length()), b_->mr->lkey()});
                 b_->qp->post_recv(recv);
             });
 
-    std::string post_title = fmt::format("A: post a signaled {} work request and ring the doorbell (ibv_post_send)",
-                                         op_name);
+    std::string post_title =
+        fmt::format("A: post a signaled {} work request and ring the doorbell (ibv_post_send)", op_name);
     if (o.fault == FaultKind::BadRkey) post_title += " with a wrong rkey";
     if (o.fault == FaultKind::OutOfBounds) post_title += " that runs past the end of B's region";
     if (o.fault == FaultKind::NoRecv) post_title += " while B has no receive posted";
@@ -331,11 +364,12 @@ void LoopbackOperation::plan() {
         wr.opcode = wr_opcode(options_.op);
         wr.inline_data = options_.inline_data;
         wr.sges.push_back({a_->mr->address(), static_cast<std::uint32_t>(a_->mr->length()), a_->mr->lkey()});
-        if (options_.op == OpKind::SendImm || options_.op == OpKind::WriteImm) wr.imm_data = options_.imm_data;
+        if (options_.op == OpKind::SendImm || options_.op == OpKind::WriteImm)
+            wr.imm_data = options_.imm_data;
         if (!is_send(options_.op)) {
             wr.remote_addr = b_->mr->address();
             wr.rkey = b_->mr->rkey();
-            if (options_.fault == FaultKind::BadRkey) wr.rkey ^= 0x00ff0000u; // not a key B registered
+            if (options_.fault == FaultKind::BadRkey) wr.rkey ^= 0x00ff0000u;  // not a key B registered
             if (options_.fault == FaultKind::OutOfBounds) wr.remote_addr += 1; // last byte falls outside
         }
         if (options_.op == OpKind::CompareSwap) {
@@ -346,17 +380,19 @@ void LoopbackOperation::plan() {
         }
         a_->qp->post_send(wr);
     });
-    add("poll_cq_A", "A: poll its completion queue for the send-side completion (ibv_poll_cq)", Endpoint::A, [this] {
-        auto wcs = a_->cq->poll_until(1, std::chrono::milliseconds(options_.timeout_ms));
-        if (wcs.empty())
-            throw RdmaError({"ibv_poll_cq", ETIMEDOUT, "ETIMEDOUT", "no completion arrived in time",
-                             fmt::format("A's work request did not complete within {} ms.", options_.timeout_ms),
-                             "Check that both QPs reached RTS and the port is ACTIVE; on SoftRoCE under heavy "
-                             "load raise the timeout."});
-        outcome_.requester_completion = wcs.front();
-        record_memory(Endpoint::A, "after A's completion");
-        record_memory(Endpoint::B, "after A's completion");
-    });
+    add("poll_cq_A", "A: poll its completion queue for the send-side completion (ibv_poll_cq)", Endpoint::A,
+        [this] {
+            auto wcs = a_->cq->poll_until(1, std::chrono::milliseconds(options_.timeout_ms));
+            if (wcs.empty())
+                throw RdmaError(
+                    {"ibv_poll_cq", ETIMEDOUT, "ETIMEDOUT", "no completion arrived in time",
+                     fmt::format("A's work request did not complete within {} ms.", options_.timeout_ms),
+                     "Check that both QPs reached RTS and the port is ACTIVE; on SoftRoCE under heavy "
+                     "load raise the timeout."});
+            outcome_.requester_completion = wcs.front();
+            record_memory(Endpoint::A, "after A's completion");
+            record_memory(Endpoint::B, "after A's completion");
+        });
     if (post_recv)
         add("poll_cq_B", "B: poll its completion queue for the receive completion (ibv_poll_cq)", Endpoint::B,
             [this] {
@@ -369,16 +405,16 @@ void LoopbackOperation::plan() {
     } else {
         add("query_qp_A", "A: query the QP state after the failed completion (ibv_query_qp)", Endpoint::A,
             [this] { outcome_.requester_qp_state = std::string(qp_state_name(a_->qp->query_state())); });
-        add("post_after_fault_A", "A: post one more work request on the failed QP (ibv_post_send)", Endpoint::A,
-            [this] {
+        add("post_after_fault_A", "A: post one more work request on the failed QP (ibv_post_send)",
+            Endpoint::A, [this] {
                 SendRequest wr;
                 wr.wr_id = kWrIdAfterFault;
                 wr.opcode = IBV_WR_SEND;
                 wr.sges.push_back({a_->mr->address(), 1, a_->mr->lkey()});
                 a_->qp->post_send(wr);
             });
-        add("poll_flush_A", "A: poll again: the new request is flushed, not executed (ibv_poll_cq)", Endpoint::A,
-            [this] { finish_fault(); });
+        add("poll_flush_A", "A: poll again: the new request is flushed, not executed (ibv_poll_cq)",
+            Endpoint::A, [this] { finish_fault(); });
     }
 }
 
@@ -390,7 +426,8 @@ void LoopbackOperation::finish_success() {
         ok = ok && pass;
     };
     const auto& wc = out.requester_completion;
-    check(wc && wc->ok(), fmt::format("A's completion status {}", wc ? wc_status_name(wc->status) : "missing"));
+    check(wc && wc->ok(),
+          fmt::format("A's completion status {}", wc ? wc_status_name(wc->status) : "missing"));
     if (wc && wc->ok())
         check(wc->opcode == expected_wc_opcode(options_.op),
               fmt::format("A's completion opcode {} (expected {})", wc_opcode_name(wc->opcode),
@@ -400,8 +437,10 @@ void LoopbackOperation::finish_success() {
         check(rwc && rwc->ok(),
               fmt::format("B's receive completion status {}", rwc ? wc_status_name(rwc->status) : "missing"));
         if (rwc && rwc->ok()) {
-            const auto expected_op = options_.op == OpKind::WriteImm ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV;
-            check(rwc->opcode == expected_op, fmt::format("B's completion opcode {}", wc_opcode_name(rwc->opcode)));
+            const auto expected_op =
+                options_.op == OpKind::WriteImm ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV;
+            check(rwc->opcode == expected_op,
+                  fmt::format("B's completion opcode {}", wc_opcode_name(rwc->opcode)));
             check(rwc->byte_len == options_.size,
                   fmt::format("B's completion byte_len {} (expected {})", rwc->byte_len, options_.size));
             if (options_.op == OpKind::SendImm || options_.op == OpKind::WriteImm)
@@ -424,7 +463,8 @@ void LoopbackOperation::finish_success() {
                                               ? options_.atomic_operand
                                               : options_.atomic_initial + options_.atomic_operand;
         // Some HCAs operate on big-endian values in memory; accept that consistently and say so.
-        if (remote != want_remote && be64toh(remote) == want_remote && be64toh(fetched) == options_.atomic_initial) {
+        if (remote != want_remote && be64toh(remote) == want_remote &&
+            be64toh(fetched) == options_.atomic_initial) {
             remote = be64toh(remote);
             fetched = be64toh(fetched);
             out.checks.push_back("note: this device stores atomic operands big-endian in memory");
@@ -446,12 +486,13 @@ void LoopbackOperation::finish_success() {
     out.responder_qp_state = std::string(qp_state_name(b_->qp->query_state()));
     out.success = ok;
     out.finished = true;
-    out.summary = ok ? fmt::format("{} of {} bytes completed and verified on {}", to_string(options_.op),
-                                   options_.size, context_->device_name())
-                     : fmt::format("{} on {} did not verify", to_string(options_.op), context_->device_name());
+    out.summary =
+        ok ? fmt::format("{} of {} bytes completed and verified on {}", to_string(options_.op), options_.size,
+                         context_->device_name())
+           : fmt::format("{} on {} did not verify", to_string(options_.op), context_->device_name());
     if (tracer_ && tracer_->enabled())
         tracer_->record(Endpoint::None, EventKind::Check, ok ? "verified" : "not_verified", {},
-                      {{"ok", ok}, {"checks", out.checks}, {"summary", out.summary}});
+                        {{"ok", ok}, {"checks", out.checks}, {"summary", out.summary}});
 }
 
 void LoopbackOperation::finish_fault() {
@@ -468,7 +509,8 @@ void LoopbackOperation::finish_fault() {
     check(wc && wc->status == expected,
           fmt::format("A's completion status {} (expected {})", wc ? wc_status_name(wc->status) : "missing",
                       wc_status_name(expected)));
-    check(out.requester_qp_state == "ERR", fmt::format("A's QP state {} (expected ERR)", out.requester_qp_state));
+    check(out.requester_qp_state == "ERR",
+          fmt::format("A's QP state {} (expected ERR)", out.requester_qp_state));
     check(!flushed.empty() && flushed.front().status == IBV_WC_WR_FLUSH_ERR,
           fmt::format("the next work request completed with {} (expected IBV_WC_WR_FLUSH_ERR)",
                       flushed.empty() ? "nothing" : wc_status_name(flushed.front().status)));
@@ -479,15 +521,17 @@ void LoopbackOperation::finish_fault() {
         const bool untouched = std::equal(bytes.begin(), bytes.end(), b_->before.begin(), b_->before.end());
         check(untouched, "B's buffer is unchanged: the responder rejected the access before writing");
     }
-    if (wc && !wc->ok()) out.error = explain_wc_status(wc->status, std::string(wr_opcode_name(wr_opcode(options_.op))));
+    if (wc && !wc->ok())
+        out.error = explain_wc_status(wc->status, std::string(wr_opcode_name(wr_opcode(options_.op))));
     out.success = ok;
     out.finished = true;
-    out.summary = ok ? fmt::format("fault {} observed as expected: {} and QP in ERR on {}", to_string(options_.fault),
-                                   wc_status_name(expected), context_->device_name())
-                     : fmt::format("fault {} did not show the expected behaviour", to_string(options_.fault));
+    out.summary =
+        ok ? fmt::format("fault {} observed as expected: {} and QP in ERR on {}", to_string(options_.fault),
+                         wc_status_name(expected), context_->device_name())
+           : fmt::format("fault {} did not show the expected behaviour", to_string(options_.fault));
     if (tracer_ && tracer_->enabled())
         tracer_->record(Endpoint::None, EventKind::Check, ok ? "fault_observed" : "fault_not_observed", {},
-                      {{"ok", ok}, {"checks", out.checks}, {"summary", out.summary}});
+                        {{"ok", ok}, {"checks", out.checks}, {"summary", out.summary}});
 }
 
 bool LoopbackOperation::run_next() {
@@ -496,7 +540,7 @@ bool LoopbackOperation::run_next() {
     const auto& info = steps_[index];
     if (tracer_ && tracer_->enabled())
         tracer_->record(info.endpoint, EventKind::Step, info.id, {},
-                      {{"index", index}, {"count", steps_.size()}, {"title", info.title}});
+                        {{"index", index}, {"count", steps_.size()}, {"title", info.title}});
     try {
         actions_[index]();
         // A failed completion ends the normal path early unless a fault was asked for.
@@ -508,14 +552,15 @@ bool LoopbackOperation::run_next() {
             outcome_.finished = true;
             outcome_.summary = "the operation's completion failed: " + outcome_.error->code;
             if (tracer_ && tracer_->enabled())
-                tracer_->record(Endpoint::A, EventKind::Error, outcome_.error->verb, {}, outcome_.error->to_json());
+                tracer_->record(Endpoint::A, EventKind::Error, outcome_.error->verb, {},
+                                outcome_.error->to_json());
             return false;
         }
         if (info.id == "poll_cq_A" && options_.fault != FaultKind::None && outcome_.requester_completion &&
             outcome_.requester_completion->ok()) {
             outcome_.finished = true;
-            outcome_.summary = fmt::format("fault {} was not observed: the operation succeeded",
-                                           to_string(options_.fault));
+            outcome_.summary =
+                fmt::format("fault {} was not observed: the operation succeeded", to_string(options_.fault));
             return false;
         }
         return true;
@@ -525,7 +570,11 @@ bool LoopbackOperation::run_next() {
         outcome_.summary = fmt::format("step '{}' failed: {}", info.id, e.info().verb);
         return false;
     } catch (const std::exception& e) {
-        outcome_.error = ErrorInfo{info.id, 0, "exception", e.what(), "an unexpected error inside the engine",
+        outcome_.error = ErrorInfo{info.id,
+                                   0,
+                                   "exception",
+                                   e.what(),
+                                   "an unexpected error inside the engine",
                                    "Report this with the trace file."};
         outcome_.finished = true;
         outcome_.summary = fmt::format("step '{}' failed: {}", info.id, e.what());

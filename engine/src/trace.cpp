@@ -75,10 +75,12 @@ std::optional<TraceEvent> from_json(const nlohmann::json& j, TraceParseError& er
                                      v->get<int>(), kTraceFormatVersion));
     TraceEvent event;
     auto seq = j.find("seq");
-    if (seq == j.end() || !seq->is_number_unsigned()) return fail("seq", "missing or not a non-negative integer");
+    if (seq == j.end() || !seq->is_number_unsigned())
+        return fail("seq", "missing or not a non-negative integer");
     event.seq = seq->get<std::uint64_t>();
     auto t = j.find("t_ns");
-    if (t == j.end() || !t->is_number_unsigned()) return fail("t_ns", "missing or not a non-negative integer");
+    if (t == j.end() || !t->is_number_unsigned())
+        return fail("t_ns", "missing or not a non-negative integer");
     event.t_ns = t->get<std::uint64_t>();
     auto ep = j.find("ep");
     if (ep == j.end() || !ep->is_string()) return fail("ep", "missing or not a string");
@@ -180,12 +182,13 @@ std::uint64_t Tracer::record(TraceEvent event) {
     std::lock_guard lock(mutex_);
     event.seq = next_seq_++;
     event.t_ns = monotonic_ns();
-    for (auto& sink : sinks_) sink->write(event);
+    for (auto& sink : sinks_)
+        sink->write(event);
     return event.seq;
 }
 
 std::uint64_t Tracer::record(Endpoint endpoint, EventKind kind, std::string name, nlohmann::json ids,
-                           nlohmann::json data) {
+                             nlohmann::json data) {
     if (!enabled()) return 0;
     TraceEvent event;
     event.endpoint = endpoint;
@@ -198,7 +201,8 @@ std::uint64_t Tracer::record(Endpoint endpoint, EventKind kind, std::string name
 
 void Tracer::flush() {
     std::lock_guard lock(mutex_);
-    for (auto& sink : sinks_) sink->flush();
+    for (auto& sink : sinks_)
+        sink->flush();
 }
 
 } // namespace rdmalab

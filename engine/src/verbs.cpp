@@ -40,7 +40,8 @@ nlohmann::json hex(std::uint64_t value) {
 
 } // namespace
 
-std::uint64_t TraceScope::record(EventKind kind, std::string name, nlohmann::json ids, nlohmann::json data) const {
+std::uint64_t TraceScope::record(EventKind kind, std::string name, nlohmann::json ids,
+                                 nlohmann::json data) const {
     if (!tracer) return 0;
     return tracer->record(endpoint, kind, std::move(name), std::move(ids), std::move(data));
 }
@@ -71,13 +72,14 @@ std::shared_ptr<Context> Context::open(const std::string& device_name, std::shar
     ibv_device** list = ibv_get_device_list(&count);
     const int list_errno = errno;
     std::vector<std::string> names;
-    for (int i = 0; list != nullptr && i < count; ++i) names.emplace_back(ibv_get_device_name(list[i]));
+    for (int i = 0; list != nullptr && i < count; ++i)
+        names.emplace_back(ibv_get_device_name(list[i]));
     if (scope.on())
         scope.record(EventKind::Verb, "ibv_get_device_list", {},
-                   {{"args", nlohmann::json::object()},
-                    {"ret", list == nullptr ? -1 : count},
-                    {"errno", list == nullptr ? list_errno : 0},
-                    {"devices", names}});
+                     {{"args", nlohmann::json::object()},
+                      {"ret", list == nullptr ? -1 : count},
+                      {"errno", list == nullptr ? list_errno : 0},
+                      {"devices", names}});
     if (list == nullptr || count == 0) {
         if (list != nullptr) ibv_free_device_list(list);
         fail(scope, explain_no_device());
@@ -99,10 +101,10 @@ std::shared_ptr<Context> Context::open(const std::string& device_name, std::shar
     ibv_free_device_list(list);
     if (scope.on())
         scope.record(EventKind::Verb, "ibv_open_device", {},
-                   {{"args", {{"device", name}}},
-                    {"ret", context != nullptr ? 0 : -1},
-                    {"errno", context != nullptr ? 0 : open_errno},
-                    {"dur_ns", elapsed_since(start)}});
+                     {{"args", {{"device", name}}},
+                      {"ret", context != nullptr ? 0 : -1},
+                      {"errno", context != nullptr ? 0 : open_errno},
+                      {"dur_ns", elapsed_since(start)}});
     if (context == nullptr)
         fail(scope, explain_errno("ibv_open_device", open_errno,
                                   fmt::format("opening {} (/dev/infiniband/uverbs*)", name)));
@@ -120,7 +122,7 @@ Context::~Context() {
     noexcept_trace([&] {
         if (tracer_ && tracer_->enabled())
             tracer_->record(Endpoint::None, EventKind::Verb, "ibv_close_device", {},
-                          {{"args", {{"device", device_name_}}}, {"ret", ret}});
+                            {{"args", {{"device", device_name_}}}, {"ret", ret}});
     });
 }
 
@@ -137,11 +139,11 @@ ibv_port_attr Context::query_port(std::uint8_t port) const {
     TraceScope scope{tracer_, Endpoint::None};
     if (scope.on())
         scope.record(EventKind::Verb, "ibv_query_port", {},
-                   {{"args", {{"port", port}}},
-                    {"ret", ret},
-                    {"state", ret == 0 ? port_state_name(attr.state) : ""},
-                    {"active_mtu", ret == 0 ? mtu_bytes(attr.active_mtu) : 0},
-                    {"link_layer", ret == 0 ? link_layer_name(attr.link_layer) : ""}});
+                     {{"args", {{"port", port}}},
+                      {"ret", ret},
+                      {"state", ret == 0 ? port_state_name(attr.state) : ""},
+                      {"active_mtu", ret == 0 ? mtu_bytes(attr.active_mtu) : 0},
+                      {"link_layer", ret == 0 ? link_layer_name(attr.link_layer) : ""}});
     if (ret != 0) fail(scope, explain_errno("ibv_query_port", ret, fmt::format("port {}", port)));
     return attr;
 }
@@ -178,13 +180,14 @@ int Context::rocev2_gid_index(std::uint8_t port) const {
     TraceScope scope{tracer_, Endpoint::None};
     if (!index) fail(scope, explain_no_rocev2_gid(device_name_, port));
     if (scope.on())
-        scope.record(EventKind::Verb, "ibv_query_gid_ex", {},
-                   {{"args", {{"port", port}, {"index", *index}}},
-                    {"ret", 0},
-                    {"gid", info.gids[static_cast<std::size_t>(*index)].gid},
-                    {"type", "RoCE v2"},
-                    {"why", "first RoCE v2 GID of the port (IPv4-mapped preferred): RoCE v2 runs over UDP/IP "
-                            "and can be routed"}});
+        scope.record(
+            EventKind::Verb, "ibv_query_gid_ex", {},
+            {{"args", {{"port", port}, {"index", *index}}},
+             {"ret", 0},
+             {"gid", info.gids[static_cast<std::size_t>(*index)].gid},
+             {"type", "RoCE v2"},
+             {"why", "first RoCE v2 GID of the port (IPv4-mapped preferred): RoCE v2 runs over UDP/IP "
+                     "and can be routed"}});
     return *index;
 }
 
@@ -224,8 +227,11 @@ std::vector<AsyncEvent> Context::poll_async_events() {
         case IBV_EVENT_PKEY_CHANGE:
         case IBV_EVENT_SM_CHANGE:
         case IBV_EVENT_CLIENT_REREGISTER:
-        case IBV_EVENT_GID_CHANGE: event.port = raw.element.port_num; break;
-        default: break;
+        case IBV_EVENT_GID_CHANGE:
+            event.port = raw.element.port_num;
+            break;
+        default:
+            break;
         }
         ibv_ack_async_event(&raw);
         if (tracer_ && tracer_->enabled()) {
@@ -245,17 +251,19 @@ std::vector<AsyncEvent> Context::poll_async_events() {
 ProtectionDomain::ProtectionDomain(std::shared_ptr<Context> context, ibv_pd* pd, TraceScope trace)
     : context_(std::move(context)), pd_(pd), trace_(std::move(trace)) {}
 
-std::shared_ptr<ProtectionDomain> ProtectionDomain::alloc(std::shared_ptr<Context> context, Endpoint endpoint) {
+std::shared_ptr<ProtectionDomain> ProtectionDomain::alloc(std::shared_ptr<Context> context,
+                                                          Endpoint endpoint) {
     TraceScope scope{context->tracer(), endpoint};
     const auto start = monotonic_ns();
     ibv_pd* pd = ibv_alloc_pd(context->get());
     const int err = errno;
     if (scope.on())
-        scope.record(EventKind::Verb, "ibv_alloc_pd", pd ? nlohmann::json{{"pd", pd->handle}} : nlohmann::json{},
-                   {{"args", {{"device", context->device_name()}}},
-                    {"ret", pd ? 0 : -1},
-                    {"errno", pd ? 0 : err},
-                    {"dur_ns", elapsed_since(start)}});
+        scope.record(EventKind::Verb, "ibv_alloc_pd",
+                     pd ? nlohmann::json{{"pd", pd->handle}} : nlohmann::json{},
+                     {{"args", {{"device", context->device_name()}}},
+                      {"ret", pd ? 0 : -1},
+                      {"errno", pd ? 0 : err},
+                      {"dur_ns", elapsed_since(start)}});
     if (pd == nullptr) fail(scope, explain_errno("ibv_alloc_pd", err));
     return std::shared_ptr<ProtectionDomain>(new ProtectionDomain(std::move(context), pd, scope));
 }
@@ -270,8 +278,8 @@ ProtectionDomain::~ProtectionDomain() {
 
 // ---------------------------------------------------------------- MemoryRegion
 
-MemoryRegion::MemoryRegion(std::shared_ptr<ProtectionDomain> pd, ibv_mr* mr, unsigned access, void* owned_buffer,
-                           std::string label)
+MemoryRegion::MemoryRegion(std::shared_ptr<ProtectionDomain> pd, ibv_mr* mr, unsigned access,
+                           void* owned_buffer, std::string label)
     : pd_(std::move(pd)), mr_(mr), access_(access), owned_buffer_(owned_buffer), label_(std::move(label)) {}
 
 std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionDomain> pd, std::size_t length,
@@ -280,7 +288,8 @@ std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionD
     const std::size_t rounded = ((length == 0 ? 1 : length) + page - 1) / page * page;
     void* buffer = std::aligned_alloc(page, rounded);
     if (buffer == nullptr)
-        fail(pd->trace(), explain_errno("aligned_alloc", ENOMEM, fmt::format("{} bytes for a buffer", length)));
+        fail(pd->trace(),
+             explain_errno("aligned_alloc", ENOMEM, fmt::format("{} bytes for a buffer", length)));
     std::memset(buffer, 0, rounded);
     try {
         auto mr = register_memory(std::move(pd), buffer, length, access, std::move(label));
@@ -292,9 +301,9 @@ std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionD
     }
 }
 
-std::shared_ptr<MemoryRegion> MemoryRegion::register_memory(std::shared_ptr<ProtectionDomain> pd, void* address,
-                                                            std::size_t length, unsigned access,
-                                                            std::string label) {
+std::shared_ptr<MemoryRegion> MemoryRegion::register_memory(std::shared_ptr<ProtectionDomain> pd,
+                                                            void* address, std::size_t length,
+                                                            unsigned access, std::string label) {
     const auto& scope = pd->trace();
     const auto start = monotonic_ns();
     errno = 0;
@@ -307,22 +316,23 @@ std::shared_ptr<MemoryRegion> MemoryRegion::register_memory(std::shared_ptr<Prot
             ids["rkey"] = mr->rkey;
         }
         scope.record(EventKind::Verb, "ibv_reg_mr", ids,
-                   {{"args",
-                     {{"addr", hex(reinterpret_cast<std::uintptr_t>(address))},
-                      {"length", length},
-                      {"access", access_flag_names(access)}}},
-                    {"ret", mr ? 0 : -1},
-                    {"errno", mr ? 0 : err},
-                    {"label", label},
-                    {"dur_ns", elapsed_since(start)}});
+                     {{"args",
+                       {{"addr", hex(reinterpret_cast<std::uintptr_t>(address))},
+                        {"length", length},
+                        {"access", access_flag_names(access)}}},
+                      {"ret", mr ? 0 : -1},
+                      {"errno", mr ? 0 : err},
+                      {"label", label},
+                      {"dur_ns", elapsed_since(start)}});
     }
     if (mr == nullptr) fail(scope, explain_reg_mr_error(err, length, access));
-    return std::shared_ptr<MemoryRegion>(new MemoryRegion(std::move(pd), mr, access, nullptr, std::move(label)));
+    return std::shared_ptr<MemoryRegion>(
+        new MemoryRegion(std::move(pd), mr, access, nullptr, std::move(label)));
 }
 
 nlohmann::json MemoryRegion::describe() const {
-    return {{"label", label_},     {"addr", hex(address())}, {"length", length()},
-            {"lkey", lkey()},      {"rkey", rkey()},         {"access", access_flag_names(access_)},
+    return {{"label", label_},    {"addr", hex(address())}, {"length", length()},
+            {"lkey", lkey()},     {"rkey", rkey()},         {"access", access_flag_names(access_)},
             {"pd", pd_->handle()}};
 }
 
@@ -333,23 +343,25 @@ MemoryRegion::~MemoryRegion() {
     noexcept_trace([&] {
         if (pd_->trace().on())
             pd_->trace().record(EventKind::Verb, "ibv_dereg_mr", {{"lkey", lkey}, {"rkey", rkey}},
-                              {{"ret", ret}, {"label", label_}});
+                                {{"ret", ret}, {"label", label_}});
     });
     std::free(owned_buffer_);
 }
 
 // ---------------------------------------------------------------- CompletionChannel
 
-CompletionChannel::CompletionChannel(std::shared_ptr<Context> context, ibv_comp_channel* channel, TraceScope trace)
+CompletionChannel::CompletionChannel(std::shared_ptr<Context> context, ibv_comp_channel* channel,
+                                     TraceScope trace)
     : context_(std::move(context)), channel_(channel), trace_(std::move(trace)) {}
 
-std::shared_ptr<CompletionChannel> CompletionChannel::create(std::shared_ptr<Context> context, Endpoint endpoint) {
+std::shared_ptr<CompletionChannel> CompletionChannel::create(std::shared_ptr<Context> context,
+                                                             Endpoint endpoint) {
     TraceScope scope{context->tracer(), endpoint};
     ibv_comp_channel* channel = ibv_create_comp_channel(context->get());
     const int err = errno;
     if (scope.on())
         scope.record(EventKind::Verb, "ibv_create_comp_channel", {},
-                   {{"ret", channel ? 0 : -1}, {"errno", channel ? 0 : err}});
+                     {{"ret", channel ? 0 : -1}, {"errno", channel ? 0 : err}});
     if (channel == nullptr) fail(scope, explain_errno("ibv_create_comp_channel", err));
     return std::shared_ptr<CompletionChannel>(new CompletionChannel(std::move(context), channel, scope));
 }
@@ -381,18 +393,20 @@ CompletionQueue::CompletionQueue(std::shared_ptr<Context> context, std::shared_p
     : context_(std::move(context)), channel_(std::move(channel)), cq_(cq), trace_(std::move(trace)) {}
 
 std::shared_ptr<CompletionQueue> CompletionQueue::create(std::shared_ptr<Context> context, Endpoint endpoint,
-                                                         int cqe, std::shared_ptr<CompletionChannel> channel) {
+                                                         int cqe,
+                                                         std::shared_ptr<CompletionChannel> channel) {
     TraceScope scope{context->tracer(), endpoint};
     const auto start = monotonic_ns();
     ibv_cq* cq = ibv_create_cq(context->get(), cqe, nullptr, channel ? channel->get() : nullptr, 0);
     const int err = errno;
     if (scope.on())
-        scope.record(EventKind::Verb, "ibv_create_cq", cq ? nlohmann::json{{"cq", cq->handle}} : nlohmann::json{},
-                   {{"args", {{"cqe", cqe}, {"event_mode", channel != nullptr}}},
-                    {"ret", cq ? 0 : -1},
-                    {"errno", cq ? 0 : err},
-                    {"actual_cqe", cq ? cq->cqe : 0},
-                    {"dur_ns", elapsed_since(start)}});
+        scope.record(EventKind::Verb, "ibv_create_cq",
+                     cq ? nlohmann::json{{"cq", cq->handle}} : nlohmann::json{},
+                     {{"args", {{"cqe", cqe}, {"event_mode", channel != nullptr}}},
+                      {"ret", cq ? 0 : -1},
+                      {"errno", cq ? 0 : err},
+                      {"actual_cqe", cq ? cq->cqe : 0},
+                      {"dur_ns", elapsed_since(start)}});
     if (cq == nullptr) fail(scope, explain_errno("ibv_create_cq", err, fmt::format("cqe={}", cqe)));
     return std::shared_ptr<CompletionQueue>(
         new CompletionQueue(std::move(context), std::move(channel), cq, scope));
@@ -433,10 +447,10 @@ std::vector<Completion> CompletionQueue::poll(int max) {
     }
     if (trace_.on()) {
         trace_.record(EventKind::Verb, "ibv_poll_cq", {{"cq", cq_->handle}},
-                    {{"args", {{"num_entries", max}}}, {"ret", n}, {"empty_polls_before", empty_polls_}});
+                      {{"args", {{"num_entries", max}}}, {"ret", n}, {"empty_polls_before", empty_polls_}});
         for (const auto& c : result)
             trace_.record(EventKind::Wc, std::string(wc_status_name(c.status)),
-                        {{"cq", cq_->handle}, {"qpn", c.qp_num}, {"wr_id", c.wr_id}}, c.to_json());
+                          {{"cq", cq_->handle}, {"qpn", c.qp_num}, {"wr_id", c.wr_id}}, c.to_json());
     }
     empty_polls_ = 0;
     return result;
@@ -457,7 +471,7 @@ void CompletionQueue::request_notify(bool solicited_only) {
     const int ret = ibv_req_notify_cq(cq_, solicited_only ? 1 : 0);
     if (trace_.on())
         trace_.record(EventKind::Verb, "ibv_req_notify_cq", {{"cq", cq_->handle}},
-                    {{"args", {{"solicited_only", solicited_only}}}, {"ret", ret}});
+                      {{"args", {{"solicited_only", solicited_only}}}, {"ret", ret}});
     if (ret != 0) fail(trace_, explain_errno("ibv_req_notify_cq", ret));
 }
 
@@ -487,22 +501,24 @@ bool CompletionQueue::wait_event(std::chrono::milliseconds timeout) {
 
 // ---------------------------------------------------------------- AddressHandle
 
-AddressHandle::AddressHandle(std::shared_ptr<ProtectionDomain> pd, ibv_ah* ah) : pd_(std::move(pd)), ah_(ah) {}
+AddressHandle::AddressHandle(std::shared_ptr<ProtectionDomain> pd, ibv_ah* ah)
+    : pd_(std::move(pd)), ah_(ah) {}
 
-std::shared_ptr<AddressHandle> AddressHandle::create(std::shared_ptr<ProtectionDomain> pd, const ibv_ah_attr& attr) {
+std::shared_ptr<AddressHandle> AddressHandle::create(std::shared_ptr<ProtectionDomain> pd,
+                                                     const ibv_ah_attr& attr) {
     ibv_ah_attr copy = attr;
     ibv_ah* ah = ibv_create_ah(pd->get(), &copy);
     const int err = errno;
     const auto& scope = pd->trace();
     if (scope.on())
         scope.record(EventKind::Verb, "ibv_create_ah", {{"pd", pd->handle()}},
-                   {{"args",
-                     {{"is_global", attr.is_global},
-                      {"dgid", gid_to_string(attr.grh.dgid)},
-                      {"sgid_index", attr.grh.sgid_index},
-                      {"port", attr.port_num}}},
-                    {"ret", ah ? 0 : -1},
-                    {"errno", ah ? 0 : err}});
+                     {{"args",
+                       {{"is_global", attr.is_global},
+                        {"dgid", gid_to_string(attr.grh.dgid)},
+                        {"sgid_index", attr.grh.sgid_index},
+                        {"port", attr.port_num}}},
+                      {"ret", ah ? 0 : -1},
+                      {"errno", ah ? 0 : err}});
     if (ah == nullptr) fail(scope, explain_errno("ibv_create_ah", err));
     return std::shared_ptr<AddressHandle>(new AddressHandle(std::move(pd), ah));
 }
@@ -546,8 +562,8 @@ TransitionMasks transition_masks(ibv_qp_type type, ibv_qp_state from, ibv_qp_sta
 }
 
 QueuePair::QueuePair(std::shared_ptr<ProtectionDomain> pd, std::shared_ptr<CompletionQueue> send_cq,
-                     std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp, ibv_qp_type type, QpCapacity capacity,
-                     TraceScope trace)
+                     std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp, ibv_qp_type type,
+                     QpCapacity capacity, TraceScope trace)
     : pd_(std::move(pd)), send_cq_(std::move(send_cq)), recv_cq_(std::move(recv_cq)), qp_(qp), type_(type),
       capacity_(capacity), trace_(std::move(trace)) {}
 
@@ -573,22 +589,22 @@ std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> p
         nlohmann::json ids = {{"pd", pd->handle()}, {"send_cq", send_cq->id()}, {"recv_cq", recv_cq->id()}};
         if (qp) ids["qpn"] = qp->qp_num;
         scope.record(EventKind::Verb, "ibv_create_qp", ids,
-                   {{"args",
-                     {{"qp_type", qp_type_name(type)},
-                      {"max_send_wr", capacity.max_send_wr},
-                      {"max_recv_wr", capacity.max_recv_wr},
-                      {"max_send_sge", capacity.max_send_sge},
-                      {"max_recv_sge", capacity.max_recv_sge},
-                      {"max_inline_data", capacity.max_inline_data}}},
-                    {"ret", qp ? 0 : -1},
-                    {"errno", qp ? 0 : err},
-                    {"state", "RESET"},
-                    {"dur_ns", elapsed_since(start)}});
+                     {{"args",
+                       {{"qp_type", qp_type_name(type)},
+                        {"max_send_wr", capacity.max_send_wr},
+                        {"max_recv_wr", capacity.max_recv_wr},
+                        {"max_send_sge", capacity.max_send_sge},
+                        {"max_recv_sge", capacity.max_recv_sge},
+                        {"max_inline_data", capacity.max_inline_data}}},
+                      {"ret", qp ? 0 : -1},
+                      {"errno", qp ? 0 : err},
+                      {"state", "RESET"},
+                      {"dur_ns", elapsed_since(start)}});
     }
     if (qp == nullptr)
         fail(scope, explain_errno("ibv_create_qp", err,
-                                  fmt::format("{} QP with {} send / {} recv WRs, inline {}", qp_type_name(type),
-                                              capacity.max_send_wr, capacity.max_recv_wr,
+                                  fmt::format("{} QP with {} send / {} recv WRs, inline {}",
+                                              qp_type_name(type), capacity.max_send_wr, capacity.max_recv_wr,
                                               capacity.max_inline_data)));
     QpCapacity actual = capacity;
     actual.max_send_wr = init.cap.max_send_wr;
@@ -613,9 +629,9 @@ ibv_qp_state QueuePair::query_state() const {
     const int ret = ibv_query_qp(qp_, &attr, IBV_QP_STATE, &init);
     if (trace_.on())
         trace_.record(EventKind::Verb, "ibv_query_qp", {{"qpn", qp_->qp_num}},
-                    {{"args", {{"attr_mask", {"STATE"}}}},
-                     {"ret", ret},
-                     {"state", ret == 0 ? qp_state_name(attr.qp_state) : ""}});
+                      {{"args", {{"attr_mask", {"STATE"}}}},
+                       {"ret", ret},
+                       {"state", ret == 0 ? qp_state_name(attr.qp_state) : ""}});
     if (ret != 0) fail(trace_, explain_errno("ibv_query_qp", ret));
     return attr.qp_state;
 }
@@ -665,15 +681,15 @@ TransitionReport QueuePair::modify(ibv_qp_attr attr, int mask, const std::string
     const auto masks = transition_masks(type_, from, to);
     if (trace_.on())
         trace_.record(EventKind::QpState, transition_name, {{"qpn", qp_->qp_num}},
-                    {{"verb", "ibv_modify_qp"},
-                     {"from", qp_state_name(from)},
-                     {"to", qp_state_name(to)},
-                     {"qp_type", qp_type_name(type_)},
-                     {"attr_mask", report.mask_names},
-                     {"required_mask", qp_attr_mask_names(masks.required | IBV_QP_STATE)},
-                     {"attrs", report.attributes},
-                     {"ret", ret},
-                     {"dur_ns", elapsed_since(start)}});
+                      {{"verb", "ibv_modify_qp"},
+                       {"from", qp_state_name(from)},
+                       {"to", qp_state_name(to)},
+                       {"qp_type", qp_type_name(type_)},
+                       {"attr_mask", report.mask_names},
+                       {"required_mask", qp_attr_mask_names(masks.required | IBV_QP_STATE)},
+                       {"attrs", report.attributes},
+                       {"ret", ret},
+                       {"dur_ns", elapsed_since(start)}});
     if (ret != 0)
         fail(trace_, explain_modify_qp_error(ret, type_, from, to, mask, masks.required | IBV_QP_STATE,
                                              masks.optional));
@@ -763,7 +779,8 @@ TransitionReport QueuePair::to_reset() {
 void QueuePair::post_send(const SendRequest& request) {
     std::vector<ibv_sge> sges;
     sges.reserve(request.sges.size());
-    for (const auto& s : request.sges) sges.push_back({s.addr, s.length, s.lkey});
+    for (const auto& s : request.sges)
+        sges.push_back({s.addr, s.length, s.lkey});
     ibv_send_wr wr{};
     wr.wr_id = request.wr_id;
     wr.sg_list = sges.empty() ? nullptr : sges.data();
@@ -789,7 +806,8 @@ void QueuePair::post_send(const SendRequest& request) {
         wr.wr.atomic.compare_add = request.compare_add;
         wr.wr.atomic.swap = request.swap;
         break;
-    default: break;
+    default:
+        break;
     }
     if (type_ == IBV_QPT_UD && request.ah) {
         wr.wr.ud.ah = request.ah->get();
@@ -836,8 +854,9 @@ void QueuePair::post_send(const SendRequest& request) {
             info.cause = detail + ": a QP accepts send work requests only in RTS (or SQD).";
             info.fix = "Finish the RESET->INIT->RTR->RTS transitions before posting sends.";
         } else if (ret == ENOMEM) {
-            info.cause = detail + ": the send queue is full (max_send_wr outstanding) or the inline payload is "
-                                  "larger than max_inline_data.";
+            info.cause = detail +
+                         ": the send queue is full (max_send_wr outstanding) or the inline payload is "
+                         "larger than max_inline_data.";
             info.fix = "Poll completions before posting more, or create the QP with a larger max_send_wr.";
         }
         fail(trace_, info);
@@ -847,7 +866,8 @@ void QueuePair::post_send(const SendRequest& request) {
 void QueuePair::post_recv(const RecvRequest& request) {
     std::vector<ibv_sge> sges;
     sges.reserve(request.sges.size());
-    for (const auto& s : request.sges) sges.push_back({s.addr, s.length, s.lkey});
+    for (const auto& s : request.sges)
+        sges.push_back({s.addr, s.length, s.lkey});
     ibv_recv_wr wr{};
     wr.wr_id = request.wr_id;
     wr.sg_list = sges.empty() ? nullptr : sges.data();
@@ -856,16 +876,20 @@ void QueuePair::post_recv(const RecvRequest& request) {
     const int ret = ibv_post_recv(qp_, &wr, &bad);
     if (trace_.on()) {
         nlohmann::json sg = nlohmann::json::array();
-        for (const auto& s : request.sges)
+        std::uint64_t total = 0;
+        for (const auto& s : request.sges) {
             sg.push_back({{"addr", hex(s.addr)}, {"length", s.length}, {"lkey", s.lkey}});
+            total += s.length;
+        }
         nlohmann::json ids = {{"qpn", qp_->qp_num}, {"wr_id", request.wr_id}};
         if (!request.sges.empty()) ids["lkey"] = request.sges.front().lkey;
-        trace_.record(EventKind::PostWr, "RECV", ids,
-                    {{"verb", "ibv_post_recv"}, {"queue", "recv"}, {"sg_list", sg}, {"ret", ret}});
+        trace_.record(
+            EventKind::PostWr, "RECV", ids,
+            {{"verb", "ibv_post_recv"}, {"queue", "recv"}, {"sg_list", sg}, {"length", total}, {"ret", ret}});
     }
     if (ret != 0) {
-        ErrorInfo info = explain_errno("ibv_post_recv", ret, fmt::format("QP {} in state {}", qp_->qp_num,
-                                                                          qp_state_name(state_)));
+        ErrorInfo info = explain_errno("ibv_post_recv", ret,
+                                       fmt::format("QP {} in state {}", qp_->qp_num, qp_state_name(state_)));
         if (ret == ENOMEM) {
             info.cause = "The receive queue is full (max_recv_wr outstanding).";
             info.fix = "Create the QP with a larger max_recv_wr or wait for receives to complete.";

@@ -26,10 +26,10 @@ CliRun runCli(const QStringList& args, const QStringList& wrapper = {}, const QB
 } // namespace rdmalab::test
 
 /// Skips (host) or fails (test bed) the current test when there is no RDMA device.
-#define RDMALAB_REQUIRE_DEVICE()                                                                                   \
-    do {                                                                                                           \
-        if (!rdmalab::test::haveDevice()) {                                                                        \
-            if (rdmalab::test::deviceRequired()) QFAIL(rdmalab::test::noDeviceMessage().constData());              \
-            QSKIP(rdmalab::test::noDeviceMessage().constData());                                                   \
-        }                                                                                                          \
+#define RDMALAB_REQUIRE_DEVICE()                                                                             \
+    do {                                                                                                     \
+        if (!rdmalab::test::haveDevice()) {                                                                  \
+            if (rdmalab::test::deviceRequired()) QFAIL(rdmalab::test::noDeviceMessage().constData());        \
+            QSKIP(rdmalab::test::noDeviceMessage().constData());                                             \
+        }                                                                                                    \
     } while (false)

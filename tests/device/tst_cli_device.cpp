@@ -17,7 +17,8 @@ using rdmalab::test::runCli;
 namespace {
 QList<QJsonObject> jsonLines(const QString& text) {
     QList<QJsonObject> out;
-    for (const auto& line : text.split('\n', Qt::SkipEmptyParts)) out << QJsonDocument::fromJson(line.toUtf8()).object();
+    for (const auto& line : text.split('\n', Qt::SkipEmptyParts))
+        out << QJsonDocument::fromJson(line.toUtf8()).object();
     return out;
 }
 } // namespace
@@ -36,7 +37,8 @@ class CliDeviceTest : public QObject {
         QCOMPARE(port["state"].toString(), QString("PORT_ACTIVE"));
         QCOMPARE(port["link_layer"].toString(), QString("Ethernet"));
         bool rocev2 = false;
-        for (const auto& gid : port["gids"].toArray()) rocev2 = rocev2 || gid.toObject()["type"] == "RoCE v2";
+        for (const auto& gid : port["gids"].toArray())
+            rocev2 = rocev2 || gid.toObject()["type"] == "RoCE v2";
         QVERIFY(rocev2);
     }
 
@@ -94,8 +96,9 @@ class CliDeviceTest : public QObject {
     void regMrUnderSmallMemlockLimitExplainsRlimit() {
         if (geteuid() != 0) QSKIP("needs root to drop to an unprivileged user with setpriv");
         // An unprivileged user without CAP_IPC_LOCK, limited to 64 KiB of locked memory, registers 1 MiB.
-        const QStringList wrapper = {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                                     "--inh-caps=-all", "--bounding-set=-all", "prlimit", "--memlock=65536:65536"};
+        const QStringList wrapper = {"setpriv",        "--reuid=65534",        "--regid=65534",
+                                     "--clear-groups", "--inh-caps=-all",      "--bounding-set=-all",
+                                     "prlimit",        "--memlock=65536:65536"};
         const auto run = runCli({"op", "write", "--size", "1M"}, wrapper);
         QVERIFY2(!run.crashed, qPrintable(run.err));
         QCOMPARE(run.exitCode, 1);

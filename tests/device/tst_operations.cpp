@@ -33,7 +33,8 @@ OperationOptions options_for(OpKind op, std::size_t size = 100) {
 
 std::string expected_bytes(const OperationOptions& o) {
     std::string s;
-    for (std::size_t i = 0; i < o.size; ++i) s.push_back(o.message[i % o.message.size()]);
+    for (std::size_t i = 0; i < o.size; ++i)
+        s.push_back(o.message[i % o.message.size()]);
     return s;
 }
 
@@ -144,14 +145,18 @@ class OperationsTest : public QObject {
         QCOMPARE(out.requester_completion->opcode, IBV_WC_FETCH_ADD);
     }
 
-    void faultBadRkeyIsRemoteAccessError() { checkFault(OpKind::Write, FaultKind::BadRkey, IBV_WC_REM_ACCESS_ERR); }
+    void faultBadRkeyIsRemoteAccessError() {
+        checkFault(OpKind::Write, FaultKind::BadRkey, IBV_WC_REM_ACCESS_ERR);
+    }
     void faultNoRemoteAccessIsRemoteAccessError() {
         checkFault(OpKind::Write, FaultKind::NoRemoteAccess, IBV_WC_REM_ACCESS_ERR);
     }
     void faultOutOfBoundsIsRemoteAccessError() {
         checkFault(OpKind::Read, FaultKind::OutOfBounds, IBV_WC_REM_ACCESS_ERR);
     }
-    void faultNoRecvIsRnrRetryExceeded() { checkFault(OpKind::Send, FaultKind::NoRecv, IBV_WC_RNR_RETRY_EXC_ERR); }
+    void faultNoRecvIsRnrRetryExceeded() {
+        checkFault(OpKind::Send, FaultKind::NoRecv, IBV_WC_RNR_RETRY_EXC_ERR);
+    }
 
     void stepByStepRunsOneStepPerCall() {
         auto tracer = std::make_shared<Tracer>();
@@ -164,7 +169,8 @@ class OperationsTest : public QObject {
         QVERIFY(op.run_next()); // PD A
         QCOMPARE(count(sink->events(), EventKind::Verb, "ibv_alloc_pd"), 1);
         QCOMPARE(count(sink->events(), EventKind::Verb, "ibv_reg_mr"), 0);
-        while (!op.done()) QVERIFY(op.run_next());
+        while (!op.done())
+            QVERIFY(op.run_next());
         QCOMPARE(op.next_step(), total);
         QVERIFY(op.outcome().success);
         QCOMPARE(count(sink->events(), EventKind::Step), static_cast<int>(total));

@@ -1,4 +1,5 @@
-// The RAII verbs classes on the real device: objects, keys, QP transitions, queue types, event mode, teardown.
+// The RAII verbs classes on the real device: objects, keys, QP transitions, queue types, event mode,
+// teardown.
 #include "testutil.hpp"
 
 #include "rdmalab/device.hpp"
@@ -166,7 +167,8 @@ class VerbsTest : public QObject {
         Pair pair(IBV_QPT_RC);
         QCOMPARE(pair.qp_a->query_state(), IBV_QPS_RESET);
         auto report = pair.qp_a->to_init(1, IBV_ACCESS_REMOTE_WRITE);
-        QCOMPARE(report.mask_names, (std::vector<std::string>{"STATE", "ACCESS_FLAGS", "PKEY_INDEX", "PORT"}));
+        QCOMPARE(report.mask_names,
+                 (std::vector<std::string>{"STATE", "ACCESS_FLAGS", "PKEY_INDEX", "PORT"}));
         QCOMPARE(pair.qp_a->query_state(), IBV_QPS_INIT);
         report = pair.qp_a->to_rtr(pair.path_to(*pair.qp_b, 7));
         QCOMPARE(report.attributes["dest_qp_num"].get<std::uint32_t>(), pair.qp_b->qp_num());
@@ -229,7 +231,8 @@ class VerbsTest : public QObject {
         auto recv = pair.cq_b->poll_until(1, 5000ms);
         QCOMPARE(recv.size(), 1u);
         QCOMPARE(recv[0].wr_id, 9u);
-        QCOMPARE(std::string(reinterpret_cast<char*>(dst->data())), std::string("inline payload, copied at post!"));
+        QCOMPARE(std::string(reinterpret_cast<char*>(dst->data())),
+                 std::string("inline payload, copied at post!"));
     }
 
     void completionChannelDeliversAnEvent() {
@@ -257,7 +260,8 @@ class VerbsTest : public QObject {
                 report_init.mask_names.end());
         pair.qp_b->to_init(1, IBV_ACCESS_REMOTE_WRITE);
         const auto rtr = pair.qp_a->to_rtr(pair.path_to(*pair.qp_b, 0));
-        QVERIFY(std::find(rtr.mask_names.begin(), rtr.mask_names.end(), "MIN_RNR_TIMER") == rtr.mask_names.end());
+        QVERIFY(std::find(rtr.mask_names.begin(), rtr.mask_names.end(), "MIN_RNR_TIMER") ==
+                rtr.mask_names.end());
         pair.qp_b->to_rtr(pair.path_to(*pair.qp_a, 0));
         const auto rts = pair.qp_a->to_rts({});
         QCOMPARE(rts.mask_names, (std::vector<std::string>{"STATE", "SQ_PSN"}));
@@ -275,8 +279,8 @@ class VerbsTest : public QObject {
         QCOMPARE(wcs.size(), 1u);
         QVERIFY(wcs[0].ok());
         // UC has no ACKs: the completion means "sent", so wait briefly for the bytes to land.
-        QTRY_COMPARE_WITH_TIMEOUT(std::string(reinterpret_cast<char*>(dst->data()), 128), std::string(128, 'u'),
-                                  5000);
+        QTRY_COMPARE_WITH_TIMEOUT(std::string(reinterpret_cast<char*>(dst->data()), 128),
+                                  std::string(128, 'u'), 5000);
     }
 
     void unreliableDatagramSendWithAddressHandle() {
@@ -318,8 +322,8 @@ class VerbsTest : public QObject {
         auto sink = std::make_shared<MemorySink>();
         {
             Pair pair(IBV_QPT_RC);
-            pair.tracer->add_sink(sink);
             auto mr = MemoryRegion::allocate(pair.pd_a, 64, IBV_ACCESS_LOCAL_WRITE);
+            pair.tracer->add_sink(sink);
             // Drop our handles parent-first: the children keep their parents alive.
             pair.context.reset();
             pair.pd_a.reset();
@@ -350,7 +354,8 @@ class VerbsTest : public QObject {
         const auto start = std::chrono::steady_clock::now();
         const auto events = pair.context->poll_async_events();
         QVERIFY(std::chrono::steady_clock::now() - start < 1s);
-        for (const auto& e : events) QVERIFY(!e.name.empty());
+        for (const auto& e : events)
+            QVERIFY(!e.name.empty());
     }
 };
 

@@ -51,9 +51,10 @@ class CliArgsTest : public QObject {
     }
 
     void serveRejectsBadCommandsAndKeepsRunning() {
-        const auto run = runCli({"serve", "--stdio"}, {},
-                                "this is not json\n{\"id\":1,\"cmd\":\"warp\"}\n{\"id\":2,\"cmd\":\"hello\"}\n"
-                                "{\"id\":3,\"cmd\":\"op.step\"}\n{\"id\":4,\"cmd\":\"quit\"}\n");
+        const auto run =
+            runCli({"serve", "--stdio"}, {},
+                   "this is not json\n{\"id\":1,\"cmd\":\"warp\"}\n{\"id\":2,\"cmd\":\"hello\"}\n"
+                   "{\"id\":3,\"cmd\":\"op.step\"}\n{\"id\":4,\"cmd\":\"quit\"}\n");
         QCOMPARE(run.exitCode, 0);
         const auto lines = run.out.split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 5);

@@ -70,7 +70,8 @@ class ErrorsTest : public QObject {
                  IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN);
         QCOMPARE(transition_masks(IBV_QPT_UD, IBV_QPS_INIT, IBV_QPS_RTR).required, 0);
         QCOMPARE(transition_masks(IBV_QPT_RC, IBV_QPS_RTR, IBV_QPS_RTS).required,
-                 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+                 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+                     IBV_QP_MAX_QP_RD_ATOMIC);
         QCOMPARE(transition_masks(IBV_QPT_RC, IBV_QPS_RTS, IBV_QPS_ERR).required, 0);
     }
 

@@ -38,9 +38,9 @@ class TraceTest : public QObject {
     }
 
     void everyKindRoundTrips() {
-        for (auto kind : {EventKind::Session, EventKind::Step, EventKind::Verb, EventKind::QpState, EventKind::PostWr,
-                          EventKind::Wc, EventKind::Async, EventKind::Data, EventKind::Check, EventKind::Error,
-                          EventKind::Result}) {
+        for (auto kind : {EventKind::Session, EventKind::Step, EventKind::Verb, EventKind::QpState,
+                          EventKind::PostWr, EventKind::Wc, EventKind::Async, EventKind::Data,
+                          EventKind::Check, EventKind::Error, EventKind::Result}) {
             const auto text = to_string(kind);
             QVERIFY2(text != "unknown", "kind without a name");
             QCOMPARE(event_kind_from_string(text), std::optional<EventKind>(kind));
@@ -60,7 +60,8 @@ class TraceTest : public QObject {
         QCOMPARE(error.field, std::string("v"));
         QVERIFY(!parse_json_line(R"({"v":1,"seq":-1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})", error));
         QCOMPARE(error.field, std::string("seq"));
-        QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x","data":[]})", error));
+        QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x","data":[]})",
+                                 error));
         QCOMPARE(error.field, std::string("data"));
         error.line = 7;
         QCOMPARE(error.to_string().rfind("line 7: field 'data'", 0), 0u);
@@ -122,8 +123,10 @@ class TraceTest : public QObject {
         e.ids = {{"lkey", 0x1234}, {"rkey", 0x1234}};
         e.data = {{"args", {{"length", 64}, {"access", {"LOCAL_WRITE", "REMOTE_WRITE"}}}}, {"ret", 0}};
         const auto text = describe(e);
-        QVERIFY2(text == std::string("[A] ibv_reg_mr(access=LOCAL_WRITE|REMOTE_WRITE, length=64) -> ok  lkey=0x1234  "
-                                   "rkey=0x1234"), text.c_str());
+        QVERIFY2(text == std::string(
+                             "[A] ibv_reg_mr(access=LOCAL_WRITE|REMOTE_WRITE, length=64) -> ok  lkey=0x1234  "
+                             "rkey=0x1234"),
+                 text.c_str());
     }
 };
 

@@ -15,15 +15,15 @@ class Tracer;
 /// One GID table entry of a port.
 struct GidEntry {
     int index = 0;
-    std::string gid;     ///< textual IPv6 form, e.g. "::ffff:127.0.0.1" or "fe80::..."
-    std::string type;    ///< "IB", "RoCE v1", "RoCE v2"
-    std::string netdev;  ///< network interface the GID belongs to (RoCE), empty for IB
+    std::string gid;    ///< textual IPv6 form, e.g. "::ffff:127.0.0.1" or "fe80::..."
+    std::string type;   ///< "IB", "RoCE v1", "RoCE v2"
+    std::string netdev; ///< network interface the GID belongs to (RoCE), empty for IB
 };
 
 /// One physical port.
 struct PortInfo {
     int port = 1;
-    std::string state;      ///< "PORT_ACTIVE", ...
+    std::string state; ///< "PORT_ACTIVE", ...
     bool active = false;
     std::string phys_state; ///< "LINK_UP", ...
     std::string link_layer; ///< "Ethernet" or "InfiniBand"
@@ -38,13 +38,13 @@ struct PortInfo {
 
 /// One RDMA device with the capabilities lessons refer to.
 struct DeviceInfo {
-    std::string name;          ///< "rxe0", "mlx5_0"
-    std::string node_guid;     ///< "0011:2233:4455:6677"
+    std::string name;      ///< "rxe0", "mlx5_0"
+    std::string node_guid; ///< "0011:2233:4455:6677"
     std::string sys_image_guid;
     std::string fw_ver;
-    std::string transport;     ///< "InfiniBand" (RoCE devices report IB transport) or "iWARP"
-    std::string driver;        ///< "rxe" for SoftRoCE, "mlx5" ...
-    bool software = false;     ///< true for SoftRoCE (rxe) and Soft-iWARP (siw)
+    std::string transport; ///< "InfiniBand" (RoCE devices report IB transport) or "iWARP"
+    std::string driver;    ///< "rxe" for SoftRoCE, "mlx5" ...
+    bool software = false; ///< true for SoftRoCE (rxe) and Soft-iWARP (siw)
     std::uint32_t vendor_id = 0;
     std::uint32_t vendor_part_id = 0;
     std::uint64_t max_mr_size = 0;
@@ -56,7 +56,7 @@ struct DeviceInfo {
     int max_mr = 0;
     int max_pd = 0;
     int max_qp_rd_atom = 0;
-    std::string atomic_cap;    ///< "ATOMIC_NONE", "ATOMIC_HCA", "ATOMIC_GLOB"
+    std::string atomic_cap; ///< "ATOMIC_NONE", "ATOMIC_HCA", "ATOMIC_GLOB"
     int phys_port_cnt = 0;
     std::vector<PortInfo> ports;
 };

@@ -57,8 +57,8 @@ ErrorInfo explain_port_not_active(const std::string& device, int port, ibv_port_
 ErrorInfo explain_no_rocev2_gid(const std::string& device, int port);
 
 /// ibv_modify_qp failure for a named transition, listing required and missing attribute-mask bits.
-ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, ibv_qp_state to, int given_mask,
-                                  int required_mask, int optional_mask);
+ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, ibv_qp_state to,
+                                  int given_mask, int required_mask, int optional_mask);
 
 /// A completion with a non-success status, for the opcode that produced it.
 ErrorInfo explain_wc_status(ibv_wc_status status, const std::string& opcode);

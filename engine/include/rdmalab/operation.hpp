@@ -1,6 +1,6 @@
-// One RDMA operation performed step by step on a loopback pair (endpoints A and B in one process, RC-connected
-// through the port's RoCE v2 GID). The CLI runs all steps; the engine process runs one per "step" command, so
-// a front end can show each real verbs call as it happens.
+// One RDMA operation performed step by step on a loopback pair (endpoints A and B in one process,
+// RC-connected through the port's RoCE v2 GID). The CLI runs all steps; the engine process runs one per
+// "step" command, so a front end can show each real verbs call as it happens.
 #pragma once
 
 #include "rdmalab/trace.hpp"
@@ -30,9 +30,9 @@ ibv_wc_status expected_status(FaultKind fault);
 /// Parameters of one operation.
 struct OperationOptions {
     OpKind op = OpKind::Write;
-    std::size_t size = 64;             ///< message bytes (atomics always move 8)
+    std::size_t size = 64;                ///< message bytes (atomics always move 8)
     std::string message = "Hello, RDMA!"; ///< repeated to fill `size`
-    std::string device;                ///< empty: first device
+    std::string device;                   ///< empty: first device
     std::uint8_t port = 1;
     FaultKind fault = FaultKind::None;
     bool inline_data = false;
@@ -55,8 +55,8 @@ struct StepInfo {
 /// What the operation did, once finished.
 struct OperationOutcome {
     bool finished = false;
-    bool success = false;      ///< completion(s) succeeded and data verified, or the expected fault observed
-    std::string summary;       ///< one line
+    bool success = false; ///< completion(s) succeeded and data verified, or the expected fault observed
+    std::string summary;  ///< one line
     std::optional<Completion> requester_completion;
     std::optional<Completion> responder_completion;
     std::vector<std::string> checks; ///< human-readable verification lines

@@ -24,17 +24,17 @@ enum class Endpoint : char { A = 'A', B = 'B', None = '-' };
 
 /// Category of a trace event; the string form is the "kind" field.
 enum class EventKind {
-    Session,  ///< header: format version, tool, host, device, start time
-    Step,     ///< a named step of an operation begins (narration for front ends)
-    Verb,     ///< one verbs / rdma_cm call with its arguments and result
-    QpState,  ///< a QP state transition with the attributes and mask it set
-    PostWr,   ///< a work request handed to the send or receive queue
-    Wc,       ///< a work completion polled from a CQ
-    Async,    ///< an asynchronous event (ibv_get_async_event)
-    Data,     ///< a memory observation: bytes of a buffer before/after an operation
-    Check,    ///< a verification result (data moved, expected status observed)
-    Error,    ///< a failure with verb, errno/status, meaning, cause and fix
-    Result,   ///< a command result in the engine-process protocol
+    Session, ///< header: format version, tool, host, device, start time
+    Step,    ///< a named step of an operation begins (narration for front ends)
+    Verb,    ///< one verbs / rdma_cm call with its arguments and result
+    QpState, ///< a QP state transition with the attributes and mask it set
+    PostWr,  ///< a work request handed to the send or receive queue
+    Wc,      ///< a work completion polled from a CQ
+    Async,   ///< an asynchronous event (ibv_get_async_event)
+    Data,    ///< a memory observation: bytes of a buffer before/after an operation
+    Check,   ///< a verification result (data moved, expected status observed)
+    Error,   ///< a failure with verb, errno/status, meaning, cause and fix
+    Result,  ///< a command result in the engine-process protocol
 };
 
 std::string_view to_string(EventKind kind);
@@ -130,7 +130,7 @@ class Tracer {
     /// Stamps seq and time and hands the event to every sink. Returns the sequence number (0 if off).
     std::uint64_t record(TraceEvent event);
     std::uint64_t record(Endpoint endpoint, EventKind kind, std::string name, nlohmann::json ids = {},
-                       nlohmann::json data = {});
+                         nlohmann::json data = {});
     void flush();
 
   private:

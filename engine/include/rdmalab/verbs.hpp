@@ -25,7 +25,8 @@ struct TraceScope {
     std::shared_ptr<Tracer> tracer;
     Endpoint endpoint = Endpoint::None;
 
-    std::uint64_t record(EventKind kind, std::string name, nlohmann::json ids = {}, nlohmann::json data = {}) const;
+    std::uint64_t record(EventKind kind, std::string name, nlohmann::json ids = {},
+                         nlohmann::json data = {}) const;
     bool on() const { return tracer && tracer->enabled(); }
 };
 
@@ -168,7 +169,8 @@ struct Completion {
 /// A completion queue (ibv_create_cq): busy polling, or event mode through a CompletionChannel.
 class CompletionQueue {
   public:
-    static std::shared_ptr<CompletionQueue> create(std::shared_ptr<Context> context, Endpoint endpoint, int cqe,
+    static std::shared_ptr<CompletionQueue> create(std::shared_ptr<Context> context, Endpoint endpoint,
+                                                   int cqe,
                                                    std::shared_ptr<CompletionChannel> channel = nullptr);
     ~CompletionQueue();
     CompletionQueue(const CompletionQueue&) = delete;
@@ -201,7 +203,8 @@ class CompletionQueue {
 /// An address handle (ibv_create_ah), needed for UD sends.
 class AddressHandle {
   public:
-    static std::shared_ptr<AddressHandle> create(std::shared_ptr<ProtectionDomain> pd, const ibv_ah_attr& attr);
+    static std::shared_ptr<AddressHandle> create(std::shared_ptr<ProtectionDomain> pd,
+                                                 const ibv_ah_attr& attr);
     ~AddressHandle();
     AddressHandle(const AddressHandle&) = delete;
     AddressHandle& operator=(const AddressHandle&) = delete;
@@ -225,10 +228,10 @@ struct QpCapacity {
 /// What the peer's QP looks like, for the RTR transition.
 struct PathInfo {
     std::uint32_t remote_qpn = 0;
-    std::uint32_t remote_psn = 0;  ///< the peer's initial send PSN = our expected receive PSN
+    std::uint32_t remote_psn = 0; ///< the peer's initial send PSN = our expected receive PSN
     ibv_gid remote_gid{};
-    std::uint16_t remote_lid = 0;  ///< InfiniBand only
-    int sgid_index = 0;            ///< our GID index (RoCE v2)
+    std::uint16_t remote_lid = 0; ///< InfiniBand only
+    int sgid_index = 0;           ///< our GID index (RoCE v2)
     std::uint8_t port = 1;
     ibv_mtu path_mtu = IBV_MTU_1024;
     std::uint8_t max_dest_rd_atomic = 1;
@@ -239,9 +242,9 @@ struct PathInfo {
 /// Requester-side parameters for RTS.
 struct RtsParams {
     std::uint32_t sq_psn = 0;
-    std::uint8_t timeout = 14;   ///< 4.096 µs * 2^timeout
+    std::uint8_t timeout = 14; ///< 4.096 µs * 2^timeout
     std::uint8_t retry_cnt = 7;
-    std::uint8_t rnr_retry = 7;  ///< 7 = infinite
+    std::uint8_t rnr_retry = 7; ///< 7 = infinite
     std::uint8_t max_rd_atomic = 1;
 };
 
@@ -279,8 +282,8 @@ struct SendRequest {
     std::optional<std::uint32_t> imm_data; ///< host order; converted to network order when posted
     std::uint64_t remote_addr = 0;
     std::uint32_t rkey = 0;
-    std::uint64_t compare_add = 0; ///< CAS compare value or FAA add value
-    std::uint64_t swap = 0;        ///< CAS swap value
+    std::uint64_t compare_add = 0;     ///< CAS compare value or FAA add value
+    std::uint64_t swap = 0;            ///< CAS swap value
     std::shared_ptr<AddressHandle> ah; ///< UD only
     std::uint32_t remote_qpn = 0;      ///< UD only
     std::uint32_t remote_qkey = 0;     ///< UD only

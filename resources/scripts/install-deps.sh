@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs rdmalab's build, run and test dependencies from Debian 12 packages. Idempotent: installs only
+# what is missing, so a second run does nothing and needs no network.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build g++ pkg-config clang-format
+  # engine
+  libibverbs-dev librdmacm-dev rdma-core ibverbs-providers libfmt-dev nlohmann-json3-dev
+  # app and labs
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libyaml-cpp-dev libgl-dev
+  # tools the tests and benchmarks call
+  ibverbs-utils rdmacm-utils perftest sockperf iperf3 iproute2 util-linux
+  # the SoftRoCE test bed
+  qemu-system-x86 busybox-static kmod cpio zstd xz-utils
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"

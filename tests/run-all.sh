@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every test: installs the Debian packages, builds the dev and asan+ubsan presets,
+# runs the host tests, then boots the SoftRoCE test bed (tests/softroce/) and runs every device test inside it,
+# in both builds. Fails when any test fails, when the VM run fails, or when the device tests did not run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+start=$(date +%s)
+
+step() { printf '\n==== %s\n' "$*"; }
+die() { printf '\nrun-all: FAILED: %s\n' "$*" >&2; exit 1; }
+
+step "dependencies"
+resources/scripts/install-deps.sh || die "installing dependencies"
+
+for preset in dev asan; do
+  step "configure and build ($preset)"
+  cmake --preset "$preset" >/dev/null || die "configure $preset"
+  cmake --build --preset "$preset" || die "build $preset"
+done
+
+passed=0; failed=0; skipped=0
+# Adds the counts of one ctest run (its output in $1) to the totals; returns ctest's status.
+count() {
+  local log=$1 total fail skip
+  sed -i 's/\x1b\[[0-9;]*m//g' "$log" # CTest colours its summary on some terminals
+  total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\2/p' "$log" | tail -1)
+  fail=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+  skip=$(grep -c '(Skipped)' "$log" || true)
+  total=${total:-0}; fail=${fail:-0}
+  passed=$((passed + total - fail - skip)); failed=$((failed + fail)); skipped=$((skipped + skip))
+}
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+host_status=0
+for preset in dev asan; do
+  step "host tests ($preset): device tests are skipped here and run in the test bed below"
+  ctest --preset "$preset" -L host 2>&1 | tee "$logs/host-$preset.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || host_status=1
+  count "$logs/host-$preset.log"
+done
+
+step "device tests inside the SoftRoCE test bed (qemu TCG, rdma_rxe on lo)"
+device_count=$(ctest --test-dir build/dev -L device -N | sed -n 's/^Total Tests: //p')
+[ "${device_count:-0}" -gt 0 ] || die "no device tests are registered"
+# build/ is mounted writable in the VM so CTest can write its logs; the results come back in it.
+tests/softroce/vm-run.sh --out "$root/build" -- tests/softroce/device-tests.sh 2>&1 | tee "$logs/vm.log"
+vm_status=${PIPESTATUS[0]}
+for preset in dev asan; do
+  if [ -f "build/device-$preset.log" ]; then
+    count "build/device-$preset.log"
+  fi
+done
+ran=$(grep -c '^ *[0-9]*/[0-9]* Test *#[0-9]*: ' "$logs/vm.log" || true)
+
+printf '\n==== summary (%ss)\n' "$(( $(date +%s) - start ))"
+echo "host tests: $([ $host_status -eq 0 ] && echo passed || echo FAILED)"
+echo "device tests run inside the VM: $ran (registered per build: $device_count)"
+echo "total: $passed passed, $failed failed, $skipped skipped"
+[ $vm_status -eq 0 ] || die "the SoftRoCE test bed run failed (status $vm_status)"
+[ "$ran" -ge "$device_count" ] || die "only $ran device tests ran inside the VM; expected at least $device_count"
+[ $host_status -eq 0 ] || die "host tests failed"
+[ $failed -eq 0 ] || die "$failed tests failed"
+echo "run-all: OK"
