@@ -1,6 +1,7 @@
 // rdmalab-cli: the headless front end of the engine, and with `serve` the engine as a process.
 #include "cli.hpp"
 
+#include "rdmalab/cm.hpp"
 #include "rdmalab/describe.hpp"
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
@@ -23,6 +24,7 @@ constexpr const char* kUsage = R"(usage:
   rdmalab-cli devices [--json]
   rdmalab-cli op OPCODE [--size N] [--message TEXT] [--device NAME] [--ib-port N] [--inline]
                         [--fault KIND] [--json] [--trace FILE]
+                        [--listen [ADDR] | --connect HOST] [--cm-port N]
   rdmalab-cli serve --stdio
   rdmalab-cli --version
 
@@ -31,7 +33,9 @@ KIND:   bad-rkey, no-remote-access, out-of-bounds, no-recv
 
 `op` sets up a loopback pair (endpoints A and B on one device, RC-connected through the
 port's RoCE v2 GID), performs the operation once, checks that the data really moved and
-prints every verbs call. Exit status: 0 success (or the expected fault observed),
+prints every verbs call. With --listen (B) and --connect HOST (A) the operation runs
+between two processes or two hosts through rdma_cm instead (start the listener first;
+default --cm-port 7471). Exit status: 0 success (or the expected fault observed),
 1 failure, 2 usage error.
 )";
 
@@ -96,6 +100,8 @@ int cmd_op(const std::vector<std::string>& args) {
     bool json = false;
     bool size_given = false;
     std::string trace_path;
+    enum class Mode { Loopback, Listen, Connect } mode = Mode::Loopback;
+    CmOptions cm;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const auto& a = args[i];
         auto value = [&](const char* what) -> std::optional<std::string> {
@@ -133,6 +139,19 @@ int cmd_op(const std::vector<std::string>& args) {
                 return usage_error(
                     "op: --fault needs one of bad-rkey, no-remote-access, out-of-bounds, no-recv");
             options.fault = *f;
+        } else if (a == "--listen") {
+            mode = Mode::Listen;
+            if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) cm.address = args[++i];
+        } else if (a == "--connect") {
+            auto v = value("--connect");
+            if (!v) return usage_error("op: --connect needs the listener's host or IP address");
+            mode = Mode::Connect;
+            cm.address = *v;
+        } else if (a == "--cm-port") {
+            auto v = value("--cm-port");
+            auto n = v ? parse_number(*v) : std::nullopt;
+            if (!n || *n == 0 || *n > 65535) return usage_error("op: --cm-port needs a port number 1..65535");
+            cm.port = static_cast<std::uint16_t>(*n);
         } else if (a == "--trace") {
             auto v = value("--trace");
             if (!v) return usage_error("op: --trace needs a file name");
@@ -167,21 +186,37 @@ int cmd_op(const std::vector<std::string>& args) {
     }
     tracer->record(session_event(options.device, fmt::format("op {}", to_string(options.op))));
     bool success = false;
-    {
+    auto finish = [&](const nlohmann::json& result, const OperationOutcome& outcome) {
+        if (json) {
+            TraceEvent event;
+            event.kind = EventKind::Result;
+            event.name = "op";
+            event.data = result;
+            tracer->record(event);
+        } else {
+            std::printf("\n%s: %s\n", outcome.success ? "OK" : "FAILED", outcome.summary.c_str());
+        }
+    };
+    if (mode == Mode::Loopback) {
         LoopbackOperation operation(options, tracer);
         operation.run_all();
-        const auto& outcome = operation.outcome();
-        success = outcome.success;
+        success = operation.outcome().success;
         operation.teardown();
-        if (json) {
-            TraceEvent result;
-            result.kind = EventKind::Result;
-            result.name = "op";
-            result.data = outcome_json(operation);
-            tracer->record(result);
-        } else {
-            std::printf("\n%s: %s\n", success ? "OK" : "FAILED", outcome.summary.c_str());
-        }
+        finish(outcome_json(operation), operation.outcome());
+    } else {
+        if (mode == Mode::Listen && !json)
+            std::printf("B: waiting for A on %s:%u (start `rdmalab-cli op %s --connect HOST` there)\n",
+                        cm.address.empty() ? "0.0.0.0" : cm.address.c_str(), cm.port,
+                        std::string(to_string(options.op)).c_str());
+        const auto outcome = mode == Mode::Listen ? run_cm_listener(options, cm, tracer)
+                                                  : run_cm_connector(options, cm, tracer);
+        success = outcome.success;
+        nlohmann::json result = {{"op", to_string(options.op)}, {"fault", to_string(options.fault)},
+                                 {"size", options.size},        {"side", mode == Mode::Listen ? "B" : "A"},
+                                 {"success", outcome.success},  {"summary", outcome.summary},
+                                 {"checks", outcome.checks}};
+        if (outcome.error) result["error"] = outcome.error->to_json();
+        finish(result, outcome);
     }
     tracer->flush();
     return success ? 0 : kExitFailure;

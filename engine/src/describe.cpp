@@ -68,12 +68,13 @@ std::string describe(const TraceEvent& e) {
     case EventKind::Session:
         return fmt::format("{} session: {} on {}", who, d.value("tool", "rdmalab"), d.value("device", "?"));
     case EventKind::Step:
+        if (!d.contains("count")) return fmt::format("{} step: {}", who, d.value("title", e.name));
         return fmt::format("{} step {}/{}: {}", who, d.value("index", 0) + 1, d.value("count", 0),
                            d.value("title", e.name));
     case EventKind::Verb:
-        return fmt::format("{} {}({}){}{}", who, e.name,
+        return fmt::format("{} {}({}){}{}{}", who, e.name,
                            key_values(d.value("args", nlohmann::json::object())), result_text(d),
-                           ids_text(e.ids));
+                           d.contains("event") ? " " + scalar(d["event"]) : std::string(), ids_text(e.ids));
     case EventKind::QpState:
         return fmt::format(
             "{} ibv_modify_qp {} mask={} {}{}{}", who, e.name, scalar(d.value("attr_mask", nlohmann::json())),
@@ -91,6 +92,8 @@ std::string describe(const TraceEvent& e) {
     case EventKind::Async:
         return fmt::format("{} async event {}: {}", who, e.name, d.value("meaning", ""));
     case EventKind::Data:
+        if (e.name != "memory")
+            return fmt::format("{} {}: {}{}", who, e.name, key_values(d), ids_text(e.ids));
         return fmt::format("{} memory ({}): \"{}\"", who, d.value("when", ""),
                            d.value("text", "").substr(0, 48));
     case EventKind::Check: {

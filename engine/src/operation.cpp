@@ -1,5 +1,6 @@
 #include "rdmalab/operation.hpp"
 
+#include "op_common.hpp"
 #include "rdmalab/names.hpp"
 
 #include <endian.h>
@@ -10,6 +11,8 @@
 #include <cstring>
 
 namespace rdmalab {
+
+using namespace detail;
 
 namespace {
 constexpr std::pair<OpKind, std::string_view> kOpNames[] = {
@@ -24,54 +27,6 @@ constexpr std::pair<FaultKind, std::string_view> kFaultNames[] = {
     {FaultKind::OutOfBounds, "out-of-bounds"},
     {FaultKind::NoRecv, "no-recv"},
 };
-
-bool is_send(OpKind op) {
-    return op == OpKind::Send || op == OpKind::SendImm;
-}
-bool is_atomic(OpKind op) {
-    return op == OpKind::CompareSwap || op == OpKind::FetchAdd;
-}
-bool needs_recv(OpKind op) {
-    return is_send(op) || op == OpKind::WriteImm;
-}
-
-ibv_wr_opcode wr_opcode(OpKind op) {
-    switch (op) {
-    case OpKind::Send:
-        return IBV_WR_SEND;
-    case OpKind::SendImm:
-        return IBV_WR_SEND_WITH_IMM;
-    case OpKind::Write:
-        return IBV_WR_RDMA_WRITE;
-    case OpKind::WriteImm:
-        return IBV_WR_RDMA_WRITE_WITH_IMM;
-    case OpKind::Read:
-        return IBV_WR_RDMA_READ;
-    case OpKind::CompareSwap:
-        return IBV_WR_ATOMIC_CMP_AND_SWP;
-    case OpKind::FetchAdd:
-        return IBV_WR_ATOMIC_FETCH_AND_ADD;
-    }
-    return IBV_WR_SEND;
-}
-
-ibv_wc_opcode expected_wc_opcode(OpKind op) {
-    switch (op) {
-    case OpKind::Send:
-    case OpKind::SendImm:
-        return IBV_WC_SEND;
-    case OpKind::Write:
-    case OpKind::WriteImm:
-        return IBV_WC_RDMA_WRITE;
-    case OpKind::Read:
-        return IBV_WC_RDMA_READ;
-    case OpKind::CompareSwap:
-        return IBV_WC_COMP_SWAP;
-    case OpKind::FetchAdd:
-        return IBV_WC_FETCH_ADD;
-    }
-    return IBV_WC_SEND;
-}
 
 std::string hex_bytes(std::span<const std::uint8_t> bytes, std::size_t limit) {
     std::string out;
@@ -247,26 +202,8 @@ void LoopbackOperation::plan() {
             [this, ep] { side(ep).pd = ProtectionDomain::alloc(context_, ep); });
 
     // Each side registers exactly the access the operation needs, as a lesson should teach.
-    unsigned access_a = IBV_ACCESS_LOCAL_WRITE;
-    unsigned access_b = 0;
-    switch (o.op) {
-    case OpKind::Send:
-    case OpKind::SendImm:
-        access_b = IBV_ACCESS_LOCAL_WRITE;
-        break;
-    case OpKind::Write:
-    case OpKind::WriteImm:
-        access_b = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-        break;
-    case OpKind::Read:
-        access_b = IBV_ACCESS_REMOTE_READ;
-        break;
-    case OpKind::CompareSwap:
-    case OpKind::FetchAdd:
-        access_b = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC;
-        break;
-    }
-    if (o.fault == FaultKind::NoRemoteAccess) access_b = IBV_ACCESS_LOCAL_WRITE;
+    const unsigned access_a = requester_access(o.op);
+    const unsigned access_b = responder_access(o.op, o.fault);
     for (Endpoint ep : {Endpoint::A, Endpoint::B}) {
         const unsigned access = ep == Endpoint::A ? access_a : access_b;
         add(fmt::format("reg_mr_{}", char(ep)),
@@ -284,8 +221,7 @@ void LoopbackOperation::plan() {
                     const std::uint64_t value = ep == Endpoint::B ? options_.atomic_initial : 0;
                     std::memcpy(bytes.data(), &value, sizeof value);
                 } else if (source) {
-                    for (std::size_t i = 0; i < bytes.size(); ++i)
-                        bytes[i] = static_cast<std::uint8_t>(options_.message[i % options_.message.size()]);
+                    fill_pattern(bytes, options_.message);
                     expected_.assign(bytes.begin(), bytes.end());
                 }
                 s.before.assign(bytes.begin(), bytes.end());

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -109,6 +110,15 @@ class CliDeviceTest : public QObject {
         QVERIFY(all.contains("ulimit -l"));
     }
 
+    void rdmaCmWriteBetweenTwoProcesses() {
+        runCmPair({"write", "--size", "4000"}, "B's buffer holds the 4000 bytes A sent");
+    }
+    void rdmaCmReadBetweenTwoProcesses() { runCmPair({"read", "--size", "300"}, "B's buffer is unchanged"); }
+    void rdmaCmFetchAddBetweenTwoProcesses() { runCmPair({"faa"}, "B's 8 bytes changed from 100 to 105"); }
+    void rdmaCmFaultBadRkeyBetweenTwoProcesses() {
+        runCmPair({"write", "--fault", "bad-rkey"}, "served fault bad-rkey", "IBV_WC_REM_ACCESS_ERR");
+    }
+
     void serveStepsThroughAWriteOneCallAtATime() {
         const QByteArray script = R"({"id":1,"cmd":"hello"}
 {"id":2,"cmd":"op.start","op":"write","size":32,"message":"step"}
@@ -138,6 +148,36 @@ class CliDeviceTest : public QObject {
         QVERIFY(results[5]["ok"].toBool());
         QVERIFY(results[5]["outcome"].toObject()["success"].toBool());
         QVERIFY(results[6]["ok"].toBool());
+    }
+
+  private:
+    // B listens, A connects, each in its own process, through rdma_cm on the address RDMALAB_CM_ADDR
+    // (in the test bed: rxe1 on a dummy Ethernet interface; rdma_cm cannot route over loopback).
+    void runCmPair(QStringList args, const QString& listenerSays,
+                   const QString& connectorSays = "IBV_WC_SUCCESS") {
+        const QString address = qEnvironmentVariable("RDMALAB_CM_ADDR");
+        if (address.isEmpty()) {
+            if (rdmalab::test::deviceRequired()) QFAIL("RDMALAB_CM_ADDR is not set (the test bed sets it)");
+            QSKIP("set RDMALAB_CM_ADDR to an IP address of an RDMA-capable interface");
+        }
+        static int port = 7600;
+        const QString cmPort = QString::number(++port);
+        QProcess listener;
+        listener.start(RDMALAB_CLI_PATH, QStringList(args) << "--listen" << address << "--cm-port" << cmPort);
+        QVERIFY(listener.waitForStarted());
+        // The listener prints its rdma_listen call once it listens.
+        QString b;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (b += QString::fromUtf8(listener.readAllStandardOutput())).contains("rdma_listen") ||
+                listener.state() != QProcess::Running,
+            15000);
+        const auto connector = runCli(QStringList(args) << "--connect" << address << "--cm-port" << cmPort);
+        QVERIFY(listener.waitForFinished(60000));
+        b += QString::fromUtf8(listener.readAllStandardOutput() + listener.readAllStandardError());
+        QVERIFY2(connector.exitCode == 0, qPrintable(connector.out + connector.err + "\n--- B:\n" + b));
+        QVERIFY2(connector.out.contains("completion " + connectorSays), qPrintable(connector.out));
+        QCOMPARE(listener.exitCode(), 0);
+        QVERIFY2(b.contains(listenerSays), qPrintable(b));
     }
 };
 

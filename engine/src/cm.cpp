@@ -1,0 +1,515 @@
+#include "rdmalab/cm.hpp"
+
+#include "op_common.hpp"
+#include "rdmalab/names.hpp"
+
+#include <endian.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <netdb.h>
+#include <poll.h>
+#include <rdma/rdma_cma.h>
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+namespace rdmalab {
+
+using namespace detail;
+
+std::uint64_t fnv1a(const std::uint8_t* data, std::size_t length) {
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (std::size_t i = 0; i < length; ++i) {
+        hash ^= data[i];
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+namespace {
+
+constexpr std::uint32_t kMagic = 0x52444c42; // "RDLB"
+constexpr std::uint8_t kWireVersion = 1;
+
+// Connect request private data (A -> B). Fixed-size, big-endian fields; fits the 56 bytes a REQ carries.
+struct RequestData {
+    std::uint32_t magic;
+    std::uint8_t version;
+    std::uint8_t op;
+    std::uint8_t fault;
+    std::uint8_t pad;
+    std::uint32_t size;
+    std::uint32_t imm;
+    std::uint64_t payload_hash; // of A's buffer (send/write)
+    std::uint64_t operand;      // atomics: FAA add / CAS swap
+    std::uint64_t compare;      // CAS compare
+};
+// Accept private data (B -> A): where B's buffer is and what it holds.
+struct ReplyData {
+    std::uint32_t magic;
+    std::uint32_t rkey;
+    std::uint64_t addr;
+    std::uint32_t length;
+    std::uint32_t pad;
+    std::uint64_t payload_hash; // of B's buffer (read)
+    std::uint64_t initial;      // atomics: B's 8 bytes before the operation
+};
+static_assert(sizeof(RequestData) <= 56, "REQ private data is limited to 56 bytes");
+
+struct EventChannel {
+    rdma_event_channel* channel = nullptr;
+    ~EventChannel() {
+        if (channel) rdma_destroy_event_channel(channel);
+    }
+};
+
+struct CmId {
+    rdma_cm_id* id = nullptr;
+    ~CmId() {
+        if (id) rdma_destroy_id(id);
+    }
+};
+
+/// Side state; members are declared so that destruction runs QP, CQ, MR, PD, context, then the cm ids.
+struct Side {
+    std::shared_ptr<Tracer> tracer;
+    Endpoint endpoint;
+    EventChannel channel;
+    CmId listen_id;
+    CmId id;
+    std::shared_ptr<Context> context;
+    std::shared_ptr<ProtectionDomain> pd;
+    std::shared_ptr<MemoryRegion> mr;
+    std::shared_ptr<CompletionQueue> cq;
+    std::shared_ptr<QueuePair> qp;
+
+    ~Side() {
+        qp.reset();
+        cq.reset();
+        mr.reset();
+        pd.reset();
+        context.reset();
+    }
+
+    TraceScope scope() const { return TraceScope{tracer, endpoint}; }
+
+    void traced(const char* verb, int ret, nlohmann::json args = nlohmann::json::object()) const {
+        const int err = ret != 0 ? errno : 0;
+        if (tracer && tracer->enabled())
+            tracer->record(endpoint, EventKind::Verb, verb, {},
+                           {{"args", std::move(args)}, {"ret", ret}, {"errno", err}});
+        if (ret != 0) {
+            ErrorInfo info = explain_errno(verb, err);
+            if (err == ECONNREFUSED || err == EADDRNOTAVAIL || err == ENODEV || err == EADDRINUSE) {
+                info.cause = fmt::format("{}: the address is not on an RDMA-capable interface, is in use, or "
+                                         "nothing listens there.",
+                                         errno_text(err));
+                info.fix = "Use an IP address of the interface the RDMA device sits on (`rdma link show`), "
+                           "start the listener first, or pick another --cm-port.";
+            }
+            if (tracer && tracer->enabled())
+                tracer->record(endpoint, EventKind::Error, verb, {}, info.to_json());
+            throw RdmaError(info);
+        }
+    }
+
+    /// Waits for one rdma_cm event of the expected type; copies its private data.
+    std::vector<std::uint8_t> wait_event(rdma_cm_event_type expected, int timeout_ms,
+                                         rdma_cm_id** new_id = nullptr) {
+        pollfd pfd{channel.channel->fd, POLLIN, 0};
+        const int ready = ::poll(&pfd, 1, timeout_ms);
+        if (ready <= 0) {
+            ErrorInfo info{
+                "rdma_get_cm_event",
+                ETIMEDOUT,
+                "ETIMEDOUT",
+                "no connection event arrived in time",
+                fmt::format("Waited {} ms for {}: the peer is not running, not reachable through an "
+                            "RDMA device, or failed.",
+                            timeout_ms, rdma_event_str(expected)),
+                "Start the listener (--listen) before the connector (--connect) and check the "
+                "address and --cm-port on both sides."};
+            if (tracer && tracer->enabled())
+                tracer->record(endpoint, EventKind::Error, info.verb, {}, info.to_json());
+            throw RdmaError(info);
+        }
+        rdma_cm_event* event = nullptr;
+        if (rdma_get_cm_event(channel.channel, &event) != 0) traced("rdma_get_cm_event", -1);
+        const rdma_cm_event_type type = event->event;
+        const int status = event->status;
+        std::vector<std::uint8_t> data;
+        if (event->param.conn.private_data && event->param.conn.private_data_len > 0) {
+            const auto* p = static_cast<const std::uint8_t*>(event->param.conn.private_data);
+            data.assign(p, p + event->param.conn.private_data_len);
+        }
+        if (new_id) *new_id = event->id;
+        rdma_ack_cm_event(event);
+        if (tracer && tracer->enabled())
+            tracer->record(endpoint, EventKind::Verb, "rdma_get_cm_event", {},
+                           {{"ret", 0},
+                            {"event", rdma_event_str(type)},
+                            {"status", status},
+                            {"private_data_len", data.size()}});
+        if (type != expected) {
+            ErrorInfo info{
+                "rdma_get_cm_event",
+                status < 0 ? -status : 0,
+                rdma_event_str(type),
+                fmt::format("expected {}", rdma_event_str(expected)),
+                type == RDMA_CM_EVENT_REJECTED
+                    ? "The peer rejected the connection (it serves a different operation, or its "
+                      "setup failed: see its output)."
+                    : "The connection could not be set up or was torn down by the peer.",
+                "Check both sides' output; start the listener first; use the same OPCODE on both."};
+            if (tracer && tracer->enabled())
+                tracer->record(endpoint, EventKind::Error, info.verb, {}, info.to_json());
+            throw RdmaError(info);
+        }
+        return data;
+    }
+
+    /// One named transition with the attributes rdma_cm computed for this connection.
+    void transition(ibv_qp_state to, const char* name) {
+        ibv_qp_attr attr{};
+        int mask = 0;
+        attr.qp_state = to;
+        const int ret = rdma_init_qp_attr(id.id, &attr, &mask);
+        traced("rdma_init_qp_attr", ret, {{"qp_state", qp_state_name(to)}});
+        qp->modify(attr, mask, name);
+    }
+
+    void step(const std::string& step_id, const std::string& title) const {
+        if (tracer && tracer->enabled())
+            tracer->record(endpoint, EventKind::Step, step_id, {}, {{"title", title}});
+    }
+
+    void setup_objects(std::size_t size, unsigned access, const char* label) {
+        context = Context::borrow(id.id->verbs, tracer);
+        pd = ProtectionDomain::alloc(context, endpoint);
+        mr = MemoryRegion::allocate(pd, size, access, label);
+        cq = CompletionQueue::create(context, endpoint, 16);
+        qp = QueuePair::create(pd, cq, cq, IBV_QPT_RC);
+    }
+};
+
+addrinfo* resolve(const std::string& host, std::uint16_t port, bool passive) {
+    addrinfo hints{};
+    hints.ai_family = AF_INET;
+    hints.ai_socktype = SOCK_STREAM;
+    if (passive) hints.ai_flags = AI_PASSIVE;
+    addrinfo* result = nullptr;
+    const std::string service = std::to_string(port);
+    const int ret = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &result);
+    if (ret != 0)
+        throw RdmaError({"getaddrinfo", 0, "EAI", gai_strerror(ret),
+                         fmt::format("'{}' is not an IPv4 address or a resolvable host name.", host),
+                         "Pass the IP address of the peer's RDMA interface."});
+    return result;
+}
+
+void record_outcome(const std::shared_ptr<Tracer>& tracer, Endpoint endpoint, const OperationOutcome& out) {
+    if (tracer && tracer->enabled())
+        tracer->record(endpoint, EventKind::Check, out.success ? "verified" : "not_verified", {},
+                       {{"ok", out.success}, {"checks", out.checks}, {"summary", out.summary}});
+}
+
+} // namespace
+
+OperationOutcome run_cm_listener(const OperationOptions& options, const CmOptions& cm,
+                                 std::shared_ptr<Tracer> tracer) {
+    OperationOutcome out;
+    Side b;
+    b.tracer = tracer;
+    b.endpoint = Endpoint::B;
+    try {
+        b.step("listen", fmt::format("B: listen for a connection on {}:{} (rdma_listen)",
+                                     cm.address.empty() ? "0.0.0.0" : cm.address, cm.port));
+        b.channel.channel = rdma_create_event_channel();
+        if (!b.channel.channel) b.traced("rdma_create_event_channel", -1);
+        b.traced("rdma_create_id", rdma_create_id(b.channel.channel, &b.listen_id.id, nullptr, RDMA_PS_TCP),
+                 {{"port_space", "RDMA_PS_TCP"}});
+        std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> addr(resolve(cm.address, cm.port, true),
+                                                                &freeaddrinfo);
+        b.traced("rdma_bind_addr", rdma_bind_addr(b.listen_id.id, addr->ai_addr),
+                 {{"address", cm.address.empty() ? "0.0.0.0" : cm.address}, {"port", cm.port}});
+        b.traced("rdma_listen", rdma_listen(b.listen_id.id, 1), {{"backlog", 1}});
+
+        rdma_cm_id* conn = nullptr;
+        auto req = b.wait_event(RDMA_CM_EVENT_CONNECT_REQUEST, cm.accept_timeout_ms, &conn);
+        b.id.id = conn;
+        RequestData r{};
+        if (req.size() < sizeof r) {
+            rdma_reject(conn, nullptr, 0);
+            throw RdmaError({"rdma_accept", EPROTO, "EPROTO", "the connection request is not from rdmalab",
+                             "The peer's private data is missing or too short.",
+                             "Connect with `rdmalab-cli op OPCODE --connect HOST`."});
+        }
+        std::memcpy(&r, req.data(), sizeof r);
+        const auto op = static_cast<OpKind>(r.op);
+        const auto fault = static_cast<FaultKind>(r.fault);
+        const std::size_t size = be32toh(r.size);
+        if (be32toh(r.magic) != kMagic || r.version != kWireVersion || op != options.op) {
+            rdma_reject(conn, nullptr, 0);
+            throw RdmaError(
+                {"rdma_accept", EPROTO, "rejected",
+                 fmt::format("A asked for '{}', this side serves '{}'", r.op <= 6 ? to_string(op) : "?",
+                             to_string(options.op)),
+                 "The two sides were started with different OPCODEs (or different rdmalab versions).",
+                 "Start both sides with the same OPCODE."});
+        }
+        b.step("setup_B",
+               fmt::format("B: PD, {}-byte region with access {}, CQ and RC QP on the device rdma_cm "
+                           "chose",
+                           size, fmt::join(access_flag_names(responder_access(op, fault)), "|")));
+        b.setup_objects(size, responder_access(op, fault), "B buffer");
+        auto bytes = b.mr->bytes();
+        std::uint64_t initial = 0;
+        if (is_atomic(op)) {
+            initial = options.atomic_initial;
+            std::memcpy(bytes.data(), &initial, 8);
+        } else if (op == OpKind::Read) {
+            fill_pattern(bytes, options.message);
+        }
+        const std::vector<std::uint8_t> before(bytes.begin(), bytes.end());
+        b.step("connect_B", "B: INIT, post a receive if the operation needs one, RTR, RTS, then accept");
+        b.transition(IBV_QPS_INIT, "RESET->INIT");
+        const bool post_recv = needs_recv(op) && fault != FaultKind::NoRecv;
+        if (post_recv) {
+            RecvRequest recv;
+            recv.wr_id = 2;
+            if (op != OpKind::WriteImm)
+                recv.sges.push_back({b.mr->address(), static_cast<std::uint32_t>(size), b.mr->lkey()});
+            b.qp->post_recv(recv);
+        }
+        b.transition(IBV_QPS_RTR, "INIT->RTR");
+        b.transition(IBV_QPS_RTS, "RTR->RTS");
+        ReplyData reply{};
+        reply.magic = htobe32(kMagic);
+        reply.rkey = htobe32(b.mr->rkey());
+        reply.addr = htobe64(b.mr->address());
+        reply.length = htobe32(static_cast<std::uint32_t>(size));
+        reply.payload_hash = htobe64(fnv1a(bytes.data(), bytes.size()));
+        reply.initial = htobe64(initial);
+        rdma_conn_param param{};
+        param.private_data = &reply;
+        param.private_data_len = sizeof reply;
+        param.responder_resources = 1;
+        param.initiator_depth = 1;
+        param.rnr_retry_count = 7;
+        param.qp_num = b.qp->qp_num();
+        b.traced("rdma_accept", rdma_accept(conn, &param),
+                 {{"qp_num", b.qp->qp_num()},
+                  {"rkey", b.mr->rkey()},
+                  {"addr", fmt::format("0x{:x}", b.mr->address())}});
+        b.wait_event(RDMA_CM_EVENT_ESTABLISHED, cm.timeout_ms);
+
+        b.step("serve_B", "B: wait for A's operation and its disconnect");
+        if (post_recv) {
+            auto wcs = b.cq->poll_until(1, std::chrono::milliseconds(cm.timeout_ms));
+            if (!wcs.empty()) out.responder_completion = wcs.front();
+        }
+        b.wait_event(RDMA_CM_EVENT_DISCONNECTED, cm.timeout_ms);
+        rdma_disconnect(conn);
+        b.context->poll_async_events();
+
+        bool ok = true;
+        auto check = [&](bool pass, std::string line) {
+            out.checks.push_back(fmt::format("{} {}", pass ? "ok  " : "FAIL", line));
+            ok = ok && pass;
+        };
+        const bool changed = !std::equal(bytes.begin(), bytes.end(), before.begin());
+        if (fault != FaultKind::None) {
+            check(!changed || fault == FaultKind::NoRecv,
+                  "B's buffer is unchanged: the faulty access was refused");
+            out.summary = fmt::format("served fault {}; B's QP state {}", to_string(fault),
+                                      qp_state_name(b.qp->query_state()));
+        } else if (is_atomic(op)) {
+            std::uint64_t now = 0;
+            std::memcpy(&now, bytes.data(), 8);
+            const std::uint64_t want =
+                op == OpKind::CompareSwap ? be64toh(r.operand) : initial + be64toh(r.operand);
+            check(now == want,
+                  fmt::format("B's 8 bytes changed from {} to {} (expected {})", initial, now, want));
+        } else if (op == OpKind::Read) {
+            check(!changed, "B's buffer is unchanged: A read it without B's CPU taking part");
+        } else {
+            check(fnv1a(bytes.data(), bytes.size()) == be64toh(r.payload_hash),
+                  fmt::format("B's buffer holds the {} bytes A sent (hash matches)", size));
+            if (needs_recv(op)) {
+                const auto& wc = out.responder_completion;
+                check(wc && wc->ok() && wc->byte_len == size,
+                      fmt::format("B's receive completion {} byte_len {}",
+                                  wc ? wc_status_name(wc->status) : "missing", wc ? wc->byte_len : 0));
+                if (op != OpKind::Send)
+                    check(wc && wc->imm_data == be32toh(r.imm), "B's completion carries A's immediate data");
+            }
+        }
+        out.responder_qp_state = std::string(qp_state_name(b.qp->query_state()));
+        out.success = ok;
+        out.finished = true;
+        if (out.summary.empty())
+            out.summary =
+                ok ? fmt::format("B served {} of {} bytes over rdma_cm and verified its memory on {}",
+                                 to_string(op), size, b.context->device_name())
+                   : "B's verification failed";
+        record_outcome(tracer, Endpoint::B, out);
+    } catch (const RdmaError& e) {
+        out.error = e.info();
+        out.finished = true;
+        out.summary = fmt::format("B failed: {} {}", e.info().verb, e.info().code);
+    }
+    return out;
+}
+
+OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptions& cm,
+                                  std::shared_ptr<Tracer> tracer) {
+    OperationOutcome out;
+    Side a;
+    a.tracer = tracer;
+    a.endpoint = Endpoint::A;
+    const OpKind op = options.op;
+    const std::size_t size = is_atomic(op) ? 8 : options.size;
+    try {
+        a.step("resolve", fmt::format("A: resolve {}:{} to an RDMA device and a route (rdma_resolve_addr, "
+                                      "rdma_resolve_route)",
+                                      cm.address, cm.port));
+        a.channel.channel = rdma_create_event_channel();
+        if (!a.channel.channel) a.traced("rdma_create_event_channel", -1);
+        a.traced("rdma_create_id", rdma_create_id(a.channel.channel, &a.id.id, nullptr, RDMA_PS_TCP),
+                 {{"port_space", "RDMA_PS_TCP"}});
+        std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> addr(resolve(cm.address, cm.port, false),
+                                                                &freeaddrinfo);
+        a.traced("rdma_resolve_addr", rdma_resolve_addr(a.id.id, nullptr, addr->ai_addr, 2000),
+                 {{"host", cm.address}, {"port", cm.port}});
+        a.wait_event(RDMA_CM_EVENT_ADDR_RESOLVED, cm.timeout_ms);
+        a.traced("rdma_resolve_route", rdma_resolve_route(a.id.id, 2000));
+        a.wait_event(RDMA_CM_EVENT_ROUTE_RESOLVED, cm.timeout_ms);
+
+        a.step("setup_A", "A: PD, region, CQ and RC QP on the device rdma_cm chose");
+        a.setup_objects(size, requester_access(op), "A buffer");
+        auto bytes = a.mr->bytes();
+        if (!is_atomic(op) && op != OpKind::Read) fill_pattern(bytes, options.message);
+        a.transition(IBV_QPS_INIT, "RESET->INIT");
+
+        a.step("connect_A", "A: connect, exchanging QP numbers and B's address and rkey (rdma_connect)");
+        RequestData req{};
+        req.magic = htobe32(kMagic);
+        req.version = kWireVersion;
+        req.op = static_cast<std::uint8_t>(op);
+        req.fault = static_cast<std::uint8_t>(options.fault);
+        req.size = htobe32(static_cast<std::uint32_t>(size));
+        req.imm = htobe32(options.imm_data);
+        req.payload_hash = htobe64(fnv1a(bytes.data(), bytes.size()));
+        req.operand = htobe64(options.atomic_operand);
+        req.compare = htobe64(options.atomic_initial);
+        rdma_conn_param param{};
+        param.private_data = &req;
+        param.private_data_len = sizeof req;
+        param.responder_resources = 1;
+        param.initiator_depth = 1;
+        param.retry_count = 7;
+        param.rnr_retry_count = options.fault == FaultKind::NoRecv ? 0 : 7;
+        param.qp_num = a.qp->qp_num();
+        a.traced("rdma_connect", rdma_connect(a.id.id, &param), {{"qp_num", a.qp->qp_num()}});
+        auto rep_bytes = a.wait_event(RDMA_CM_EVENT_CONNECT_RESPONSE, cm.timeout_ms);
+        ReplyData rep{};
+        if (rep_bytes.size() < sizeof rep)
+            throw RdmaError({"rdma_connect", EPROTO, "EPROTO", "the peer is not an rdmalab listener",
+                             "The accept carried no rdmalab private data.",
+                             "Start B with `rdmalab-cli op OPCODE --listen`."});
+        std::memcpy(&rep, rep_bytes.data(), sizeof rep);
+        std::uint64_t remote_addr = be64toh(rep.addr);
+        std::uint32_t rkey = be32toh(rep.rkey);
+        if (tracer && tracer->enabled())
+            tracer->record(
+                Endpoint::A, EventKind::Data, "peer_region", {{"rkey", rkey}},
+                {{"addr", fmt::format("0x{:x}", remote_addr)},
+                 {"length", be32toh(rep.length)},
+                 {"why", "B's buffer address and rkey, received in the connection's private data"}});
+        a.transition(IBV_QPS_RTR, "INIT->RTR");
+        a.transition(IBV_QPS_RTS, "RTR->RTS");
+        a.traced("rdma_establish", rdma_establish(a.id.id));
+
+        a.step("post_send_A", fmt::format("A: post {} to B's region", wr_opcode_name(wr_opcode(op))));
+        SendRequest wr;
+        wr.wr_id = 1;
+        wr.opcode = wr_opcode(op);
+        wr.inline_data = options.inline_data;
+        wr.sges.push_back({a.mr->address(), static_cast<std::uint32_t>(size), a.mr->lkey()});
+        if (op == OpKind::SendImm || op == OpKind::WriteImm) wr.imm_data = options.imm_data;
+        if (!is_send(op)) {
+            wr.remote_addr = remote_addr + (options.fault == FaultKind::OutOfBounds ? 1 : 0);
+            wr.rkey = rkey ^ (options.fault == FaultKind::BadRkey ? 0x00ff0000u : 0u);
+        }
+        if (op == OpKind::CompareSwap) {
+            wr.compare_add = options.atomic_initial;
+            wr.swap = options.atomic_operand;
+        } else if (op == OpKind::FetchAdd) {
+            wr.compare_add = options.atomic_operand;
+        }
+        a.qp->post_send(wr);
+        a.step("poll_cq_A", "A: poll for the completion");
+        auto wcs = a.cq->poll_until(1, std::chrono::milliseconds(options.timeout_ms));
+        if (!wcs.empty()) out.requester_completion = wcs.front();
+
+        bool ok = true;
+        auto check = [&](bool pass, std::string line) {
+            out.checks.push_back(fmt::format("{} {}", pass ? "ok  " : "FAIL", line));
+            ok = ok && pass;
+        };
+        const auto expected = expected_status(options.fault);
+        const auto& wc = out.requester_completion;
+        check(wc && wc->status == expected,
+              fmt::format("A's completion status {} (expected {})",
+                          wc ? wc_status_name(wc->status) : "missing", wc_status_name(expected)));
+        if (options.fault != FaultKind::None) {
+            out.requester_qp_state = std::string(qp_state_name(a.qp->query_state()));
+            check(out.requester_qp_state == "ERR",
+                  fmt::format("A's QP state {} (expected ERR)", out.requester_qp_state));
+            if (wc && !wc->ok())
+                out.error = explain_wc_status(wc->status, std::string(wr_opcode_name(wr.opcode)));
+        } else if (wc && wc->ok()) {
+            check(wc->opcode == expected_wc_opcode(op),
+                  fmt::format("A's completion opcode {}", wc_opcode_name(wc->opcode)));
+            if (op == OpKind::Read)
+                check(fnv1a(bytes.data(), bytes.size()) == be64toh(rep.payload_hash),
+                      fmt::format("A's buffer holds the {} bytes of B's buffer (hash matches)", size));
+            if (is_atomic(op)) {
+                std::uint64_t old = 0;
+                std::memcpy(&old, bytes.data(), 8);
+                check(old == be64toh(rep.initial),
+                      fmt::format("A received B's old value {} (expected {})", old, be64toh(rep.initial)));
+            }
+            if (!is_atomic(op) && op != OpKind::Read)
+                out.checks.push_back("info B verifies the bytes it received");
+            out.requester_qp_state = std::string(qp_state_name(a.qp->query_state()));
+        } else if (wc) {
+            out.error = explain_wc_status(wc->status, std::string(wr_opcode_name(wr.opcode)));
+        }
+        a.step("disconnect_A", "A: disconnect (rdma_disconnect)");
+        a.traced("rdma_disconnect", rdma_disconnect(a.id.id));
+        try {
+            a.wait_event(RDMA_CM_EVENT_DISCONNECTED, cm.timeout_ms);
+        } catch (const RdmaError&) {
+            // B may already be gone; the operation's result stands.
+        }
+        a.context->poll_async_events();
+        out.success = ok;
+        out.finished = true;
+        out.summary = ok ? (options.fault == FaultKind::None
+                                ? fmt::format("{} of {} bytes over rdma_cm completed on {}", to_string(op),
+                                              size, a.context->device_name())
+                                : fmt::format("fault {} observed over rdma_cm: {} and QP in ERR",
+                                              to_string(options.fault), wc_status_name(expected)))
+                         : "A's operation did not verify";
+        record_outcome(tracer, Endpoint::A, out);
+    } catch (const RdmaError& e) {
+        out.error = e.info();
+        out.finished = true;
+        out.summary = fmt::format("A failed: {} {}", e.info().verb, e.info().code);
+    }
+    return out;
+}
+
+} // namespace rdmalab

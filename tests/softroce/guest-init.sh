@@ -1,0 +1,108 @@
+#!/bin/busybox sh
+# /init of the SoftRoCE test VM (packed into the initramfs by prepare.sh).
+# Runs under busybox-static.  Contract with vm-run.sh (virtio-9p mount tags):
+#   rdlctl   - writable host temp dir: run.sh (command script), out_path
+#              (optional), and where we write: stage, error, rc
+#   hostroot - host "/" (read-only), becomes the chroot
+#   rdlout   - optional writable host dir (--out), mounted at the same path
+# Kernel cmdline: rdmalab.debug=1 -> verbose shell trace.
+
+/bin/busybox mkdir -p /bin /sbin /proc /sys /dev /ctl /mnt/root
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin
+umask 022
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+
+R=/mnt/root
+P9="trans=virtio,version=9p2000.L,msize=512000"
+CTL_OK=0
+
+case " $(cat /proc/cmdline) " in *" rdmalab.debug=1 "*) set -x ;; esac
+
+stage() { [ "$CTL_OK" = 1 ] && echo "$*" > /ctl/stage; }
+
+fail() {
+    echo "rdmalab-vm: GUEST ERROR: $*" >&2
+    if [ "$CTL_OK" = 1 ]; then echo "$*" > /ctl/error; fi
+    sync
+    poweroff -f
+    sleep 10
+}
+
+stage modules
+for m in $(cat /etc/rdmalab-modules); do
+    args=
+    [ "$m" = dummy.ko ] && args=numdummies=0
+    insmod "/lib/modules/$m" $args || fail "loading kernel module $m failed"
+done
+
+mount -t 9p -o "$P9" rdlctl /ctl || fail "mounting the control 9p share (rdlctl) failed"
+CTL_OK=1
+stage mount-hostroot
+
+mount -t 9p -o "ro,$P9,cache=loose" hostroot "$R" \
+    || fail "mounting the host root read-only over 9p (hostroot) failed"
+
+stage chroot-setup
+mount -t proc proc "$R/proc"            || fail "mount $R/proc"
+mount -t sysfs sysfs "$R/sys"           || fail "mount $R/sys"
+mount -t devtmpfs devtmpfs "$R/dev"     || fail "mount $R/dev"
+mkdir -p "$R/dev/pts" "$R/dev/shm"
+mount -t devpts -o gid=5,mode=0620,ptmxmode=0666 devpts "$R/dev/pts" || fail "mount $R/dev/pts"
+mount -t tmpfs -o mode=1777 tmpfs "$R/dev/shm" || fail "mount $R/dev/shm"
+mount -t tmpfs -o mode=1777 tmpfs "$R/tmp"     || fail "mount $R/tmp"
+mount -t tmpfs -o mode=1777 tmpfs "$R/var/tmp" || fail "mount $R/var/tmp"
+mount -t tmpfs -o mode=0755 tmpfs "$R/run"     || fail "mount $R/run"
+mkdir -p "$R/tmp/home" "$R/run/rdmalab"
+chmod 0777 "$R/tmp/home"
+
+if [ -s /ctl/out_path ]; then
+    OUT=$(cat /ctl/out_path)
+    mkdir -p "$R$OUT" 2>/dev/null
+    mount -t 9p -o "$P9" rdlout "$R$OUT" || fail "mounting --out dir $OUT (rdlout) failed"
+fi
+
+stage rxe
+ip link set lo up || fail "ip link set lo up failed"
+chroot "$R" rdma link add rxe0 type rxe netdev lo \
+    || fail "creating rxe0 ('rdma link add rxe0 type rxe netdev lo') failed"
+# rdma_cm refuses RoCE on lo (ARPHRD_LOOPBACK), so add a second device on an
+# Ethernet-type dummy netdev with a private address; traffic to its own
+# address is looped back by rxe/the IP stack, never leaves the VM.
+CM_IP=10.233.0.1
+chroot "$R" ip link add rdmalab0 type dummy  || fail "creating dummy netdev rdmalab0 failed"
+chroot "$R" ip link set rdmalab0 mtu 9000 up || fail "ip link set rdmalab0 up failed"
+chroot "$R" ip addr add "$CM_IP/24" dev rdmalab0 || fail "adding $CM_IP to rdmalab0 failed"
+chroot "$R" rdma link add rxe1 type rxe netdev rdmalab0 \
+    || fail "creating rxe1 ('rdma link add rxe1 type rxe netdev rdmalab0') failed"
+for d in rxe0 rxe1; do
+    i=0
+    while ! grep -q ACTIVE /sys/class/infiniband/$d/ports/1/state 2>/dev/null; do
+        i=$((i + 1))
+        [ $i -gt 100 ] && fail "$d port 1 did not become ACTIVE: $(cat /sys/class/infiniband/$d/ports/1/state 2>&1)"
+        sleep 0.1
+    done
+done
+[ -e /dev/infiniband/uverbs0 ] && [ -e /dev/infiniband/uverbs1 ] \
+    || fail "/dev/infiniband/uverbs0/1 missing after creating rxe0/rxe1"
+chmod 0666 /dev/infiniband/* || fail "chmod /dev/infiniband/*"
+
+stage run
+cp /ctl/run.sh "$R/run/rdmalab/run.sh" || fail "copying run.sh"
+ulimit -l unlimited
+# Console: no CR insertion, so the host gets the bytes the command wrote.
+stty -onlcr 2>/dev/null
+echo "$(cut -d' ' -f1 /proc/uptime)" > /ctl/t_cmd_start
+chroot "$R" /usr/bin/env -i /bin/bash /run/rdmalab/run.sh </dev/null
+rc=$?
+stty -onlcr 2>/dev/null   # tcsetattr(TCSADRAIN): wait for the console output to drain
+echo "$rc" > /ctl/rc
+stage finished
+sync
+[ -n "$OUT" ] && umount "$R$OUT" 2>/dev/null
+umount /ctl 2>/dev/null
+poweroff -f
+sleep 10
