@@ -44,8 +44,9 @@ done
 step "device tests inside the SoftRoCE test bed (qemu TCG, rdma_rxe on lo)"
 device_count=$(ctest --test-dir build/dev -L device -N | sed -n 's/^Total Tests: //p')
 [ "${device_count:-0}" -gt 0 ] || die "no device tests are registered"
-# build/ is mounted writable in the VM so CTest can write its logs; the results come back in it.
-tests/softroce/vm-run.sh --out "$root/build" -- tests/softroce/device-tests.sh 2>&1 | tee "$logs/vm.log"
+# The checkout is mounted writable at its own path in the VM (it may live under /tmp, which is a tmpfs
+# there), so CTest can write its logs and the results come back.
+tests/softroce/vm-run.sh --out "$root" -- tests/softroce/device-tests.sh 2>&1 | tee "$logs/vm.log"
 vm_status=${PIPESTATUS[0]}
 for preset in dev asan; do
   if [ -f "build/device-$preset.log" ]; then

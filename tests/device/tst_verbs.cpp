@@ -320,9 +320,11 @@ class VerbsTest : public QObject {
 
     void teardownFollowsCanonicalOrder() {
         auto sink = std::make_shared<MemorySink>();
+        std::uint32_t pd_with_mr = 0;
         {
             Pair pair(IBV_QPT_RC);
             auto mr = MemoryRegion::allocate(pair.pd_a, 64, IBV_ACCESS_LOCAL_WRITE);
+            pd_with_mr = pair.pd_a->handle();
             pair.tracer->add_sink(sink);
             // Drop our handles parent-first: the children keep their parents alive.
             pair.context.reset();
@@ -339,14 +341,14 @@ class VerbsTest : public QObject {
         for (const auto& e : sink->events()) {
             QCOMPARE(e.data.value("ret", -1), 0);
             order.push_back(e.name);
+            if (e.name == "ibv_dealloc_pd" && order.size() == 7) QCOMPARE(e.ids.value("pd", 0u), pd_with_mr);
         }
-        const auto position = [&](const std::string& verb) {
-            return std::find(order.begin(), order.end(), verb) - order.begin();
-        };
-        QCOMPARE(static_cast<long>(order.size()), 7L + 1L); // 2 QP, 2 CQ, 1 MR, 2 PD, 1 close
-        QVERIFY(position("ibv_destroy_qp") < position("ibv_destroy_cq"));
-        QVERIFY(position("ibv_dereg_mr") < position("ibv_dealloc_pd"));
-        QCOMPARE(order.back(), std::string("ibv_close_device"));
+        // Each object goes as soon as its last holder does, and always before its parents.
+        const std::vector<std::string> expected = {
+            "ibv_destroy_qp", "ibv_destroy_cq", // A's QP, then A's CQ (A's PD is still held by the MR)
+            "ibv_destroy_qp", "ibv_destroy_cq", "ibv_dealloc_pd",    // B's QP, CQ and PD
+            "ibv_dereg_mr",   "ibv_dealloc_pd", "ibv_close_device"}; // the MR, A's PD, the context
+        QCOMPARE(order, expected);
     }
 
     void asyncEventsArePolledWithoutBlocking() {
