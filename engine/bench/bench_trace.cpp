@@ -16,9 +16,12 @@ namespace {
 
 double ns_per_event(Tracer& tracer, int count) {
     const auto start = monotonic_ns();
+    // The engine's call sites build an event only when the tracer is on; so does this loop.
     for (int i = 0; i < count; ++i)
-        tracer.record(Endpoint::A, EventKind::PostWr, "RDMA_WRITE", {{"qpn", 17}, {"wr_id", i}, {"rkey", 0x1234}},
-                      {{"verb", "ibv_post_send"}, {"length", 64}, {"signaled", true}, {"ret", 0}});
+        if (tracer.enabled())
+            tracer.record(Endpoint::A, EventKind::PostWr, "RDMA_WRITE",
+                          {{"qpn", 17}, {"wr_id", i}, {"rkey", 0x1234}},
+                          {{"verb", "ibv_post_send"}, {"length", 64}, {"signaled", true}, {"ret", 0}});
     return double(monotonic_ns() - start) / count;
 }
 
@@ -90,6 +93,6 @@ int main(int argc, char** argv) {
     std::printf("RDMA WRITE 64 B, post + busy-poll, %d iterations on %s%s\n", writes, device.name.c_str(),
                 device.software ? " (SoftRoCE: software, not hardware numbers)" : "");
     std::printf("  tracing off            %8.1f ns/op\n", untraced);
-    std::printf("  tracing on (2 events)  %8.1f ns/op   (+%.1f ns/op)\n", traced, traced - untraced);
+    std::printf("  tracing on (3 events)  %8.1f ns/op   (+%.1f ns/op)\n", traced, traced - untraced);
     return 0;
 }
