@@ -65,6 +65,7 @@ if [ -s /ctl/out_path ]; then
     mount -t 9p -o "$P9" rdlout "$R$OUT" || fail "mounting --out dir $OUT (rdlout) failed"
 fi
 
+hostname softroce-vm
 stage rxe
 ip link set lo up || fail "ip link set lo up failed"
 chroot "$R" rdma link add rxe0 type rxe netdev lo \
