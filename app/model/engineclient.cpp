@@ -1,0 +1,123 @@
+#include "engineclient.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace rdmalab::app {
+
+EngineClient::EngineClient(QObject* parent) : QObject(parent), program_(defaultProgram()) {
+    batchTimer_.setSingleShot(true);
+    batchTimer_.setInterval(kBatchIntervalMs);
+    connect(&batchTimer_, &QTimer::timeout, this, &EngineClient::flushBatch);
+    connect(&process_, &QProcess::readyReadStandardOutput, this, &EngineClient::readOutput);
+    connect(&process_, &QProcess::finished, this, &EngineClient::onFinished);
+    connect(&process_, &QProcess::errorOccurred, this, &EngineClient::onError);
+    connect(&process_, &QProcess::started, this, &EngineClient::started);
+    process_.setReadChannel(QProcess::StandardOutput);
+}
+
+EngineClient::~EngineClient() {
+    stop();
+}
+
+QString EngineClient::defaultProgram() {
+    const QString beside = QCoreApplication::applicationDirPath() + "/rdmalab-cli";
+    if (QFileInfo(beside).isExecutable()) return beside;
+#ifdef RDMALAB_BUILD_CLI
+    if (QFileInfo(QStringLiteral(RDMALAB_BUILD_CLI)).isExecutable()) return QStringLiteral(RDMALAB_BUILD_CLI);
+#endif
+    const QString inPath = QStandardPaths::findExecutable("rdmalab-cli");
+    return inPath.isEmpty() ? QStringLiteral("rdmalab-cli") : inPath;
+}
+
+void EngineClient::start() {
+    if (isRunning()) return;
+    stopping_ = false;
+    diedReported_ = false;
+    buffer_.clear();
+    pending_ = 0;
+    lineNumber_ = 0;
+    process_.setProcessChannelMode(QProcess::SeparateChannels);
+    process_.start(program_, {"serve", "--stdio"});
+}
+
+void EngineClient::stop() {
+    if (process_.state() == QProcess::NotRunning) return;
+    stopping_ = true;
+    process_.write("{\"cmd\":\"quit\"}\n");
+    process_.closeWriteChannel();
+    if (!process_.waitForFinished(2000)) {
+        process_.kill();
+        process_.waitForFinished(1000);
+    }
+}
+
+int EngineClient::send(const QString& cmd, const nlohmann::json& fields) {
+    if (!isRunning()) return -1;
+    nlohmann::json command = fields.is_object() ? fields : nlohmann::json::object();
+    const int id = nextId_++;
+    command["id"] = id;
+    command["cmd"] = cmd.toStdString();
+    const std::string line = command.dump() + "\n";
+    process_.write(line.data(), static_cast<qint64>(line.size()));
+    ++pending_;
+    return id;
+}
+
+void EngineClient::readOutput() {
+    buffer_ += process_.readAllStandardOutput();
+    qsizetype newline;
+    while ((newline = buffer_.indexOf('\n')) >= 0) {
+        const QByteArray line = buffer_.left(newline);
+        buffer_.remove(0, newline + 1);
+        ++lineNumber_;
+        if (line.trimmed().isEmpty()) continue;
+        TraceParseError error;
+        auto event =
+            parse_json_line(std::string_view(line.constData(), static_cast<std::size_t>(line.size())), error);
+        if (!event) {
+            error.line = lineNumber_;
+            emit protocolError(
+                QStringLiteral("engine output %1").arg(QString::fromStdString(error.to_string())));
+            continue;
+        }
+        if (event->kind == EventKind::Result && pending_ > 0) --pending_;
+        batch_.push_back(std::move(*event));
+    }
+    if (!batch_.empty() && !batchTimer_.isActive()) batchTimer_.start();
+}
+
+void EngineClient::flushBatch() {
+    if (batch_.empty()) return;
+    std::vector<TraceEvent> events;
+    events.swap(batch_);
+    emit eventsArrived(events);
+}
+
+void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status) {
+    readOutput();
+    flushBatch();
+    if (stopping_ || diedReported_) return;
+    diedReported_ = true;
+    const QString err = QString::fromUtf8(process_.readAllStandardError()).trimmed();
+    QString message = status == QProcess::CrashExit
+                          ? tr("The engine process (%1) crashed.").arg(program_)
+                          : tr("The engine process (%1) exited with status %2.").arg(program_).arg(exitCode);
+    if (!err.isEmpty()) message += "\n" + err.right(2000);
+    message += tr("\nNothing you recorded is lost: the trace so far stays in the timeline and can be saved. "
+                  "Press Restart engine to go on.");
+    pending_ = 0;
+    emit engineDied(message);
+}
+
+void EngineClient::onError(QProcess::ProcessError error) {
+    if (error != QProcess::FailedToStart || diedReported_) return;
+    diedReported_ = true;
+    emit engineDied(
+        tr("Could not start the engine process '%1': %2.\nBuild it with `cmake --build --preset dev` "
+           "or put rdmalab-cli next to the app.")
+            .arg(program_, process_.errorString()));
+}
+
+} // namespace rdmalab::app

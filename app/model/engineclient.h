@@ -1,0 +1,66 @@
+// The bridge to the engine process: starts `rdmalab-cli serve --stdio`, sends JSON commands, parses the
+// JSON Lines it streams back into trace events and hands them to the UI in batches (one signal per
+// batch, at most every kBatchIntervalMs), so a fast event stream never floods the event loop.
+#pragma once
+
+#include "rdmalab/trace.hpp"
+
+#include <QObject>
+#include <QProcess>
+#include <QTimer>
+
+#include <vector>
+
+namespace rdmalab::app {
+
+class EngineClient : public QObject {
+    Q_OBJECT
+  public:
+    static constexpr int kBatchIntervalMs = 16;
+
+    explicit EngineClient(QObject* parent = nullptr);
+    ~EngineClient() override;
+
+    /// Path of rdmalab-cli; default: next to the app, then the build tree, then PATH.
+    void setProgram(const QString& program) { program_ = program; }
+    QString program() const { return program_; }
+    static QString defaultProgram();
+
+    void start();
+    void stop();
+    bool isRunning() const { return process_.state() == QProcess::Running; }
+    qint64 processId() const { return process_.processId(); }
+
+    /// Sends {"id":N,"cmd":cmd,...fields}; returns the id, or -1 when the engine is not running.
+    int send(const QString& cmd, const nlohmann::json& fields = nlohmann::json::object());
+    /// Number of commands sent that have not been answered.
+    int pending() const { return pending_; }
+
+  signals:
+    void started();
+    /// A batch of events in arrival order (trace events and command results).
+    void eventsArrived(const std::vector<rdmalab::TraceEvent>& events);
+    /// The engine process failed to start, crashed or exited; `message` says which and how to recover.
+    void engineDied(const QString& message);
+    /// A line from the engine that is not a valid event (shown, not fatal).
+    void protocolError(const QString& message);
+
+  private:
+    void readOutput();
+    void flushBatch();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void onError(QProcess::ProcessError error);
+
+    QProcess process_;
+    QString program_;
+    QByteArray buffer_;
+    std::vector<TraceEvent> batch_;
+    QTimer batchTimer_;
+    int nextId_ = 1;
+    int pending_ = 0;
+    std::size_t lineNumber_ = 0;
+    bool stopping_ = false;
+    bool diedReported_ = false;
+};
+
+} // namespace rdmalab::app

@@ -1,0 +1,132 @@
+// What the trace says about the lab right now: devices, memory regions and their keys, queue pairs and their
+// states, posted work requests, completions, buffer contents, the current step. Built only from trace
+// events (live or replayed), so every view shows observed facts.
+#pragma once
+
+#include "rdmalab/trace.hpp"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace rdmalab::app {
+
+enum class Side { A = 0, B = 1 };
+inline int index(Side side) {
+    return static_cast<int>(side);
+}
+std::optional<Side> sideOf(const TraceEvent& event);
+
+struct RegionState {
+    bool registered = false;
+    QString label;
+    quint64 addr = 0;
+    quint64 length = 0;
+    quint32 lkey = 0;
+    quint32 rkey = 0;
+    QStringList access;
+    std::uint64_t seq = 0; ///< event that registered it
+};
+
+struct QpState {
+    bool created = false;
+    quint32 qpn = 0;
+    QString type;
+    QString state; ///< RESET, INIT, RTR, RTS, SQD, SQE, ERR
+    quint32 destQpn = 0;
+    quint32 sqPsn = 0;
+    quint32 rqPsn = 0;
+    int pathMtu = 0;
+    QString lastTransition; ///< "INIT->RTR"
+    QStringList lastMask;
+    nlohmann::json lastAttributes = nlohmann::json::object();
+    std::uint64_t seq = 0;
+};
+
+struct MemoryState {
+    QByteArray bytes; ///< preview of the buffer (first bytes)
+    quint64 length = 0;
+    std::vector<std::pair<int, int>> changed; ///< offset, length relative to registration
+    QString when;
+    std::uint64_t seq = 0;
+};
+
+struct WorkRequestState {
+    Side side = Side::A;
+    QString queue; ///< "send" or "recv"
+    QString opcode;
+    quint64 wrId = 0;
+    quint64 length = 0;
+    bool completed = false;
+    std::uint64_t seq = 0;
+};
+
+struct CompletionState {
+    Side side = Side::A;
+    QString status;
+    QString statusMeaning;
+    QString opcode;
+    quint32 byteLen = 0;
+    quint64 wrId = 0;
+    std::optional<quint32> immData;
+    std::uint64_t seq = 0;
+};
+
+struct PortSummary {
+    QString device;
+    QString driver;
+    bool software = false;
+    int port = 1;
+    QString state;
+    QString linkLayer;
+    int activeMtu = 0;
+    QStringList gids; ///< "index gid type netdev"
+};
+
+struct StepState {
+    QString id;
+    QString title;
+    int index = -1;
+    int count = 0;
+    Side side = Side::A;
+    bool sideless = true;
+};
+
+class LabState {
+  public:
+    void reset();
+    /// Folds one event into the state; returns true if something visible changed.
+    bool apply(const TraceEvent& event);
+
+    // Session header
+    QString device;
+    bool softwareDevice = false;
+    QString host;
+    QString date;
+    QString mode;
+    bool replay = false;
+    int portMtu = 0; ///< active MTU from ibv_query_port
+    QString gid;     ///< the RoCE v2 GID the engine picked (ibv_query_gid_ex)
+
+    std::array<RegionState, 2> regions;
+    std::array<QpState, 2> qps;
+    std::array<MemoryState, 2> memory;
+    std::vector<WorkRequestState> workRequests;
+    std::vector<CompletionState> completions;
+    StepState step;
+    std::vector<QString> plannedSteps; ///< titles from op.start
+    std::optional<QString> lastError;  ///< verb failed: ... (multi-line)
+    std::optional<bool> verified;      ///< check outcome
+    QString checkSummary;
+    QStringList checkLines;
+    QString peerQpnText(Side side) const;
+};
+
+/// Ports of every device in a `devices` result (engine protocol).
+std::vector<PortSummary> portsFromDevicesResult(const nlohmann::json& data);
+
+} // namespace rdmalab::app

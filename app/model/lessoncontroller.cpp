@@ -1,0 +1,153 @@
+#include "lessoncontroller.h"
+
+namespace rdmalab::app {
+
+LessonController::LessonController(EngineClient* engine, QObject* parent) : QObject(parent), engine_(engine) {
+    nextStepTimer_.setSingleShot(true);
+    connect(&nextStepTimer_, &QTimer::timeout, this, &LessonController::step);
+    if (engine_) {
+        connect(engine_, &EngineClient::eventsArrived, this, &LessonController::onEngineEvents);
+        connect(engine_, &EngineClient::engineDied, this, &LessonController::onEngineDied);
+    }
+}
+
+void LessonController::startLive(const QString& op, int size, const QString& text) {
+    nextStepTimer_.stop();
+    mode_ = Mode::Live;
+    op_ = op;
+    size_ = size;
+    message_ = text;
+    playing_ = false;
+    finished_ = false;
+    awaitingStep_ = false;
+    animating_ = false;
+    state_.reset();
+    state_.replay = false;
+    session_.clear();
+    emit stateReset();
+    if (!engine_ || !engine_->isRunning()) {
+        emit message(tr("The engine is not running: press Restart engine, or open a recording."));
+        return;
+    }
+    engine_->send("op.reset");
+    engine_->send("op.start", {{"op", op.toStdString()}, {"size", size}, {"message", text.toStdString()}});
+    emit changed();
+}
+
+void LessonController::startReplay(const std::vector<TraceEvent>& events, const QString& source) {
+    nextStepTimer_.stop();
+    mode_ = Mode::Replay;
+    replay_ = events;
+    replayCursor_ = 0;
+    playing_ = false;
+    finished_ = false;
+    awaitingStep_ = false;
+    animating_ = false;
+    state_.reset();
+    state_.replay = true;
+    session_.clear();
+    emit stateReset();
+    // Reveal the header and plan (everything before the first step) at once.
+    std::vector<TraceEvent> head;
+    while (replayCursor_ < replay_.size() && replay_[replayCursor_].kind != EventKind::Step)
+        head.push_back(replay_[replayCursor_++]);
+    feed(head);
+    emit message(tr("Replaying %1 — recorded on %2 (%3) at %4")
+                     .arg(source, state_.device.isEmpty() ? tr("an unknown device") : state_.device,
+                          state_.host.isEmpty() ? tr("unknown host") : state_.host, state_.date));
+    emit changed();
+}
+
+void LessonController::step() {
+    if (finished_ || awaitingStep_) return;
+    if (mode_ == Mode::Live) {
+        if (!engine_ || !engine_->isRunning()) return;
+        awaitingStep_ = true;
+        stepCommandId_ = engine_->send("op.step");
+        emit changed();
+    } else if (mode_ == Mode::Replay) {
+        std::vector<TraceEvent> group;
+        if (replayCursor_ < replay_.size()) group.push_back(replay_[replayCursor_++]);
+        while (replayCursor_ < replay_.size() && replay_[replayCursor_].kind != EventKind::Step)
+            group.push_back(replay_[replayCursor_++]);
+        feed(group);
+        if (replayCursor_ >= replay_.size()) {
+            finished_ = true;
+            playing_ = false;
+            emit finishedChanged(state_.verified.value_or(false));
+        }
+        emit changed();
+        scheduleNext();
+    }
+}
+
+void LessonController::play() {
+    if (finished_ || mode_ == Mode::Idle) return;
+    playing_ = true;
+    emit changed();
+    if (!awaitingStep_ && !animating_) step();
+}
+
+void LessonController::pause() {
+    playing_ = false;
+    nextStepTimer_.stop();
+    emit changed();
+}
+
+void LessonController::reset() {
+    if (mode_ == Mode::Live)
+        startLive(op_, size_, message_);
+    else if (mode_ == Mode::Replay)
+        startReplay(std::vector<TraceEvent>(replay_), tr("the recording"));
+}
+
+void LessonController::animationsIdle() {
+    animating_ = false;
+    scheduleNext();
+}
+
+void LessonController::scheduleNext() {
+    if (!playing_ || finished_ || awaitingStep_) return;
+    if (waitForAnimations_ && animating_) return;
+    nextStepTimer_.start(stepDelayMs_);
+}
+
+void LessonController::feed(const std::vector<TraceEvent>& events) {
+    if (events.empty()) return;
+    for (const auto& e : events)
+        state_.apply(e);
+    session_.insert(session_.end(), events.begin(), events.end());
+    if (waitForAnimations_) animating_ = true;
+    emit eventsReady(events);
+}
+
+void LessonController::onEngineEvents(const std::vector<TraceEvent>& events) {
+    if (mode_ != Mode::Live) return;
+    feed(events);
+    for (const auto& e : events) {
+        if (e.kind != EventKind::Result) continue;
+        const int id = e.ids.value("id", -1);
+        if (e.name == "op.start" && !e.data.value("ok", false))
+            emit message(QString::fromStdString(e.data.value("error", std::string("op.start failed"))));
+        if (e.name != "op.step" || id != stepCommandId_) continue;
+        awaitingStep_ = false;
+        const auto& outcome = e.data.value("outcome", nlohmann::json::object());
+        if (e.data.value("done", false) || outcome.value("finished", false)) {
+            finished_ = true;
+            playing_ = false;
+            emit finishedChanged(outcome.value("success", false));
+        }
+    }
+    emit changed();
+    scheduleNext();
+}
+
+void LessonController::onEngineDied(const QString& text) {
+    playing_ = false;
+    awaitingStep_ = false;
+    nextStepTimer_.stop();
+    emit message(text);
+    emit changed();
+}
+
+} // namespace rdmalab::app

@@ -1,0 +1,82 @@
+// Drives one lesson: live on the engine process (each Step is one real engine step), or as a replay of a
+// recorded trace (each Step reveals the events of the next recorded step). Play steps on its own, waiting
+// for the views to finish animating each step first.
+#pragma once
+
+#include "engineclient.h"
+#include "labstate.h"
+
+#include <QObject>
+#include <QTimer>
+
+namespace rdmalab::app {
+
+class LessonController : public QObject {
+    Q_OBJECT
+  public:
+    enum class Mode { Idle, Live, Replay };
+
+    explicit LessonController(EngineClient* engine, QObject* parent = nullptr);
+
+    Mode mode() const { return mode_; }
+    bool playing() const { return playing_; }
+    bool finished() const { return finished_; }
+    bool busy() const { return awaitingStep_; }
+    const LabState& state() const { return state_; }
+    /// Every event of this session, in order (what "Save trace" writes).
+    const std::vector<TraceEvent>& sessionEvents() const { return session_; }
+
+    /// Pause between steps while playing, in ms (the speed control).
+    void setStepDelay(int ms) { stepDelayMs_ = ms; }
+    int stepDelay() const { return stepDelayMs_; }
+    /// Wait for animationsIdle() before the next step while playing (the main window does; tests need not).
+    void setWaitForAnimations(bool wait) { waitForAnimations_ = wait; }
+
+  public slots:
+    /// Starts a live lesson: the engine plans the operation; nothing touches the device until step().
+    void startLive(const QString& op, int size, const QString& text);
+    /// Loads a recording for replay.
+    void startReplay(const std::vector<TraceEvent>& events, const QString& source);
+    void step();
+    void play();
+    void pause();
+    /// Live: releases the engine's objects and plans the same lesson again. Replay: back to the start.
+    void reset();
+    /// The views finished animating what arrived.
+    void animationsIdle();
+    /// Feeds events from the engine (connected to EngineClient::eventsArrived).
+    void onEngineEvents(const std::vector<TraceEvent>& events);
+    void onEngineDied(const QString& message);
+
+  signals:
+    /// Events to show, in order. `fresh` is false for a state rebuild after reset.
+    void eventsReady(const std::vector<rdmalab::TraceEvent>& events);
+    void stateReset();
+    void changed();
+    void finishedChanged(bool success);
+    void message(const QString& text);
+
+  private:
+    void feed(const std::vector<TraceEvent>& events);
+    void scheduleNext();
+
+    EngineClient* engine_;
+    Mode mode_ = Mode::Idle;
+    LabState state_;
+    std::vector<TraceEvent> session_;
+    std::vector<TraceEvent> replay_;
+    std::size_t replayCursor_ = 0;
+    QString op_;
+    int size_ = 64;
+    QString message_;
+    bool playing_ = false;
+    bool finished_ = false;
+    bool awaitingStep_ = false;
+    bool animating_ = false;
+    bool waitForAnimations_ = false;
+    int stepDelayMs_ = 600;
+    int stepCommandId_ = -1;
+    QTimer nextStepTimer_;
+};
+
+} // namespace rdmalab::app

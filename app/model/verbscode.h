@@ -1,0 +1,13 @@
+// The verbs call behind a trace event, written as C with the real arguments (the inspector's code pane).
+#pragma once
+
+#include "rdmalab/trace.hpp"
+
+#include <QString>
+
+namespace rdmalab::app {
+
+/// C source for the call the event records; empty when the event is not a call.
+QString verbsCode(const TraceEvent& event);
+
+} // namespace rdmalab::app

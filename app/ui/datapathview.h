@@ -1,0 +1,57 @@
+// The data path picture: two hosts (A requester left, B responder right), each drawn as the layers a
+// verbs call crosses (application buffer, libibverbs, kernel, RNIC, port), joined by the RoCE v2 link.
+// Observed trace events animate where they happen (solid shapes); what the NIC does between a posted send
+// and its completion is illustrated (dashed, hatched, italic "illustrated"), never presented as observed.
+#pragma once
+
+#include "labstate.h"
+#include "rdmalab/trace.hpp"
+
+#include <QGraphicsView>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace rdmalab::app {
+
+class DataPathView : public QGraphicsView {
+    Q_OBJECT
+  public:
+    explicit DataPathView(QWidget* parent = nullptr); ///< objectName "dataPathView"
+    ~DataPathView() override;
+
+    /// Larger fonts, thicker lines, high contrast (black, white, yellow).
+    void setPresentationMode(bool on);
+    bool presentationMode() const;
+    /// 1.0 normal, 4.0 four times faster, 0 no animation (the final state is applied at once).
+    void setAnimationSpeed(double factor);
+    double animationSpeed() const;
+    /// True when no animation is queued or running.
+    bool isIdle() const;
+
+    QSize minimumSizeHint() const override;
+    QSize sizeHint() const override;
+
+  public slots:
+    /// Back to the empty two-host picture (stops any animation; emits idle() if one was running).
+    void resetScene();
+    /// Queues the events (in order) for animation; `state` is the LabState after these events.
+    void showEvents(const std::vector<rdmalab::TraceEvent>& events, const rdmalab::app::LabState& state);
+    /// Emphasises the objects the event with this sequence number touched (0 clears).
+    void highlightSeq(std::uint64_t seq);
+
+  signals:
+    /// Every queued animation has finished (emitted at once when nothing was queued).
+    void idle();
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace rdmalab::app

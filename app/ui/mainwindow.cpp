@@ -1,0 +1,724 @@
+#include "mainwindow.h"
+
+#include "datapathview.h"
+#include "memoryview.h"
+#include "qpstateview.h"
+#include "tracefile.h"
+#include "verbscode.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QToolBar>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace rdmalab::app {
+
+namespace {
+
+QString lessonsDirectory() {
+    const QString env = qEnvironmentVariable("RDMALAB_LESSONS_DIR");
+    if (!env.isEmpty()) return env;
+    const QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/lessons";
+    if (QDir(beside).exists()) return beside;
+    return QStringLiteral(RDMALAB_LESSONS_DIR);
+}
+
+QString html(const QString& text) {
+    return text.toHtmlEscaped().replace('\n', "<br>");
+}
+
+int delayForSpeed(int slider) {
+    // Slider 1 (slow) .. 10 (fast): pause between steps while playing.
+    static constexpr int kDelays[] = {2500, 1800, 1300, 1000, 700, 500, 350, 220, 120, 40};
+    return kDelays[std::clamp(slider, 1, 10) - 1];
+}
+
+} // namespace
+
+MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
+    : QMainWindow(parent), options_(options), engine_(new EngineClient(this)),
+      controller_(new LessonController(engine_, this)), timeline_(new TimelineModel(this)),
+      filter_(new TimelineFilter(this)), language_(options.language) {
+    setObjectName("mainWindow");
+    setWindowTitle(tr("rdmalab — RDMA data paths, step by step"));
+    if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
+    filter_->setSourceModel(timeline_);
+    controller_->setWaitForAnimations(true);
+    loadLessons();
+    buildUi();
+
+    connect(engine_, &EngineClient::eventsArrived, this, &MainWindow::onEngineEvents);
+    connect(engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
+    connect(engine_, &EngineClient::protocolError, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(engine_, &EngineClient::started, this, [this] {
+        engineBanner_->hide();
+        engine_->send("hello");
+        engine_->send("devices");
+    });
+    connect(controller_, &LessonController::eventsReady, this, &MainWindow::onEventsReady);
+    connect(controller_, &LessonController::stateReset, this, [this] {
+        timeline_->clear();
+        dataPathView_->resetScene();
+        selectedSeq_.reset();
+    });
+    connect(controller_, &LessonController::changed, this, &MainWindow::refreshControls);
+    connect(controller_, &LessonController::message, this, [this](const QString& m) {
+        sessionLabel_->setText(m.section('\n', 0, 0));
+        statusBar()->showMessage(m.section('\n', 0, 0), 10000);
+    });
+    connect(controller_, &LessonController::finishedChanged, this, [this](bool success) {
+        statusBar()->showMessage(success ? tr("Lesson finished: the data moved and was verified.")
+                                         : tr("Lesson finished with an error: see the inspector."),
+                                 10000);
+        if (options_.autoplay && !headlessDone_) {
+            // Let the last animation play out, then take the screenshot.
+            auto finish = [this, success] { finishHeadless(success); };
+            if (dataPathView_->isIdle())
+                QTimer::singleShot(300, this, finish);
+            else
+                connect(dataPathView_, &DataPathView::idle, this, finish, Qt::SingleShotConnection);
+        }
+    });
+    connect(dataPathView_, &DataPathView::idle, controller_, &LessonController::animationsIdle);
+
+    if (options_.stepDelayMs >= 0) controller_->setStepDelay(options_.stepDelayMs);
+    if (options_.presentation) setPresentationMode(true);
+
+    // "What the user recorded is never lost": every session is also appended to an autosave file.
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/sessions";
+    QDir().mkpath(dir);
+    autosaveFile_.setFileName(dir + "/" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss") +
+                              ".jsonl");
+
+    if (options_.autoplay) {
+        QTimer::singleShot(180000, this, [this] {
+            if (headlessDone_) return;
+            std::fprintf(stderr, "rdmalab: the lesson did not finish within 180 s\n");
+            finishHeadless(false);
+        });
+    }
+    if (!options_.replayFile.isEmpty()) {
+        QTimer::singleShot(0, this, [this] { openRecording(options_.replayFile); });
+    } else {
+        engine_->start();
+    }
+}
+
+MainWindow::~MainWindow() {
+    engine_->stop();
+}
+
+void MainWindow::loadLessons() {
+    std::vector<labs::LessonError> errors;
+    lessons_ = labs::load_lessons(lessonsDirectory().toStdString(), errors);
+    QStringList lines;
+    for (const auto& e : errors)
+        lines << QString::fromStdString(e.to_string());
+    lessonLoadErrors_ = lines.join('\n');
+}
+
+const labs::Lesson* MainWindow::currentLesson() const {
+    if (!lessonCombo_) return nullptr;
+    const QString id = lessonCombo_->currentData().toString();
+    for (const auto& l : lessons_)
+        if (QString::fromStdString(l.id) == id) return &l;
+    return nullptr;
+}
+
+void MainWindow::buildUi() {
+    auto* bar = addToolBar(tr("Lesson"));
+    bar->setObjectName("lessonToolBar");
+    bar->setMovable(false);
+    lessonCombo_ = new QComboBox;
+    lessonCombo_->setObjectName("lessonCombo");
+    for (const auto& l : lessons_)
+        lessonCombo_->addItem(QString::fromStdString(l.title.get(language_.toStdString())),
+                              QString::fromStdString(l.id));
+    const int wanted = lessonCombo_->findData(options_.lesson);
+    if (wanted >= 0) lessonCombo_->setCurrentIndex(wanted);
+    bar->addWidget(new QLabel(tr(" Lesson ")));
+    bar->addWidget(lessonCombo_);
+    sizeSpin_ = new QSpinBox;
+    sizeSpin_->setObjectName("sizeSpin");
+    sizeSpin_->setRange(1, 1 << 20);
+    sizeSpin_->setSuffix(tr(" B"));
+    bar->addWidget(new QLabel(tr("  Size ")));
+    bar->addWidget(sizeSpin_);
+    messageEdit_ = new QLineEdit;
+    messageEdit_->setObjectName("messageEdit");
+    messageEdit_->setMaximumWidth(200);
+    bar->addWidget(new QLabel(tr("  Message ")));
+    bar->addWidget(messageEdit_);
+    if (const auto* lesson = currentLesson()) {
+        sizeSpin_->setValue(static_cast<int>(lesson->size));
+        messageEdit_->setText(QString::fromStdString(lesson->message));
+    }
+    bar->addSeparator();
+    auto button = [&](QPushButton*& b, const QString& name, const QString& text, const QString& tip) {
+        b = new QPushButton(text);
+        b->setObjectName(name);
+        b->setToolTip(tip);
+        bar->addWidget(b);
+    };
+    button(playButton_, "playButton", tr("▶ Play"), tr("Perform the steps one after another"));
+    button(pauseButton_, "pauseButton", tr("⏸ Pause"), tr("Stop after the current step"));
+    button(stepButton_, "stepButton", tr("Step ▷"), tr("Perform exactly the next real verbs step"));
+    button(resetButton_, "resetButton", tr("⟲ Reset"), tr("Release everything and start the lesson again"));
+    speedSlider_ = new QSlider(Qt::Horizontal);
+    speedSlider_->setObjectName("speedSlider");
+    speedSlider_->setRange(1, 10);
+    speedSlider_->setValue(5);
+    speedSlider_->setMaximumWidth(120);
+    speedSlider_->setToolTip(tr("Animation speed"));
+    bar->addWidget(new QLabel(tr("  Speed ")));
+    bar->addWidget(speedSlider_);
+    languageCombo_ = new QComboBox;
+    languageCombo_->setObjectName("languageCombo");
+    languageCombo_->addItem("English", "en");
+    languageCombo_->addItem("简体中文", "zh");
+    languageCombo_->setCurrentIndex(language_ == "zh" ? 1 : 0);
+    bar->addSeparator();
+    bar->addWidget(languageCombo_);
+
+    auto* fileMenu = menuBar()->addMenu(tr("&File"));
+    fileMenu->addAction(tr("&Open recording…"), QKeySequence::Open, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open recording"), {}, tr("Traces (*.jsonl)"));
+        if (!path.isEmpty()) openRecording(path);
+    });
+    fileMenu->addAction(tr("&Save trace…"), QKeySequence::Save, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "rdmalab-trace.jsonl",
+                                                          tr("Traces (*.jsonl)"));
+        if (!path.isEmpty()) saveTrace(path);
+    });
+    fileMenu->addAction(tr("&Export view as PNG…"), this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export PNG"), "rdmalab.png", tr("PNG (*.png)"));
+        if (!path.isEmpty()) exportPng(path);
+    });
+    fileMenu->addSeparator();
+    fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    auto* viewMenu = menuBar()->addMenu(tr("&View"));
+    presentationAction_ = viewMenu->addAction(tr("&Presentation mode (large, high contrast)"));
+    presentationAction_->setObjectName("presentationAction");
+    presentationAction_->setCheckable(true);
+    presentationAction_->setShortcut(Qt::Key_F5);
+    connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    auto* engineMenu = menuBar()->addMenu(tr("&Engine"));
+    engineMenu->addAction(tr("&Restart engine"), this, &MainWindow::restartEngine);
+
+    auto* central = new QWidget;
+    auto* outer = new QVBoxLayout(central);
+    outer->setContentsMargins(4, 4, 4, 4);
+    engineBanner_ = new QFrame;
+    engineBanner_->setObjectName("engineBanner");
+    engineBanner_->setStyleSheet("#engineBanner { background: #fbe3e4; border: 1px solid #c01c28; }");
+    auto* bannerLayout = new QHBoxLayout(engineBanner_);
+    engineMessage_ = new QLabel;
+    engineMessage_->setObjectName("engineMessage");
+    engineMessage_->setWordWrap(true);
+    engineMessage_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    restartEngineButton_ = new QPushButton(tr("Restart engine"));
+    restartEngineButton_->setObjectName("restartEngineButton");
+    bannerLayout->addWidget(engineMessage_, 1);
+    bannerLayout->addWidget(restartEngineButton_);
+    engineBanner_->hide();
+    outer->addWidget(engineBanner_);
+
+    sessionLabel_ = new QLabel(tr("Starting the engine…"));
+    sessionLabel_->setObjectName("sessionLabel");
+    QFont big = sessionLabel_->font();
+    big.setBold(true);
+    sessionLabel_->setFont(big);
+    stepLabel_ = new QLabel;
+    stepLabel_->setObjectName("stepLabel");
+    stepLabel_->setWordWrap(true);
+    outer->addWidget(sessionLabel_);
+    outer->addWidget(stepLabel_);
+
+    // Device panel: the engine's view of devices and ports, or how to get one.
+    devicePanel_ = new QStackedWidget;
+    devicePanel_->setObjectName("devicePanel");
+    deviceTree_ = new QTreeWidget;
+    deviceTree_->setObjectName("deviceTree");
+    deviceTree_->setHeaderLabels({tr("Device / port"), tr("Value")});
+    deviceTree_->setColumnWidth(0, 150);
+    devicePanel_->addWidget(deviceTree_);
+    auto* noDevicePage = new QWidget;
+    auto* noDeviceLayout = new QVBoxLayout(noDevicePage);
+    noDeviceText_ = new QLabel;
+    noDeviceText_->setObjectName("noDeviceText");
+    noDeviceText_->setWordWrap(true);
+    noDeviceText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* openButton = new QPushButton(tr("Open a recording…"));
+    openButton->setObjectName("openRecordingButton");
+    connect(openButton, &QPushButton::clicked, this, [this] {
+        const QString start = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data");
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open recording"), start, tr("Traces (*.jsonl)"));
+        if (!path.isEmpty()) openRecording(path);
+    });
+    noDeviceLayout->addWidget(noDeviceText_);
+    noDeviceLayout->addWidget(openButton);
+    noDeviceLayout->addStretch();
+    devicePanel_->addWidget(noDevicePage);
+    devicePanel_->setMinimumWidth(240);
+
+    dataPathView_ = new DataPathView;
+    qpStateView_ = new QpStateView;
+    memoryView_ = new MemoryView;
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(qpStateView_);
+    right->addWidget(memoryView_);
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(devicePanel_);
+    top->addWidget(dataPathView_);
+    top->addWidget(right);
+    top->setStretchFactor(0, 0);
+    top->setStretchFactor(1, 3);
+    top->setStretchFactor(2, 1);
+
+    inspector_ = new QTextBrowser;
+    inspector_->setObjectName("inspector");
+    inspector_->setOpenExternalLinks(false);
+    auto* timelineBox = new QWidget;
+    auto* timelineLayout = new QVBoxLayout(timelineBox);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    auto* filters = new QHBoxLayout;
+    kindFilter_ = new QComboBox;
+    kindFilter_->setObjectName("kindFilter");
+    kindFilter_->addItem(tr("All kinds"), QString());
+    for (const char* k : {"step", "verb", "qp_state", "post_wr", "wc", "async", "data", "check", "error"})
+        kindFilter_->addItem(k, QString(k));
+    endpointFilter_ = new QComboBox;
+    endpointFilter_->setObjectName("endpointFilter");
+    endpointFilter_->addItem(tr("Both sides"), QString());
+    endpointFilter_->addItem(tr("A (requester)"), "A");
+    endpointFilter_->addItem(tr("B (responder)"), "B");
+    endpointFilter_->addItem(tr("Device-wide"), "-");
+    filters->addWidget(new QLabel(tr("Timeline")));
+    filters->addStretch();
+    filters->addWidget(kindFilter_);
+    filters->addWidget(endpointFilter_);
+    timelineLayout->addLayout(filters);
+    timelineView_ = new QTableView;
+    timelineView_->setObjectName("timelineView");
+    timelineView_->setModel(filter_);
+    timelineView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    timelineView_->setSelectionMode(QAbstractItemView::SingleSelection);
+    timelineView_->verticalHeader()->hide();
+    timelineView_->horizontalHeader()->setStretchLastSection(true);
+    timelineView_->setColumnWidth(TimelineModel::TimeColumn, 80);
+    timelineView_->setColumnWidth(TimelineModel::EndpointColumn, 40);
+    timelineView_->setColumnWidth(TimelineModel::KindColumn, 70);
+    timelineView_->setWordWrap(false);
+    timelineLayout->addWidget(timelineView_);
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(timelineBox);
+    bottom->addWidget(inspector_);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+
+    auto* main = new QSplitter(Qt::Vertical);
+    main->addWidget(top);
+    main->addWidget(bottom);
+    main->setStretchFactor(0, 3);
+    main->setStretchFactor(1, 2);
+    outer->addWidget(main, 1);
+    setCentralWidget(central);
+    resize(1680, 1050);
+
+    connect(playButton_, &QPushButton::clicked, controller_, &LessonController::play);
+    connect(pauseButton_, &QPushButton::clicked, controller_, &LessonController::pause);
+    connect(stepButton_, &QPushButton::clicked, controller_, &LessonController::step);
+    connect(resetButton_, &QPushButton::clicked, this, [this] {
+        if (controller_->mode() == LessonController::Mode::Replay)
+            controller_->reset();
+        else
+            startSelectedLesson();
+    });
+    connect(restartEngineButton_, &QPushButton::clicked, this, &MainWindow::restartEngine);
+    connect(lessonCombo_, &QComboBox::currentIndexChanged, this, [this] {
+        if (const auto* lesson = currentLesson()) {
+            sizeSpin_->setValue(static_cast<int>(lesson->size));
+            messageEdit_->setText(QString::fromStdString(lesson->message));
+        }
+        if (haveDevice_) startSelectedLesson();
+    });
+    connect(speedSlider_, &QSlider::valueChanged, this, [this](int value) {
+        controller_->setStepDelay(delayForSpeed(value));
+        dataPathView_->setAnimationSpeed(0.5 + value * 0.25);
+    });
+    controller_->setStepDelay(delayForSpeed(speedSlider_->value()));
+    dataPathView_->setAnimationSpeed(0.5 + speedSlider_->value() * 0.25);
+    connect(languageCombo_, &QComboBox::currentIndexChanged, this, [this] {
+        language_ = languageCombo_->currentData().toString();
+        for (int i = 0; i < lessonCombo_->count(); ++i)
+            for (const auto& l : lessons_)
+                if (QString::fromStdString(l.id) == lessonCombo_->itemData(i).toString())
+                    lessonCombo_->setItemText(i,
+                                              QString::fromStdString(l.title.get(language_.toStdString())));
+        refreshInspector();
+    });
+    connect(kindFilter_, &QComboBox::currentIndexChanged, this, [this] {
+        const QString kind = kindFilter_->currentData().toString();
+        filter_->setKinds(kind.isEmpty() ? QSet<QString>{} : QSet<QString>{kind});
+    });
+    connect(endpointFilter_, &QComboBox::currentIndexChanged, this,
+            [this] { filter_->setEndpoint(endpointFilter_->currentData().toString()); });
+    connect(timelineView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (!current.isValid()) return;
+                selectedSeq_ = current.data(TimelineModel::SeqRole).toULongLong();
+                dataPathView_->highlightSeq(*selectedSeq_);
+                refreshInspector();
+            });
+    refreshControls();
+}
+
+void MainWindow::startSelectedLesson() {
+    const auto* lesson = currentLesson();
+    if (!lesson) {
+        statusBar()->showMessage(tr("No lessons found in %1. %2").arg(lessonsDirectory(), lessonLoadErrors_));
+        return;
+    }
+    if (autosaveFile_.isOpen()) autosaveFile_.close();
+    controller_->startLive(QString::fromStdString(lesson->op), sizeSpin_->value(), messageEdit_->text());
+    if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
+}
+
+void MainWindow::onEngineEvents(const std::vector<TraceEvent>& events) {
+    for (const auto& e : events) {
+        if (e.kind != EventKind::Result) continue;
+        if (e.name == "devices") showDevices(e.data);
+        if (e.name == "hello")
+            sessionLabel_->setText(tr("Engine %1 ready (trace format %2)")
+                                       .arg(QString::fromStdString(e.data.value("version", "?")))
+                                       .arg(e.data.value("format", 0)));
+    }
+}
+
+void MainWindow::showDevices(const nlohmann::json& result) {
+    deviceTree_->clear();
+    const auto ports = portsFromDevicesResult(result);
+    haveDevice_ = !ports.empty();
+    if (!haveDevice_) {
+        QString text =
+            tr("<h3>No RDMA device</h3><p>rdmalab shows real verbs calls on a real device, so it needs "
+               "one. Without an RDMA NIC, <b>SoftRoCE</b> (the <code>rdma_rxe</code> kernel module) "
+               "implements RoCE v2 in software on an ordinary Ethernet interface.</p>");
+        if (result.contains("no_device"))
+            text += "<p>" + html(QString::fromStdString(result["no_device"].value("fix", ""))) + "</p>";
+        text += tr("<p>Or open a recording of a real run to replay it.</p>");
+        noDeviceText_->setText(text);
+        devicePanel_->setCurrentIndex(1);
+        sessionLabel_->setText(tr("No RDMA device: create a SoftRoCE device, or open a recording."));
+        refreshControls();
+        if (options_.autoplay) {
+            std::fprintf(stderr, "rdmalab: no RDMA device; cannot run the lesson live\n");
+            finishHeadless(false);
+        }
+        return;
+    }
+    for (const auto& p : ports) {
+        auto* dev = new QTreeWidgetItem(deviceTree_, {QStringLiteral("%1 port %2").arg(p.device).arg(p.port),
+                                                      p.software ? tr("SoftRoCE (software)") : p.driver});
+        new QTreeWidgetItem(dev, {tr("state"), p.state});
+        new QTreeWidgetItem(dev, {tr("link layer"), p.linkLayer});
+        new QTreeWidgetItem(dev, {tr("active MTU"), QString::number(p.activeMtu)});
+        auto* gids = new QTreeWidgetItem(dev, {tr("GID table"), QString::number(p.gids.size())});
+        for (const auto& g : p.gids)
+            new QTreeWidgetItem(gids, {QString(), g});
+        dev->setExpanded(true);
+        gids->setExpanded(true);
+    }
+    devicePanel_->setCurrentIndex(0);
+    if (controller_->mode() != LessonController::Mode::Replay) startSelectedLesson();
+}
+
+void MainWindow::onEventsReady(const std::vector<TraceEvent>& events) {
+    timeline_->append(events);
+    timelineView_->scrollToBottom();
+    const auto& state = controller_->state();
+    dataPathView_->showEvents(events, state);
+    qpStateView_->setState(state);
+    memoryView_->setState(state);
+    if (controller_->mode() == LessonController::Mode::Live) autosave(events);
+    selectedSeq_.reset();
+    refreshInspector();
+    refreshControls();
+}
+
+void MainWindow::autosave(const std::vector<TraceEvent>& events) {
+    if (!autosaveFile_.isOpen() && !autosaveFile_.open(QIODevice::Append)) return;
+    for (const auto& e : events) {
+        std::string line = to_json_line(e);
+        line.push_back('\n');
+        autosaveFile_.write(line.data(), static_cast<qint64>(line.size()));
+    }
+    autosaveFile_.flush();
+}
+
+void MainWindow::onEngineDied(const QString& message) {
+    engineMessage_->setText(message);
+    engineBanner_->show();
+    sessionLabel_->setText(tr("The engine process stopped."));
+    refreshControls();
+    if (options_.autoplay && !headlessDone_) finishHeadless(false);
+}
+
+void MainWindow::restartEngine() {
+    engine_->stop();
+    engineBanner_->hide();
+    engine_->start();
+}
+
+void MainWindow::openRecording(const QString& path) {
+    TraceFileError error;
+    auto events = readTraceFile(path, error);
+    if (!events) {
+        const QString text = tr("Cannot open the recording:\n%1").arg(error.toString());
+        statusBar()->showMessage(text, 15000);
+        if (options_.autoplay) {
+            std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
+            finishHeadless(false);
+        } else {
+            QMessageBox::warning(this, tr("Bad recording"), text);
+        }
+        return;
+    }
+    controller_->startReplay(*events, QFileInfo(path).fileName());
+    if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
+}
+
+bool MainWindow::saveTrace(const QString& path) {
+    const QString error = writeTraceFile(path, controller_->sessionEvents());
+    statusBar()->showMessage(
+        error.isEmpty() ? tr("Saved %1 events to %2").arg(controller_->sessionEvents().size()).arg(path)
+                        : error,
+        10000);
+    return error.isEmpty();
+}
+
+bool MainWindow::exportPng(const QString& path) {
+    const bool ok = grab().save(path, "PNG");
+    statusBar()->showMessage(ok ? tr("Saved %1").arg(path) : tr("Could not write %1").arg(path), 10000);
+    return ok;
+}
+
+void MainWindow::setPresentationMode(bool on) {
+    presentation_ = on;
+    if (presentationAction_ && presentationAction_->isChecked() != on) presentationAction_->setChecked(on);
+    static const QFont normalFont = QApplication::font();
+    QFont font = normalFont;
+    if (on) font.setPointSizeF(std::max(15.0, normalFont.pointSizeF() * 1.6));
+    QApplication::setFont(font);
+    if (on) {
+        QPalette p;
+        p.setColor(QPalette::Window, Qt::black);
+        p.setColor(QPalette::WindowText, Qt::white);
+        p.setColor(QPalette::Base, Qt::black);
+        p.setColor(QPalette::AlternateBase, QColor(0x20, 0x20, 0x20));
+        p.setColor(QPalette::Text, Qt::white);
+        p.setColor(QPalette::Button, QColor(0x30, 0x30, 0x30));
+        p.setColor(QPalette::ButtonText, Qt::white);
+        p.setColor(QPalette::Highlight, Qt::yellow);
+        p.setColor(QPalette::HighlightedText, Qt::black);
+        QApplication::setPalette(p);
+    } else {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+    }
+    dataPathView_->setPresentationMode(on);
+    qpStateView_->setPresentationMode(on);
+    memoryView_->setPresentationMode(on);
+    refreshInspector();
+}
+
+void MainWindow::refreshControls() {
+    const bool live = controller_->mode() == LessonController::Mode::Live;
+    const bool replay = controller_->mode() == LessonController::Mode::Replay;
+    const bool running = engine_->isRunning();
+    const bool canStep = ((live && running && haveDevice_) || replay) && !controller_->finished();
+    stepButton_->setEnabled(canStep && !controller_->busy());
+    playButton_->setEnabled(canStep && !controller_->playing());
+    pauseButton_->setEnabled(controller_->playing());
+    resetButton_->setEnabled((live && running) || replay);
+    lessonCombo_->setEnabled(!replay || true);
+    const auto& s = controller_->state();
+    if (!s.device.isEmpty()) {
+        QString label =
+            replay ? tr("REPLAY of a recording — device %1 on %2, recorded %3").arg(s.device, s.host, s.date)
+                   : tr("Live on %1").arg(s.device);
+        if (s.softwareDevice) label += tr("  (SoftRoCE: software RDMA — timings are not hardware timings)");
+        sessionLabel_->setText(label);
+    }
+    if (s.step.index >= 0)
+        stepLabel_->setText(
+            tr("Step %1 of %2: %3").arg(s.step.index + 1).arg(s.step.count).arg(s.step.title));
+    else if (s.step.count == 0 && !s.step.title.isEmpty())
+        stepLabel_->setText(s.step.title);
+    else if (!s.plannedSteps.empty())
+        stepLabel_->setText(tr("Ready: %1 steps planned. Press Step or Play.").arg(s.plannedSteps.size()));
+}
+
+std::map<std::string, std::string> MainWindow::placeholderValues() const {
+    // Meanings per step follow docs/lab-format.md ("Placeholders").
+    const auto& s = controller_->state();
+    const QString stepId = s.step.id;
+    const int side = s.step.sideless ? 0 : index(s.step.side);
+    const auto& r = s.regions[side];
+    const auto& q = s.qps[side];
+    auto hex = [](quint64 v) { return QStringLiteral("0x%1").arg(v, 0, 16).toStdString(); };
+    std::map<std::string, std::string> v;
+    v["device"] = s.device.toStdString();
+    v["size"] = std::to_string(sizeSpin_->value());
+    v["message"] = messageEdit_->text().toStdString();
+    if (!s.step.sideless) v["endpoint"] = side == 0 ? "A" : "B";
+    if (s.portMtu) v["mtu"] = std::to_string(s.portMtu);
+    if (!s.gid.isEmpty()) v["gid"] = s.gid.toStdString();
+    if (r.registered) {
+        v["lkey"] = hex(r.lkey);
+        v["rkey"] = hex(r.rkey);
+        v["addr"] = hex(r.addr);
+        v["access"] = r.access.join("|").toStdString();
+    }
+    if (stepId.startsWith("post_send") && s.regions[1].registered) {
+        v["addr"] = hex(s.regions[1].addr); // the remote address and rkey the work request carries
+        v["rkey"] = hex(s.regions[1].rkey);
+    }
+    if (q.created) {
+        v["qpn"] = std::to_string(q.qpn);
+        if (q.destQpn) v["peer_qpn"] = std::to_string(q.destQpn);
+        if (q.pathMtu) v["mtu"] = std::to_string(q.pathMtu);
+        if (stepId.startsWith("rtr_")) v["psn"] = hex(q.rqPsn);
+        if (stepId.startsWith("rts_")) v["psn"] = hex(q.sqPsn);
+        if (stepId.startsWith("init_") && q.lastAttributes.contains("qp_access_flags")) {
+            QStringList flags;
+            for (const auto& f : q.lastAttributes["qp_access_flags"])
+                flags << QString::fromStdString(f.get<std::string>());
+            v["access"] = flags.join("|").toStdString();
+        }
+    }
+    if (!s.completions.empty()) {
+        v["status"] = s.completions.back().status.toStdString();
+        v["byte_len"] = std::to_string(s.completions.back().byteLen);
+    }
+    return v;
+}
+
+void MainWindow::refreshInspector() {
+    const auto& s = controller_->state();
+    const auto& events = timeline_->events();
+    const std::string lang = language_.toStdString();
+    QString out;
+    // The event to describe: the selected one, else the last "interesting" event of the current step.
+    const TraceEvent* shown = nullptr;
+    if (selectedSeq_) {
+        const int row = timeline_->rowOfSeq(*selectedSeq_);
+        if (row >= 0) shown = &timeline_->event(row);
+    }
+    if (!shown)
+        for (auto it = events.rbegin(); it != events.rend(); ++it) {
+            if (it->kind == EventKind::Step) break;
+            if (it->kind == EventKind::Verb || it->kind == EventKind::QpState ||
+                it->kind == EventKind::PostWr || it->kind == EventKind::Wc || it->kind == EventKind::Error) {
+                shown = &*it;
+                if (it->kind != EventKind::Verb || it->name.rfind("ibv_query", 0) != 0) break;
+            }
+        }
+
+    if (const auto* lesson = currentLesson(); lesson && controller_->mode() == LessonController::Mode::Live) {
+        out += "<h3>" + html(QString::fromStdString(lesson->title.get(lang))) + "</h3>";
+        if (s.step.index < 0) out += "<p>" + html(QString::fromStdString(lesson->summary.get(lang))) + "</p>";
+    }
+    if (const auto* lesson = currentLesson(); lesson && !s.step.id.isEmpty()) {
+        if (const auto* step = lesson->step(s.step.id.toStdString())) {
+            out += "<h4>" + html(QString::fromStdString(step->title.get(lang))) + "</h4>";
+            out += "<p>" +
+                   html(QString::fromStdString(labs::render(step->text.get(lang), placeholderValues()))) +
+                   "</p>";
+        }
+    }
+    if (shown) {
+        out += "<h4>" + html(QString::fromStdString(shown->name)) + " <small>(" +
+               QString::fromStdString(std::string(to_string(shown->kind))) +
+               tr(", observed, event #%1)").arg(shown->seq) + "</small></h4>";
+        const QString code = verbsCode(*shown);
+        if (!code.isEmpty())
+            out +=
+                "<pre style='background:#f4f4f4;color:#111;padding:6px'>" + code.toHtmlEscaped() + "</pre>";
+        out += "<table cellspacing=0 cellpadding=2>";
+        auto row = [&](const QString& k, const QString& v) {
+            out += "<tr><td><b>" + html(k) + "</b></td><td>" + html(v) + "</td></tr>";
+        };
+        for (auto it = shown->ids.begin(); it != shown->ids.end(); ++it)
+            row(QString::fromStdString(it.key()),
+                (it.key() == "lkey" || it.key() == "rkey") && it->is_number()
+                    ? QStringLiteral("0x%1").arg(it->get<quint64>(), 0, 16)
+                    : QString::fromStdString(it->is_string() ? it->get<std::string>() : it->dump()));
+        for (auto it = shown->data.begin(); it != shown->data.end(); ++it) {
+            if (it.key() == "hex") continue;
+            row(QString::fromStdString(it.key()),
+                QString::fromStdString(it->is_string() ? it->get<std::string>() : it->dump()));
+        }
+        out += "</table>";
+    }
+    if (s.lastError)
+        out += "<h4 style='color:#c01c28'>" + tr("Error") + "</h4><p>" + html(*s.lastError) + "</p>";
+    if (s.verified) {
+        out += QStringLiteral("<h4 style='color:%1'>%2</h4>")
+                   .arg(*s.verified ? "#26a269" : "#c01c28", html(s.checkSummary));
+        for (const auto& line : s.checkLines)
+            out += html(line) + "<br>";
+    }
+    if (controller_->mode() == LessonController::Mode::Replay)
+        out = "<p style='background:#fff3b0;color:#000;padding:4px'><b>" + tr("REPLAY") + "</b> " +
+              tr("of a recording made on %1 (%2) at %3: these events were observed then, not now.")
+                  .arg(html(s.device), html(s.host), html(s.date)) +
+              "</p>" + out;
+    inspector_->setHtml(out);
+}
+
+void MainWindow::finishHeadless(bool success) {
+    if (headlessDone_) return;
+    headlessDone_ = true;
+    bool saved = true;
+    if (!options_.screenshot.isEmpty()) {
+        saved = grab().save(options_.screenshot, "PNG");
+        if (!saved) std::fprintf(stderr, "rdmalab: could not write %s\n", qPrintable(options_.screenshot));
+    }
+    headlessStatus_ = success && saved ? 0 : 1;
+    if (!success) {
+        const auto& s = controller_->state();
+        std::fprintf(stderr, "rdmalab: the lesson did not verify%s%s\n", s.lastError ? ":\n" : "",
+                     s.lastError ? qPrintable(*s.lastError) : "");
+    }
+    if (options_.quitWhenDone) QTimer::singleShot(0, qApp, [this] { qApp->exit(headlessStatus_); });
+}
+
+} // namespace rdmalab::app

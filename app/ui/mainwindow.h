@@ -1,0 +1,121 @@
+// The main window: device panel, lesson controls, data-path view, QP state machine, memory, inspector and
+// timeline, all fed from one LessonController (live engine process or a replayed recording).
+#pragma once
+
+#include "engineclient.h"
+#include "lessoncontroller.h"
+#include "timelinemodel.h"
+
+#include "rdmalab/lesson.hpp"
+
+#include <QFile>
+#include <QMainWindow>
+
+class QAction;
+class QComboBox;
+class QFrame;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QStackedWidget;
+class QTableView;
+class QTextBrowser;
+class QTreeWidget;
+
+namespace rdmalab::app {
+
+class DataPathView;
+class MemoryView;
+class QpStateView;
+
+struct StartOptions {
+    QString lesson = "write";
+    QString replayFile;
+    bool autoplay = false;
+    QString screenshot;
+    bool quitWhenDone = false;
+    bool presentation = false;
+    QString language = "en";
+    int stepDelayMs = -1; ///< -1: the speed slider's default
+    QString engineProgram;
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(const StartOptions& options, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    LessonController* controller() { return controller_; }
+    EngineClient* engine() { return engine_; }
+    /// Exit status of a headless run (0: lesson verified and screenshot saved).
+    int headlessStatus() const { return headlessStatus_; }
+
+  public slots:
+    void openRecording(const QString& path);
+    bool saveTrace(const QString& path);
+    bool exportPng(const QString& path);
+    void setPresentationMode(bool on);
+
+  private:
+    void buildUi();
+    void loadLessons();
+    void startSelectedLesson();
+    void onEngineEvents(const std::vector<TraceEvent>& events);
+    void onEventsReady(const std::vector<TraceEvent>& events);
+    void onEngineDied(const QString& message);
+    void restartEngine();
+    void refreshControls();
+    void refreshInspector();
+    void showDevices(const nlohmann::json& result);
+    void autosave(const std::vector<TraceEvent>& events);
+    void finishHeadless(bool success);
+    const labs::Lesson* currentLesson() const;
+    std::map<std::string, std::string> placeholderValues() const;
+
+    StartOptions options_;
+    EngineClient* engine_;
+    LessonController* controller_;
+    TimelineModel* timeline_;
+    TimelineFilter* filter_;
+    std::vector<labs::Lesson> lessons_;
+    QString lessonLoadErrors_;
+    QString language_;
+    bool presentation_ = false;
+    bool haveDevice_ = false;
+    bool headlessDone_ = false;
+    int headlessStatus_ = 3;
+    std::optional<std::uint64_t> selectedSeq_;
+    QFile autosaveFile_;
+
+    // widgets (object names match the member names without the trailing underscore)
+    QComboBox* lessonCombo_ = nullptr;
+    QSpinBox* sizeSpin_ = nullptr;
+    QLineEdit* messageEdit_ = nullptr;
+    QPushButton* playButton_ = nullptr;
+    QPushButton* pauseButton_ = nullptr;
+    QPushButton* stepButton_ = nullptr;
+    QPushButton* resetButton_ = nullptr;
+    QSlider* speedSlider_ = nullptr;
+    QComboBox* languageCombo_ = nullptr;
+    QAction* presentationAction_ = nullptr;
+    QFrame* engineBanner_ = nullptr;
+    QLabel* engineMessage_ = nullptr;
+    QPushButton* restartEngineButton_ = nullptr;
+    QLabel* sessionLabel_ = nullptr;
+    QLabel* stepLabel_ = nullptr;
+    QStackedWidget* devicePanel_ = nullptr;
+    QTreeWidget* deviceTree_ = nullptr;
+    QLabel* noDeviceText_ = nullptr;
+    DataPathView* dataPathView_ = nullptr;
+    QpStateView* qpStateView_ = nullptr;
+    MemoryView* memoryView_ = nullptr;
+    QTextBrowser* inspector_ = nullptr;
+    QTableView* timelineView_ = nullptr;
+    QComboBox* kindFilter_ = nullptr;
+    QComboBox* endpointFilter_ = nullptr;
+};
+
+} // namespace rdmalab::app

@@ -1,0 +1,94 @@
+#include "memoryview.h"
+
+#include <QFontDatabase>
+#include <QPainter>
+
+namespace rdmalab::app {
+
+MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
+    setObjectName("memoryView");
+    setMinimumSize(320, 180);
+}
+
+void MemoryView::setState(const LabState& state) {
+    memory_ = state.memory;
+    regions_ = state.regions;
+    update();
+}
+
+void MemoryView::setPresentationMode(bool on) {
+    presentation_ = on;
+    update();
+}
+
+void MemoryView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    const QColor bg = presentation_ ? Qt::black : palette().color(QPalette::Base);
+    const QColor fg = presentation_ ? Qt::white : palette().color(QPalette::Text);
+    const QColor changed = presentation_ ? QColor(Qt::yellow) : QColor(0xff, 0xe0, 0x66);
+    p.fillRect(rect(), bg);
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    mono.setPointSizeF(presentation_ ? 12 : 8.5);
+    QFont bold = font();
+    bold.setBold(true);
+    bold.setPointSizeF(presentation_ ? 13 : 9);
+    const int perLine = 16;
+    const double half = height() / 2.0;
+    for (int s = 0; s < 2; ++s) {
+        const auto& m = memory_[s];
+        const auto& r = regions_[s];
+        double y = s * half + 4;
+        p.setFont(bold);
+        p.setPen(fg);
+        QString title = s == 0 ? tr("A's buffer") : tr("B's buffer");
+        if (r.registered)
+            title += tr("  addr 0x%1, %2 bytes, lkey 0x%3, rkey 0x%4")
+                         .arg(r.addr, 0, 16)
+                         .arg(r.length)
+                         .arg(r.lkey, 0, 16)
+                         .arg(r.rkey, 0, 16);
+        const QFontMetricsF bm(bold);
+        p.drawText(QPointF(6, y + bm.ascent()), title);
+        y += bm.height() + 2;
+        p.setFont(mono);
+        const QFontMetricsF fm(mono);
+        if (m.bytes.isEmpty()) {
+            p.drawText(QPointF(6, y + fm.ascent()), tr("(not registered yet)"));
+            continue;
+        }
+        std::vector<bool> isChanged(static_cast<std::size_t>(m.bytes.size()), false);
+        for (auto [offset, length] : m.changed)
+            for (int i = offset; i < offset + length && i < m.bytes.size(); ++i)
+                isChanged[static_cast<std::size_t>(i)] = true;
+        const double cw = fm.horizontalAdvance('0');
+        const int lines = std::min<int>((static_cast<int>(m.bytes.size()) + perLine - 1) / perLine,
+                                        static_cast<int>((half - (y - s * half) - 4) / fm.height()));
+        for (int line = 0; line < lines; ++line) {
+            const double ly = y + line * fm.height();
+            p.setPen(fg);
+            p.drawText(QPointF(6, ly + fm.ascent()),
+                       QStringLiteral("%1").arg(line * perLine, 4, 16, QChar('0')));
+            for (int i = 0; i < perLine; ++i) {
+                const int at = line * perLine + i;
+                if (at >= m.bytes.size()) break;
+                const auto byte = static_cast<unsigned char>(m.bytes[at]);
+                const double hx = 6 + cw * (6 + i * 3);
+                const double tx = 6 + cw * (6 + perLine * 3 + 1 + i);
+                if (isChanged[static_cast<std::size_t>(at)]) {
+                    p.fillRect(QRectF(hx - 1, ly, cw * 2 + 2, fm.height()), changed);
+                    p.fillRect(QRectF(tx, ly, cw, fm.height()), changed);
+                }
+                p.setPen(isChanged[static_cast<std::size_t>(at)] && presentation_ ? Qt::black : fg);
+                p.drawText(QPointF(hx, ly + fm.ascent()), QStringLiteral("%1").arg(byte, 2, 16, QChar('0')));
+                p.drawText(QPointF(tx, ly + fm.ascent()),
+                           QString(QChar(byte >= 32 && byte < 127 ? char(byte) : '.')));
+            }
+        }
+        if (!m.when.isEmpty()) {
+            p.setPen(presentation_ ? QColor(Qt::lightGray) : palette().color(QPalette::PlaceholderText));
+            p.drawText(QPointF(6, s * half + half - 4), tr("observed %1").arg(m.when));
+        }
+    }
+}
+
+} // namespace rdmalab::app

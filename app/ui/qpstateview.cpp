@@ -1,0 +1,128 @@
+#include "qpstateview.h"
+
+#include <QPainter>
+#include <QPainterPath>
+
+namespace rdmalab::app {
+
+namespace {
+const QColor kColorA(0x1f, 0x6f, 0xc5);
+const QColor kColorB(0xc5, 0x6a, 0x1f);
+
+struct Node {
+    const char* name;
+    QPointF pos; // in a 100 x 100 box
+};
+constexpr Node kNodes[] = {{"RESET", {10, 20}}, {"INIT", {32, 20}}, {"RTR", {54, 20}}, {"RTS", {76, 20}},
+                           {"SQD", {76, 58}},   {"SQE", {54, 58}},  {"ERR", {32, 58}}};
+} // namespace
+
+QpStateView::QpStateView(QWidget* parent) : QWidget(parent) {
+    setObjectName("qpStateView");
+    setMinimumSize(320, 200);
+}
+
+void QpStateView::setState(const LabState& state) {
+    qps_ = state.qps;
+    update();
+}
+
+void QpStateView::setPresentationMode(bool on) {
+    presentation_ = on;
+    update();
+}
+
+void QpStateView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QColor bg = presentation_ ? Qt::black : palette().color(QPalette::Base);
+    const QColor fg = presentation_ ? Qt::white : palette().color(QPalette::Text);
+    p.fillRect(rect(), bg);
+    const double w = width(), h = height() * 0.62;
+    auto at = [&](QPointF pos) { return QPointF(pos.x() / 100.0 * w + 20, pos.y() / 100.0 * h + 8); };
+    QFont font = p.font();
+    font.setPointSizeF(presentation_ ? 13 : 9);
+    font.setBold(true);
+    p.setFont(font);
+    const QSizeF box(w * 0.17, presentation_ ? 34 : 26);
+
+    // Transitions of the IBTA state diagram that lessons use.
+    const std::pair<int, int> edges[] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 3}, {3, 5}, {5, 3}};
+    p.setPen(QPen(fg, 1.5));
+    for (auto [from, to] : edges) {
+        QPointF a = at(kNodes[from].pos), b = at(kNodes[to].pos);
+        if (a.y() == b.y()) {
+            a.rx() += box.width() / 2;
+            b.rx() -= box.width() / 2;
+        } else {
+            a.ry() += (b.y() > a.y() ? 1 : -1) * box.height() / 2;
+            b.ry() -= (b.y() > a.y() ? 1 : -1) * box.height() / 2;
+            const double shift = from < to ? -8 : 8;
+            a.rx() += shift;
+            b.rx() += shift;
+        }
+        p.drawLine(a, b);
+        const QPointF dir = (b - a) / std::max(1.0, std::hypot(b.x() - a.x(), b.y() - a.y()));
+        const QPointF normal(-dir.y(), dir.x());
+        QPolygonF head{b, b - dir * 8 + normal * 4, b - dir * 8 - normal * 4};
+        p.setBrush(fg);
+        p.drawPolygon(head);
+    }
+    // "any state -> ERR" and "any state -> RESET", as the spec allows.
+    p.setPen(QPen(fg, 1, Qt::DotLine));
+    p.drawText(QRectF(at({2, 72}), QSizeF(w * 0.5, 20)), Qt::AlignLeft,
+               tr("any state → ERR, any state → RESET"));
+
+    for (int i = 0; i < 7; ++i) {
+        const QPointF c = at(kNodes[i].pos);
+        const QRectF r(c - QPointF(box.width() / 2, box.height() / 2), box);
+        const QString name = kNodes[i].name;
+        const bool inA = qps_[0].created && qps_[0].state == name;
+        const bool inB = qps_[1].created && qps_[1].state == name;
+        QColor fill = presentation_ ? QColor(0x20, 0x20, 0x20) : palette().color(QPalette::AlternateBase);
+        if (inA || inB) fill = presentation_ ? QColor(Qt::yellow) : QColor(0xff, 0xf3, 0xb0);
+        if (name == "ERR" && (inA || inB)) fill = QColor(0xff, 0x9a, 0x9a);
+        p.setBrush(fill);
+        p.setPen(QPen(inA ? kColorA : inB ? kColorB : fg, inA || inB ? 3 : 1.2));
+        p.drawRoundedRect(r, 6, 6);
+        p.setPen((inA || inB) && presentation_ ? Qt::black : fg);
+        p.drawText(r, Qt::AlignCenter, name);
+        // Which QP is here: small tags under the box.
+        int tag = 0;
+        for (int s = 0; s < 2; ++s) {
+            if (!(s == 0 ? inA : inB)) continue;
+            const QRectF t(r.left() + tag * (r.width() / 2), r.bottom() + 2, r.width() / 2 - 2,
+                           box.height() * 0.6);
+            p.setBrush(s == 0 ? kColorA : kColorB);
+            p.setPen(Qt::NoPen);
+            p.drawRoundedRect(t, 3, 3);
+            p.setPen(Qt::white);
+            QFont small = font;
+            small.setPointSizeF(font.pointSizeF() * 0.8);
+            p.setFont(small);
+            p.drawText(t, Qt::AlignCenter, s == 0 ? QStringLiteral("A") : QStringLiteral("B"));
+            p.setFont(font);
+            ++tag;
+        }
+    }
+
+    // Last transition of each QP, with the attribute mask it set.
+    QFont text = font;
+    text.setBold(false);
+    text.setPointSizeF(presentation_ ? 12 : 8.5);
+    p.setFont(text);
+    double y = h + 24;
+    for (int s = 0; s < 2; ++s) {
+        const auto& q = qps_[s];
+        p.setPen(s == 0 ? kColorA : kColorB);
+        QString line = q.created
+                           ? tr("%1: QP %2 (%3) %4").arg(s == 0 ? "A" : "B").arg(q.qpn).arg(q.type, q.state)
+                           : tr("%1: no QP yet").arg(s == 0 ? "A" : "B");
+        if (!q.lastTransition.isEmpty())
+            line += tr("  — last %1 set %2").arg(q.lastTransition, q.lastMask.join("|"));
+        p.drawText(QRectF(8, y, width() - 16, height() - y), Qt::AlignLeft | Qt::TextWordWrap, line);
+        y += (height() - h - 24) / 2;
+    }
+}
+
+} // namespace rdmalab::app

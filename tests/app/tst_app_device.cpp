@@ -1,0 +1,109 @@
+// The app live on the real device through the engine process: whole lessons headless, step-by-step RDMA
+// Write, and a killed engine.
+#include "testutil.hpp"
+
+#include "mainwindow.h"
+
+#include <QImage>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace rdmalab;
+using namespace rdmalab::app;
+
+class AppDeviceTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void init() { RDMALAB_REQUIRE_DEVICE(); }
+
+    void lessonsRunHeadlessAndSaveScreenshots() {
+        QTemporaryDir dir;
+        for (const QString lesson : {"send", "write", "read"}) {
+            const QString png = dir.filePath(lesson + ".png");
+            QProcess app;
+            auto env = QProcessEnvironment::systemEnvironment();
+            env.insert("QT_QPA_PLATFORM", "offscreen");
+            app.setProcessEnvironment(env);
+            app.start(RDMALAB_APP_PATH, {"--lesson", lesson, "--autoplay", "--screenshot", png, "--quit"});
+            QVERIFY(app.waitForFinished(170000));
+            const QString out = QString::fromUtf8(app.readAllStandardOutput() + app.readAllStandardError());
+            QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 0,
+                     qPrintable(lesson + ": " + out));
+            QImage image(png);
+            QVERIFY2(!image.isNull(), qPrintable(png));
+            QVERIFY(image.width() >= 1200 && image.height() >= 700);
+        }
+    }
+
+    void steppingAWriteShowsEachRealStep() {
+        StartOptions options;
+        options.lesson = "write";
+        MainWindow window(options);
+        window.show();
+        auto* controller = window.controller();
+        auto* step = window.findChild<QPushButton*>("stepButton");
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
+        std::vector<QString> seen; // what each Step press produced, in order
+        while (!controller->finished()) {
+            const auto before = controller->sessionEvents().size();
+            QTRY_VERIFY_WITH_TIMEOUT(step->isEnabled(), 30000);
+            step->click();
+            QTRY_VERIFY_WITH_TIMEOUT(!controller->busy() && controller->sessionEvents().size() > before,
+                                     30000);
+            QString kinds;
+            for (auto i = before; i < controller->sessionEvents().size(); ++i) {
+                const auto& e = controller->sessionEvents()[i];
+                kinds += QString::fromStdString(std::string(to_string(e.kind)) + ":" + e.name) + " ";
+            }
+            seen.push_back(kinds);
+            controller->animationsIdle();
+        }
+        auto stepWith = [&](const QString& needle) {
+            for (std::size_t i = 0; i < seen.size(); ++i)
+                if (seen[i].contains(needle)) return static_cast<int>(i);
+            return -1;
+        };
+        // Each of these is its own Step, in this order.
+        const int regA = stepWith("verb:ibv_reg_mr"), regB = stepWith("step:reg_mr_B");
+        const int init = stepWith("qp_state:RESET->INIT"), rtr = stepWith("qp_state:INIT->RTR");
+        const int rts = stepWith("qp_state:RTR->RTS"), post = stepWith("post_wr:RDMA_WRITE");
+        const int wc = stepWith("wc:IBV_WC_SUCCESS");
+        QVERIFY(regA >= 0 && regB > regA && init > regB && rtr > init && rts > rtr && post > rts &&
+                wc > post);
+        QVERIFY(seen[static_cast<std::size_t>(wc)].contains("data:memory")); // B's bytes changed, observed
+        const auto& state = controller->state();
+        QCOMPARE(state.verified, std::optional<bool>(true));
+        QVERIFY(state.memory[1].bytes.startsWith(QByteArray("Hello, RDMA!").left(8)) ||
+                !state.memory[1].changed.empty());
+    }
+
+    void killingTheEngineLeavesTheAppRunning() {
+        StartOptions options;
+        options.lesson = "read";
+        MainWindow window(options);
+        window.show();
+        auto* controller = window.controller();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
+        controller->step();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->busy(), 30000);
+        const auto recorded = controller->sessionEvents().size();
+        QVERIFY(window.engine()->processId() > 0);
+        ::kill(static_cast<pid_t>(window.engine()->processId()), SIGKILL);
+        auto* banner = window.findChild<QWidget*>("engineBanner");
+        auto* message = window.findChild<QLabel*>("engineMessage");
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
+        QVERIFY2(message->text().contains("crashed"), qPrintable(message->text()));
+        QVERIFY(controller->sessionEvents().size() >= recorded); // nothing recorded is lost
+        window.findChild<QPushButton*>("restartEngineButton")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(window.engine()->isRunning() && !banner->isVisible(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
+    }
+};
+
+QTEST_MAIN(AppDeviceTest)
+#include "tst_app_device.moc"

@@ -1,0 +1,175 @@
+// The app's models and bridge, fed with real recordings from tests/data (recorded on rxe in the test bed).
+#include "labstate.h"
+#include "lessoncontroller.h"
+#include "timelinemodel.h"
+#include "tracefile.h"
+#include "verbscode.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace rdmalab;
+using namespace rdmalab::app;
+
+namespace {
+std::vector<TraceEvent> load(const QString& name) {
+    TraceFileError error;
+    auto events = readTraceFile(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/") + name, error);
+    if (!events) qFatal("%s", qPrintable(error.toString()));
+    return *events;
+}
+} // namespace
+
+class AppModelsTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void timelinePassesTheModelTester() {
+        TimelineModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto events = load("lesson-write.jsonl");
+        model.append({events.begin(), events.begin() + 10});
+        model.append({events.begin() + 10, events.end()});
+        QCOMPARE(model.rowCount(), static_cast<int>(events.size()));
+        QCOMPARE(model.index(0, TimelineModel::KindColumn).data().toString(), QString("session"));
+        const int post = model.rowOfSeq(events.back().seq);
+        QVERIFY(post >= 0);
+        TimelineFilter filter;
+        QAbstractItemModelTester filterTester(&filter,
+                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
+        filter.setSourceModel(&model);
+        filter.setKinds({"wc"});
+        QCOMPARE(filter.rowCount(), 1); // a write completes on A only
+        QVERIFY(filter.index(0, TimelineModel::SummaryColumn).data().toString().contains("IBV_WC_SUCCESS"));
+        filter.setKinds({});
+        filter.setEndpoint("B");
+        for (int i = 0; i < filter.rowCount(); ++i)
+            QCOMPARE(filter.index(i, TimelineModel::EndpointColumn).data().toString(), QString("B"));
+        QVERIFY(filter.rowCount() > 5);
+        model.clear();
+        QCOMPARE(filter.rowCount(), 0);
+    }
+
+    void labStateFollowsARecordedWrite() {
+        LabState state;
+        for (const auto& e : load("lesson-write.jsonl"))
+            state.apply(e);
+        QCOMPARE(state.device, QString("rxe0"));
+        QVERIFY(state.softwareDevice);
+        // The recording ends with teardown, so take the state just before it.
+        LabState before;
+        for (const auto& e : load("lesson-write.jsonl")) {
+            if (e.kind == EventKind::Verb && e.name == "ibv_destroy_qp") break;
+            before.apply(e);
+        }
+        for (int s = 0; s < 2; ++s) {
+            QVERIFY(before.regions[s].registered);
+            QVERIFY(before.regions[s].lkey != 0);
+            QCOMPARE(before.qps[s].state, QString("RTS"));
+        }
+        QCOMPARE(before.qps[0].destQpn, before.qps[1].qpn);
+        QVERIFY(before.regions[1].access.contains("REMOTE_WRITE"));
+        QCOMPARE(before.completions.size(), 1u);
+        QCOMPARE(before.completions[0].status, QString("IBV_WC_SUCCESS"));
+        QCOMPARE(before.completions[0].opcode, QString("RDMA_WRITE"));
+        QVERIFY(before.memory[1].bytes.startsWith("Hello, RDMA! Hello"));
+        QCOMPARE(before.memory[1].changed.size(), 1u);
+        QCOMPARE(before.memory[1].changed[0].second, 64);
+        QCOMPARE(before.verified, std::optional<bool>(true));
+        QVERIFY(!state.qps[0].created); // after teardown
+    }
+
+    void labStateShowsAFault() {
+        LabState state;
+        for (const auto& e : load("fault-bad-rkey.jsonl"))
+            state.apply(e);
+        bool sawAccessError = false, sawFlush = false;
+        for (const auto& c : state.completions) {
+            sawAccessError = sawAccessError || c.status == "IBV_WC_REM_ACCESS_ERR";
+            sawFlush = sawFlush || c.status == "IBV_WC_WR_FLUSH_ERR";
+        }
+        QVERIFY(sawAccessError);
+        QVERIFY(sawFlush);
+        QCOMPARE(state.verified, std::optional<bool>(true)); // the expected fault was observed
+    }
+
+    void badTraceFilesNameLineAndField() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.jsonl");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const auto events = load("lesson-send.jsonl");
+        file.write(
+            QByteArray::fromStdString(to_json_line(events[0]) + "\n" + to_json_line(events[1]) + "\n"));
+        file.write("{\"v\":1,\"seq\":3,\"t_ns\":1,\"ep\":\"Q\",\"kind\":\"verb\",\"name\":\"x\"}\n");
+        file.close();
+        TraceFileError error;
+        QVERIFY(!readTraceFile(path, error));
+        QCOMPARE(error.line, 3u);
+        QCOMPARE(error.field, QString("ep"));
+        QVERIFY(error.toString().startsWith(path + ": line 3: field 'ep'"));
+        QVERIFY(!readTraceFile(dir.filePath("missing.jsonl"), error));
+        QVERIFY(error.toString().contains("cannot open"));
+    }
+
+    void savedTraceReadsBackIdentically() {
+        QTemporaryDir dir;
+        const auto events = load("lesson-read.jsonl");
+        QCOMPARE(writeTraceFile(dir.filePath("t.jsonl"), events), QString());
+        TraceFileError error;
+        const auto back = readTraceFile(dir.filePath("t.jsonl"), error);
+        QVERIFY(back.has_value());
+        QCOMPARE(back->size(), events.size());
+        QCOMPARE(to_json_line(back->back()), to_json_line(events.back()));
+        QVERIFY(!writeTraceFile("/nonexistent-dir/t.jsonl", events).isEmpty());
+    }
+
+    void verbsCodeUsesTheRealArguments() {
+        for (const auto& e : load("lesson-write.jsonl")) {
+            if (e.kind == EventKind::Verb && e.name == "ibv_reg_mr" && e.endpoint == Endpoint::B) {
+                const QString code = verbsCode(e);
+                QVERIFY2(code.contains("ibv_reg_mr(pd, (void *)0x"), qPrintable(code));
+                QVERIFY(code.contains("IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE"));
+                QVERIFY(code.contains(
+                    QStringLiteral("mr->rkey = 0x%1").arg(e.ids["rkey"].get<quint32>(), 0, 16)));
+            }
+            if (e.kind == EventKind::QpState && e.name == "INIT->RTR") {
+                const QString code = verbsCode(e);
+                QVERIFY2(code.contains(".qp_state = IBV_QPS_RTR"), qPrintable(code));
+                QVERIFY(code.contains("IBV_QP_AV"));
+                QVERIFY(code.contains(".dest_qp_num = "));
+            }
+            if (e.kind == EventKind::PostWr && e.name == "RDMA_WRITE") {
+                const QString code = verbsCode(e);
+                QVERIFY2(code.contains(".opcode = IBV_WR_RDMA_WRITE"), qPrintable(code));
+                QVERIFY(code.contains(".wr.rdma = { .remote_addr = 0x"));
+            }
+        }
+    }
+
+    void replayRevealsOneRecordedStepPerStep() {
+        LessonController controller(nullptr);
+        QSignalSpy batches(&controller, &LessonController::eventsReady);
+        QSignalSpy finished(&controller, &LessonController::finishedChanged);
+        const auto events = load("lesson-write.jsonl");
+        controller.startReplay(events, "lesson-write.jsonl");
+        QVERIFY(controller.state().replay);
+        QCOMPARE(controller.state().device, QString("rxe0"));
+        int steps = 0;
+        for (const auto& e : events)
+            steps += e.kind == EventKind::Step;
+        for (int i = 0; i < steps; ++i) {
+            QVERIFY(!controller.finished());
+            controller.step();
+            QCOMPARE(controller.state().step.index, i);
+        }
+        QVERIFY(controller.finished());
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().first().toBool(), true);
+        QCOMPARE(controller.sessionEvents().size(), events.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(AppModelsTest)
+#include "tst_appmodels.moc"

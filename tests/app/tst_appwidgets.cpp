@@ -1,0 +1,127 @@
+// The main window offscreen, found by object names: replaying a real recording, a dead engine, a bad file.
+#include "mainwindow.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QtTest>
+
+using namespace rdmalab::app;
+
+namespace {
+const QString kData = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/");
+}
+
+class AppWidgetsTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void replayStepsThroughARecordedWrite() {
+        StartOptions options;
+        options.replayFile = kData + "lesson-write.jsonl";
+        MainWindow window(options);
+        window.show();
+        auto* step = window.findChild<QPushButton*>("stepButton");
+        auto* timeline = window.findChild<QTableView*>("timelineView");
+        auto* inspector = window.findChild<QTextBrowser*>("inspector");
+        auto* session = window.findChild<QLabel*>("sessionLabel");
+        QVERIFY(step && timeline && inspector && session);
+        QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
+        QVERIFY2(session->text().contains("REPLAY"), qPrintable(session->text()));
+        QVERIFY(session->text().contains("rxe0"));
+        QVERIFY(session->text().contains("SoftRoCE"));
+        const int before = timeline->model()->rowCount();
+        QTRY_VERIFY(step->isEnabled());
+        step->click();
+        QTRY_VERIFY(timeline->model()->rowCount() > before);
+        QVERIFY(inspector->toPlainText().contains("REPLAY"));
+        // Step until the registration of B's region: the inspector shows the real call and its keys.
+        for (int i = 0; i < 4; ++i) {
+            QTRY_VERIFY(step->isEnabled());
+            step->click();
+        }
+        QTRY_VERIFY(inspector->toPlainText().contains("ibv_reg_mr(pd, (void *)0x"));
+        QVERIFY(inspector->toPlainText().contains("mr->rkey = 0x"));
+    }
+
+    void selectingATimelineRowShowsThatEvent() {
+        StartOptions options;
+        options.replayFile = kData + "lesson-send.jsonl";
+        MainWindow window(options);
+        window.show();
+        window.controller()->setStepDelay(0);
+        QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
+        while (!window.controller()->finished()) {
+            window.controller()->step();
+            window.controller()->animationsIdle();
+        }
+        auto* timeline = window.findChild<QTableView*>("timelineView");
+        auto* inspector = window.findChild<QTextBrowser*>("inspector");
+        for (int row = 0; row < timeline->model()->rowCount(); ++row) {
+            if (timeline->model()->index(row, 3).data().toString().contains(
+                    "completion IBV_WC_SUCCESS opcode=RECV")) {
+                timeline->setCurrentIndex(timeline->model()->index(row, 0));
+                break;
+            }
+        }
+        QTRY_VERIFY2(inspector->toPlainText().contains("wc.opcode   == IBV_WC_RECV"),
+                     qPrintable(inspector->toPlainText()));
+    }
+
+    void deadEngineShowsAMessageAndARestartButton() {
+        StartOptions options;
+        options.engineProgram = "/bin/false"; // exits at once, like a crashed engine
+        MainWindow window(options);
+        window.show();
+        auto* banner = window.findChild<QWidget*>("engineBanner");
+        auto* message = window.findChild<QLabel*>("engineMessage");
+        auto* restart = window.findChild<QPushButton*>("restartEngineButton");
+        QVERIFY(banner && message && restart);
+        QTRY_VERIFY(banner->isVisible());
+        QVERIFY2(message->text().contains("exited with status 1"), qPrintable(message->text()));
+        QVERIFY(message->text().contains("Restart engine"));
+        restart->click(); // must not crash or hang; the engine dies again and the banner comes back
+        QTRY_VERIFY(banner->isVisible());
+    }
+
+    void missingEngineIsExplained() {
+        StartOptions options;
+        options.engineProgram = "/nonexistent/rdmalab-cli";
+        MainWindow window(options);
+        window.show();
+        auto* message = window.findChild<QLabel*>("engineMessage");
+        QTRY_VERIFY(
+            message->text().contains("Could not start the engine process '/nonexistent/rdmalab-cli'"));
+    }
+
+    void badRecordingIsRefusedWithLineAndField() {
+        QTemporaryDir dir;
+        QFile file(dir.filePath("broken.jsonl"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(
+            "{\"v\":1,\"seq\":1,\"t_ns\":1,\"ep\":\"A\",\"kind\":\"verb\",\"name\":\"x\"}\nnot json\n");
+        file.close();
+        StartOptions options;
+        options.replayFile = file.fileName();
+        options.autoplay = true; // headless: the error goes to stderr instead of a dialog
+        MainWindow window(options);
+        QTRY_COMPARE(window.headlessStatus(), 1);
+        QVERIFY(window.controller()->mode() != LessonController::Mode::Replay);
+    }
+
+    void presentationModeEnlargesText() {
+        StartOptions options;
+        options.replayFile = kData + "lesson-read.jsonl";
+        MainWindow window(options);
+        const qreal normal = QApplication::font().pointSizeF();
+        window.setPresentationMode(true);
+        QVERIFY(QApplication::font().pointSizeF() > normal * 1.3);
+        QCOMPARE(QApplication::palette().color(QPalette::Window), QColor(Qt::black));
+        window.setPresentationMode(false);
+        QCOMPARE(QApplication::font().pointSizeF(), normal);
+    }
+};
+
+QTEST_MAIN(AppWidgetsTest)
+#include "tst_appwidgets.moc"
