@@ -43,9 +43,11 @@ done
 
 step "device tests inside the SoftRoCE test bed (qemu TCG, rdma_rxe on lo)"
 device_count=$(ctest --test-dir build/dev -L device -N | sed -n 's/^Total Tests: //p')
+asan_device_count=$(ctest --test-dir build/asan -L device -LE slow -N | sed -n 's/^Total Tests: //p')
 [ "${device_count:-0}" -gt 0 ] || die "no device tests are registered"
 # The checkout is mounted writable at its own path in the VM (it may live under /tmp, which is a tmpfs
 # there), so CTest can write its logs and the results come back.
+rm -f build/device-dev.log build/device-asan.log
 tests/softroce/vm-run.sh --out "$root" -- tests/softroce/device-tests.sh 2>&1 | tee "$logs/vm.log"
 vm_status=${PIPESTATUS[0]}
 for preset in dev asan; do
@@ -53,14 +55,19 @@ for preset in dev asan; do
     count "build/device-$preset.log"
   fi
 done
-ran=$(grep -c '^ *[0-9]*/[0-9]* Test *#[0-9]*: ' "$logs/vm.log" || true)
+ran_in() { # number of tests a device log says ran
+  sed 's/\x1b\[[0-9;]*m//g' "build/device-$1.log" 2>/dev/null | sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' | tail -1
+}
+ran_dev=$(ran_in dev); ran_asan=$(ran_in asan)
+ran_dev=${ran_dev:-0}; ran_asan=${ran_asan:-0}
 
 printf '\n==== summary (%ss)\n' "$(( $(date +%s) - start ))"
 echo "host tests: $([ $host_status -eq 0 ] && echo passed || echo FAILED)"
-echo "device tests run inside the VM: $ran (registered per build: $device_count)"
+echo "device tests run inside the VM: $ran_dev of $device_count (dev build), $ran_asan of $asan_device_count (asan build)"
 echo "total: $passed passed, $failed failed, $skipped skipped"
 [ $vm_status -eq 0 ] || die "the SoftRoCE test bed run failed (status $vm_status)"
-[ "$ran" -ge "$device_count" ] || die "only $ran device tests ran inside the VM; expected at least $device_count"
+[ "$ran_dev" -eq "$device_count" ] && [ "$ran_asan" -eq "$asan_device_count" ] ||
+  die "not every device test ran inside the VM (dev $ran_dev/$device_count, asan $ran_asan/$asan_device_count)"
 [ $host_status -eq 0 ] || die "host tests failed"
 [ $failed -eq 0 ] || die "$failed tests failed"
 echo "run-all: OK"

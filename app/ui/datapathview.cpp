@@ -908,7 +908,7 @@ struct DataPathView::Impl {
                        .arg(r.label.isEmpty() ? QStringLiteral("region") : r.label)
                        .arg(r.length)
                        .arg(hex(r.addr))
-                       .arg(r.lkey);
+                       .arg(hex(r.lkey));
         else if (!m.bytes.isEmpty())
             info = QStringLiteral("not registered");
         h.app->titleRight = info;
@@ -931,7 +931,7 @@ struct DataPathView::Impl {
         } else {
             b.lines << QStringLiteral("addr %1").arg(hex(r.addr))
                     << QStringLiteral("length %1 B").arg(r.length)
-                    << QStringLiteral("lkey %1 · rkey %2").arg(r.lkey).arg(r.rkey)
+                    << QStringLiteral("lkey 0x%1 · rkey 0x%2").arg(r.lkey, 0, 16).arg(r.rkey, 0, 16)
                     << QStringLiteral("access %1")
                            .arg(r.access.isEmpty() ? QStringLiteral("(local read only)")
                                                    : r.access.join(QStringLiteral(", ")));
@@ -1428,8 +1428,8 @@ void DataPathView::Impl::stageEvent(const TraceEvent& e) {
             refreshBuffer(s);
             pulse(g, host[hs].app, ms(350));
             const auto& r = shown.regions[hs];
-            auto* t = token(QStringLiteral("lkey %1 · rkey %2").arg(r.lkey).arg(r.rkey), false, false,
-                            P(s, kControlLaneX + 60, kKernelY + kKernelH / 2));
+            auto* t = token(QStringLiteral("lkey 0x%1 · rkey 0x%2").arg(r.lkey, 0, 16).arg(r.rkey, 0, 16),
+                            false, false, P(s, kControlLaneX + 60, kKernelY + kKernelH / 2));
             travel(g, t,
                    polyline({P(s, kControlLaneX + 60, kKernelY + kKernelH / 2),
                              QPointF(center(host[hs].mtt).x(), kRnicY + 18), center(host[hs].mtt)}),
@@ -1491,11 +1491,12 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     if (send)
         request = QStringLiteral("%1 packet · %2").arg(shortOpcode(op), bytes);
     else if (read)
-        request = QStringLiteral("READ request · rkey %1 · %2").arg(w.rkey).arg(bytes);
+        request = QStringLiteral("READ request · rkey 0x%1 · %2").arg(w.rkey, 0, 16).arg(bytes);
     else if (atomic)
-        request = QStringLiteral("%1 request · rkey %2").arg(shortOpcode(op)).arg(w.rkey);
+        request = QStringLiteral("%1 request · rkey 0x%2").arg(shortOpcode(op)).arg(w.rkey, 0, 16);
     else
-        request = QStringLiteral("%1 packet · rkey %2 · %3").arg(shortOpcode(op)).arg(w.rkey).arg(bytes);
+        request =
+            QStringLiteral("%1 packet · rkey 0x%2 · %3").arg(shortOpcode(op)).arg(w.rkey, 0, 16).arg(bytes);
     stages.push_back([this, s, hs, hr, send, request](QParallelAnimationGroup* g) {
         Block* to = send ? host[hr].rq : host[hr].mtt;
         auto* t = token(request, true, false, center(host[hs].sq));
@@ -1507,8 +1508,8 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
         check =
             rnr ? QStringLiteral("✗ no receive WQE posted") : QStringLiteral("takes the next receive WQE");
     else
-        check = success ? QStringLiteral("rkey %1 valid, access allowed").arg(w.rkey)
-                        : QStringLiteral("✗ rkey %1 / access rejected").arg(w.rkey);
+        check = success ? QStringLiteral("rkey 0x%1 valid, access allowed").arg(w.rkey, 0, 16)
+                        : QStringLiteral("✗ rkey 0x%1 / access rejected").arg(w.rkey, 0, 16);
     stages.push_back([this, hr, send, check, success](QParallelAnimationGroup* g) {
         Block* at = send ? host[hr].rq : host[hr].mtt;
         auto* o = overlay(at->rect().adjusted(-3, -3, 3, 3), check, !success);

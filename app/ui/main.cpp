@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
         options.stepDelayMs = parser.value(delay).toInt();
     else if (options.autoplay)
         options.stepDelayMs = 60;
+    if (options.autoplay && !parser.isSet(delay)) options.animationSpeed = 4.0; // headless: no slow motion
 
     rdmalab::app::MainWindow window(options);
     window.show();

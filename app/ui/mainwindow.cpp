@@ -107,6 +107,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(dataPathView_, &DataPathView::idle, controller_, &LessonController::animationsIdle);
 
     if (options_.stepDelayMs >= 0) controller_->setStepDelay(options_.stepDelayMs);
+    if (options_.animationSpeed >= 0) dataPathView_->setAnimationSpeed(options_.animationSpeed);
     if (options_.presentation) setPresentationMode(true);
 
     // "What the user recorded is never lost": every session is also appended to an autosave file.

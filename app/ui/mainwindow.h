@@ -38,7 +38,8 @@ struct StartOptions {
     bool quitWhenDone = false;
     bool presentation = false;
     QString language = "en";
-    int stepDelayMs = -1; ///< -1: the speed slider's default
+    int stepDelayMs = -1;       ///< -1: the speed slider's default
+    double animationSpeed = -1; ///< -1: the speed slider's default
     QString engineProgram;
 };
 

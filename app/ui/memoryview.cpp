@@ -42,11 +42,8 @@ void MemoryView::paintEvent(QPaintEvent*) {
         p.setPen(fg);
         QString title = s == 0 ? tr("A's buffer") : tr("B's buffer");
         if (r.registered)
-            title += tr("  addr 0x%1, %2 bytes, lkey 0x%3, rkey 0x%4")
-                         .arg(r.addr, 0, 16)
-                         .arg(r.length)
-                         .arg(r.lkey, 0, 16)
-                         .arg(r.rkey, 0, 16);
+            title +=
+                tr(" · %1 B · lkey 0x%2 · rkey 0x%3").arg(r.length).arg(r.lkey, 0, 16).arg(r.rkey, 0, 16);
         const QFontMetricsF bm(bold);
         p.drawText(QPointF(6, y + bm.ascent()), title);
         y += bm.height() + 2;

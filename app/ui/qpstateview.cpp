@@ -70,7 +70,7 @@ void QpStateView::paintEvent(QPaintEvent*) {
     }
     // "any state -> ERR" and "any state -> RESET", as the spec allows.
     p.setPen(QPen(fg, 1, Qt::DotLine));
-    p.drawText(QRectF(at({2, 72}), QSizeF(w * 0.5, 20)), Qt::AlignLeft,
+    p.drawText(QRectF(at({2, 72}), QSizeF(w - 30, 40)), Qt::AlignLeft | Qt::TextWordWrap,
                tr("any state → ERR, any state → RESET"));
 
     for (int i = 0; i < 7; ++i) {
