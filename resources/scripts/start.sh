@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
-# Sets everything up and starts rdmalab's main job: one real RDMA operation through rdmalab-cli, printing every
-# verbs call. Uses this machine's RDMA device when it has one, otherwise the SoftRoCE test bed (a Debian kernel
-# with rdma_rxe under qemu). Arguments are passed to `rdmalab-cli op` (default: write --size 64).
+# Sets everything up and starts rdmalab's main job: the desktop app, running the RDMA Write lesson on this
+# machine's RDMA device. Without an RDMA device (and without rdma_rxe in the kernel) it runs the lesson for
+# real inside the SoftRoCE test bed instead, headless, and saves the app's screenshot; with a display it then
+# opens the app on a recording of that run, labelled as a replay.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 resources/scripts/install-deps.sh
 cmake --preset dev >/dev/null
-cmake --build --preset dev --target rdmalab-cli
-args=("$@")
-[ ${#args[@]} -gt 0 ] || args=(write --size 64 --message "Hello from rdmalab! ")
+cmake --build --preset dev --target rdmalab rdmalab-cli
+lesson=${1:-write}
 if [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
-  exec build/dev/engine/rdmalab-cli op "${args[@]}"
+  exec build/dev/app/rdmalab --lesson "$lesson"
 fi
-echo "start.sh: this machine has no RDMA device; running in the SoftRoCE test bed (rxe0 inside a qemu VM)"
-exec tests/softroce/vm-run.sh -- build/dev/engine/rdmalab-cli op "${args[@]}"
+echo "start.sh: this machine has no RDMA device: running the '$lesson' lesson in the SoftRoCE test bed (qemu)"
+out=$(pwd)/build/start
+mkdir -p "$out"
+tests/softroce/vm-run.sh --out "$out" -- sh -c "
+  build/dev/engine/rdmalab-cli op $lesson --json --trace '$out/$lesson.jsonl' > /dev/null &&
+  QT_QPA_PLATFORM=offscreen build/dev/app/rdmalab --lesson $lesson --autoplay --screenshot '$out/$lesson.png' --quit"
+echo "start.sh: screenshot of the live lesson: $out/$lesson.png; recording: $out/$lesson.jsonl"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  exec build/dev/app/rdmalab --replay "$out/$lesson.jsonl"
+fi
