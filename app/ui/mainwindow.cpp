@@ -569,7 +569,6 @@ void MainWindow::refreshControls() {
     playButton_->setEnabled(canStep && !controller_->playing());
     pauseButton_->setEnabled(controller_->playing());
     resetButton_->setEnabled((live && running) || replay);
-    lessonCombo_->setEnabled(!replay || true);
     const auto& s = controller_->state();
     if (!s.device.isEmpty()) {
         QString label =

@@ -1,6 +1,7 @@
 // rdmalab-cli: the headless front end of the engine, and with `serve` the engine as a process.
 #include "cli.hpp"
 
+#include "rdmalab/bench.hpp"
 #include "rdmalab/cm.hpp"
 #include "rdmalab/describe.hpp"
 #include "rdmalab/device.hpp"
@@ -25,11 +26,14 @@ constexpr const char* kUsage = R"(usage:
   rdmalab-cli op OPCODE [--size N] [--message TEXT] [--device NAME] [--ib-port N] [--inline]
                         [--fault KIND] [--json] [--trace FILE]
                         [--listen [ADDR] | --connect HOST] [--cm-port N]
+  rdmalab-cli bench KIND [--size N | --sweep] [--iters N | --seconds S] [--warmup N]
+                         [--window N] [--device NAME] [--json] [--samples]
   rdmalab-cli serve --stdio
   rdmalab-cli --version
 
 OPCODE: send, send_imm, write, write_imm, read, cas, faa
-KIND:   bad-rkey, no-remote-access, out-of-bounds, no-recv
+KIND:   bad-rkey, no-remote-access, out-of-bounds, no-recv (op --fault)
+        send_lat, write_lat, read_lat, atomic_lat, tcp_lat, write_bw, read_bw, send_bw, tcp_bw (bench)
 
 `op` sets up a loopback pair (endpoints A and B on one device, RC-connected through the
 port's RoCE v2 GID), performs the operation once, checks that the data really moved and
@@ -222,6 +226,94 @@ int cmd_op(const std::vector<std::string>& args) {
     return success ? 0 : kExitFailure;
 }
 
+int cmd_bench(const std::vector<std::string>& args) {
+    if (args.empty()) return usage_error("bench: missing KIND");
+    BenchOptions options;
+    const auto kind = bench_kind_from_string(args[0]);
+    if (!kind) return usage_error(fmt::format("bench: unknown KIND '{}'", args[0]));
+    options.kind = *kind;
+    bool json = false, sweep = false, samples = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const auto& a = args[i];
+        auto number = [&](const char* what) -> std::optional<std::uint64_t> {
+            if (i + 1 >= args.size()) return std::nullopt;
+            (void)what;
+            return parse_number(args[++i]);
+        };
+        if (a == "--json") {
+            json = true;
+        } else if (a == "--sweep") {
+            sweep = true;
+        } else if (a == "--samples") {
+            samples = true;
+        } else if (a == "--size") {
+            auto n = number("--size");
+            if (!n || *n == 0 || *n > (1ULL << 30)) return usage_error("bench: --size needs 1 B .. 1 GiB");
+            options.size = *n;
+        } else if (a == "--iters") {
+            auto n = number("--iters");
+            if (!n || *n == 0 || *n > 100000000) return usage_error("bench: --iters needs 1 .. 100000000");
+            options.iterations = static_cast<int>(*n);
+        } else if (a == "--warmup") {
+            auto n = number("--warmup");
+            if (!n || *n > 1000000) return usage_error("bench: --warmup needs 0 .. 1000000");
+            options.warmup = static_cast<int>(*n);
+        } else if (a == "--window") {
+            auto n = number("--window");
+            if (!n || *n == 0 || *n > 1024) return usage_error("bench: --window needs 1 .. 1024");
+            options.window = static_cast<int>(*n);
+        } else if (a == "--seconds") {
+            if (i + 1 >= args.size()) return usage_error("bench: --seconds needs a duration");
+            try {
+                options.seconds = std::stod(args[++i]);
+            } catch (...) {
+                options.seconds = -1;
+            }
+            if (options.seconds <= 0 || options.seconds > 3600)
+                return usage_error("bench: --seconds needs 0 < S <= 3600");
+        } else if (a == "--device") {
+            if (i + 1 >= args.size()) return usage_error("bench: --device needs a name");
+            options.device = args[++i];
+        } else {
+            return usage_error(fmt::format("bench: unknown argument '{}'", a));
+        }
+    }
+    if (options.kind == BenchKind::AtomicLat) options.size = 8;
+    options.keep_samples = samples;
+    const std::vector<std::size_t> sizes =
+        sweep ? (options.kind == BenchKind::AtomicLat ? std::vector<std::size_t>{8} : sweep_sizes())
+              : std::vector<std::size_t>{options.size};
+    std::vector<BenchResult> results;
+    try {
+        for (auto size : sizes) {
+            BenchOptions o = options;
+            o.size = size;
+            // Large messages take long under emulation: scale the count down, keep at least 100.
+            if (sweep && o.seconds <= 0 && size > 65536)
+                o.iterations = std::min(options.iterations,
+                                        std::max(100, static_cast<int>(options.iterations * 65536 / size)));
+            results.push_back(run_bench(o));
+        }
+    } catch (const RdmaError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitFailure;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "rdmalab-cli bench: %s\n", e.what());
+        return kExitFailure;
+    }
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& r : results)
+            out.push_back(to_json(r, samples));
+        std::printf("%s\n", (sweep ? out : out[0]).dump(2).c_str());
+    } else {
+        std::printf("%s", format_table(results).c_str());
+        for (const auto& note : results.front().notes)
+            std::printf(" note: %s\n", note.c_str());
+    }
+    return 0;
+}
+
 } // namespace
 
 TraceEvent session_event(const std::string& device_hint, const std::string& mode) {
@@ -287,6 +379,7 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     if (command == "devices") return cmd_devices(args);
     if (command == "op") return cmd_op(args);
+    if (command == "bench") return cmd_bench(args);
     if (command == "serve") {
         if (args.size() != 1 || args[0] != "--stdio")
             return usage_error("serve: only `serve --stdio` exists");

@@ -313,11 +313,7 @@ OperationOutcome run_cm_listener(const OperationOptions& options, const CmOption
         rdma_disconnect(conn);
         b.context->poll_async_events();
 
-        bool ok = true;
-        auto check = [&](bool pass, std::string line) {
-            out.checks.push_back(fmt::format("{} {}", pass ? "ok  " : "FAIL", line));
-            ok = ok && pass;
-        };
+        Checklist check{out.checks};
         const bool changed = !std::equal(bytes.begin(), bytes.end(), before.begin());
         if (fault != FaultKind::None) {
             check(!changed || fault == FaultKind::NoRecv,
@@ -346,13 +342,13 @@ OperationOutcome run_cm_listener(const OperationOptions& options, const CmOption
             }
         }
         out.responder_qp_state = std::string(qp_state_name(b.qp->query_state()));
-        out.success = ok;
+        out.success = check.ok;
         out.finished = true;
         if (out.summary.empty())
             out.summary =
-                ok ? fmt::format("B served {} of {} bytes over rdma_cm and verified its memory on {}",
-                                 to_string(op), size, b.context->device_name())
-                   : "B's verification failed";
+                check.ok ? fmt::format("B served {} of {} bytes over rdma_cm and verified its memory on {}",
+                                       to_string(op), size, b.context->device_name())
+                         : "B's verification failed";
         record_outcome(tracer, Endpoint::B, out);
     } catch (const RdmaError& e) {
         out.error = e.info();
@@ -453,11 +449,7 @@ OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptio
         auto wcs = a.cq->poll_until(1, std::chrono::milliseconds(options.timeout_ms));
         if (!wcs.empty()) out.requester_completion = wcs.front();
 
-        bool ok = true;
-        auto check = [&](bool pass, std::string line) {
-            out.checks.push_back(fmt::format("{} {}", pass ? "ok  " : "FAIL", line));
-            ok = ok && pass;
-        };
+        Checklist check{out.checks};
         const auto expected = expected_status(options.fault);
         const auto& wc = out.requester_completion;
         check(wc && wc->status == expected,
@@ -495,14 +487,14 @@ OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptio
             // B may already be gone; the operation's result stands.
         }
         a.context->poll_async_events();
-        out.success = ok;
+        out.success = check.ok;
         out.finished = true;
-        out.summary = ok ? (options.fault == FaultKind::None
-                                ? fmt::format("{} of {} bytes over rdma_cm completed on {}", to_string(op),
-                                              size, a.context->device_name())
-                                : fmt::format("fault {} observed over rdma_cm: {} and QP in ERR",
-                                              to_string(options.fault), wc_status_name(expected)))
-                         : "A's operation did not verify";
+        out.summary = check.ok ? (options.fault == FaultKind::None
+                                      ? fmt::format("{} of {} bytes over rdma_cm completed on {}",
+                                                    to_string(op), size, a.context->device_name())
+                                      : fmt::format("fault {} observed over rdma_cm: {} and QP in ERR",
+                                                    to_string(options.fault), wc_status_name(expected)))
+                               : "A's operation did not verify";
         record_outcome(tracer, Endpoint::A, out);
     } catch (const RdmaError& e) {
         out.error = e.info();

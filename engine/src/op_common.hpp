@@ -7,6 +7,7 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 namespace rdmalab::detail {
 
@@ -81,6 +82,16 @@ inline unsigned responder_access(OpKind op, FaultKind fault) {
     }
     return 0;
 }
+
+/// Collects verification lines ("ok   ...", "FAIL ...") and whether all passed.
+struct Checklist {
+    std::vector<std::string>& lines;
+    bool ok = true;
+    void operator()(bool pass, const std::string& line) {
+        lines.push_back((pass ? "ok   " : "FAIL ") + line);
+        ok = ok && pass;
+    }
+};
 
 /// Fills `bytes` with `message` repeated.
 inline void fill_pattern(std::span<std::uint8_t> bytes, const std::string& message) {

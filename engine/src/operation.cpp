@@ -356,11 +356,7 @@ void LoopbackOperation::plan() {
 
 void LoopbackOperation::finish_success() {
     auto& out = outcome_;
-    bool ok = true;
-    auto check = [&](bool pass, std::string line) {
-        out.checks.push_back(fmt::format("{} {}", pass ? "ok  " : "FAIL", line));
-        ok = ok && pass;
-    };
+    Checklist check{out.checks};
     const auto& wc = out.requester_completion;
     check(wc && wc->ok(),
           fmt::format("A's completion status {}", wc ? wc_status_name(wc->status) : "missing"));
@@ -420,26 +416,22 @@ void LoopbackOperation::finish_success() {
     }
     out.requester_qp_state = std::string(qp_state_name(a_->qp->query_state()));
     out.responder_qp_state = std::string(qp_state_name(b_->qp->query_state()));
-    out.success = ok;
+    out.success = check.ok;
     out.finished = true;
     out.summary =
-        ok ? fmt::format("{} of {} bytes completed and verified on {}", to_string(options_.op), options_.size,
-                         context_->device_name())
-           : fmt::format("{} on {} did not verify", to_string(options_.op), context_->device_name());
+        check.ok ? fmt::format("{} of {} bytes completed and verified on {}", to_string(options_.op),
+                               options_.size, context_->device_name())
+                 : fmt::format("{} on {} did not verify", to_string(options_.op), context_->device_name());
     if (tracer_ && tracer_->enabled())
-        tracer_->record(Endpoint::None, EventKind::Check, ok ? "verified" : "not_verified", {},
-                        {{"ok", ok}, {"checks", out.checks}, {"summary", out.summary}});
+        tracer_->record(Endpoint::None, EventKind::Check, check.ok ? "verified" : "not_verified", {},
+                        {{"ok", check.ok}, {"checks", out.checks}, {"summary", out.summary}});
 }
 
 void LoopbackOperation::finish_fault() {
     auto& out = outcome_;
     auto flushed = a_->cq->poll_until(1, std::chrono::milliseconds(options_.timeout_ms));
     context_->poll_async_events();
-    bool ok = true;
-    auto check = [&](bool pass, std::string line) {
-        out.checks.push_back(fmt::format("{} {}", pass ? "ok  " : "FAIL", line));
-        ok = ok && pass;
-    };
+    Checklist check{out.checks};
     const auto expected = expected_status(options_.fault);
     const auto& wc = out.requester_completion;
     check(wc && wc->status == expected,
@@ -459,15 +451,15 @@ void LoopbackOperation::finish_fault() {
     }
     if (wc && !wc->ok())
         out.error = explain_wc_status(wc->status, std::string(wr_opcode_name(wr_opcode(options_.op))));
-    out.success = ok;
+    out.success = check.ok;
     out.finished = true;
     out.summary =
-        ok ? fmt::format("fault {} observed as expected: {} and QP in ERR on {}", to_string(options_.fault),
-                         wc_status_name(expected), context_->device_name())
-           : fmt::format("fault {} did not show the expected behaviour", to_string(options_.fault));
+        check.ok ? fmt::format("fault {} observed as expected: {} and QP in ERR on {}",
+                               to_string(options_.fault), wc_status_name(expected), context_->device_name())
+                 : fmt::format("fault {} did not show the expected behaviour", to_string(options_.fault));
     if (tracer_ && tracer_->enabled())
-        tracer_->record(Endpoint::None, EventKind::Check, ok ? "fault_observed" : "fault_not_observed", {},
-                        {{"ok", ok}, {"checks", out.checks}, {"summary", out.summary}});
+        tracer_->record(Endpoint::None, EventKind::Check, check.ok ? "fault_observed" : "fault_not_observed",
+                        {}, {{"ok", check.ok}, {"checks", out.checks}, {"summary", out.summary}});
 }
 
 bool LoopbackOperation::run_next() {

@@ -34,6 +34,14 @@ template <typename F> void noexcept_trace(F&& f) noexcept {
     }
 }
 
+std::vector<ibv_sge> to_ibv_sges(const std::vector<Sge>& sges) {
+    std::vector<ibv_sge> out;
+    out.reserve(sges.size());
+    for (const auto& s : sges)
+        out.push_back({s.addr, s.length, s.lkey});
+    return out;
+}
+
 nlohmann::json hex(std::uint64_t value) {
     return fmt::format("0x{:x}", value);
 }
@@ -777,10 +785,7 @@ TransitionReport QueuePair::to_reset() {
 }
 
 void QueuePair::post_send(const SendRequest& request) {
-    std::vector<ibv_sge> sges;
-    sges.reserve(request.sges.size());
-    for (const auto& s : request.sges)
-        sges.push_back({s.addr, s.length, s.lkey});
+    std::vector<ibv_sge> sges = to_ibv_sges(request.sges);
     ibv_send_wr wr{};
     wr.wr_id = request.wr_id;
     wr.sg_list = sges.empty() ? nullptr : sges.data();
@@ -864,10 +869,7 @@ void QueuePair::post_send(const SendRequest& request) {
 }
 
 void QueuePair::post_recv(const RecvRequest& request) {
-    std::vector<ibv_sge> sges;
-    sges.reserve(request.sges.size());
-    for (const auto& s : request.sges)
-        sges.push_back({s.addr, s.length, s.lkey});
+    std::vector<ibv_sge> sges = to_ibv_sges(request.sges);
     ibv_recv_wr wr{};
     wr.wr_id = request.wr_id;
     wr.sg_list = sges.empty() ? nullptr : sges.data();

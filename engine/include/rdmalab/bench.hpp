@@ -1,0 +1,75 @@
+// Measurements: RDMA and TCP latency and bandwidth on a loopback pair, with perftest's methodology
+// (ping-pong halved for SEND/WRITE latency, busy polling, warm-up excluded) and the CPU they cost.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdmalab {
+
+enum class BenchKind { SendLat, WriteLat, ReadLat, AtomicLat, TcpLat, WriteBw, ReadBw, SendBw, TcpBw };
+
+std::string_view to_string(BenchKind kind);
+std::optional<BenchKind> bench_kind_from_string(std::string_view text);
+bool is_latency(BenchKind kind);
+bool is_tcp(BenchKind kind);
+
+struct BenchOptions {
+    BenchKind kind = BenchKind::WriteLat;
+    std::size_t size = 2;  ///< message bytes (atomics: 8)
+    int iterations = 1000; ///< measured iterations (after warm-up)
+    double seconds = 0;    ///< if > 0: run for this long instead of a fixed count
+    int warmup = 100;      ///< iterations before measuring, not counted
+    int window = 64;       ///< bandwidth: outstanding work requests (perftest's tx depth)
+    std::string device;    ///< empty: first device
+    bool keep_samples = true;
+};
+
+/// Latency statistics in microseconds.
+struct LatencyStats {
+    double min = 0, p50 = 0, mean = 0, p90 = 0, p99 = 0, p999 = 0, max = 0, stdev = 0;
+    std::vector<double> samples; ///< per iteration, in order
+};
+
+/// Computes the statistics of `samples` (µs); percentiles by nearest rank.
+LatencyStats compute_stats(std::vector<double> samples);
+
+/// CPU the measured loop used (both endpoints: they run in this process), from getrusage.
+struct CpuCost {
+    double user_s = 0, sys_s = 0;
+    long voluntary_switches = 0, involuntary_switches = 0;
+    double user_us_per_msg = 0, sys_us_per_msg = 0, switches_per_msg = 0;
+};
+
+struct BenchResult {
+    BenchKind kind = BenchKind::WriteLat;
+    std::string device;    ///< "rxe0", or "loopback TCP (lo)"
+    bool software = false; ///< SoftRoCE / software device: not hardware numbers
+    std::size_t size = 0;
+    long iterations = 0;
+    double elapsed_s = 0;
+    std::optional<LatencyStats> latency;
+    std::string latency_basis; ///< "half round trip" or "full round trip (one operation)"
+    double bw_MBps = 0, bw_Gbps = 0, msg_rate_Mpps = 0;
+    CpuCost cpu;
+    std::vector<std::string> notes;
+};
+
+/// Runs one measurement. Throws RdmaError (verbs) or std::runtime_error (sockets) on failure.
+BenchResult run_bench(const BenchOptions& options);
+
+/// The stable JSON form documented in docs/bench-format.md.
+nlohmann::json to_json(const BenchResult& result, bool with_samples = false);
+
+/// Text table in the style of perftest's output.
+std::string format_table(const std::vector<BenchResult>& results);
+
+/// 2 B .. 8 MiB in powers of two.
+std::vector<std::size_t> sweep_sizes();
+
+} // namespace rdmalab

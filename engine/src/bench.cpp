@@ -1,0 +1,652 @@
+#include "rdmalab/bench.hpp"
+
+#include "rdmalab/device.hpp"
+#include "rdmalab/errors.hpp"
+#include "rdmalab/trace.hpp"
+#include "rdmalab/verbs.hpp"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+#include <thread>
+
+namespace rdmalab {
+
+namespace {
+
+constexpr std::pair<BenchKind, std::string_view> kNames[] = {
+    {BenchKind::SendLat, "send_lat"}, {BenchKind::WriteLat, "write_lat"},
+    {BenchKind::ReadLat, "read_lat"}, {BenchKind::AtomicLat, "atomic_lat"},
+    {BenchKind::TcpLat, "tcp_lat"},   {BenchKind::WriteBw, "write_bw"},
+    {BenchKind::ReadBw, "read_bw"},   {BenchKind::SendBw, "send_bw"},
+    {BenchKind::TcpBw, "tcp_bw"},
+};
+
+double now_us() {
+    return double(monotonic_ns()) / 1000.0;
+}
+
+struct Usage {
+    rusage r{};
+    static Usage take() {
+        Usage u;
+        getrusage(RUSAGE_SELF, &u.r);
+        return u;
+    }
+};
+
+double seconds(const timeval& t) {
+    return double(t.tv_sec) + double(t.tv_usec) / 1e6;
+}
+
+CpuCost cpu_between(const Usage& a, const Usage& b, long messages) {
+    CpuCost c;
+    c.user_s = seconds(b.r.ru_utime) - seconds(a.r.ru_utime);
+    c.sys_s = seconds(b.r.ru_stime) - seconds(a.r.ru_stime);
+    c.voluntary_switches = b.r.ru_nvcsw - a.r.ru_nvcsw;
+    c.involuntary_switches = b.r.ru_nivcsw - a.r.ru_nivcsw;
+    const double n = double(std::max(1L, messages));
+    c.user_us_per_msg = c.user_s * 1e6 / n;
+    c.sys_us_per_msg = c.sys_s * 1e6 / n;
+    c.switches_per_msg = double(c.voluntary_switches + c.involuntary_switches) / n;
+    return c;
+}
+
+/// Busy-polls one completion; throws on an error status.
+void poll_one(ibv_cq* cq) {
+    ibv_wc wc{};
+    int n;
+    while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) {
+    }
+    if (n < 0) throw RdmaError(explain_errno("ibv_poll_cq", -n));
+    if (wc.status != IBV_WC_SUCCESS) throw RdmaError(explain_wc_status(wc.status, "benchmark work request"));
+}
+
+/// Two endpoints on one device, RC-connected, untraced: the measured loops use raw verbs on these objects.
+struct Pair {
+    std::shared_ptr<Context> context;
+    std::shared_ptr<ProtectionDomain> pd_a, pd_b;
+    std::shared_ptr<CompletionQueue> scq_a, rcq_a, scq_b, rcq_b;
+    std::shared_ptr<QueuePair> qp_a, qp_b;
+    std::shared_ptr<MemoryRegion> mr_a, mr_b;
+    std::string device;
+    bool software = false;
+
+    Pair(const BenchOptions& o, std::size_t region_size, int depth) {
+        context = Context::open(o.device, nullptr);
+        device = context->device_name();
+        for (const auto& d : list_devices())
+            if (d.name == device) software = d.software;
+        context->require_active_port(1);
+        const int gid_index = context->rocev2_gid_index(1);
+        const ibv_gid gid = context->query_gid(1, gid_index);
+        const auto attr = context->query_device();
+        const auto rd = static_cast<std::uint8_t>(std::clamp(attr.max_qp_rd_atom, 1, 16));
+        pd_a = ProtectionDomain::alloc(context, Endpoint::A);
+        pd_b = ProtectionDomain::alloc(context, Endpoint::B);
+        const int cqe = depth * 2 + 16;
+        scq_a = CompletionQueue::create(context, Endpoint::A, cqe);
+        rcq_a = CompletionQueue::create(context, Endpoint::A, cqe);
+        scq_b = CompletionQueue::create(context, Endpoint::B, cqe);
+        rcq_b = CompletionQueue::create(context, Endpoint::B, cqe);
+        QpCapacity cap;
+        cap.max_send_wr = static_cast<std::uint32_t>(depth + 4);
+        cap.max_recv_wr = static_cast<std::uint32_t>(depth + 4);
+        cap.max_inline_data = 0;
+        qp_a = QueuePair::create(pd_a, scq_a, rcq_a, IBV_QPT_RC, cap);
+        qp_b = QueuePair::create(pd_b, scq_b, rcq_b, IBV_QPT_RC, cap);
+        const unsigned access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+                                IBV_ACCESS_REMOTE_ATOMIC;
+        mr_a = MemoryRegion::allocate(pd_a, region_size, access);
+        mr_b = MemoryRegion::allocate(pd_b, region_size, access);
+        const ibv_mtu mtu = context->query_port(1).active_mtu;
+        for (auto* qp : {qp_a.get(), qp_b.get()})
+            qp->to_init(1, access);
+        PathInfo path;
+        path.remote_gid = gid;
+        path.sgid_index = gid_index;
+        path.path_mtu = mtu;
+        path.max_dest_rd_atomic = rd;
+        path.remote_qpn = qp_b->qp_num();
+        qp_a->to_rtr(path);
+        path.remote_qpn = qp_a->qp_num();
+        qp_b->to_rtr(path);
+        RtsParams rts;
+        rts.max_rd_atomic = rd;
+        qp_a->to_rts(rts);
+        qp_b->to_rts(rts);
+    }
+};
+
+void post(ibv_qp* qp, ibv_send_wr& wr) {
+    ibv_send_wr* bad = nullptr;
+    if (int ret = ibv_post_send(qp, &wr, &bad); ret != 0)
+        throw RdmaError(explain_errno("ibv_post_send", ret));
+}
+
+void post_recv(ibv_qp* qp, const MemoryRegion& mr, std::size_t size) {
+    ibv_sge sge{mr.address(), static_cast<std::uint32_t>(std::max<std::size_t>(size, 1)), mr.lkey()};
+    ibv_recv_wr wr{};
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    ibv_recv_wr* bad = nullptr;
+    if (int ret = ibv_post_recv(qp, &wr, &bad); ret != 0)
+        throw RdmaError(explain_errno("ibv_post_recv", ret));
+}
+
+bool keep_going(const BenchOptions& o, long done, double start_us) {
+    if (o.seconds > 0) return now_us() - start_us < o.seconds * 1e6;
+    return done < o.iterations;
+}
+
+// ------------------------------------------------------------------ RDMA latency
+
+BenchResult rdma_latency(const BenchOptions& o) {
+    const std::size_t size = o.kind == BenchKind::AtomicLat ? 8 : std::max<std::size_t>(o.size, 1);
+    // Each region: [0, size) is where the peer writes; [size, 2 size) is the local source.
+    Pair pair(o, 2 * size, 4);
+    BenchResult r;
+    r.device = pair.device;
+    r.software = pair.software;
+    r.size = size;
+    std::vector<double> samples;
+    samples.reserve(static_cast<std::size_t>(std::max(o.iterations, 1)));
+    auto make_wr = [&](const MemoryRegion& local, const MemoryRegion& remote, ibv_sge& sge) {
+        sge = {local.address() + size, static_cast<std::uint32_t>(size), local.lkey()};
+        ibv_send_wr wr{};
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        wr.send_flags = IBV_SEND_SIGNALED;
+        wr.wr.rdma.remote_addr = remote.address();
+        wr.wr.rdma.rkey = remote.rkey();
+        return wr;
+    };
+    ibv_sge sge_a{}, sge_b{};
+    ibv_send_wr wr_a = make_wr(*pair.mr_a, *pair.mr_b, sge_a);
+    ibv_send_wr wr_b = make_wr(*pair.mr_b, *pair.mr_a, sge_b);
+    volatile std::uint8_t* a_in = pair.mr_a->data() + size - 1; // last byte B writes into A
+    volatile std::uint8_t* b_in = pair.mr_b->data() + size - 1;
+    std::uint8_t* a_src_last = pair.mr_a->data() + 2 * size - 1;
+    std::uint8_t* b_src_last = pair.mr_b->data() + 2 * size - 1;
+    ibv_qp* qa = pair.qp_a->get();
+    ibv_qp* qb = pair.qp_b->get();
+    const bool one_sided_full = o.kind == BenchKind::ReadLat || o.kind == BenchKind::AtomicLat;
+    r.latency_basis = one_sided_full ? "full round trip (one operation, as ib_read_lat/ib_atomic_lat)"
+                                     : "half round trip (ping-pong / 2, as ib_send_lat/ib_write_lat)";
+    std::atomic<bool> stop{false};
+    std::thread responder;
+    const long total_planned = o.seconds > 0 ? -1 : long(o.warmup) + o.iterations;
+
+    if (o.kind == BenchKind::WriteLat) {
+        wr_a.opcode = wr_b.opcode = IBV_WR_RDMA_WRITE;
+        responder = std::thread([&] {
+            for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+                const auto tag = static_cast<std::uint8_t>(i % 255 + 1);
+                while (*b_in != tag)
+                    if (stop.load(std::memory_order_relaxed)) return;
+                *b_src_last = tag;
+                post(qb, wr_b);
+                poll_one(pair.scq_b->get());
+                if (total_planned > 0 && i + 1 >= total_planned) return;
+            }
+        });
+    } else if (o.kind == BenchKind::SendLat) {
+        wr_a.opcode = wr_b.opcode = IBV_WR_SEND;
+        for (int i = 0; i < 2; ++i) {
+            post_recv(qa, *pair.mr_a, size);
+            post_recv(qb, *pair.mr_b, size);
+        }
+        responder = std::thread([&] {
+            for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+                ibv_wc wc{};
+                int n;
+                while ((n = ibv_poll_cq(pair.rcq_b->get(), 1, &wc)) == 0)
+                    if (stop.load(std::memory_order_relaxed)) return;
+                post_recv(qb, *pair.mr_b, size);
+                post(qb, wr_b);
+                poll_one(pair.scq_b->get());
+                if (total_planned > 0 && i + 1 >= total_planned) return;
+            }
+        });
+    } else if (o.kind == BenchKind::ReadLat) {
+        wr_a.opcode = IBV_WR_RDMA_READ;
+        wr_a.sg_list->addr = pair.mr_a->address(); // read B's [0,size) into A's [0,size)
+    } else {
+        wr_a.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+        wr_a.wr.atomic.remote_addr = pair.mr_b->address();
+        wr_a.wr.atomic.rkey = pair.mr_b->rkey();
+        wr_a.wr.atomic.compare_add = 1;
+    }
+
+    Usage u0, u1;
+    double start = 0;
+    long measured = 0;
+    try {
+        for (long i = 0;; ++i) {
+            if (i == o.warmup) {
+                u0 = Usage::take();
+                start = now_us();
+            }
+            if (i >= o.warmup && !keep_going(o, measured, start)) break;
+            const auto tag = static_cast<std::uint8_t>(i % 255 + 1);
+            const double t0 = now_us();
+            if (o.kind == BenchKind::WriteLat) {
+                *a_src_last = tag;
+                post(qa, wr_a);
+                while (*a_in != tag) {
+                }
+                poll_one(pair.scq_a->get());
+            } else if (o.kind == BenchKind::SendLat) {
+                post(qa, wr_a);
+                poll_one(pair.rcq_a->get());
+                post_recv(qa, *pair.mr_a, size);
+                poll_one(pair.scq_a->get());
+            } else {
+                post(qa, wr_a);
+                poll_one(pair.scq_a->get());
+            }
+            const double dt = now_us() - t0;
+            if (i >= o.warmup) {
+                samples.push_back(one_sided_full ? dt : dt / 2);
+                ++measured;
+            }
+        }
+    } catch (...) {
+        stop = true;
+        if (responder.joinable()) responder.join();
+        throw;
+    }
+    const double end = now_us();
+    u1 = Usage::take();
+    stop = true;
+    if (responder.joinable()) responder.join();
+    r.iterations = measured;
+    r.elapsed_s = (end - start) / 1e6;
+    r.latency = compute_stats(std::move(samples));
+    r.cpu = cpu_between(u0, u1, measured * (one_sided_full ? 1 : 2));
+    if (!o.keep_samples) r.latency->samples.clear();
+    r.notes.push_back(
+        "A and B are two threads of one process on one device, each busy-polling (perftest uses "
+        "two processes); CPU figures cover both");
+    return r;
+}
+
+// ------------------------------------------------------------------ RDMA bandwidth
+
+BenchResult rdma_bandwidth(const BenchOptions& o) {
+    const std::size_t size = std::max<std::size_t>(o.size, 1);
+    const int window = std::max(1, o.window);
+    Pair pair(o, size, window);
+    BenchResult r;
+    r.device = pair.device;
+    r.software = pair.software;
+    r.size = size;
+    ibv_sge sge{pair.mr_a->address(), static_cast<std::uint32_t>(size), pair.mr_a->lkey()};
+    ibv_send_wr wr{};
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.send_flags = IBV_SEND_SIGNALED;
+    wr.opcode = o.kind == BenchKind::WriteBw  ? IBV_WR_RDMA_WRITE
+                : o.kind == BenchKind::ReadBw ? IBV_WR_RDMA_READ
+                                              : IBV_WR_SEND;
+    wr.wr.rdma.remote_addr = pair.mr_b->address();
+    wr.wr.rdma.rkey = pair.mr_b->rkey();
+    ibv_qp* qa = pair.qp_a->get();
+    std::atomic<bool> stop{false};
+    std::thread receiver;
+    if (o.kind == BenchKind::SendBw) {
+        for (int i = 0; i < window + 2; ++i)
+            post_recv(pair.qp_b->get(), *pair.mr_b, size);
+        receiver = std::thread([&] {
+            ibv_wc wcs[16];
+            while (!stop.load(std::memory_order_relaxed)) {
+                const int n = ibv_poll_cq(pair.rcq_b->get(), 16, wcs);
+                for (int k = 0; k < n; ++k)
+                    post_recv(pair.qp_b->get(), *pair.mr_b, size);
+            }
+        });
+    }
+    long target = long(o.warmup) + o.iterations; // work requests to post (fixed-count mode)
+    long posted = 0, completed = 0, measured_from = 0;
+    Usage u0 = Usage::take(), u1;
+    double start = now_us(), end = start;
+    bool started = o.warmup == 0, stopped = false;
+    ibv_wc wcs[16];
+    try {
+        for (;;) {
+            const bool more = o.seconds > 0 ? (!started || now_us() - start < o.seconds * 1e6) : posted < target;
+            while (more && posted - completed < window && (o.seconds > 0 || posted < target)) {
+                post(qa, wr);
+                ++posted;
+            }
+            const int n = ibv_poll_cq(pair.scq_a->get(), 16, wcs);
+            if (n < 0) throw RdmaError(explain_errno("ibv_poll_cq", -n));
+            for (int k = 0; k < n; ++k)
+                if (wcs[k].status != IBV_WC_SUCCESS)
+                    throw RdmaError(explain_wc_status(wcs[k].status, "bandwidth"));
+            completed += n;
+            if (!started && completed >= o.warmup) {
+                started = true;
+                measured_from = completed;
+                if (o.seconds <= 0) target = measured_from + o.iterations;
+                u0 = Usage::take();
+                start = now_us();
+            }
+            // Fixed count: the clock stops when exactly `iterations` measured requests have completed.
+            if (started && !stopped && o.seconds <= 0 && completed - measured_from >= o.iterations) {
+                end = now_us();
+                u1 = Usage::take();
+                stopped = true;
+            }
+            if (!more && completed == posted) break;
+        }
+    } catch (...) {
+        stop = true;
+        if (receiver.joinable()) receiver.join();
+        throw;
+    }
+    if (!stopped) {
+        end = now_us();
+        u1 = Usage::take();
+    }
+    stop = true;
+    if (receiver.joinable()) receiver.join();
+    const long measured = o.seconds > 0 ? completed - measured_from : o.iterations;
+    r.iterations = measured;
+    r.elapsed_s = (end - start) / 1e6;
+    const double bytes = double(measured) * double(size);
+    r.bw_MBps = r.elapsed_s > 0 ? bytes / r.elapsed_s / 1e6 : 0;
+    r.bw_Gbps = r.bw_MBps * 8 / 1000;
+    r.msg_rate_Mpps = r.elapsed_s > 0 ? double(measured) / r.elapsed_s / 1e6 : 0;
+    r.cpu = cpu_between(u0, u1, measured);
+    r.notes.push_back(fmt::format("window of {} outstanding work requests, every one signaled", window));
+    return r;
+}
+
+// ------------------------------------------------------------------ TCP
+
+struct Fd {
+    int fd = -1;
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+[[noreturn]] void sock_fail(const char* what) {
+    throw std::runtime_error(fmt::format("{} failed: {}", what, std::strerror(errno)));
+}
+
+void write_all(int fd, const std::uint8_t* data, std::size_t n) {
+    while (n > 0) {
+        const ssize_t w = ::send(fd, data, n, 0);
+        if (w <= 0) sock_fail("send");
+        data += w;
+        n -= static_cast<std::size_t>(w);
+    }
+}
+
+void read_all(int fd, std::uint8_t* data, std::size_t n) {
+    while (n > 0) {
+        const ssize_t r = ::recv(fd, data, n, 0);
+        if (r <= 0) sock_fail("recv");
+        data += r;
+        n -= static_cast<std::size_t>(r);
+    }
+}
+
+/// A connected TCP pair over 127.0.0.1 with TCP_NODELAY on both ends.
+void tcp_pair(Fd& a, Fd& b) {
+    Fd listener;
+    listener.fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (listener.fd < 0) sock_fail("socket");
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::bind(listener.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) sock_fail("bind");
+    if (::listen(listener.fd, 1) != 0) sock_fail("listen");
+    socklen_t len = sizeof addr;
+    ::getsockname(listener.fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    a.fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (::connect(a.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) sock_fail("connect");
+    b.fd = ::accept(listener.fd, nullptr, nullptr);
+    if (b.fd < 0) sock_fail("accept");
+    const int one = 1;
+    ::setsockopt(a.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    ::setsockopt(b.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+BenchResult tcp_bench(const BenchOptions& o) {
+    const std::size_t size = std::max<std::size_t>(o.size, 1);
+    Fd a, b;
+    tcp_pair(a, b);
+    BenchResult r;
+    r.device = "loopback TCP (lo, kernel stack)";
+    r.size = size;
+    std::vector<std::uint8_t> buf_a(size, 'a'), buf_b(size, 'b');
+    const long total = long(o.warmup) + o.iterations;
+    if (o.kind == BenchKind::TcpLat) {
+        r.latency_basis = "half round trip (ping-pong / 2, as sockperf ping-pong)";
+        std::thread echo([&] {
+            try {
+                for (;;) {
+                    read_all(b.fd, buf_b.data(), size);
+                    write_all(b.fd, buf_b.data(), size);
+                }
+            } catch (...) {
+            }
+        });
+        std::vector<double> samples;
+        Usage u0 = Usage::take();
+        double start = now_us();
+        long measured = 0;
+        for (long i = 0;; ++i) {
+            if (i == o.warmup) {
+                u0 = Usage::take();
+                start = now_us();
+            }
+            if (i >= o.warmup && !keep_going(o, measured, start)) break;
+            const double t0 = now_us();
+            write_all(a.fd, buf_a.data(), size);
+            read_all(a.fd, buf_a.data(), size);
+            if (i >= o.warmup) {
+                samples.push_back((now_us() - t0) / 2);
+                ++measured;
+            }
+        }
+        const double end = now_us();
+        const Usage u1 = Usage::take();
+        ::shutdown(a.fd, SHUT_RDWR);
+        echo.join();
+        r.iterations = measured;
+        r.elapsed_s = (end - start) / 1e6;
+        r.latency = compute_stats(std::move(samples));
+        if (!o.keep_samples) r.latency->samples.clear();
+        r.cpu = cpu_between(u0, u1, measured * 2);
+    } else {
+        std::atomic<long> received_msgs{0};
+        std::thread sink([&] {
+            std::vector<std::uint8_t> chunk(std::max<std::size_t>(size, 65536));
+            std::uint64_t bytes = 0;
+            for (;;) {
+                const ssize_t n = ::recv(b.fd, chunk.data(), chunk.size(), 0);
+                if (n <= 0) break;
+                bytes += static_cast<std::uint64_t>(n);
+                received_msgs.store(static_cast<long>(bytes / size), std::memory_order_relaxed);
+            }
+        });
+        long sent = 0;
+        for (; sent < o.warmup; ++sent)
+            write_all(a.fd, buf_a.data(), size);
+        while (received_msgs.load() < o.warmup) {
+        }
+        const Usage u0 = Usage::take();
+        const double start = now_us();
+        long measured = 0;
+        while (keep_going(o, measured, start)) {
+            write_all(a.fd, buf_a.data(), size);
+            ++measured;
+        }
+        const long target = o.warmup + measured;
+        while (received_msgs.load() < target) {
+        }
+        const double end = now_us();
+        const Usage u1 = Usage::take();
+        ::shutdown(a.fd, SHUT_WR);
+        sink.join();
+        r.iterations = measured;
+        r.elapsed_s = (end - start) / 1e6;
+        const double bytes = double(measured) * double(size);
+        r.bw_MBps = bytes / r.elapsed_s / 1e6;
+        r.bw_Gbps = r.bw_MBps * 8 / 1000;
+        r.msg_rate_Mpps = double(measured) / r.elapsed_s / 1e6;
+        r.cpu = cpu_between(u0, u1, measured);
+        (void)total;
+    }
+    r.notes.push_back(
+        "each message is copied by the CPU twice: into the socket buffer on send() and out of it "
+        "on recv(); every send()/recv() is a system call");
+    return r;
+}
+
+} // namespace
+
+std::string_view to_string(BenchKind kind) {
+    for (const auto& [k, n] : kNames)
+        if (k == kind) return n;
+    return "?";
+}
+
+std::optional<BenchKind> bench_kind_from_string(std::string_view text) {
+    for (const auto& [k, n] : kNames)
+        if (n == text) return k;
+    return std::nullopt;
+}
+
+bool is_latency(BenchKind kind) {
+    return kind == BenchKind::SendLat || kind == BenchKind::WriteLat || kind == BenchKind::ReadLat ||
+           kind == BenchKind::AtomicLat || kind == BenchKind::TcpLat;
+}
+
+bool is_tcp(BenchKind kind) {
+    return kind == BenchKind::TcpLat || kind == BenchKind::TcpBw;
+}
+
+LatencyStats compute_stats(std::vector<double> samples) {
+    LatencyStats s;
+    if (samples.empty()) return s;
+    std::vector<double> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    auto rank = [&](double p) {
+        const auto idx = static_cast<std::size_t>(std::ceil(p * double(sorted.size()))) - 1;
+        return sorted[std::min(idx, sorted.size() - 1)];
+    };
+    s.min = sorted.front();
+    s.max = sorted.back();
+    s.p50 = rank(0.50);
+    s.p90 = rank(0.90);
+    s.p99 = rank(0.99);
+    s.p999 = rank(0.999);
+    s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / double(sorted.size());
+    double var = 0;
+    for (double v : sorted)
+        var += (v - s.mean) * (v - s.mean);
+    s.stdev = sorted.size() > 1 ? std::sqrt(var / double(sorted.size() - 1)) : 0;
+    s.samples = std::move(samples);
+    return s;
+}
+
+BenchResult run_bench(const BenchOptions& options) {
+    BenchResult r;
+    if (is_tcp(options.kind))
+        r = tcp_bench(options);
+    else if (is_latency(options.kind))
+        r = rdma_latency(options);
+    else
+        r = rdma_bandwidth(options);
+    r.kind = options.kind;
+    if (r.software)
+        r.notes.push_back("SoftRoCE: RDMA implemented in software by the kernel; not hardware numbers");
+    return r;
+}
+
+nlohmann::json to_json(const BenchResult& r, bool with_samples) {
+    nlohmann::json j = {{"kind", to_string(r.kind)},
+                        {"device", r.device},
+                        {"software_device", r.software},
+                        {"size", r.size},
+                        {"iters", r.iterations},
+                        {"elapsed_s", r.elapsed_s},
+                        {"units", {{"lat", "us"}, {"bw_MBps", "10^6 bytes/s"}, {"bw_Gbps", "10^9 bits/s"}}},
+                        {"cpu",
+                         {{"user_s", r.cpu.user_s},
+                          {"sys_s", r.cpu.sys_s},
+                          {"voluntary_switches", r.cpu.voluntary_switches},
+                          {"involuntary_switches", r.cpu.involuntary_switches},
+                          {"user_us_per_msg", r.cpu.user_us_per_msg},
+                          {"sys_us_per_msg", r.cpu.sys_us_per_msg},
+                          {"switches_per_msg", r.cpu.switches_per_msg}}},
+                        {"notes", r.notes}};
+    if (r.latency) {
+        const auto& l = *r.latency;
+        j["lat_us"] = {{"min", l.min}, {"p50", l.p50},   {"mean", l.mean}, {"p90", l.p90},
+                       {"p99", l.p99}, {"p999", l.p999}, {"max", l.max},   {"stdev", l.stdev}};
+        j["lat_basis"] = r.latency_basis;
+        if (with_samples) j["samples_us"] = l.samples;
+    } else {
+        j["bw_MBps"] = r.bw_MBps;
+        j["bw_Gbps"] = r.bw_Gbps;
+        j["msg_rate_Mpps"] = r.msg_rate_Mpps;
+    }
+    return j;
+}
+
+std::string format_table(const std::vector<BenchResult>& results) {
+    std::string out;
+    if (results.empty()) return out;
+    const auto& first = results.front();
+    out += std::string(90, '-') + "\n";
+    out += fmt::format(" rdmalab {}  device: {}{}\n", to_string(first.kind), first.device,
+                       first.software ? "  (SoftRoCE: software, not hardware numbers)" : "");
+    if (first.latency) out += fmt::format(" latency: {}\n", first.latency_basis);
+    out += std::string(90, '-') + "\n";
+    if (first.latency) {
+        out += fmt::format(" {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}\n", "#bytes",
+                           "#iters", "t_min[us]", "t_p50[us]", "t_avg[us]", "t_p90[us]", "t_p99[us]",
+                           "t_p999", "t_max[us]", "stdev");
+        for (const auto& r : results) {
+            const auto& l = *r.latency;
+            out += fmt::format(
+                " {:>9} {:>10} {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>8.2f}\n",
+                r.size, r.iterations, l.min, l.p50, l.mean, l.p90, l.p99, l.p999, l.max, l.stdev);
+        }
+    } else {
+        out += fmt::format(" {:>9} {:>10} {:>14} {:>12} {:>12} {:>14} {:>14}\n", "#bytes", "#iters",
+                           "BW avg[MB/s]", "BW[Gb/s]", "MsgRate[Mpps]", "user us/msg", "sys us/msg");
+        for (const auto& r : results)
+            out += fmt::format(" {:>9} {:>10} {:>14.2f} {:>12.3f} {:>12.6f} {:>14.3f} {:>14.3f}\n", r.size,
+                               r.iterations, r.bw_MBps, r.bw_Gbps, r.msg_rate_Mpps, r.cpu.user_us_per_msg,
+                               r.cpu.sys_us_per_msg);
+    }
+    out += std::string(90, '-') + "\n";
+    return out;
+}
+
+std::vector<std::size_t> sweep_sizes() {
+    std::vector<std::size_t> sizes;
+    for (std::size_t s = 2; s <= 8u * 1024 * 1024; s *= 2)
+        sizes.push_back(s);
+    return sizes;
+}
+
+} // namespace rdmalab

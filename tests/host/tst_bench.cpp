@@ -1,0 +1,106 @@
+// Measurement statistics, TCP measurements on loopback, and the documented JSON of `rdmalab-cli bench`.
+#include "testutil.hpp"
+
+#include "rdmalab/bench.hpp"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+using namespace rdmalab;
+using rdmalab::test::runCli;
+
+class BenchTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void statisticsOfKnownSamples() {
+        std::vector<double> samples;
+        for (int i = 100; i >= 1; --i)
+            samples.push_back(i); // unsorted on purpose
+        const auto s = compute_stats(samples);
+        QCOMPARE(s.min, 1.0);
+        QCOMPARE(s.max, 100.0);
+        QCOMPARE(s.p50, 50.0);
+        QCOMPARE(s.p90, 90.0);
+        QCOMPARE(s.p99, 99.0);
+        QCOMPARE(s.p999, 100.0);
+        QCOMPARE(s.mean, 50.5);
+        QVERIFY(std::abs(s.stdev - 29.0115) < 1e-3);
+        QCOMPARE(s.samples.front(), 100.0); // samples stay in measurement order
+        QCOMPARE(compute_stats({}).max, 0.0);
+    }
+
+    void tcpPingPongMeasuresHalfRoundTrip() {
+        BenchOptions o;
+        o.kind = BenchKind::TcpLat;
+        o.size = 64;
+        o.iterations = 300;
+        o.warmup = 20;
+        const auto r = run_bench(o);
+        QCOMPARE(r.iterations, 300L);
+        QVERIFY(r.latency.has_value());
+        QCOMPARE(r.latency->samples.size(), 300u);
+        QVERIFY(r.latency->min > 0);
+        QVERIFY(r.latency->min <= r.latency->p50 && r.latency->p50 <= r.latency->p99 &&
+                r.latency->p99 <= r.latency->max);
+        QVERIFY(QString::fromStdString(r.latency_basis).startsWith("half round trip"));
+        QVERIFY(r.cpu.user_s + r.cpu.sys_s > 0);
+        QVERIFY(r.device.find("TCP") != std::string::npos);
+    }
+
+    void tcpStreamMeasuresBandwidth() {
+        BenchOptions o;
+        o.kind = BenchKind::TcpBw;
+        o.size = 65536;
+        o.iterations = 2000;
+        o.warmup = 50;
+        const auto r = run_bench(o);
+        QCOMPARE(r.iterations, 2000L);
+        QVERIFY(r.bw_MBps > 1);
+        QVERIFY(std::abs(r.bw_Gbps - r.bw_MBps * 8 / 1000) < 1e-9);
+        QVERIFY(std::abs(r.msg_rate_Mpps - r.bw_MBps / 65536.0) < 1e-6 * r.bw_MBps);
+    }
+
+    void cliJsonHasTheDocumentedFields() {
+        const auto run = runCli({"bench", "tcp_lat", "--size", "32", "--iters", "200", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto j = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(j["kind"].toString(), QString("tcp_lat"));
+        QCOMPARE(j["size"].toInt(), 32);
+        QCOMPARE(j["iters"].toInt(), 200);
+        QVERIFY(!j["device"].toString().isEmpty());
+        const auto lat = j["lat_us"].toObject();
+        for (const char* key : {"min", "p50", "mean", "p90", "p99", "p999", "max", "stdev"})
+            QVERIFY2(lat.contains(key), key);
+        const auto cpu = j["cpu"].toObject();
+        for (const char* key : {"user_s", "sys_s", "user_us_per_msg", "sys_us_per_msg", "switches_per_msg"})
+            QVERIFY2(cpu.contains(key), key);
+        const auto bw = runCli({"bench", "tcp_bw", "--size", "4k", "--iters", "500", "--json"});
+        const auto b = QJsonDocument::fromJson(bw.out.toUtf8()).object();
+        for (const char* key : {"bw_MBps", "bw_Gbps", "msg_rate_Mpps"})
+            QVERIFY2(b[key].toDouble() > 0, key);
+    }
+
+    void cliSweepPrintsAnArray() {
+        const auto run = runCli({"bench", "tcp_lat", "--sweep", "--iters", "20", "--warmup", "2", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto a = QJsonDocument::fromJson(run.out.toUtf8()).array();
+        QCOMPARE(a.size(), 23); // 2 B .. 8 MiB
+        QCOMPARE(a.first().toObject()["size"].toInt(), 2);
+        QCOMPARE(a.last().toObject()["size"].toInt(), 8 * 1024 * 1024);
+    }
+
+    void cliRejectsBadArguments() {
+        auto run = runCli({"bench", "warp_lat"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("unknown KIND 'warp_lat'"));
+        run = runCli({"bench", "write_lat", "--iters", "0"});
+        QCOMPARE(run.exitCode, 2);
+        run = runCli({"bench", "write_lat", "--seconds", "-1"});
+        QCOMPARE(run.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(BenchTest)
+#include "tst_bench.moc"
