@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <numeric>
 #include <stdexcept>
 #include <thread>
@@ -317,6 +318,8 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
             }
         });
     }
+    const long signal_every = std::max(1, std::min(window / 2, 32));
+    std::deque<long> signaled_upto;              // posted-count at each signaled request, oldest first
     long target = long(o.warmup) + o.iterations; // work requests to post (fixed-count mode)
     long posted = 0, completed = 0, measured_from = 0;
     Usage u0 = Usage::take(), u1;
@@ -325,17 +328,25 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
     ibv_wc wcs[16];
     try {
         for (;;) {
-            const bool more = o.seconds > 0 ? (!started || now_us() - start < o.seconds * 1e6) : posted < target;
+            const bool more =
+                o.seconds > 0 ? (!started || now_us() - start < o.seconds * 1e6) : posted < target;
             while (more && posted - completed < window && (o.seconds > 0 || posted < target)) {
+                // Signal one request in `signal_every` (perftest's cq_mod): a completion stands for the
+                // unsignaled requests before it, since an RC send queue completes in order.
+                const bool last = o.seconds <= 0 && posted + 1 == target;
+                wr.send_flags = ((posted + 1) % signal_every == 0 || last) ? IBV_SEND_SIGNALED : 0;
                 post(qa, wr);
                 ++posted;
+                if (wr.send_flags) signaled_upto.push_back(posted);
             }
             const int n = ibv_poll_cq(pair.scq_a->get(), 16, wcs);
             if (n < 0) throw RdmaError(explain_errno("ibv_poll_cq", -n));
-            for (int k = 0; k < n; ++k)
+            for (int k = 0; k < n; ++k) {
                 if (wcs[k].status != IBV_WC_SUCCESS)
                     throw RdmaError(explain_wc_status(wcs[k].status, "bandwidth"));
-            completed += n;
+                completed = signaled_upto.front();
+                signaled_upto.pop_front();
+            }
             if (!started && completed >= o.warmup) {
                 started = true;
                 measured_from = completed;
@@ -349,7 +360,9 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
                 u1 = Usage::take();
                 stopped = true;
             }
-            if (!more && completed == posted) break;
+            // Done when every signaled request has completed (in timed mode a few unsignaled ones may
+            // still be in flight; they are not counted and are flushed when the QP is destroyed).
+            if (!more && signaled_upto.empty()) break;
         }
     } catch (...) {
         stop = true;
@@ -370,7 +383,8 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
     r.bw_Gbps = r.bw_MBps * 8 / 1000;
     r.msg_rate_Mpps = r.elapsed_s > 0 ? double(measured) / r.elapsed_s / 1e6 : 0;
     r.cpu = cpu_between(u0, u1, measured);
-    r.notes.push_back(fmt::format("window of {} outstanding work requests, every one signaled", window));
+    r.notes.push_back(
+        fmt::format("window of {} outstanding work requests, one in {} signaled", window, signal_every));
     return r;
 }
 
@@ -405,8 +419,8 @@ void read_all(int fd, std::uint8_t* data, std::size_t n) {
     }
 }
 
-/// A connected TCP pair over 127.0.0.1 with TCP_NODELAY on both ends.
-void tcp_pair(Fd& a, Fd& b) {
+/// A connected TCP pair over 127.0.0.1.
+void tcp_pair(Fd& a, Fd& b, bool nodelay) {
     Fd listener;
     listener.fd = ::socket(AF_INET, SOCK_STREAM, 0);
     if (listener.fd < 0) sock_fail("socket");
@@ -421,15 +435,17 @@ void tcp_pair(Fd& a, Fd& b) {
     if (::connect(a.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) sock_fail("connect");
     b.fd = ::accept(listener.fd, nullptr, nullptr);
     if (b.fd < 0) sock_fail("accept");
-    const int one = 1;
-    ::setsockopt(a.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    ::setsockopt(b.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (nodelay) { // latency: no Nagle delay; bandwidth keeps the stack's default, as iperf3 does
+        const int one = 1;
+        ::setsockopt(a.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        ::setsockopt(b.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    }
 }
 
 BenchResult tcp_bench(const BenchOptions& o) {
     const std::size_t size = std::max<std::size_t>(o.size, 1);
     Fd a, b;
-    tcp_pair(a, b);
+    tcp_pair(a, b, o.kind == BenchKind::TcpLat);
     BenchResult r;
     r.device = "loopback TCP (lo, kernel stack)";
     r.size = size;
