@@ -1,5 +1,6 @@
 // Cost of recording trace events: ns per event with tracing off, into memory, and as JSON Lines to a file.
-// With a device (run it in the SoftRoCE test bed), also ns per RDMA WRITE (post + poll) with tracing on vs off.
+// With a device (run it in the SoftRoCE test bed), also ns per RDMA WRITE (post + poll) with tracing on vs
+// off.
 #include "rdmalab/device.hpp"
 #include "rdmalab/trace.hpp"
 #include "rdmalab/verbs.hpp"
@@ -40,16 +41,10 @@ double ns_per_write(bool tracing, int count) {
     auto qp_b = QueuePair::create(pd, cq_b, cq_b, IBV_QPT_RC);
     auto src = MemoryRegion::allocate(pd, 64, IBV_ACCESS_LOCAL_WRITE);
     auto dst = MemoryRegion::allocate(pd, 64, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-    for (auto* qp : {qp_a.get(), qp_b.get()}) qp->to_init(1, IBV_ACCESS_REMOTE_WRITE);
     PathInfo path;
     path.remote_gid = gid;
     path.sgid_index = gid_index;
-    path.remote_qpn = qp_b->qp_num();
-    qp_a->to_rtr(path);
-    path.remote_qpn = qp_a->qp_num();
-    qp_b->to_rtr(path);
-    qp_a->to_rts({});
-    qp_b->to_rts({});
+    connect_pair(*qp_a, *qp_b, 1, IBV_ACCESS_REMOTE_WRITE, path, {});
     SendRequest wr;
     wr.opcode = IBV_WR_RDMA_WRITE;
     wr.sges = {{src->address(), 64, src->lkey()}};
@@ -82,7 +77,8 @@ int main(int argc, char** argv) {
     std::printf("  in-memory sink         %8.1f ns/event\n", ns_per_event(memory, events));
     std::printf("  JSON Lines to a file   %8.1f ns/event\n", ns_per_event(file, events));
     if (list_devices().empty()) {
-        std::printf("no RDMA device: skipping the per-operation comparison (run in tests/softroce/vm-run.sh)\n");
+        std::printf(
+            "no RDMA device: skipping the per-operation comparison (run in tests/softroce/vm-run.sh)\n");
         return 0;
     }
     const auto device = list_devices().front();

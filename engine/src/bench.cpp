@@ -112,21 +112,14 @@ struct Pair {
         mr_a = MemoryRegion::allocate(pd_a, region_size, access);
         mr_b = MemoryRegion::allocate(pd_b, region_size, access);
         const ibv_mtu mtu = context->query_port(1).active_mtu;
-        for (auto* qp : {qp_a.get(), qp_b.get()})
-            qp->to_init(1, access);
         PathInfo path;
         path.remote_gid = gid;
         path.sgid_index = gid_index;
         path.path_mtu = mtu;
         path.max_dest_rd_atomic = rd;
-        path.remote_qpn = qp_b->qp_num();
-        qp_a->to_rtr(path);
-        path.remote_qpn = qp_a->qp_num();
-        qp_b->to_rtr(path);
         RtsParams rts;
         rts.max_rd_atomic = rd;
-        qp_a->to_rts(rts);
-        qp_b->to_rts(rts);
+        connect_pair(*qp_a, *qp_b, 1, access, path, rts);
     }
 };
 

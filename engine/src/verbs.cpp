@@ -784,6 +784,20 @@ TransitionReport QueuePair::to_reset() {
     return modify(attr, IBV_QP_STATE, fmt::format("{}->RESET", qp_state_name(state_)));
 }
 
+void connect_pair(QueuePair& a, QueuePair& b, std::uint8_t port, unsigned access, PathInfo path,
+                  const RtsParams& rts) {
+    a.to_init(port, access);
+    b.to_init(port, access);
+    path.port = port;
+    path.remote_psn = rts.sq_psn; // both sides start at the same PSN
+    path.remote_qpn = b.qp_num();
+    a.to_rtr(path);
+    path.remote_qpn = a.qp_num();
+    b.to_rtr(path);
+    a.to_rts(rts);
+    b.to_rts(rts);
+}
+
 void QueuePair::post_send(const SendRequest& request) {
     std::vector<ibv_sge> sges = to_ibv_sges(request.sges);
     ibv_send_wr wr{};

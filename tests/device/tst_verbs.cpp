@@ -58,16 +58,10 @@ struct Pair {
     }
 
     void connect() {
-        const unsigned access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
-        qp_a->to_init(1, access);
-        qp_b->to_init(1, access);
-        qp_a->to_rtr(path_to(*qp_b, 200));
-        qp_b->to_rtr(path_to(*qp_a, 100));
         RtsParams rts;
         rts.sq_psn = 100;
-        qp_a->to_rts(rts);
-        rts.sq_psn = 200;
-        qp_b->to_rts(rts);
+        connect_pair(*qp_a, *qp_b, 1, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ, path_to(*qp_b, 0),
+                     rts);
     }
 };
 

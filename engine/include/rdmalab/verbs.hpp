@@ -349,6 +349,11 @@ class QueuePair {
     ibv_qp_state state_ = IBV_QPS_RESET;
 };
 
+/// Connects two connected-mode QPs (RC or UC) to each other: RESET->INIT->RTR->RTS on both, A first.
+/// `path` gives everything but the peer's QP number and PSN, which come from the other QP and `rts`.
+void connect_pair(QueuePair& a, QueuePair& b, std::uint8_t port, unsigned access, PathInfo path,
+                  const RtsParams& rts);
+
 /// Textual GID ("::ffff:127.0.0.1").
 std::string gid_to_string(const ibv_gid& gid);
 /// Parses a textual GID; false on error.
