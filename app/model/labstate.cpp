@@ -192,6 +192,8 @@ bool LabState::apply(const TraceEvent& e) {
             return true;
         }
         return false;
+    case EventKind::Measure:
+        return false;
     case EventKind::Async:
         return true;
     }

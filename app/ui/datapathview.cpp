@@ -1257,6 +1257,7 @@ void DataPathView::Impl::stageEvent(const TraceEvent& e) {
     case EventKind::Session:
     case EventKind::Step:
     case EventKind::Result:
+    case EventKind::Measure:
         stages.push_back([this](QParallelAnimationGroup*) {
             refreshHeader();
             refreshPorts();

@@ -289,9 +289,7 @@ int cmd_bench(const std::vector<std::string>& args) {
             BenchOptions o = options;
             o.size = size;
             // Large messages take long under emulation: scale the count down, keep at least 100.
-            if (sweep && o.seconds <= 0 && size > 65536)
-                o.iterations = std::min(options.iterations,
-                                        std::max(100, static_cast<int>(options.iterations * 65536 / size)));
+            if (sweep && o.seconds <= 0) o.iterations = sweep_iterations(options.iterations, size);
             results.push_back(run_bench(o));
         }
     } catch (const RdmaError& e) {

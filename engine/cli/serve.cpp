@@ -2,18 +2,155 @@
 // and command results as JSON Lines on stdout (docs/trace-format.md, "Engine process protocol").
 #include "cli.hpp"
 
+#include "rdmalab/bench.hpp"
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace rdmalab::cli {
 
 namespace {
+
+/// One requested run of a measurement job: a kind at a size.
+struct BenchRun {
+    BenchOptions options;
+};
+
+/// A measurement running on its own thread while the server keeps reading commands (bench.stop).
+/// A reporter thread drains the live feed every kReportIntervalMs and emits "measure" events, so
+/// front ends get batched figures at a steady rate whatever the message rate.
+class BenchJob {
+  public:
+    static constexpr int kReportIntervalMs = 40;
+
+    BenchJob(std::shared_ptr<Tracer> tracer, nlohmann::json id, std::vector<BenchRun> runs)
+        : tracer_(std::move(tracer)), id_(std::move(id)), runs_(std::move(runs)) {
+        worker_ = std::thread([this] { work(); });
+        reporter_ = std::thread([this] { report(); });
+    }
+    ~BenchJob() {
+        stop();
+        if (worker_.joinable()) worker_.join();
+        {
+            std::lock_guard lock(wake_mutex_);
+            finished_ = true;
+        }
+        wake_.notify_all();
+        if (reporter_.joinable()) reporter_.join();
+    }
+    BenchJob(const BenchJob&) = delete;
+    BenchJob& operator=(const BenchJob&) = delete;
+
+    void stop() { feed_.request_stop(); }
+    bool running() const { return !done_.load(); }
+
+  private:
+    void work() {
+        nlohmann::json done = {{"ok", true}, {"runs", runs_.size()}};
+        std::size_t completed = 0;
+        try {
+            for (std::size_t i = 0; i < runs_.size() && !feed_.stop_requested(); ++i) {
+                {
+                    std::lock_guard lock(run_mutex_);
+                    current_ = i;
+                    sent_ = 0;
+                    feed_.reset();
+                }
+                BenchOptions o = runs_[i].options;
+                o.feed = &feed_;
+                emit("bench.begin", {{"index", i},
+                                     {"total", runs_.size()},
+                                     {"kind", to_string(o.kind)},
+                                     {"size", o.size},
+                                     {"iters", o.iterations}});
+                BenchResult result = run_bench(o);
+                std::lock_guard lock(run_mutex_);
+                drain(); // the last samples before the result
+                nlohmann::json j = to_json(result, false);
+                j["index"] = i;
+                emit("bench.result", std::move(j));
+                ++completed;
+            }
+        } catch (const RdmaError& e) {
+            done = {{"ok", false}, {"error", e.info().to_string()}, {"error_info", e.info().to_json()}};
+        } catch (const std::exception& e) {
+            done = {{"ok", false}, {"error", e.what()}};
+        }
+        done["completed"] = completed;
+        done["stopped"] = feed_.stop_requested();
+        done_ = true;
+        emit("bench.done", std::move(done));
+        tracer_->flush();
+    }
+
+    void report() {
+        std::unique_lock wake(wake_mutex_);
+        while (!finished_) {
+            wake_.wait_for(wake, std::chrono::milliseconds(kReportIntervalMs));
+            std::lock_guard lock(run_mutex_);
+            if (!done_) drain();
+        }
+    }
+
+    /// Emits what the feed published since the last drain (caller holds run_mutex_).
+    void drain() {
+        BenchFeed::Snapshot s = feed_.take();
+        const BenchOptions& o = runs_[current_].options;
+        if (!s.new_samples_us.empty()) {
+            for (double& v : s.new_samples_us) // nanosecond resolution keeps the JSON short
+                v = std::round(v * 1000.0) / 1000.0;
+            const std::size_t first = sent_;
+            sent_ += s.new_samples_us.size();
+            emit("bench.samples", {{"index", current_},
+                                   {"kind", to_string(o.kind)},
+                                   {"size", o.size},
+                                   {"first", first},
+                                   {"samples_us", std::move(s.new_samples_us)}});
+        } else if (!is_latency(o.kind) && s.messages > 0 && s.messages != last_messages_) {
+            emit("bench.progress", {{"index", current_},
+                                    {"kind", to_string(o.kind)},
+                                    {"size", o.size},
+                                    {"messages", s.messages},
+                                    {"bytes", static_cast<double>(s.messages) * static_cast<double>(o.size)},
+                                    {"elapsed_s", s.elapsed_s}});
+        }
+        last_messages_ = s.messages;
+    }
+
+    void emit(std::string name, nlohmann::json data) {
+        TraceEvent e;
+        e.kind = EventKind::Measure;
+        e.name = std::move(name);
+        if (!id_.is_null()) e.ids = {{"id", id_}};
+        e.data = std::move(data);
+        tracer_->record(std::move(e));
+    }
+
+    std::shared_ptr<Tracer> tracer_;
+    nlohmann::json id_;
+    std::vector<BenchRun> runs_;
+    BenchFeed feed_;
+    std::mutex run_mutex_;
+    std::size_t current_ = 0;
+    std::size_t sent_ = 0;
+    long last_messages_ = 0;
+    std::atomic<bool> done_{false};
+    std::mutex wake_mutex_;
+    std::condition_variable wake_;
+    bool finished_ = false;
+    std::thread worker_, reporter_;
+};
 
 class Server {
   public:
@@ -43,6 +180,16 @@ class Server {
                 nlohmann::json data = {{"devices", list}};
                 if (list.empty()) data["no_device"] = explain_no_device().to_json();
                 reply(id, cmd, true, data);
+            } else if (cmd == "bench.start") {
+                start_bench(id, command);
+            } else if (cmd == "bench.stop") {
+                const bool running = bench_ && bench_->running();
+                if (bench_) bench_->stop();
+                reply(id, cmd, true, {{"was_running", running}});
+            } else if (bench_ && bench_->running() && cmd.rfind("op.", 0) == 0) {
+                reply(
+                    id, cmd, false,
+                    {{"error", "a measurement is running; send bench.stop (or wait for bench.done) first"}});
             } else if (cmd == "op.start") {
                 start(id, command);
             } else if (cmd == "op.step") {
@@ -58,6 +205,7 @@ class Server {
                 operation_.reset(); // destructor tears down in the canonical order, traced
                 reply(id, cmd, true, {});
             } else if (cmd == "quit") {
+                bench_.reset(); // stops and joins a running measurement
                 operation_.reset();
                 reply(id, cmd, true, {});
                 return false;
@@ -65,7 +213,7 @@ class Server {
                 reply(
                     id, cmd.empty() ? "invalid" : cmd, false,
                     {{"error", fmt::format("unknown command '{}'; known: hello, devices, op.start, op.step, "
-                                           "op.run, op.reset, quit",
+                                           "op.run, op.reset, bench.start, bench.stop, quit",
                                            cmd)}});
             }
         } catch (const RdmaError& e) {
@@ -119,6 +267,101 @@ class Server {
         reply(id, "op.start", true, {{"steps", steps}});
     }
 
+    /// bench.start: {"kind"|"kinds", "size"|"sizes"|"sweep", "iters", "seconds", "warmup", "window",
+    /// "device", "max_size"}; runs every kind at every size, kinds outermost.
+    void start_bench(const nlohmann::json& id, const nlohmann::json& c) {
+        auto fail = [&](const std::string& message) {
+            reply(id, "bench.start", false, {{"error", message}});
+        };
+        if (bench_ && bench_->running())
+            return fail("a measurement is already running; send bench.stop first");
+        std::vector<BenchKind> kinds;
+        nlohmann::json kind_list =
+            c.contains("kinds") ? c["kinds"] : nlohmann::json::array({c.value("kind", "")});
+        if (!kind_list.is_array() || kind_list.empty())
+            return fail("field 'kinds' must be a non-empty array");
+        for (const auto& k : kind_list) {
+            const auto kind = k.is_string() ? bench_kind_from_string(k.get<std::string>()) : std::nullopt;
+            if (!kind)
+                return fail(
+                    fmt::format("field 'kind' must be one of send_lat, write_lat, read_lat, atomic_lat, "
+                                "tcp_lat, write_bw, read_bw, send_bw, tcp_bw (got {})",
+                                k.dump()));
+            kinds.push_back(*kind);
+        }
+        auto positive = [&](const char* field, long long lo, long long hi, long long fallback,
+                            long long& out) -> bool {
+            if (!c.contains(field)) {
+                out = fallback;
+                return true;
+            }
+            if (!c[field].is_number_integer() || c[field].get<long long>() < lo ||
+                c[field].get<long long>() > hi) {
+                fail(fmt::format("field '{}' must be an integer in {} .. {}", field, lo, hi));
+                return false;
+            }
+            out = c[field].get<long long>();
+            return true;
+        };
+        long long iters = 0, warmup = 0, window = 0, max_size = 0;
+        if (!positive("iters", 1, 100000000, 1000, iters) || !positive("warmup", 0, 1000000, 100, warmup) ||
+            !positive("window", 1, 1024, 64, window) ||
+            !positive("max_size", 1, 1LL << 30, 8LL << 20, max_size))
+            return;
+        double seconds = 0;
+        if (c.contains("seconds")) {
+            if (!c["seconds"].is_number() || c["seconds"].get<double>() <= 0 ||
+                c["seconds"].get<double>() > 3600)
+                return fail("field 'seconds' must be a number in (0, 3600]");
+            seconds = c["seconds"].get<double>();
+        }
+        std::vector<std::size_t> sizes;
+        const bool sweep = c.value("sweep", false);
+        if (sweep) {
+            for (auto s : sweep_sizes())
+                if (static_cast<long long>(s) <= max_size) sizes.push_back(s);
+        } else if (c.contains("sizes")) {
+            if (!c["sizes"].is_array() || c["sizes"].empty())
+                return fail("field 'sizes' must be a non-empty array");
+            for (const auto& s : c["sizes"]) {
+                if (!s.is_number_unsigned() || s.get<std::size_t>() == 0 ||
+                    s.get<std::size_t>() > (1ULL << 30))
+                    return fail("field 'sizes' must hold integers in 1 .. 1073741824");
+                sizes.push_back(s.get<std::size_t>());
+            }
+        } else {
+            long long size = 0;
+            if (!positive("size", 1, 1LL << 30, 2, size)) return;
+            sizes.push_back(static_cast<std::size_t>(size));
+        }
+        std::vector<BenchRun> runs;
+        for (auto kind : kinds) {
+            for (auto size : sizes) {
+                BenchRun run;
+                BenchOptions& o = run.options;
+                o.kind = kind;
+                o.size = kind == BenchKind::AtomicLat ? 8 : size;
+                o.iterations = sweep && seconds <= 0 ? sweep_iterations(int(iters), size) : int(iters);
+                o.seconds = seconds;
+                o.warmup = int(warmup);
+                o.window = int(window);
+                o.device = c.value("device", "");
+                o.keep_samples = false; // samples travel in bench.samples events
+                runs.push_back(run);
+                if (kind == BenchKind::AtomicLat) break; // atomics are 8 bytes, whatever the sweep
+            }
+        }
+        bench_.reset();
+        tracer_->record(session_event(c.value("device", ""), "serve bench"));
+        nlohmann::json plan = nlohmann::json::array();
+        for (const auto& r : runs)
+            plan.push_back({{"kind", to_string(r.options.kind)},
+                            {"size", r.options.size},
+                            {"iters", r.options.iterations}});
+        reply(id, "bench.start", true, {{"runs", plan}});
+        bench_ = std::make_unique<BenchJob>(tracer_, id, std::move(runs));
+    }
+
     bool require_operation(const nlohmann::json& id, const std::string& cmd) {
         if (operation_) return true;
         reply(id, cmd, false, {{"error", "no operation: send op.start first"}});
@@ -144,6 +387,7 @@ class Server {
 
     std::shared_ptr<Tracer> tracer_;
     std::unique_ptr<LoopbackOperation> operation_;
+    std::unique_ptr<BenchJob> bench_;
 };
 
 } // namespace

@@ -140,6 +140,7 @@ void post_recv(ibv_qp* qp, const MemoryRegion& mr, std::size_t size) {
 }
 
 bool keep_going(const BenchOptions& o, long done, double start_us) {
+    if (o.feed && o.feed->stop_requested()) return false;
     if (o.seconds > 0) return now_us() - start_us < o.seconds * 1e6;
     return done < o.iterations;
 }
@@ -250,10 +251,12 @@ BenchResult rdma_latency(const BenchOptions& o) {
                 post(qa, wr_a);
                 poll_one(pair.scq_a->get());
             }
-            const double dt = now_us() - t0;
+            const double t1 = now_us();
+            const double dt = t1 - t0;
             if (i >= o.warmup) {
                 samples.push_back(one_sided_full ? dt : dt / 2);
                 ++measured;
+                if (o.feed) o.feed->add_sample(samples.back(), t1);
             }
         }
     } catch (...) {
@@ -321,8 +324,10 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
     ibv_wc wcs[16];
     try {
         for (;;) {
-            const bool more =
-                o.seconds > 0 ? (!started || now_us() - start < o.seconds * 1e6) : posted < target;
+            const bool stop_asked = o.feed && o.feed->stop_requested();
+            const bool more = stop_asked      ? false
+                              : o.seconds > 0 ? (!started || now_us() - start < o.seconds * 1e6)
+                                              : posted < target;
             while (more && posted - completed < window && (o.seconds > 0 || posted < target)) {
                 // Signal one request in `signal_every` (perftest's cq_mod): a completion stands for the
                 // unsignaled requests before it, since an RC send queue completes in order.
@@ -339,6 +344,10 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
                     throw RdmaError(explain_wc_status(wcs[k].status, "bandwidth"));
                 completed = signaled_upto.front();
                 signaled_upto.pop_front();
+            }
+            if (o.feed && started && n > 0) {
+                const double t = now_us();
+                o.feed->progress(completed - measured_from, (t - start) / 1e6, t);
             }
             if (!started && completed >= o.warmup) {
                 started = true;
@@ -368,7 +377,8 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
     }
     stop = true;
     if (receiver.joinable()) receiver.join();
-    const long measured = o.seconds > 0 ? completed - measured_from : o.iterations;
+    const long measured =
+        (o.seconds > 0 || !stopped) ? std::max(0L, completed - measured_from) : o.iterations;
     r.iterations = measured;
     r.elapsed_s = (end - start) / 1e6;
     const double bytes = double(measured) * double(size);
@@ -469,8 +479,10 @@ BenchResult tcp_bench(const BenchOptions& o) {
             write_all(a.fd, buf_a.data(), size);
             read_all(a.fd, buf_a.data(), size);
             if (i >= o.warmup) {
-                samples.push_back((now_us() - t0) / 2);
+                const double t1 = now_us();
+                samples.push_back((t1 - t0) / 2);
                 ++measured;
+                if (o.feed) o.feed->add_sample(samples.back(), t1);
             }
         }
         const double end = now_us();
@@ -505,6 +517,11 @@ BenchResult tcp_bench(const BenchOptions& o) {
         while (keep_going(o, measured, start)) {
             write_all(a.fd, buf_a.data(), size);
             ++measured;
+            if (o.feed && (measured & 63) == 0) {
+                const double t = now_us();
+                const long done = received_msgs.load(std::memory_order_relaxed) - o.warmup;
+                o.feed->progress(std::max(0L, done), (t - start) / 1e6, t);
+            }
         }
         const long target = o.warmup + measured;
         while (received_msgs.load() < target) {
@@ -529,6 +546,50 @@ BenchResult tcp_bench(const BenchOptions& o) {
 }
 
 } // namespace
+
+BenchFeed::Snapshot BenchFeed::take() {
+    Snapshot s;
+    std::lock_guard lock(mutex_);
+    s.new_samples_us.swap(shared_);
+    s.messages = shared_messages_;
+    s.elapsed_s = shared_elapsed_s_;
+    return s;
+}
+
+void BenchFeed::add_sample(double sample_us, double now) {
+    local_.push_back(sample_us);
+    local_messages_ = static_cast<long>(local_messages_ + 1);
+    if (now - last_publish_us_ >= kPublishIntervalUs) {
+        last_publish_us_ = now;
+        publish();
+    }
+}
+
+void BenchFeed::progress(long messages, double elapsed_s, double now) {
+    local_messages_ = messages;
+    local_elapsed_s_ = elapsed_s;
+    if (now - last_publish_us_ >= kPublishIntervalUs) {
+        last_publish_us_ = now;
+        publish();
+    }
+}
+
+void BenchFeed::publish() {
+    std::lock_guard lock(mutex_);
+    shared_.insert(shared_.end(), local_.begin(), local_.end());
+    local_.clear();
+    shared_messages_ = local_messages_;
+    shared_elapsed_s_ = local_elapsed_s_;
+}
+
+void BenchFeed::reset() {
+    std::lock_guard lock(mutex_);
+    local_.clear();
+    shared_.clear();
+    local_messages_ = shared_messages_ = 0;
+    local_elapsed_s_ = shared_elapsed_s_ = 0;
+    last_publish_us_ = 0;
+}
 
 std::string_view to_string(BenchKind kind) {
     for (const auto& [k, n] : kNames)
@@ -584,6 +645,12 @@ BenchResult run_bench(const BenchOptions& options) {
     else
         r = rdma_bandwidth(options);
     r.kind = options.kind;
+    if (options.feed) {
+        if (r.bw_MBps > 0) options.feed->progress(r.iterations, r.elapsed_s, 0);
+        options.feed->publish();
+    }
+    if (options.feed && options.feed->stop_requested())
+        r.notes.push_back("stopped early on request: fewer iterations than asked");
     if (r.software)
         r.notes.push_back("SoftRoCE: RDMA implemented in software by the kernel; not hardware numbers");
     return r;
@@ -649,6 +716,12 @@ std::string format_table(const std::vector<BenchResult>& results) {
     }
     out += std::string(90, '-') + "\n";
     return out;
+}
+
+int sweep_iterations(int base, std::size_t size) {
+    if (size <= 65536) return base;
+    const auto scaled = static_cast<long long>(base) * 65536 / static_cast<long long>(size);
+    return static_cast<int>(std::min<long long>(base, std::max<long long>(100, scaled)));
 }
 
 std::vector<std::size_t> sweep_sizes() {

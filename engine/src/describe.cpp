@@ -109,6 +109,8 @@ std::string describe(const TraceEvent& e) {
                            d.value("cause", ""), d.value("fix", ""));
     case EventKind::Result:
         return fmt::format("{} result {}: {}", who, e.name, d.dump());
+    case EventKind::Measure:
+        return fmt::format("{} measure {}: {}", who, e.name, d.dump());
     }
     return who + " " + e.name;
 }

@@ -12,7 +12,7 @@
 namespace rdmalab {
 
 namespace {
-constexpr std::array<std::pair<EventKind, std::string_view>, 11> kKindNames{{
+constexpr std::array<std::pair<EventKind, std::string_view>, 12> kKindNames{{
     {EventKind::Session, "session"},
     {EventKind::Step, "step"},
     {EventKind::Verb, "verb"},
@@ -24,6 +24,7 @@ constexpr std::array<std::pair<EventKind, std::string_view>, 11> kKindNames{{
     {EventKind::Check, "check"},
     {EventKind::Error, "error"},
     {EventKind::Result, "result"},
+    {EventKind::Measure, "measure"},
 }};
 } // namespace
 

@@ -9,7 +9,7 @@ packages=(
   # engine
   libibverbs-dev librdmacm-dev rdma-core ibverbs-providers libfmt-dev nlohmann-json3-dev
   # app and labs
-  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libyaml-cpp-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libyaml-cpp-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
   # tools the tests and benchmarks call
   ibverbs-utils rdmacm-utils perftest sockperf iperf3 iproute2 util-linux
   # the SoftRoCE test bed

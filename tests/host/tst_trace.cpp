@@ -40,7 +40,7 @@ class TraceTest : public QObject {
     void everyKindRoundTrips() {
         for (auto kind : {EventKind::Session, EventKind::Step, EventKind::Verb, EventKind::QpState,
                           EventKind::PostWr, EventKind::Wc, EventKind::Async, EventKind::Data,
-                          EventKind::Check, EventKind::Error, EventKind::Result}) {
+                          EventKind::Check, EventKind::Error, EventKind::Result, EventKind::Measure}) {
             const auto text = to_string(kind);
             QVERIFY2(text != "unknown", "kind without a name");
             QCOMPARE(event_kind_from_string(text), std::optional<EventKind>(kind));

@@ -4,7 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +22,45 @@ std::optional<BenchKind> bench_kind_from_string(std::string_view text);
 bool is_latency(BenchKind kind);
 bool is_tcp(BenchKind kind);
 
+/// Hands live figures from a running measurement to another thread (the engine process's reporter),
+/// and a stop request back. The measured loop keeps new samples in a private buffer and publishes them
+/// under the lock at most every kPublishIntervalUs, so being watched costs the loop next to nothing.
+class BenchFeed {
+  public:
+    static constexpr double kPublishIntervalUs = 10'000;
+
+    /// What was published since the last take().
+    struct Snapshot {
+        std::vector<double> new_samples_us; ///< latency kinds, in order
+        long messages = 0;                  ///< measured messages completed so far
+        double elapsed_s = 0;               ///< measured time so far (warm-up excluded)
+    };
+
+    void request_stop() { stop_.store(true, std::memory_order_relaxed); }
+    bool stop_requested() const { return stop_.load(std::memory_order_relaxed); }
+    /// Drains the published samples; thread-safe.
+    Snapshot take();
+
+    // Called by the measured loop (one thread).
+    void add_sample(double sample_us, double now_us);
+    void progress(long messages, double elapsed_s, double now_us);
+    /// Publishes whatever the loop still holds (end of a measurement).
+    void publish();
+    /// Forgets everything (between measurements of a sweep).
+    void reset();
+
+  private:
+    std::vector<double> local_;
+    double last_publish_us_ = 0;
+    long local_messages_ = 0;
+    double local_elapsed_s_ = 0;
+    std::mutex mutex_;
+    std::vector<double> shared_;
+    long shared_messages_ = 0;
+    double shared_elapsed_s_ = 0;
+    std::atomic<bool> stop_{false};
+};
+
 struct BenchOptions {
     BenchKind kind = BenchKind::WriteLat;
     std::size_t size = 2;  ///< message bytes (atomics: 8)
@@ -28,6 +70,7 @@ struct BenchOptions {
     int window = 64;       ///< bandwidth: outstanding work requests (perftest's tx depth)
     std::string device;    ///< empty: first device
     bool keep_samples = true;
+    BenchFeed* feed = nullptr; ///< optional: live samples/progress out, stop requests in
 };
 
 /// Latency statistics in microseconds.
@@ -71,5 +114,9 @@ std::string format_table(const std::vector<BenchResult>& results);
 
 /// 2 B .. 8 MiB in powers of two.
 std::vector<std::size_t> sweep_sizes();
+
+/// Iterations for one size of a sweep: above 64 KiB the count shrinks in proportion to the size (large
+/// messages take long, especially under emulation), never below 100 nor above `base`.
+int sweep_iterations(int base, std::size_t size);
 
 } // namespace rdmalab

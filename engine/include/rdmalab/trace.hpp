@@ -35,6 +35,7 @@ enum class EventKind {
     Check,   ///< a verification result (data moved, expected status observed)
     Error,   ///< a failure with verb, errno/status, meaning, cause and fix
     Result,  ///< a command result in the engine-process protocol
+    Measure, ///< live measurement figures (bench.begin, bench.samples, bench.progress, bench.result, bench.done)
 };
 
 std::string_view to_string(EventKind kind);

@@ -1,0 +1,64 @@
+// Measurements as the app holds them: one BenchRun per (kind, size), filled from the engine's
+// "measure" events (bench.begin, bench.samples, bench.progress, bench.result; docs/trace-format.md).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace rdmalab::app {
+
+/// Latency statistics in microseconds (percentiles by nearest rank), as the engine computed them.
+struct LatencyFigures {
+    double min = 0, p50 = 0, mean = 0, p90 = 0, p99 = 0, p999 = 0, max = 0, stdev = 0;
+};
+
+/// CPU the measured loop cost, from getrusage in the engine (both endpoints: one process).
+struct CpuFigures {
+    double userS = 0, sysS = 0;
+    double userUsPerMsg = 0, sysUsPerMsg = 0, switchesPerMsg = 0;
+};
+
+/// One point of bandwidth over time: measured time since the start and MB/s (10^6 B/s) over the
+/// interval since the previous point.
+struct BandwidthPoint {
+    double elapsedS = 0;
+    double MBps = 0;
+};
+
+struct BenchRun {
+    int index = -1;          ///< position in the engine's plan
+    QString kind;            ///< send_lat, write_lat, read_lat, atomic_lat, tcp_lat, write_bw, ...
+    qint64 size = 0;         ///< message bytes
+    qint64 plannedIters = 0; ///< what bench.begin announced
+    bool finished = false;   ///< bench.result arrived
+    // Filled by bench.result:
+    QString device; ///< "rxe0", or "loopback TCP (lo, kernel stack)"
+    bool softwareDevice = false;
+    qint64 iters = 0;
+    double elapsedS = 0;
+    std::optional<LatencyFigures> latency;          ///< latency kinds
+    QString latencyBasis;                           ///< "half round trip (...)" / "full round trip (...)"
+    double bwMBps = 0, bwGbps = 0, msgRateMpps = 0; ///< bandwidth kinds
+    CpuFigures cpu;
+    QStringList notes;
+    // Live:
+    std::vector<double> samplesUs;         ///< every measured iteration, in order (latency kinds)
+    std::vector<BandwidthPoint> bandwidth; ///< bandwidth kinds
+    double lastProgressS = 0;
+    double lastProgressBytes = 0;
+
+    bool isLatency() const { return kind.endsWith("_lat"); }
+    bool isTcp() const { return kind.startsWith("tcp_"); }
+    /// Fills the result fields from a bench.result object; returns an error text naming the field.
+    QString applyResult(const nlohmann::json& result);
+};
+
+/// The figure a comparison shows for a run: p50 latency (µs) for latency kinds, MB/s for bandwidth.
+double headlineValue(const BenchRun& run);
+
+} // namespace rdmalab::app
