@@ -53,6 +53,10 @@ class BenchJob {
     BenchJob& operator=(const BenchJob&) = delete;
 
     void stop() { feed_.request_stop(); }
+    /// Blocks until the measurement ends (bench.wait, for scripts).
+    void wait() {
+        if (worker_.joinable()) worker_.join();
+    }
     bool running() const { return !done_.load(); }
 
   private:
@@ -186,6 +190,9 @@ class Server {
                 const bool running = bench_ && bench_->running();
                 if (bench_) bench_->stop();
                 reply(id, cmd, true, {{"was_running", running}});
+            } else if (cmd == "bench.wait") {
+                if (bench_) bench_->wait();
+                reply(id, cmd, true, {});
             } else if (bench_ && bench_->running() && cmd.rfind("op.", 0) == 0) {
                 reply(
                     id, cmd, false,
@@ -213,7 +220,7 @@ class Server {
                 reply(
                     id, cmd.empty() ? "invalid" : cmd, false,
                     {{"error", fmt::format("unknown command '{}'; known: hello, devices, op.start, op.step, "
-                                           "op.run, op.reset, bench.start, bench.stop, quit",
+                                           "op.run, op.reset, bench.start, bench.stop, bench.wait, quit",
                                            cmd)}});
             }
         } catch (const RdmaError& e) {

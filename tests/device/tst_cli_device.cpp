@@ -150,6 +150,85 @@ class CliDeviceTest : public QObject {
         QVERIFY(results[6]["ok"].toBool());
     }
 
+    void serveStreamsEveryMeasuredSampleAndTheResult() {
+        const QByteArray script =
+            R"({"id":1,"cmd":"bench.start","kinds":["write_lat","tcp_lat"],"sizes":[2,4096],"iters":300}
+{"id":2,"cmd":"op.start","op":"write"}
+{"id":3,"cmd":"bench.wait"}
+{"id":4,"cmd":"quit"}
+)";
+        const auto run = runCli({"serve", "--stdio"}, {}, script);
+        QCOMPARE(run.exitCode, 0);
+        QHash<int, qsizetype> samples; // run index -> samples streamed
+        QHash<int, QJsonObject> results;
+        QJsonObject done, opReply;
+        int begins = 0;
+        for (const auto& e : jsonLines(run.out)) {
+            const auto d = e["data"].toObject();
+            if (e["kind"] == "measure" && e["name"] == "bench.begin") ++begins;
+            if (e["kind"] == "measure" && e["name"] == "bench.samples") {
+                QCOMPARE(d["first"].toInt(), int(samples[d["index"].toInt()])); // in order, none lost
+                samples[d["index"].toInt()] += d["samples_us"].toArray().size();
+            }
+            if (e["kind"] == "measure" && e["name"] == "bench.result") results[d["index"].toInt()] = d;
+            if (e["kind"] == "measure" && e["name"] == "bench.done") done = d;
+            if (e["kind"] == "result" && e["name"] == "op.start") opReply = d;
+        }
+        QCOMPARE(begins, 4);
+        QCOMPARE(results.size(), 4);
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(samples[i], qsizetype(300));
+            QCOMPARE(results[i]["iters"].toInt(), 300);
+            QVERIFY(results[i]["lat_us"].toObject()["p50"].toDouble() > 0);
+        }
+        QCOMPARE(results[0]["kind"].toString(), QString("write_lat"));
+        QCOMPARE(results[1]["size"].toInt(), 4096);
+        QVERIFY(results[0]["software_device"].toBool()); // rxe: the result says it is software
+        QVERIFY(done["ok"].toBool());
+        QCOMPARE(done["completed"].toInt(), 4);
+        // A lesson operation may not run while a measurement busy-polls the device.
+        QVERIFY(!opReply["ok"].toBool());
+        QVERIFY2(opReply["error"].toString().contains("measurement is running"),
+                 qPrintable(opReply["error"].toString()));
+    }
+
+    void serveStopsAMeasurementAndKeepsWhatItMeasured() {
+        QProcess serve;
+        serve.start(RDMALAB_CLI_PATH, {"serve", "--stdio"});
+        QVERIFY(serve.waitForStarted());
+        serve.write(R"({"id":1,"cmd":"bench.start","kind":"write_bw","size":4096,"seconds":60})"
+                    "\n");
+        QByteArray out;
+        QElapsedTimer timer;
+        timer.start();
+        while (!out.contains("bench.progress") && timer.elapsed() < 30000) {
+            serve.waitForReadyRead(1000);
+            out += serve.readAllStandardOutput();
+        }
+        QVERIFY2(out.contains("bench.progress"), out.constData());
+        timer.restart();
+        serve.write(R"({"id":2,"cmd":"bench.stop"})"
+                    "\n");
+        while (!out.contains("bench.done") && timer.elapsed() < 30000) {
+            serve.waitForReadyRead(1000);
+            out += serve.readAllStandardOutput();
+        }
+        QVERIFY2(timer.elapsed() < 30000, "bench.stop did not end a 60 s measurement within 30 s");
+        serve.write(R"({"id":3,"cmd":"quit"})"
+                    "\n");
+        QVERIFY(serve.waitForFinished(30000));
+        out += serve.readAllStandardOutput();
+        QJsonObject result, done;
+        for (const auto& e : jsonLines(QString::fromUtf8(out))) {
+            if (e["name"] == "bench.result") result = e["data"].toObject();
+            if (e["name"] == "bench.done") done = e["data"].toObject();
+        }
+        QVERIFY(done["stopped"].toBool());
+        QVERIFY(result["iters"].toInt() > 0); // what was measured before the stop is reported
+        QVERIFY(result["bw_MBps"].toDouble() > 0);
+        QVERIFY(result["elapsed_s"].toDouble() < 59);
+    }
+
   private:
     // B listens, A connects, each in its own process, through rdma_cm on the address RDMALAB_CM_ADDR
     // (in the test bed: rxe1 on a dummy Ethernet interface; rdma_cm cannot route over loopback).

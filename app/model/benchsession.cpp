@@ -1,0 +1,186 @@
+#include "benchsession.h"
+
+namespace rdmalab::app {
+
+BenchSession::BenchSession(EngineClient* engine, QObject* parent) : QObject(parent), engine_(engine) {
+    if (engine_) {
+        connect(engine_, &EngineClient::eventsArrived, this, &BenchSession::handleEvents);
+        connect(engine_, &EngineClient::engineDied, this, &BenchSession::onEngineDied);
+    }
+}
+
+bool BenchSession::start(const Request& request) {
+    if (running_) {
+        lastError_ = tr("A measurement is already running: stop it first.");
+        return false;
+    }
+    if (!engine_ || !engine_->isRunning()) {
+        lastError_ = tr("The engine process is not running: press Restart engine.");
+        return false;
+    }
+    if (request.kinds.isEmpty()) {
+        lastError_ = tr("Choose what to measure.");
+        return false;
+    }
+    nlohmann::json fields;
+    nlohmann::json kinds = nlohmann::json::array();
+    for (const auto& k : request.kinds)
+        kinds.push_back(k.toStdString());
+    fields["kinds"] = kinds;
+    if (request.sweep) {
+        fields["sweep"] = true;
+        if (request.maxSize > 0) fields["max_size"] = request.maxSize;
+    } else {
+        nlohmann::json sizes = nlohmann::json::array();
+        for (auto s : request.sizes)
+            sizes.push_back(s);
+        if (sizes.empty()) sizes.push_back(2);
+        fields["sizes"] = sizes;
+    }
+    if (request.seconds > 0)
+        fields["seconds"] = request.seconds;
+    else
+        fields["iters"] = request.iters;
+    fields["warmup"] = request.warmup;
+    fields["window"] = request.window;
+    if (!request.device.isEmpty()) fields["device"] = request.device.toStdString();
+    clear();
+    requestId_ = engine_->send("bench.start", fields);
+    if (requestId_ < 0) {
+        lastError_ = tr("The engine process is not running: press Restart engine.");
+        return false;
+    }
+    running_ = true;
+    emit runningChanged(true);
+    emit dataChanged();
+    return true;
+}
+
+void BenchSession::stop() {
+    if (running_ && engine_) engine_->send("bench.stop");
+}
+
+void BenchSession::clear() {
+    runs_.clear();
+    events_.clear();
+    current_ = -1;
+    lastError_.clear();
+    device_.clear();
+    softwareDevice_ = false;
+    replay_ = false;
+    replaySource_.clear();
+}
+
+void BenchSession::openReplay(const std::vector<TraceEvent>& events, const QString& source) {
+    if (running_) stop();
+    clear();
+    replay_ = true;
+    replaySource_ = source;
+    requestId_ = -1;
+    for (const auto& e : events) {
+        events_.push_back(e);
+        apply(e);
+    }
+    running_ = false;
+    emit dataChanged();
+    emit finished(lastError_.isEmpty(), lastError_);
+}
+
+void BenchSession::handleEvents(const std::vector<TraceEvent>& events) {
+    if (replay_) return;
+    bool touched = false;
+    for (const auto& e : events) {
+        // Our request's events carry its id; the session header that precedes the reply does not.
+        const bool ours =
+            e.ids.contains("id") && e.ids["id"].is_number_integer() && e.ids["id"].get<int>() == requestId_;
+        const bool header = e.kind == EventKind::Session && running_;
+        if (!ours && !header) continue;
+        events_.push_back(e);
+        apply(e);
+        touched = true;
+    }
+    if (touched) emit dataChanged();
+}
+
+void BenchSession::onEngineDied(const QString& message) {
+    if (!running_) return;
+    fail(tr("The engine stopped during the measurement; the results so far are kept.\n%1").arg(message));
+}
+
+void BenchSession::fail(const QString& error) {
+    lastError_ = error;
+    running_ = false;
+    emit runningChanged(false);
+    emit finished(false, error);
+}
+
+BenchRun* BenchSession::runAt(const nlohmann::json& data) {
+    if (!data.contains("index") || !data["index"].is_number_integer()) return nullptr;
+    const int index = data["index"].get<int>();
+    if (index < 0 || index > 100000) return nullptr;
+    if (static_cast<std::size_t>(index) >= runs_.size()) runs_.resize(static_cast<std::size_t>(index) + 1);
+    BenchRun& run = runs_[static_cast<std::size_t>(index)];
+    run.index = index;
+    if (run.kind.isEmpty() && data.contains("kind") && data["kind"].is_string())
+        run.kind = QString::fromStdString(data["kind"].get<std::string>());
+    if (run.size == 0 && data.contains("size") && data["size"].is_number_integer())
+        run.size = data["size"].get<qint64>();
+    return &run;
+}
+
+void BenchSession::apply(const TraceEvent& e) {
+    const auto& d = e.data;
+    if (e.kind == EventKind::Session) {
+        if (d.contains("device_info") && d["device_info"].is_object()) {
+            device_ = QString::fromStdString(d["device_info"].value("name", ""));
+            softwareDevice_ = d["device_info"].value("software", false);
+        }
+        return;
+    }
+    if (e.kind == EventKind::Result && e.name == "bench.start") {
+        if (!d.value("ok", false)) fail(QString::fromStdString(d.value("error", "bench.start failed")));
+        return;
+    }
+    if (e.kind != EventKind::Measure) return;
+    if (e.name == "bench.done") {
+        const bool ok = d.value("ok", false);
+        const bool wasRunning = running_;
+        running_ = false;
+        if (!ok) lastError_ = QString::fromStdString(d.value("error", "the measurement failed"));
+        if (wasRunning) emit runningChanged(false);
+        if (!replay_) emit finished(ok, lastError_);
+        return;
+    }
+    BenchRun* run = runAt(d);
+    if (!run) return;
+    if (e.name == "bench.begin") {
+        run->plannedIters = d.value("iters", 0LL);
+        current_ = run->index;
+        emit runStarted(run->index);
+    } else if (e.name == "bench.samples") {
+        if (!d.contains("samples_us") || !d["samples_us"].is_array()) return;
+        for (const auto& v : d["samples_us"])
+            if (v.is_number()) run->samplesUs.push_back(v.get<double>());
+    } else if (e.name == "bench.progress") {
+        const double t = d.value("elapsed_s", 0.0);
+        const double bytes = d.value("bytes", 0.0);
+        if (t > run->lastProgressS) {
+            run->bandwidth.push_back({t, (bytes - run->lastProgressBytes) / (t - run->lastProgressS) / 1e6});
+            run->lastProgressS = t;
+            run->lastProgressBytes = bytes;
+        }
+    } else if (e.name == "bench.result") {
+        const QString error = run->applyResult(d);
+        if (!error.isEmpty()) {
+            lastError_ = error;
+            return;
+        }
+        if (!run->isTcp()) { // TCP results name the loopback stack, not the RDMA device
+            device_ = run->device;
+            softwareDevice_ = run->softwareDevice;
+        }
+        emit runFinished(run->index);
+    }
+}
+
+} // namespace rdmalab::app
