@@ -1,0 +1,122 @@
+#include "benchexport.h"
+
+#include <QSaveFile>
+#include <QStringList>
+
+namespace rdmalab::app {
+
+namespace {
+
+// QString::number ignores the locale, so the decimal point is always '.'. 'g' with 12 significant
+// digits keeps what the engine measured without printing binary noise.
+QString number(double value) {
+    return QString::number(value, 'g', 12);
+}
+
+QString csvField(const QString& text) {
+    if (!text.contains(',') && !text.contains('"') && !text.contains('\n') && !text.contains('\r'))
+        return text;
+    QString quoted = text;
+    quoted.replace('"', QStringLiteral("\"\""));
+    return '"' + quoted + '"';
+}
+
+QString csvLine(const QStringList& fields) {
+    QStringList escaped;
+    escaped.reserve(fields.size());
+    for (const QString& field : fields)
+        escaped << csvField(field);
+    return escaped.join(',') + QStringLiteral("\r\n");
+}
+
+} // namespace
+
+QString runsCsvHeader() {
+    return QStringLiteral("kind,device,software_device,size_B,iters,lat_min_us,lat_p50_us,lat_mean_us,"
+                          "lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us,lat_stdev_us,bw_MBps_1e6,bw_Gbps,"
+                          "msg_rate_Mpps,cpu_user_us_per_msg,cpu_sys_us_per_msg,ctx_switches_per_msg");
+}
+
+QString runsToCsv(const std::vector<BenchRun>& runs) {
+    QString csv = runsCsvHeader() + QStringLiteral("\r\n");
+    for (const BenchRun& run : runs) {
+        if (!run.finished) continue;
+        QStringList row{run.kind, run.device, run.softwareDevice ? "true" : "false",
+                        QString::number(run.size), QString::number(run.iters)};
+        if (run.isLatency() && run.latency) {
+            const LatencyFigures& l = *run.latency;
+            for (double v : {l.min, l.p50, l.mean, l.p90, l.p99, l.p999, l.max, l.stdev})
+                row << number(v);
+        } else {
+            for (int i = 0; i < 8; ++i)
+                row << QString();
+        }
+        if (!run.isLatency())
+            row << number(run.bwMBps) << number(run.bwGbps) << number(run.msgRateMpps);
+        else
+            row << QString() << QString() << QString();
+        row << number(run.cpu.userUsPerMsg) << number(run.cpu.sysUsPerMsg) << number(run.cpu.switchesPerMsg);
+        csv += csvLine(row);
+    }
+    return csv;
+}
+
+QString samplesToCsv(const BenchRun& run) {
+    QString csv = QStringLiteral("iteration,latency_us\r\n");
+    for (std::size_t i = 0; i < run.samplesUs.size(); ++i)
+        csv += QString::number(i + 1) + ',' + number(run.samplesUs[i]) + QStringLiteral("\r\n");
+    return csv;
+}
+
+nlohmann::json runsToJson(const std::vector<BenchRun>& runs) {
+    nlohmann::json array = nlohmann::json::array();
+    for (const BenchRun& run : runs) {
+        if (!run.finished) continue;
+        nlohmann::json o;
+        o["kind"] = run.kind.toStdString();
+        o["device"] = run.device.toStdString();
+        o["software_device"] = run.softwareDevice;
+        o["size"] = run.size;
+        o["iters"] = run.iters;
+        o["elapsed_s"] = run.elapsedS;
+        o["units"] = {{"lat", "us"}, {"bw_MBps", "10^6 bytes/s"}, {"bw_Gbps", "10^9 bits/s"}};
+        if (run.isLatency() && run.latency) {
+            const LatencyFigures& l = *run.latency;
+            o["lat_us"] = {{"min", l.min}, {"p50", l.p50},   {"mean", l.mean}, {"p90", l.p90},
+                           {"p99", l.p99}, {"p999", l.p999}, {"max", l.max},   {"stdev", l.stdev}};
+            o["lat_basis"] = run.latencyBasis.toStdString();
+        }
+        if (!run.isLatency()) {
+            o["bw_MBps"] = run.bwMBps;
+            o["bw_Gbps"] = run.bwGbps;
+            o["msg_rate_Mpps"] = run.msgRateMpps;
+        }
+        o["cpu"] = {{"user_s", run.cpu.userS},
+                    {"sys_s", run.cpu.sysS},
+                    {"user_us_per_msg", run.cpu.userUsPerMsg},
+                    {"sys_us_per_msg", run.cpu.sysUsPerMsg},
+                    {"switches_per_msg", run.cpu.switchesPerMsg}};
+        nlohmann::json notes = nlohmann::json::array();
+        for (const QString& note : run.notes)
+            notes.push_back(note.toStdString());
+        o["notes"] = notes;
+        if (!run.samplesUs.empty()) o["samples_us"] = run.samplesUs;
+        array.push_back(std::move(o));
+    }
+    return array;
+}
+
+QString writeFileAtomically(const QString& path, const QByteArray& bytes) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("Could not open '%1' for writing: %2").arg(path, file.errorString());
+    if (file.write(bytes) != bytes.size()) {
+        const QString error = file.errorString();
+        file.cancelWriting();
+        return QStringLiteral("Could not write '%1': %2").arg(path, error);
+    }
+    if (!file.commit()) return QStringLiteral("Could not save '%1': %2").arg(path, file.errorString());
+    return {};
+}
+
+} // namespace rdmalab::app
