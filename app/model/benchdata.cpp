@@ -1,5 +1,7 @@
 #include "benchdata.h"
 
+#include <algorithm>
+
 namespace rdmalab::app {
 
 namespace {
@@ -56,6 +58,16 @@ QString BenchRun::applyResult(const nlohmann::json& r) {
             if (n.is_string()) notes << QString::fromStdString(n.get<std::string>());
     finished = true;
     return {};
+}
+
+void BenchRun::appendSamples(std::vector<double> batch) {
+    samplesUs.insert(samplesUs.end(), batch.begin(), batch.end());
+    for (double v : batch)
+        sumUs += v;
+    std::sort(batch.begin(), batch.end());
+    const auto middle = static_cast<std::ptrdiff_t>(sortedUs.size());
+    sortedUs.insert(sortedUs.end(), batch.begin(), batch.end());
+    std::inplace_merge(sortedUs.begin(), sortedUs.begin() + middle, sortedUs.end());
 }
 
 double headlineValue(const BenchRun& run) {

@@ -47,7 +47,9 @@ struct BenchRun {
     CpuFigures cpu;
     QStringList notes;
     // Live:
-    std::vector<double> samplesUs;         ///< every measured iteration, in order (latency kinds)
+    std::vector<double> samplesUs; ///< every measured iteration, in order (latency kinds)
+    std::vector<double> sortedUs;  ///< the same samples, sorted (kept by merging each batch)
+    double sumUs = 0;
     std::vector<BandwidthPoint> bandwidth; ///< bandwidth kinds
     double lastProgressS = 0;
     double lastProgressBytes = 0;
@@ -56,6 +58,9 @@ struct BenchRun {
     bool isTcp() const { return kind.startsWith("tcp_"); }
     /// Fills the result fields from a bench.result object; returns an error text naming the field.
     QString applyResult(const nlohmann::json& result);
+    /// Appends a batch of samples. Keeps sortedUs by sorting the batch and merging it (linear), so the
+    /// live histogram and CDF never re-sort everything measured so far.
+    void appendSamples(std::vector<double> batch);
 };
 
 /// The figure a comparison shows for a run: p50 latency (µs) for latency kinds, MB/s for bandwidth.

@@ -159,8 +159,11 @@ void BenchSession::apply(const TraceEvent& e) {
         emit runStarted(run->index);
     } else if (e.name == "bench.samples") {
         if (!d.contains("samples_us") || !d["samples_us"].is_array()) return;
+        std::vector<double> batch;
+        batch.reserve(d["samples_us"].size());
         for (const auto& v : d["samples_us"])
-            if (v.is_number()) run->samplesUs.push_back(v.get<double>());
+            if (v.is_number()) batch.push_back(v.get<double>());
+        run->appendSamples(std::move(batch));
     } else if (e.name == "bench.progress") {
         const double t = d.value("elapsed_s", 0.0);
         const double bytes = d.value("bytes", 0.0);

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "benchwindow.h"
 #include "datapathview.h"
 #include "memoryview.h"
 #include "qpstateview.h"
@@ -205,6 +206,18 @@ void MainWindow::buildUi() {
     languageCombo_->setCurrentIndex(language_ == "zh" ? 1 : 0);
     bar->addSeparator();
     bar->addWidget(languageCombo_);
+    bar->addSeparator();
+    QPushButton* measureButton = nullptr;
+    button(measureButton, "measureButton", tr("Measure TCP vs RDMA…"),
+           tr("Open the measurement window: latency and bandwidth of TCP and RDMA, live charts"));
+    connect(measureButton, &QPushButton::clicked, this, [this] {
+        BenchStartOptions o;
+        o.language = language_;
+        o.engineProgram = options_.engineProgram;
+        auto* window = new BenchWindow(o);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+    });
 
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(tr("&Open recording…"), QKeySequence::Open, this, [this] {

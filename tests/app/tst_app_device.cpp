@@ -2,7 +2,13 @@
 // Write, and a killed engine.
 #include "testutil.hpp"
 
+#include "benchwindow.h"
 #include "mainwindow.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QLineSeries>
 
 #include <QImage>
 #include <QLabel>
@@ -20,6 +26,66 @@ class AppDeviceTest : public QObject {
     Q_OBJECT
   private slots:
     void init() { RDMALAB_REQUIRE_DEVICE(); }
+
+    void benchSweepRunsHeadlessAndExports() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("sweep.png"), csv = dir.filePath("sweep.csv");
+        QProcess app;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        app.setProcessEnvironment(env);
+        app.start(RDMALAB_APP_PATH, {"--bench", "write_lat", "--sweep", "--max-size", "4096", "--iters",
+                                     "200", "--autoplay", "--screenshot", png, "--export", csv, "--quit"});
+        QVERIFY(app.waitForFinished(170000));
+        const QString out = QString::fromUtf8(app.readAllStandardOutput() + app.readAllStandardError());
+        QVERIFY2(app.exitStatus() == QProcess::NormalExit && app.exitCode() == 0, qPrintable(out));
+        QImage image(png);
+        QVERIFY2(!image.isNull(), qPrintable(png));
+        QVERIFY(image.width() >= 1200 && image.height() >= 700);
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + 12); // header + 2 B .. 4 KiB
+        QVERIFY2(lines[0].contains("lat_p50_us") && lines[0].contains("size_B"), qPrintable(lines[0]));
+        const QStringList header = lines[0].split(',');
+        const QStringList first = lines[1].split(',');
+        QCOMPARE(first[header.indexOf("kind")], QString("write_lat"));
+        QCOMPARE(first[header.indexOf("size_B")], QString("2"));
+        QCOMPARE(lines[12].split(',')[header.indexOf("size_B")], QString("4096"));
+        QVERIFY(first[header.indexOf("lat_p50_us")].toDouble() > 0);
+        QCOMPARE(first[header.indexOf("iters")], QString("200"));
+    }
+
+    void benchChartsFillWhileTheMeasurementRuns() {
+        BenchStartOptions options;
+        options.kinds = {"write_lat"};
+        options.sizes = {64};
+        options.seconds = 3;
+        options.autoplay = true;
+        BenchWindow window(options);
+        window.show();
+        auto* session = window.session();
+        QTRY_VERIFY_WITH_TIMEOUT(session->running(), 30000);
+        auto* chart = window.findChild<QChartView*>("timeSeriesChart");
+        auto points = [&] {
+            qsizetype n = 0;
+            for (auto* s : chart->chart()->series())
+                if (auto* line = qobject_cast<QLineSeries*>(s)) n += line->count();
+            return n;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(points() > 0, 30000);
+        const qsizetype early = points();
+        QVERIFY(session->running()); // drawn live, not at the end
+        QTRY_VERIFY_WITH_TIMEOUT(points() > early || !session->running(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!session->running(), 60000);
+        const auto& run = session->runs().at(0);
+        QVERIFY(run.finished);
+        QCOMPARE(run.device, QString("rxe0"));
+        QCOMPARE(qint64(run.samplesUs.size()), run.iters);
+        auto* device = window.findChild<QLabel*>("deviceLabel");
+        QVERIFY2(device->text().contains("rxe0") && device->text().contains("SoftRoCE"),
+                 qPrintable(device->text()));
+    }
 
     void lessonsRunHeadlessAndSaveScreenshots() {
         QTemporaryDir dir;

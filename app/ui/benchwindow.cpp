@@ -1,0 +1,950 @@
+#include "benchwindow.h"
+
+#include "benchexport.h"
+#include "chartexport.h"
+#include "comparisonpage.h"
+#include "tracefile.h"
+
+#include <QApplication>
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMenu>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStackedBarSeries>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace rdmalab::app {
+
+namespace {
+
+QString sizeText(qint64 bytes) {
+    if (bytes >= (1LL << 20) && bytes % (1LL << 20) == 0) return QStringLiteral("%1 MiB").arg(bytes >> 20);
+    if (bytes >= 1024 && bytes % 1024 == 0) return QStringLiteral("%1 KiB").arg(bytes >> 10);
+    return QStringLiteral("%1 B").arg(bytes);
+}
+
+QString number(double v, int significant = 4) {
+    return QString::number(v, 'g', significant);
+}
+
+struct KindInfo {
+    const char* id;
+    const char* label;
+};
+
+constexpr KindInfo kKinds[] = {
+    {"write_lat", "RDMA WRITE latency (ping-pong)"},
+    {"send_lat", "RDMA SEND/RECV latency (ping-pong)"},
+    {"read_lat", "RDMA READ latency"},
+    {"atomic_lat", "RDMA atomic (fetch-and-add) latency"},
+    {"tcp_lat", "TCP latency (ping-pong, TCP_NODELAY)"},
+    {"write_bw", "RDMA WRITE bandwidth"},
+    {"read_bw", "RDMA READ bandwidth"},
+    {"send_bw", "RDMA SEND bandwidth"},
+    {"tcp_bw", "TCP bandwidth (one stream)"},
+};
+
+/// Colours per kind, the same in every chart, so an overlaid series is recognisable.
+QColor kindColor(const QString& kind) {
+    static const std::map<QString, QColor> colors = {
+        {"write_lat", QColor(0x1f, 0x77, 0xb4)}, {"send_lat", QColor(0x2c, 0xa0, 0x2c)},
+        {"read_lat", QColor(0x94, 0x67, 0xbd)},  {"atomic_lat", QColor(0x8c, 0x56, 0x4b)},
+        {"tcp_lat", QColor(0xd6, 0x27, 0x28)},   {"write_bw", QColor(0x1f, 0x77, 0xb4)},
+        {"read_bw", QColor(0x94, 0x67, 0xbd)},   {"send_bw", QColor(0x2c, 0xa0, 0x2c)},
+        {"tcp_bw", QColor(0xd6, 0x27, 0x28)},
+    };
+    const auto it = colors.find(kind);
+    return it == colors.end() ? QColor(Qt::darkGray) : it->second;
+}
+
+/// Nearest-rank percentile of sorted samples (the engine's method, so live and final figures agree).
+double percentile(const std::vector<double>& sorted, double p) {
+    if (sorted.empty()) return 0;
+    const auto rank = static_cast<std::size_t>(std::ceil(p * double(sorted.size())));
+    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+void clearChart(QChart* chart) {
+    chart->removeAllSeries();
+    for (auto* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+} // namespace
+
+/// Series the live charts keep and update in place (replace()), so a redraw allocates little.
+struct LiveCharts {
+    QLineSeries* timeSeries = nullptr;
+    QValueAxis* timeX = nullptr;
+    QValueAxis* timeY = nullptr;
+    QLineSeries* histogramUpper = nullptr;
+    QAreaSeries* histogramArea = nullptr;
+    QValueAxis* histogramX = nullptr;
+    QValueAxis* histogramY = nullptr;
+    QLineSeries* cdf = nullptr;
+    std::vector<QScatterSeries*> percentileMarks;
+    QValueAxis* cdfX = nullptr;
+    QValueAxis* cdfY = nullptr;
+    QLineSeries* bandwidth = nullptr;
+    QValueAxis* bandwidthX = nullptr;
+    QValueAxis* bandwidthY = nullptr;
+};
+
+QStringList BenchWindow::comparisonKinds() {
+    return {"tcp_lat", "send_lat", "write_lat", "read_lat", "tcp_bw", "write_bw"};
+}
+
+BenchWindow::BenchWindow(const BenchStartOptions& options, QWidget* parent)
+    : QMainWindow(parent), options_(options), engine_(new EngineClient(this)),
+      session_(new BenchSession(engine_, this)), live_(std::make_unique<LiveCharts>()) {
+    setObjectName("benchWindow");
+    setWindowTitle(tr("rdmalab — TCP and RDMA, measured side by side"));
+    if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
+    redrawTimer_.setSingleShot(true);
+    redrawTimer_.setInterval(kRedrawIntervalMs);
+    connect(&redrawTimer_, &QTimer::timeout, this, &BenchWindow::redraw);
+    buildUi();
+    resize(1600, 1000);
+
+    connect(session_, &BenchSession::dataChanged, this, &BenchWindow::scheduleRedraw);
+    connect(session_, &BenchSession::runFinished, this, [this](int) {
+        resultsChanged_ = true;
+        refreshTable();
+    });
+    connect(session_, &BenchSession::runStarted, this, [this](int index) {
+        refreshTable();
+        statusLabel_->setText(tr("Measuring %1 of %2 …").arg(index + 1).arg(session_->runs().size()));
+    });
+    connect(session_, &BenchSession::runningChanged, this, &BenchWindow::refreshControls);
+    connect(session_, &BenchSession::finished, this, &BenchWindow::onFinished);
+    connect(engine_, &EngineClient::engineDied, this, &BenchWindow::onEngineDied);
+    connect(engine_, &EngineClient::started, this, [this] {
+        engineBanner_->hide();
+        refreshControls();
+        // Start once the window has painted and settled, so start-up work does not disturb the run.
+        if (options_.autoplay && !options_.kinds.isEmpty() && session_->runs().empty())
+            QTimer::singleShot(kAutoplayStartDelayMs, this, &BenchWindow::startMeasurement);
+    });
+
+    if (options_.tab == "cpu") tabs_->setCurrentIndex(1);
+    if (options_.tab == "compare") tabs_->setCurrentIndex(2);
+    if (options_.autoplay) {
+        QTimer::singleShot(3600 * 1000, this, [this] {
+            if (headlessDone_) return;
+            std::fprintf(stderr, "rdmalab: the measurement did not finish within an hour\n");
+            finishHeadless(false);
+        });
+    }
+    if (!options_.replayFile.isEmpty())
+        QTimer::singleShot(0, this, [this] { openRecording(options_.replayFile); });
+    else
+        engine_->start();
+    refreshControls();
+    refreshHeader();
+}
+
+BenchWindow::~BenchWindow() {
+    engine_->stop();
+}
+
+QChartView* BenchWindow::makeChartView(const QString& objectName, const QString& title) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setAnimationOptions(QChart::NoAnimation); // figures arrive live; animation would lag them
+    auto* view = new QChartView(chart);
+    view->setObjectName(objectName);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(320, 220);
+    return view;
+}
+
+void BenchWindow::buildUi() {
+    auto* bar = addToolBar(tr("Measure"));
+    bar->setObjectName("benchToolBar");
+    bar->setMovable(false);
+    kindCombo_ = new QComboBox;
+    kindCombo_->setObjectName("kindCombo");
+    kindCombo_->addItem(tr("TCP vs RDMA (latency and bandwidth)"), comparisonKinds());
+    kindCombo_->addItem(tr("All latency kinds (TCP and RDMA)"),
+                        QStringList{"tcp_lat", "send_lat", "write_lat", "read_lat", "atomic_lat"});
+    kindCombo_->addItem(tr("All bandwidth kinds (TCP and RDMA)"),
+                        QStringList{"tcp_bw", "write_bw", "read_bw", "send_bw"});
+    for (const auto& k : kKinds)
+        kindCombo_->addItem(QStringLiteral("%1 — %2").arg(k.id, tr(k.label)), QStringList{k.id});
+    bar->addWidget(new QLabel(tr(" Measure ")));
+    bar->addWidget(kindCombo_);
+    sizeCombo_ = new QComboBox;
+    sizeCombo_->setObjectName("sizeCombo");
+    sizeCombo_->addItem(tr("2 B and 64 KiB"), QVariantList{2, 65536});
+    for (qint64 s = 2; s <= (8LL << 20); s *= 2)
+        sizeCombo_->addItem(sizeText(s), QVariantList{s});
+    bar->addWidget(new QLabel(tr("  Size ")));
+    bar->addWidget(sizeCombo_);
+    sweepCheck_ = new QCheckBox(tr("Sweep 2 B … 8 MiB"));
+    sweepCheck_->setObjectName("sweepCheck");
+    bar->addWidget(sweepCheck_);
+    itersSpin_ = new QSpinBox;
+    itersSpin_->setObjectName("itersSpin");
+    itersSpin_->setRange(10, 10000000);
+    itersSpin_->setValue(options_.iters);
+    bar->addWidget(new QLabel(tr("  Iterations ")));
+    bar->addWidget(itersSpin_);
+    runButton_ = new QPushButton(tr("Run"));
+    runButton_->setObjectName("runButton");
+    stopButton_ = new QPushButton(tr("Stop"));
+    stopButton_->setObjectName("stopButton");
+    exportButton_ = new QPushButton(tr("Export"));
+    exportButton_->setObjectName("exportButton");
+    bar->addWidget(runButton_);
+    bar->addWidget(stopButton_);
+    bar->addSeparator();
+    bar->addWidget(exportButton_);
+    auto* openButton = new QPushButton(tr("Open recording…"));
+    bar->addWidget(openButton);
+    connect(runButton_, &QPushButton::clicked, this, &BenchWindow::startMeasurement);
+    connect(stopButton_, &QPushButton::clicked, session_, &BenchSession::stop);
+    connect(openButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a measurement trace"), {},
+                                                          tr("Trace (*.jsonl);;All files (*)"));
+        if (!path.isEmpty()) openRecording(path);
+    });
+    auto* exportMenu = new QMenu(exportButton_);
+    auto ask = [this](const QString& title, const QString& filter) {
+        return QFileDialog::getSaveFileName(this, title, {}, filter);
+    };
+    exportMenu->addAction(tr("Results as CSV…"), this, [this, ask] {
+        if (auto p = ask(tr("Export results"), tr("CSV (*.csv)")); !p.isEmpty()) exportResults(p);
+    });
+    exportMenu->addAction(tr("Results as JSON…"), this, [this, ask] {
+        if (auto p = ask(tr("Export results"), tr("JSON (*.json)")); !p.isEmpty()) exportResults(p);
+    });
+    exportMenu->addAction(tr("Samples of the shown run as CSV…"), this, [this, ask] {
+        const BenchRun* run = shownRun();
+        if (!run) return;
+        if (auto p = ask(tr("Export samples"), tr("CSV (*.csv)")); !p.isEmpty()) {
+            const QString error = writeFileAtomically(p, samplesToCsv(*run).toUtf8());
+            statusBar()->showMessage(error.isEmpty() ? tr("Saved %1").arg(p) : error, 10000);
+        }
+    });
+    exportMenu->addAction(tr("Charts as PNG…"), this, [this, ask] {
+        if (auto p = ask(tr("Save charts"), tr("PNG (*.png)")); !p.isEmpty()) exportCharts(p);
+    });
+    exportMenu->addAction(tr("Charts as SVG…"), this, [this, ask] {
+        if (auto p = ask(tr("Save charts"), tr("SVG (*.svg)")); !p.isEmpty()) exportCharts(p);
+    });
+    exportMenu->addAction(tr("Measurement trace (JSON Lines)…"), this, [this, ask] {
+        if (auto p = ask(tr("Save trace"), tr("Trace (*.jsonl)")); !p.isEmpty()) {
+            const QString error = writeTraceFile(p, session_->events());
+            statusBar()->showMessage(error.isEmpty() ? tr("Saved %1").arg(p) : error, 10000);
+        }
+    });
+    exportButton_->setMenu(exportMenu);
+
+    // Presets from the command line.
+    if (!options_.kinds.isEmpty()) {
+        int found = -1;
+        for (int i = 0; i < kindCombo_->count(); ++i)
+            if (kindCombo_->itemData(i).toStringList() == options_.kinds) found = i;
+        if (found >= 0) kindCombo_->setCurrentIndex(found);
+    }
+    if (options_.sizes.size() == 1) {
+        const int i = sizeCombo_->findText(sizeText(options_.sizes.front()));
+        if (i >= 0) sizeCombo_->setCurrentIndex(i);
+    }
+    sweepCheck_->setChecked(options_.sweep);
+
+    auto* central = new QWidget;
+    auto* outer = new QVBoxLayout(central);
+    outer->setContentsMargins(6, 6, 6, 6);
+    engineBanner_ = new QLabel;
+    engineBanner_->setObjectName("engineBanner");
+    engineBanner_->setWordWrap(true);
+    engineBanner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    engineBanner_->setStyleSheet("background:#fde2e1; color:#7a1712; padding:6px; border:1px solid #d9534f;");
+    engineBanner_->hide();
+    outer->addWidget(engineBanner_);
+    deviceLabel_ = new QLabel;
+    deviceLabel_->setObjectName("deviceLabel");
+    deviceLabel_->setWordWrap(true);
+    outer->addWidget(deviceLabel_);
+    statsLabel_ = new QLabel;
+    statsLabel_->setObjectName("statsLabel");
+    statsLabel_->setWordWrap(true);
+    statsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    outer->addWidget(statsLabel_);
+
+    tabs_ = new QTabWidget;
+    tabs_->setObjectName("benchTabs");
+    auto* livePage = new QWidget;
+    auto* grid = new QGridLayout(livePage);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(4);
+    timeSeriesView_ = makeChartView("timeSeriesChart", tr("Latency per iteration"));
+    histogramView_ = makeChartView("histogramChart", tr("Latency histogram"));
+    cdfView_ = makeChartView("cdfChart", tr("Latency CDF"));
+    bandwidthView_ = makeChartView("bandwidthChart", tr("Bandwidth over time"));
+    sizeLatencyView_ = makeChartView("sizeLatencyChart", tr("Latency (p50) against message size"));
+    sizeBandwidthView_ = makeChartView("sizeBandwidthChart", tr("Bandwidth against message size"));
+    // The four live charts repaint up to 25 times a second while the measurement shares the CPU with
+    // us: thin pens without antialiasing stroke in a fraction of the time (measured with perf).
+    for (QChartView* v : {timeSeriesView_, histogramView_, cdfView_, bandwidthView_})
+        v->setRenderHint(QPainter::Antialiasing, false);
+    grid->addWidget(timeSeriesView_, 0, 0);
+    grid->addWidget(histogramView_, 0, 1);
+    grid->addWidget(cdfView_, 0, 2);
+    grid->addWidget(bandwidthView_, 1, 0);
+    grid->addWidget(sizeLatencyView_, 1, 1);
+    grid->addWidget(sizeBandwidthView_, 1, 2);
+    tabs_->addTab(livePage, tr("Live charts"));
+
+    auto* cpuPage = new QWidget;
+    auto* cpuLayout = new QVBoxLayout(cpuPage);
+    cpuView_ = makeChartView("cpuChart", tr("CPU time per message (both endpoints, from getrusage)"));
+    cpuLayout->addWidget(cpuView_, 1);
+    auto* cpuText = new QLabel(tr(
+        "<b>Reading the CPU bars.</b> TCP: every message is a <code>send()</code> and a <code>recv()</code> "
+        "system call, and the CPU copies the payload twice (into the socket buffer and out of it), so its "
+        "time is mostly kernel (sys) time. RDMA on a NIC: the application posts work requests and polls "
+        "completions from user space; the steady-state data path makes no system call and no CPU copy, "
+        "and busy polling shows up as user time. <b>SoftRoCE (rdma_rxe) is different</b>: posting a send "
+        "is a system call and the kernel does the transport and copies, so it shows sys time a NIC would "
+        "not spend."));
+    cpuText->setWordWrap(true);
+    cpuText->setTextFormat(Qt::RichText);
+    cpuLayout->addWidget(cpuText);
+    tabs_->addTab(cpuPage, tr("CPU per message"));
+
+    comparison_ = new ComparisonPage;
+    comparison_->setObjectName("comparisonPage");
+    comparison_->setLanguage(options_.language);
+    tabs_->addTab(comparison_, tr("TCP vs RDMA"));
+    connect(tabs_, &QTabWidget::currentChanged, this, &BenchWindow::scheduleRedraw);
+
+    runsTable_ = new QTableWidget;
+    runsTable_->setObjectName("runsTable");
+    runsTable_->setColumnCount(12);
+    runsTable_->setHorizontalHeaderLabels(
+        {tr("Kind"), tr("Size"), tr("Iterations"), tr("p50 µs"), tr("p99 µs"), tr("MB/s (10^6)"), tr("Gb/s"),
+         tr("Mmsg/s"), tr("user µs/msg"), tr("sys µs/msg"), tr("switches/msg"), tr("Device")});
+    runsTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    runsTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+    runsTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    runsTable_->verticalHeader()->hide();
+    runsTable_->horizontalHeader()->setStretchLastSection(true);
+    connect(runsTable_, &QTableWidget::itemSelectionChanged, this, [this] {
+        const auto rows = runsTable_->selectionModel()->selectedRows();
+        selectedRun_ = rows.isEmpty() ? -1 : rows.first().row();
+        scheduleRedraw();
+    });
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(tabs_);
+    split->addWidget(runsTable_);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    outer->addWidget(split, 1);
+    setCentralWidget(central);
+    statusLabel_ = new QLabel;
+    statusLabel_->setObjectName("statusLabel");
+    statusBar()->addWidget(statusLabel_, 1);
+
+    // Persistent live series.
+    auto& L = *live_;
+    auto axis = [](const QString& title) {
+        auto* a = new QValueAxis;
+        a->setTitleText(title);
+        a->setLabelFormat("%.4g");
+        return a;
+    };
+    {
+        QChart* c = timeSeriesView_->chart();
+        L.timeSeries = new QLineSeries;
+        L.timeSeries->setName(tr("latency (µs)"));
+        L.timeSeries->setPen(QPen(QColor(0x1f, 0x77, 0xb4), 1));
+        c->addSeries(L.timeSeries);
+        L.timeX = axis(tr("iteration"));
+        L.timeY = axis(tr("µs"));
+        c->addAxis(L.timeX, Qt::AlignBottom);
+        c->addAxis(L.timeY, Qt::AlignLeft);
+        L.timeSeries->attachAxis(L.timeX);
+        L.timeSeries->attachAxis(L.timeY);
+        c->legend()->hide();
+    }
+    {
+        QChart* c = histogramView_->chart();
+        L.histogramUpper = new QLineSeries;
+        L.histogramArea = new QAreaSeries(L.histogramUpper);
+        L.histogramArea->setName(tr("iterations per bin"));
+        L.histogramArea->setColor(QColor(0x1f, 0x77, 0xb4, 140));
+        c->addSeries(L.histogramArea);
+        L.histogramX = axis(tr("µs"));
+        L.histogramY = axis(tr("iterations"));
+        c->addAxis(L.histogramX, Qt::AlignBottom);
+        c->addAxis(L.histogramY, Qt::AlignLeft);
+        L.histogramArea->attachAxis(L.histogramX);
+        L.histogramArea->attachAxis(L.histogramY);
+        c->legend()->hide();
+    }
+    {
+        QChart* c = cdfView_->chart();
+        L.cdf = new QLineSeries;
+        L.cdf->setName(tr("CDF"));
+        c->addSeries(L.cdf);
+        L.cdfX = axis(tr("µs"));
+        L.cdfY = axis(tr("% of iterations at or below"));
+        L.cdfY->setRange(0, 100);
+        c->addAxis(L.cdfX, Qt::AlignBottom);
+        c->addAxis(L.cdfY, Qt::AlignLeft);
+        L.cdf->attachAxis(L.cdfX);
+        L.cdf->attachAxis(L.cdfY);
+        const QColor marks[] = {QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e), QColor(0xd6, 0x27, 0x28),
+                                QColor(0x7f, 0x00, 0x7f)};
+        for (const QColor& color : marks) {
+            auto* s = new QScatterSeries;
+            s->setMarkerSize(9);
+            s->setColor(color);
+            c->addSeries(s);
+            s->attachAxis(L.cdfX);
+            s->attachAxis(L.cdfY);
+            L.percentileMarks.push_back(s);
+        }
+        c->legend()->markers(L.cdf).first()->setVisible(false);
+    }
+    {
+        QChart* c = bandwidthView_->chart();
+        L.bandwidth = new QLineSeries;
+        L.bandwidth->setName(tr("MB/s (10^6 B/s)"));
+        c->addSeries(L.bandwidth);
+        L.bandwidthX = axis(tr("seconds"));
+        L.bandwidthY = axis(tr("MB/s (10^6 B/s)"));
+        c->addAxis(L.bandwidthX, Qt::AlignBottom);
+        c->addAxis(L.bandwidthY, Qt::AlignLeft);
+        L.bandwidth->attachAxis(L.bandwidthX);
+        L.bandwidth->attachAxis(L.bandwidthY);
+        c->legend()->hide();
+    }
+}
+
+void BenchWindow::startMeasurement() {
+    BenchSession::Request r;
+    r.kinds = options_.kinds.isEmpty() || !options_.autoplay ? kindCombo_->currentData().toStringList()
+                                                             : options_.kinds;
+    if (options_.autoplay && !options_.sizes.empty()) {
+        r.sizes = options_.sizes;
+    } else {
+        for (const auto& v : sizeCombo_->currentData().toList())
+            r.sizes.push_back(v.toLongLong());
+    }
+    r.sweep = sweepCheck_->isChecked();
+    r.maxSize = options_.maxSize;
+    r.iters = itersSpin_->value();
+    r.seconds = options_.seconds;
+    r.device = options_.device;
+    selectedRun_ = -1;
+    runsTable_->clearSelection();
+    resultsChanged_ = true;
+    if (!session_->start(r)) {
+        statusLabel_->setText(session_->lastError());
+        if (options_.autoplay) finishHeadless(false);
+        return;
+    }
+    statusLabel_->setText(tr("Starting …"));
+    refreshTable();
+    refreshControls();
+    scheduleRedraw();
+}
+
+void BenchWindow::openRecording(const QString& path) {
+    TraceFileError error;
+    auto events = readTraceFile(path, error);
+    if (!events) {
+        engineBanner_->setText(tr("Could not open the recording: %1").arg(error.toString()));
+        engineBanner_->show();
+        if (options_.autoplay) finishHeadless(false);
+        return;
+    }
+    const bool measured = std::any_of(events->begin(), events->end(),
+                                      [](const TraceEvent& e) { return e.kind == EventKind::Measure; });
+    if (!measured) {
+        engineBanner_->setText(tr("%1 holds no measurement (no \"measure\" events): open it in the lesson "
+                                  "window instead.")
+                                   .arg(path));
+        engineBanner_->show();
+        if (options_.autoplay) finishHeadless(false);
+        return;
+    }
+    resultsChanged_ = true;
+    session_->openReplay(*events, path);
+    refreshTable();
+    refreshHeader();
+    refreshControls();
+    redraw();
+}
+
+void BenchWindow::scheduleRedraw() {
+    // PlotJuggler's pattern: data lands in the session at any rate; the charts redraw once per tick.
+    if (!redrawTimer_.isActive()) redrawTimer_.start();
+}
+
+const BenchRun* BenchWindow::shownRun() const {
+    const auto& runs = session_->runs();
+    int index = selectedRun_ >= 0 ? selectedRun_ : session_->currentRun();
+    if (index < 0 || static_cast<std::size_t>(index) >= runs.size()) return nullptr;
+    return &runs[static_cast<std::size_t>(index)];
+}
+
+void BenchWindow::redraw() {
+    ++redrawCount_;
+    const BenchRun* run = shownRun();
+    refreshHeader();
+    // The live charts draw only while visible: charts nobody sees should not take CPU from the
+    // measurement. Result charts change only when a run finishes.
+    if (tabs_->currentIndex() == 0) {
+        // A bandwidth run is shown: the latency charts keep the latest latency run, and vice versa.
+        const BenchRun* latencyRun = run && run->isLatency() ? run : nullptr;
+        if (!latencyRun)
+            for (const auto& r : session_->runs())
+                if (r.isLatency() && !r.samplesUs.empty()) latencyRun = &r;
+        redrawTimeSeries(latencyRun);
+        redrawDistribution(latencyRun);
+        redrawBandwidth(run);
+    }
+    if (resultsChanged_) {
+        redrawSizeCharts();
+        redrawCpu();
+        std::vector<BenchRun> finished;
+        for (const auto& r : session_->runs())
+            if (r.finished) finished.push_back(r);
+        comparison_->setRuns(finished);
+        resultsChanged_ = false;
+    }
+    if (run && run->isLatency() && !run->sortedUs.empty()) {
+        const std::vector<double>& sorted = run->sortedUs;
+        const double mean = run->sumUs / double(sorted.size());
+        statsLabel_->setText(
+            tr("<b>%1, %2</b> · %3 of %4 iterations · %5 · min %6 · p50 %7 · mean %8 · p90 %9 · p99 %10 · "
+               "p99.9 %11 · max %12 µs")
+                .arg(run->kind, sizeText(run->size))
+                .arg(run->samplesUs.size())
+                .arg(run->plannedIters)
+                .arg(run->latencyBasis.isEmpty() ? tr("measuring") : run->latencyBasis)
+                .arg(number(sorted.front()), number(percentile(sorted, 0.5)), number(mean),
+                     number(percentile(sorted, 0.9)), number(percentile(sorted, 0.99)),
+                     number(percentile(sorted, 0.999)), number(sorted.back())));
+    } else if (run && !run->isLatency()) {
+        statsLabel_->setText(
+            run->finished ? tr("<b>%1, %2</b> · %3 messages in %4 s · %5 MB/s · %6 Gb/s · %7 million "
+                               "messages/s")
+                                .arg(run->kind, sizeText(run->size))
+                                .arg(run->iters)
+                                .arg(number(run->elapsedS))
+                                .arg(number(run->bwMBps), number(run->bwGbps), number(run->msgRateMpps))
+                          : tr("<b>%1, %2</b> · measuring …").arg(run->kind, sizeText(run->size)));
+    } else {
+        statsLabel_->setText(session_->runs().empty()
+                                 ? tr("Choose what to measure and press Run. Every number is measured on the "
+                                      "device named above, now.")
+                                 : QString());
+    }
+}
+
+void BenchWindow::redrawTimeSeries(const BenchRun* run) {
+    auto& L = *live_;
+    QList<QPointF> points;
+    double top = 1;
+    qint64 first = 0;
+    if (run && run->isLatency()) {
+        const auto& s = run->samplesUs;
+        first = std::max<qint64>(0, qint64(s.size()) - kTimeSeriesPoints);
+        points.reserve(qsizetype(s.size()) - first);
+        for (auto i = first; i < qint64(s.size()); ++i) {
+            points.append(QPointF(double(i), s[std::size_t(i)]));
+            top = std::max(top, s[std::size_t(i)]);
+        }
+        L.timeSeries->setPen(QPen(kindColor(run->kind), 1));
+        timeSeriesView_->chart()->setTitle(tr("Latency per iteration — %1, %2 (last %3)")
+                                               .arg(run->kind, sizeText(run->size))
+                                               .arg(kTimeSeriesPoints));
+    } else {
+        timeSeriesView_->chart()->setTitle(tr("Latency per iteration (latency kinds)"));
+    }
+    L.timeSeries->replace(points);
+    L.timeX->setRange(double(first), std::max(double(first) + 10, points.isEmpty() ? 10 : points.last().x()));
+    L.timeY->setRange(0, top * 1.1);
+    L.timeY->applyNiceNumbers();
+}
+
+void BenchWindow::redrawDistribution(const BenchRun* run) {
+    auto& L = *live_;
+    if (!run || !run->isLatency() || run->samplesUs.size() < 2) {
+        L.histogramUpper->clear();
+        L.cdf->clear();
+        for (auto* m : L.percentileMarks) {
+            m->clear();
+            m->setName({});
+        }
+        cdfView_->chart()->legend()->hide();
+        histogramView_->chart()->setTitle(tr("Latency histogram (latency kinds)"));
+        cdfView_->chart()->setTitle(tr("Latency CDF (latency kinds)"));
+        return;
+    }
+    const std::vector<double>& sorted = run->sortedUs;
+    const double lo = sorted.front();
+    // Bins span min .. p99.9 so one outlier does not squeeze the shape into a single bar.
+    const double hi = std::max(percentile(sorted, 0.999), lo + 1e-3);
+    constexpr int kBins = 40;
+    const double width = (hi - lo) / kBins;
+    std::vector<int> counts(kBins, 0);
+    std::size_t above = 0;
+    for (double v : sorted) {
+        if (v > hi) {
+            ++above;
+            continue;
+        }
+        counts[std::size_t(std::min(kBins - 1, int((v - lo) / width)))]++;
+    }
+    QList<QPointF> steps;
+    int peak = 1;
+    for (int b = 0; b < kBins; ++b) {
+        const double x0 = lo + b * width;
+        steps.append(QPointF(x0, counts[std::size_t(b)]));
+        steps.append(QPointF(x0 + width, counts[std::size_t(b)]));
+        peak = std::max(peak, counts[std::size_t(b)]);
+    }
+    L.histogramUpper->replace(steps);
+    L.histogramArea->setColor(kindColor(run->kind).lighter(130));
+    L.histogramArea->setBorderColor(kindColor(run->kind));
+    L.histogramX->setRange(lo, hi);
+    L.histogramY->setRange(0, peak * 1.1);
+    L.histogramY->applyNiceNumbers();
+    histogramView_->chart()->setTitle(
+        above
+            ? tr("Latency histogram — %1 iterations above p99.9 (%2 µs) not drawn").arg(above).arg(number(hi))
+            : tr("Latency histogram — %1 iterations").arg(sorted.size()));
+
+    QList<QPointF> cdf;
+    const std::size_t n = sorted.size();
+    const std::size_t points = std::min<std::size_t>(n, 400);
+    for (std::size_t k = 0; k < points; ++k) {
+        const std::size_t i = points == 1 ? 0 : k * (n - 1) / (points - 1);
+        cdf.append(QPointF(sorted[i], 100.0 * double(i + 1) / double(n)));
+    }
+    L.cdf->replace(cdf);
+    L.cdf->setPen(QPen(kindColor(run->kind), 2));
+    L.cdfX->setRange(lo, sorted.back());
+    const std::pair<double, const char*> marks[] = {
+        {0.5, "p50"}, {0.9, "p90"}, {0.99, "p99"}, {0.999, "p99.9"}};
+    for (std::size_t m = 0; m < L.percentileMarks.size(); ++m) {
+        const double v = percentile(sorted, marks[m].first);
+        L.percentileMarks[m]->replace(QList<QPointF>{QPointF(v, marks[m].first * 100)});
+        L.percentileMarks[m]->setName(QStringLiteral("%1 %2 µs").arg(marks[m].second, number(v)));
+    }
+    cdfView_->chart()->legend()->show();
+    cdfView_->chart()->setTitle(tr("Latency CDF — %1, %2").arg(run->kind, sizeText(run->size)));
+}
+
+void BenchWindow::redrawBandwidth(const BenchRun* run) {
+    auto& L = *live_;
+    // A latency run is shown: draw the latest bandwidth run instead, if there is one.
+    if (!run || run->isLatency()) {
+        run = nullptr;
+        for (const auto& r : session_->runs())
+            if (!r.isLatency() && !r.bandwidth.empty()) run = &r;
+    }
+    if (!run || run->bandwidth.empty()) {
+        L.bandwidth->clear();
+        bandwidthView_->chart()->setTitle(tr("Bandwidth over time (bandwidth kinds)"));
+        return;
+    }
+    QList<QPointF> points;
+    double top = 1;
+    for (const auto& p : run->bandwidth) {
+        points.append(QPointF(p.elapsedS, p.MBps));
+        top = std::max(top, p.MBps);
+    }
+    L.bandwidth->replace(points);
+    L.bandwidth->setColor(kindColor(run->kind));
+    L.bandwidthX->setRange(0, std::max(0.01, run->bandwidth.back().elapsedS));
+    L.bandwidthX->applyNiceNumbers();
+    L.bandwidthY->setRange(0, top * 1.15);
+    L.bandwidthY->applyNiceNumbers();
+    bandwidthView_->chart()->setTitle(tr("Bandwidth over time — %1, %2").arg(run->kind, sizeText(run->size)));
+}
+
+void BenchWindow::redrawSizeCharts() {
+    const auto& runs = session_->runs();
+    auto draw = [&](QChartView* view, bool latency, const QString& title, const QString& yTitle) {
+        QChart* c = view->chart();
+        clearChart(c);
+        std::map<QString, QLineSeries*> byKind;
+        double yMin = 1e300, yMax = 0, xMin = 1e300, xMax = 0;
+        for (const auto& r : runs) {
+            if (!r.finished || r.isLatency() != latency) continue;
+            const double y = headlineValue(r);
+            if (y <= 0 || r.size <= 0) continue;
+            auto*& s = byKind[r.kind];
+            if (!s) {
+                s = new QLineSeries;
+                s->setName(r.kind);
+                s->setColor(kindColor(r.kind));
+                s->setPointsVisible(true);
+            }
+            s->append(std::log2(double(r.size)), y);
+            yMin = std::min(yMin, y);
+            yMax = std::max(yMax, y);
+            xMin = std::min(xMin, double(r.size));
+            xMax = std::max(xMax, double(r.size));
+        }
+        if (byKind.empty()) {
+            c->setTitle(
+                title +
+                tr(" (no finished %1 measurement yet)").arg(latency ? tr("latency") : tr("bandwidth")));
+            return;
+        }
+        c->setTitle(title);
+        // x is log2(size) on a category axis, so the labels read "64 B", "1 KiB", "8 MiB".
+        auto* x = new QCategoryAxis;
+        x->setTitleText(tr("message size (log scale)"));
+        x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        const int e0 = int(std::floor(std::log2(xMin))), e1 = int(std::ceil(std::log2(xMax)));
+        const int stride = e1 - e0 <= 8 ? 1 : e1 - e0 <= 16 ? 2 : 3;
+        for (int e = e1; e >= e0; e -= stride) // from the top, so the largest size is labelled
+            x->append(sizeText(qint64(1) << e), e);
+        x->setRange(e0 - 0.3, e1 + 0.3);
+        auto* y = new QLogValueAxis;
+        y->setBase(10);
+        y->setTitleText(yTitle);
+        y->setLabelFormat("%g");
+        y->setRange(yMin / 2, yMax * 2);
+        c->addAxis(x, Qt::AlignBottom);
+        c->addAxis(y, Qt::AlignLeft);
+        for (auto& [kind, s] : byKind) {
+            c->addSeries(s);
+            s->attachAxis(x);
+            s->attachAxis(y);
+        }
+        c->legend()->show();
+    };
+    draw(sizeLatencyView_, true, tr("Latency (p50) against message size"), tr("µs (log scale)"));
+    draw(sizeBandwidthView_, false, tr("Bandwidth against message size"), tr("MB/s, 10^6 B/s (log scale)"));
+}
+
+void BenchWindow::redrawCpu() {
+    QChart* c = cpuView_->chart();
+    clearChart(c);
+    auto* user = new QBarSet(tr("user µs per message"));
+    auto* sys = new QBarSet(tr("sys (kernel) µs per message"));
+    user->setColor(QColor(0x1f, 0x77, 0xb4));
+    sys->setColor(QColor(0xd6, 0x27, 0x28));
+    QStringList categories;
+    double top = 0;
+    for (const auto& r : session_->runs()) {
+        if (!r.finished) continue;
+        categories << QStringLiteral("%1 %2").arg(r.kind, sizeText(r.size));
+        *user << r.cpu.userUsPerMsg;
+        *sys << r.cpu.sysUsPerMsg;
+        top = std::max(top, r.cpu.userUsPerMsg + r.cpu.sysUsPerMsg);
+    }
+    if (categories.isEmpty()) {
+        delete user;
+        delete sys;
+        c->setTitle(tr("CPU time per message (no finished measurement yet)"));
+        return;
+    }
+    c->setTitle(tr("CPU time per message (both endpoints, from getrusage) — %1").arg(session_->device()));
+    auto* series = new QStackedBarSeries;
+    series->append(user);
+    series->append(sys);
+    c->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("µs per message"));
+    y->setRange(0, top * 1.15 + 1e-6);
+    y->setLabelFormat("%g");
+    c->addAxis(x, Qt::AlignBottom);
+    c->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    c->legend()->show();
+}
+
+void BenchWindow::refreshTable() {
+    const auto& runs = session_->runs();
+    const QSignalBlocker block(runsTable_);
+    runsTable_->setRowCount(int(runs.size()));
+    for (int row = 0; row < int(runs.size()); ++row) {
+        const BenchRun& r = runs[std::size_t(row)];
+        const bool lat = r.isLatency();
+        const QStringList cells = {
+            r.kind,
+            sizeText(r.size),
+            r.finished ? QString::number(r.iters) : tr("%1 planned").arg(r.plannedIters),
+            r.finished && lat && r.latency ? number(r.latency->p50) : QString(),
+            r.finished && lat && r.latency ? number(r.latency->p99) : QString(),
+            r.finished && !lat ? number(r.bwMBps) : QString(),
+            r.finished && !lat ? number(r.bwGbps) : QString(),
+            r.finished && !lat ? number(r.msgRateMpps) : QString(),
+            r.finished ? number(r.cpu.userUsPerMsg, 3) : QString(),
+            r.finished ? number(r.cpu.sysUsPerMsg, 3) : QString(),
+            r.finished ? number(r.cpu.switchesPerMsg, 3) : QString(),
+            r.finished ? r.device + (r.softwareDevice ? tr(" (software RDMA)") : QString()) : QString(),
+        };
+        for (int col = 0; col < cells.size(); ++col) {
+            auto* item = runsTable_->item(row, col);
+            if (!item) {
+                item = new QTableWidgetItem;
+                runsTable_->setItem(row, col, item);
+            }
+            item->setText(cells[col]);
+        }
+    }
+    runsTable_->resizeColumnsToContents();
+    if (selectedRun_ >= 0 && selectedRun_ < int(runs.size())) runsTable_->selectRow(selectedRun_);
+}
+
+void BenchWindow::refreshHeader() {
+    QString text;
+    const QString device = session_->device();
+    if (session_->isReplay())
+        text = tr("<b>REPLAY</b> of %1 — figures recorded earlier, nothing is measured now. ")
+                   .arg(session_->replaySource().toHtmlEscaped());
+    if (!device.isEmpty()) {
+        text += tr("RDMA measured on <b>%1</b>").arg(device.toHtmlEscaped());
+        if (session_->softwareDevice())
+            text += tr(" — <span style='color:#a15c00'><b>SoftRoCE: RDMA done in software by the Linux "
+                       "kernel (rdma_rxe); these are not hardware numbers.</b></span>");
+        text +=
+            tr(" TCP runs over the loopback interface (lo) through the kernel stack of the same machine.");
+    } else if (!session_->runs().empty()) {
+        text += tr("TCP runs over the loopback interface (lo) through the kernel stack of this machine.");
+    } else {
+        text += tr("Nothing measured yet.");
+    }
+    if (text != deviceLabel_->text()) deviceLabel_->setText(text);
+}
+
+void BenchWindow::refreshControls() {
+    const bool running = session_->running();
+    const bool engineUp = engine_->isRunning();
+    runButton_->setEnabled(!running && engineUp);
+    stopButton_->setEnabled(running);
+    kindCombo_->setEnabled(!running);
+    sizeCombo_->setEnabled(!running && !sweepCheck_->isChecked());
+    sweepCheck_->setEnabled(!running);
+    itersSpin_->setEnabled(!running);
+}
+
+void BenchWindow::onFinished(bool ok, const QString& error) {
+    refreshTable();
+    refreshControls();
+    resultsChanged_ = true;
+    redrawTimer_.stop();
+    redraw();
+    if (!session_->isReplay()) autosave();
+    if (ok) {
+        statusLabel_->setText(session_->isReplay()
+                                  ? tr("Replay loaded: %1 measurements.").arg(session_->runs().size())
+                                  : tr("Done: %1 measurements.").arg(session_->runs().size()));
+    } else {
+        statusLabel_->setText(tr("The measurement failed: %1").arg(error.section('\n', 0, 0)));
+        engineBanner_->setText(tr("The measurement failed.\n%1").arg(error));
+        engineBanner_->show();
+    }
+    if (options_.autoplay && !headlessDone_) {
+        QTimer::singleShot(300, this, [this, ok] { finishHeadless(ok); });
+    }
+}
+
+void BenchWindow::onEngineDied(const QString& message) {
+    engineBanner_->setText(message);
+    engineBanner_->show();
+    refreshControls();
+    if (options_.autoplay && !headlessDone_ && !session_->running()) finishHeadless(false);
+}
+
+void BenchWindow::exportResults(const QString& path) {
+    QByteArray bytes;
+    if (path.endsWith(".csv", Qt::CaseInsensitive))
+        bytes = runsToCsv(session_->runs()).toUtf8();
+    else
+        bytes = QByteArray::fromStdString(runsToJson(session_->runs()).dump(2) + "\n");
+    const QString error = writeFileAtomically(path, bytes);
+    statusBar()->showMessage(error.isEmpty() ? tr("Saved %1").arg(path) : error, 10000);
+    if (!error.isEmpty()) std::fprintf(stderr, "rdmalab: %s\n", qPrintable(error));
+}
+
+void BenchWindow::exportCharts(const QString& path) {
+    QWidget* page = tabs_->currentWidget();
+    const QString error = path.endsWith(".svg", Qt::CaseInsensitive)
+                              ? saveWidgetSvg(page, path, windowTitle())
+                              : saveWidgetPng(page, path);
+    statusBar()->showMessage(error.isEmpty() ? tr("Saved %1").arg(path) : error, 10000);
+}
+
+void BenchWindow::autosave() {
+    if (session_->events().empty()) return;
+    // What the user measured is never lost: every measurement session is kept as a trace.
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/sessions";
+    QDir().mkpath(dir);
+    const QString path =
+        dir + "/bench-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss-zzz") + ".jsonl";
+    const QString error = writeTraceFile(path, session_->events());
+    if (!error.isEmpty()) statusBar()->showMessage(error, 10000);
+}
+
+void BenchWindow::finishHeadless(bool ok) {
+    if (headlessDone_) return;
+    headlessDone_ = true;
+    bool written = true;
+    if (!options_.exportPath.isEmpty()) {
+        exportResults(options_.exportPath);
+        written = QFileInfo::exists(options_.exportPath);
+    }
+    if (!options_.screenshot.isEmpty()) {
+        if (!grab().save(options_.screenshot, "PNG")) {
+            std::fprintf(stderr, "rdmalab: could not write %s\n", qPrintable(options_.screenshot));
+            written = false;
+        }
+    }
+    headlessStatus_ = ok && written ? 0 : 1;
+    if (!ok) std::fprintf(stderr, "rdmalab: measurement failed: %s\n", qPrintable(session_->lastError()));
+    if (options_.quitWhenDone) QTimer::singleShot(0, qApp, [this] { qApp->exit(headlessStatus_); });
+}
+
+} // namespace rdmalab::app

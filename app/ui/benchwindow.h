@@ -1,0 +1,127 @@
+// The measurement window: runs `bench` on the engine process and draws its figures live (latency per
+// iteration, histogram, CDF with percentiles, bandwidth over time, latency and bandwidth against message
+// size, CPU per message), next to a TCP-versus-RDMA comparison page. Charts redraw on a single-shot
+// timer at most every kRedrawIntervalMs, however fast samples arrive.
+#pragma once
+
+#include "benchsession.h"
+
+#include <QMainWindow>
+#include <QTimer>
+
+#include <memory>
+
+class QAction;
+class QChart;
+class QChartView;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+class QTabWidget;
+class QTableWidget;
+
+namespace rdmalab::app {
+
+class ComparisonPage;
+struct LiveCharts;
+
+struct BenchStartOptions {
+    QStringList kinds;         ///< empty: nothing starts until Run is pressed
+    std::vector<qint64> sizes; ///< default {2}
+    bool sweep = false;
+    qint64 maxSize = 0;
+    int iters = 1000;
+    double seconds = 0;
+    QString device;
+    QString tab;           ///< "live", "cpu" or "compare" to show first
+    bool autoplay = false; ///< start at once
+    QString screenshot;    ///< PNG of the window when the measurement ends
+    QString exportPath;    ///< results as .json or .csv when it ends
+    bool quitWhenDone = false;
+    QString replayFile; ///< open a recorded measurement trace instead of measuring
+    QString language = "en";
+    QString engineProgram;
+};
+
+class BenchWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    static constexpr int kRedrawIntervalMs = 40;
+    static constexpr int kTimeSeriesPoints = 2000; ///< latency samples the scrolling chart keeps
+    static constexpr int kAutoplayStartDelayMs = 1000;
+
+    explicit BenchWindow(const BenchStartOptions& options, QWidget* parent = nullptr);
+    ~BenchWindow() override;
+
+    BenchSession* session() { return session_; }
+    EngineClient* engine() { return engine_; }
+    /// Exit status of a headless run (0: measured, screenshot and export written).
+    int headlessStatus() const { return headlessStatus_; }
+    /// Number of chart redraws so far (tests check the batching).
+    int redrawCount() const { return redrawCount_; }
+
+    /// Kinds the "compare" preset measures: TCP next to each RDMA operation.
+    static QStringList comparisonKinds();
+
+  public slots:
+    void startMeasurement();
+    void openRecording(const QString& path);
+
+  private:
+    void buildUi();
+    QChartView* makeChartView(const QString& objectName, const QString& title);
+    void scheduleRedraw();
+    void redraw();
+    void redrawTimeSeries(const BenchRun* run);
+    void redrawDistribution(const BenchRun* run);
+    void redrawBandwidth(const BenchRun* run);
+    void redrawSizeCharts();
+    void redrawCpu();
+    void refreshTable();
+    void refreshHeader();
+    void refreshControls();
+    const BenchRun* shownRun() const;
+    void onFinished(bool ok, const QString& error);
+    void onEngineDied(const QString& message);
+    void exportResults(const QString& path);
+    void exportCharts(const QString& path);
+    void autosave();
+    void finishHeadless(bool ok);
+
+    BenchStartOptions options_;
+    EngineClient* engine_;
+    BenchSession* session_;
+    QTimer redrawTimer_;
+    int redrawCount_ = 0;
+    int selectedRun_ = -1; ///< -1: follow the run being measured
+    bool headlessDone_ = false;
+    int headlessStatus_ = 1;
+
+    QComboBox* kindCombo_ = nullptr;
+    QComboBox* sizeCombo_ = nullptr;
+    QCheckBox* sweepCheck_ = nullptr;
+    QSpinBox* itersSpin_ = nullptr;
+    QPushButton* runButton_ = nullptr;
+    QPushButton* stopButton_ = nullptr;
+    QPushButton* exportButton_ = nullptr;
+    QLabel* deviceLabel_ = nullptr;
+    QLabel* statusLabel_ = nullptr;
+    QLabel* statsLabel_ = nullptr;
+    QLabel* engineBanner_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QTableWidget* runsTable_ = nullptr;
+    QChartView* timeSeriesView_ = nullptr;
+    QChartView* histogramView_ = nullptr;
+    QChartView* cdfView_ = nullptr;
+    QChartView* bandwidthView_ = nullptr;
+    QChartView* sizeLatencyView_ = nullptr;
+    QChartView* sizeBandwidthView_ = nullptr;
+    QChartView* cpuView_ = nullptr;
+    ComparisonPage* comparison_ = nullptr;
+    std::unique_ptr<LiveCharts> live_; ///< the persistent series the live charts update in place
+    bool resultsChanged_ = true;       ///< a run finished since the size/CPU charts were drawn
+};
+
+} // namespace rdmalab::app

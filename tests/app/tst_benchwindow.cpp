@@ -1,0 +1,124 @@
+// The measurement window offscreen: a recorded real measurement replayed, a live TCP measurement through
+// the engine process (TCP needs no RDMA device, so this runs on any host), redraw batching, a bad file.
+#include "benchwindow.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineSeries>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace rdmalab;
+using namespace rdmalab::app;
+
+namespace {
+const QString kData = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/");
+
+qsizetype pointsOf(QChartView* view) {
+    qsizetype n = 0;
+    for (auto* s : view->chart()->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s)) n += line->count();
+    return n;
+}
+} // namespace
+
+class BenchWindowTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void replayOfARecordedMeasurementIsLabelledAndComplete() {
+        BenchStartOptions options;
+        options.replayFile = kData + "bench-compare.jsonl";
+        BenchWindow window(options);
+        window.show();
+        auto* session = window.session();
+        QTRY_VERIFY(session->isReplay() && !session->runs().empty());
+        QCOMPARE(session->runs().size(), std::size_t(12));
+        for (const auto& run : session->runs()) {
+            QVERIFY2(run.finished, qPrintable(run.kind));
+            if (run.isLatency()) {
+                // Every measured iteration travelled to the app, in order: histogram and CDF use them all.
+                QCOMPARE(qint64(run.samplesUs.size()), run.iters);
+                QVERIFY(run.latency && run.latency->p50 > 0);
+            } else {
+                QVERIFY(run.bwMBps > 0);
+            }
+        }
+        QCOMPARE(session->device(), QString("rxe0"));
+        QVERIFY(session->softwareDevice());
+        auto* device = window.findChild<QLabel*>("deviceLabel");
+        QVERIFY2(device->text().contains("REPLAY"), qPrintable(device->text()));
+        QVERIFY(device->text().contains("rxe0"));
+        QVERIFY(device->text().contains("SoftRoCE"));
+        auto* table = window.findChild<QTableWidget*>("runsTable");
+        QCOMPARE(table->rowCount(), 12);
+        QCOMPARE(table->item(0, 0)->text(), QString("tcp_lat"));
+        // Latency against size has one series per latency kind with a point per size.
+        auto* sizeLatency = window.findChild<QChartView*>("sizeLatencyChart");
+        QCOMPARE(sizeLatency->chart()->series().size(), 4);
+        QCOMPARE(pointsOf(sizeLatency), qsizetype(8));
+        // Selecting a run draws its samples.
+        table->selectRow(2); // send_lat 2 B
+        auto* timeSeries = window.findChild<QChartView*>("timeSeriesChart");
+        QTRY_COMPARE(pointsOf(timeSeries), qsizetype(session->runs()[2].samplesUs.size()));
+    }
+
+    void liveTcpMeasurementUpdatesChartsInBatches() {
+        BenchStartOptions options;
+        options.kinds = {"tcp_lat"};
+        options.sizes = {64};
+        options.seconds = 2.0;
+        options.autoplay = true;
+        BenchWindow window(options);
+        window.show();
+        auto* session = window.session();
+        QTRY_VERIFY_WITH_TIMEOUT(session->running(), 20000);
+        QElapsedTimer clock;
+        clock.start();
+        const int redrawsAtStart = window.redrawCount();
+        auto* timeSeries = window.findChild<QChartView*>("timeSeriesChart");
+        // Charts fill while the measurement is still running.
+        QTRY_VERIFY_WITH_TIMEOUT(pointsOf(timeSeries) > 0 && session->running(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!session->running(), 30000);
+        const qint64 elapsedMs = clock.elapsed();
+        const int redraws = window.redrawCount() - redrawsAtStart;
+        QVERIFY2(redraws >= 3, qPrintable(QString("only %1 redraws in %2 ms").arg(redraws).arg(elapsedMs)));
+        // At most one redraw per kRedrawIntervalMs (plus the final one when the run ends).
+        QVERIFY2(redraws <= elapsedMs / BenchWindow::kRedrawIntervalMs + 2,
+                 qPrintable(QString("%1 redraws in %2 ms").arg(redraws).arg(elapsedMs)));
+        const auto& run = session->runs().at(0);
+        QVERIFY(run.finished);
+        QCOMPARE(qint64(run.samplesUs.size()), run.iters);
+        QVERIFY(run.iters > 10);
+        QCOMPARE(run.device, QString("loopback TCP (lo, kernel stack)"));
+    }
+
+    void aBadRecordingNamesLineAndField() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.jsonl");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QFile good(kData + "bench-compare.jsonl");
+        QVERIFY(good.open(QIODevice::ReadOnly));
+        f.write(good.readLine());
+        f.write(good.readLine());
+        f.write("{\"v\":1,\"seq\":3,\"t_ns\":1,\"ep\":\"-\",\"kind\":\"measure\",\"name\":1}\n");
+        f.close();
+        BenchStartOptions options;
+        options.replayFile = path;
+        BenchWindow window(options);
+        window.show();
+        auto* banner = window.findChild<QLabel*>("engineBanner");
+        QTRY_VERIFY(banner->isVisible());
+        QVERIFY2(banner->text().contains("line 3"), qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains("name"), qPrintable(banner->text()));
+    }
+};
+
+QTEST_MAIN(BenchWindowTest)
+#include "tst_benchwindow.moc"
