@@ -296,8 +296,19 @@ void BenchWindow::buildUi() {
     engineBanner_->setWordWrap(true);
     engineBanner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     engineBanner_->setStyleSheet("background:#fde2e1; color:#7a1712; padding:6px; border:1px solid #d9534f;");
+    restartButton_ = new QPushButton(tr("Restart engine"));
+    restartButton_->setObjectName("restartEngineButton");
+    restartButton_->hide();
+    connect(restartButton_, &QPushButton::clicked, this, [this] {
+        restartButton_->hide();
+        engineBanner_->hide();
+        engine_->start();
+    });
+    auto* bannerRow = new QHBoxLayout;
+    bannerRow->addWidget(engineBanner_, 1);
+    bannerRow->addWidget(restartButton_, 0, Qt::AlignTop);
     engineBanner_->hide();
-    outer->addWidget(engineBanner_);
+    outer->addLayout(bannerRow);
     deviceLabel_ = new QLabel;
     deviceLabel_->setObjectName("deviceLabel");
     deviceLabel_->setWordWrap(true);
@@ -894,6 +905,7 @@ void BenchWindow::onFinished(bool ok, const QString& error) {
 void BenchWindow::onEngineDied(const QString& message) {
     engineBanner_->setText(message);
     engineBanner_->show();
+    restartButton_->show();
     refreshControls();
     if (options_.autoplay && !headlessDone_ && !session_->running()) finishHeadless(false);
 }

@@ -106,6 +106,7 @@ class BenchWindow : public QMainWindow {
     QPushButton* runButton_ = nullptr;
     QPushButton* stopButton_ = nullptr;
     QPushButton* exportButton_ = nullptr;
+    QPushButton* restartButton_ = nullptr;
     QLabel* deviceLabel_ = nullptr;
     QLabel* statusLabel_ = nullptr;
     QLabel* statsLabel_ = nullptr;

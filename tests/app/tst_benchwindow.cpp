@@ -10,9 +10,12 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
 
 using namespace rdmalab;
 using namespace rdmalab::app;
@@ -96,6 +99,30 @@ class BenchWindowTest : public QObject {
         QCOMPARE(qint64(run.samplesUs.size()), run.iters);
         QVERIFY(run.iters > 10);
         QCOMPARE(run.device, QString("loopback TCP (lo, kernel stack)"));
+    }
+
+    void aDeadEngineKeepsWhatWasMeasured() {
+        BenchStartOptions options;
+        options.kinds = {"tcp_lat"};
+        options.sizes = {64};
+        options.seconds = 60;
+        options.autoplay = true;
+        BenchWindow window(options);
+        window.show();
+        auto* session = window.session();
+        QTRY_VERIFY_WITH_TIMEOUT(!session->runs().empty() && !session->runs()[0].samplesUs.empty(), 20000);
+        ::kill(static_cast<pid_t>(window.engine()->processId()), SIGKILL);
+        auto* banner = window.findChild<QLabel*>("engineBanner");
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
+        QVERIFY2(banner->text().contains("crashed"), qPrintable(banner->text()));
+        QVERIFY(!session->running());
+        QVERIFY(!session->runs()[0].samplesUs.empty()); // what arrived before the crash is kept
+        QVERIFY(!session->events().empty());
+        auto* restart = window.findChild<QPushButton*>("restartEngineButton");
+        QVERIFY(restart->isVisible());
+        restart->click();
+        QTRY_VERIFY_WITH_TIMEOUT(window.engine()->isRunning(), 20000);
+        QTRY_VERIFY(window.findChild<QPushButton*>("runButton")->isEnabled());
     }
 
     void aBadRecordingNamesLineAndField() {
