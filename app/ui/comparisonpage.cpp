@@ -381,12 +381,20 @@ QString ComparisonPage::kindDescription(const BenchRun& run) const {
 }
 
 QString ComparisonPage::dataPathText(const BenchRun& run) const {
-    if (run.isTcp())
-        return tx("Per message a send() system call on the sender and a recv() on the receiver. The CPU "
-                  "copies the payload twice: user buffer → socket buffer → user buffer. The kernel's TCP/IP "
-                  "stack does the transport.",
-                  "每条消息：发送端一次 send() 系统调用，接收端一次 recv()。CPU 复制两次数据："
-                  "用户缓冲区 → 套接字缓冲区 → 用户缓冲区。传输由内核的 TCP/IP 协议栈完成。");
+    if (run.isTcp()) {
+        const QString calls =
+            run.isLatency()
+                ? tx("Per message a send() system call on the sender and a recv() on the receiver.",
+                     "每条消息：发送端一次 send() 系统调用，接收端一次 recv()。")
+                : tx("Each message is one send() system call; each recv() system call on the receiver takes "
+                     "whatever has arrived.",
+                     "每条消息是一次 send() 系统调用；接收端每次 recv() 系统调用取走已到达的数据。");
+        return calls + ' ' +
+               tx("The CPU copies the payload twice: user buffer → socket buffer → user buffer. The kernel's "
+                  "TCP/IP stack does the transport.",
+                  "CPU 复制两次数据：用户缓冲区 → 套接字缓冲区 → 用户缓冲区。传输由内核的 TCP/IP "
+                  "协议栈完成。");
+    }
     QString text;
     if (run.softwareDevice)
         text = tx("The application posts a work request (ibv_post_send) and polls the completion queue "
