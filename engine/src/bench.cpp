@@ -147,10 +147,20 @@ bool keep_going(const BenchOptions& o, long done, double start_us) {
 
 // ------------------------------------------------------------------ RDMA latency
 
+/// Receive work requests kept posted for send_lat on each side, as perftest's ib_send_lat (rx_depth 512,
+/// at most the number of iterations).
+constexpr long kSendLatRecvDepth = 512;
+
 BenchResult rdma_latency(const BenchOptions& o) {
     const std::size_t size = o.kind == BenchKind::AtomicLat ? 8 : std::max<std::size_t>(o.size, 1);
+    const long total_planned = o.seconds > 0 ? -1 : long(o.warmup) + o.iterations;
+    const int recv_depth =
+        o.kind != BenchKind::SendLat
+            ? 4
+            : static_cast<int>(total_planned > 0 ? std::clamp(total_planned, 2L, kSendLatRecvDepth)
+                                                 : kSendLatRecvDepth);
     // Each region: [0, size) is where the peer writes; [size, 2 size) is the local source.
-    Pair pair(o, 2 * size, 4);
+    Pair pair(o, 2 * size, recv_depth);
     BenchResult r;
     r.device = pair.device;
     r.software = pair.software;
@@ -181,7 +191,6 @@ BenchResult rdma_latency(const BenchOptions& o) {
                                      : "half round trip (ping-pong / 2, as ib_send_lat/ib_write_lat)";
     std::atomic<bool> stop{false};
     std::thread responder;
-    const long total_planned = o.seconds > 0 ? -1 : long(o.warmup) + o.iterations;
 
     if (o.kind == BenchKind::WriteLat) {
         wr_a.opcode = wr_b.opcode = IBV_WR_RDMA_WRITE;
@@ -198,10 +207,12 @@ BenchResult rdma_latency(const BenchOptions& o) {
         });
     } else if (o.kind == BenchKind::SendLat) {
         wr_a.opcode = wr_b.opcode = IBV_WR_SEND;
-        for (int i = 0; i < 2; ++i) {
+        for (int i = 0; i < recv_depth; ++i) {
             post_recv(qa, *pair.mr_a, size);
             post_recv(qb, *pair.mr_b, size);
         }
+        // B as ib_send_lat's server: wait for the receive completion, post the receive again, send the
+        // reply and wait for its send completion.
         responder = std::thread([&] {
             for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
                 ibv_wc wc{};
@@ -224,39 +235,45 @@ BenchResult rdma_latency(const BenchOptions& o) {
         wr_a.wr.atomic.compare_add = 1;
     }
 
+    // As perftest: one sample is the time from one post to the next (tposted[i+1] - tposted[i]), so
+    // everything the loop does between two posts is part of it.
     Usage u0, u1;
-    double start = 0;
+    double start = 0, end = 0, prev_post = 0;
     long measured = 0;
     try {
         for (long i = 0;; ++i) {
-            if (i == o.warmup) {
-                u0 = Usage::take();
-                start = now_us();
+            if (i == o.warmup) u0 = Usage::take();
+            const double t = now_us(); // this iteration's post time (perftest's tposted[i])
+            if (i > o.warmup) {
+                const double dt = t - prev_post;
+                samples.push_back(one_sided_full ? dt : dt / 2);
+                ++measured;
+                if (o.feed) o.feed->add_sample(samples.back(), t);
             }
-            if (i >= o.warmup && !keep_going(o, measured, start)) break;
+            if (i == o.warmup) start = t;
+            if (i >= o.warmup && !keep_going(o, measured, start)) {
+                end = t;
+                break;
+            }
+            prev_post = t;
             const auto tag = static_cast<std::uint8_t>(i % 255 + 1);
-            const double t0 = now_us();
             if (o.kind == BenchKind::WriteLat) {
+                // ib_write_lat's client: post the WRITE, wait for its completion, then for the peer's.
                 *a_src_last = tag;
                 post(qa, wr_a);
+                poll_one(pair.scq_a->get());
                 while (*a_in != tag) {
                 }
-                poll_one(pair.scq_a->get());
             } else if (o.kind == BenchKind::SendLat) {
+                // ib_send_lat's client: post the SEND, wait for its completion, then for the reply's
+                // receive completion, and post that receive again.
                 post(qa, wr_a);
+                poll_one(pair.scq_a->get());
                 poll_one(pair.rcq_a->get());
                 post_recv(qa, *pair.mr_a, size);
-                poll_one(pair.scq_a->get());
             } else {
                 post(qa, wr_a);
                 poll_one(pair.scq_a->get());
-            }
-            const double t1 = now_us();
-            const double dt = t1 - t0;
-            if (i >= o.warmup) {
-                samples.push_back(one_sided_full ? dt : dt / 2);
-                ++measured;
-                if (o.feed) o.feed->add_sample(samples.back(), t1);
             }
         }
     } catch (...) {
@@ -264,7 +281,6 @@ BenchResult rdma_latency(const BenchOptions& o) {
         if (responder.joinable()) responder.join();
         throw;
     }
-    const double end = now_us();
     u1 = Usage::take();
     stop = true;
     if (responder.joinable()) responder.join();
@@ -276,10 +292,21 @@ BenchResult rdma_latency(const BenchOptions& o) {
     r.notes.push_back(
         "A and B are two threads of one process on one device, each busy-polling (perftest uses "
         "two processes); CPU figures cover both");
+    r.notes.push_back("one sample is the time from one post to the next, as perftest; every work request is "
+                      "signaled and no data is sent inline (perftest inlines small messages only on NICs it "
+                      "recognises, none on rxe)");
+    if (o.kind == BenchKind::SendLat)
+        r.notes.push_back(
+            fmt::format("{} receives kept posted on each side (as ib_send_lat's rx depth)", recv_depth));
     return r;
 }
 
 // ------------------------------------------------------------------ RDMA bandwidth
+
+/// Above this size every bandwidth work request is signaled (perftest's MSG_SIZE_CQ_MOD_LIMIT).
+constexpr std::size_t kSignalEveryAbove = 8192;
+/// Largest signaling interval (perftest's default cq_mod).
+constexpr int kMaxSignalInterval = 100;
 
 BenchResult rdma_bandwidth(const BenchOptions& o) {
     const std::size_t size = std::max<std::size_t>(o.size, 1);
@@ -314,7 +341,11 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
             }
         });
     }
-    const long signal_every = std::max(1, std::min(window / 2, 32));
+    // perftest signals one work request in cq_mod (100, at most its tx depth) and, above 8 KiB, every
+    // one ("to prevent incorrect BW calculation"). With the default window of 64, one in 32 keeps the
+    // send queue from draining before a completion frees it.
+    const long signal_every =
+        size > kSignalEveryAbove ? 1 : std::max(1, std::min(window / 2, kMaxSignalInterval));
     std::deque<long> signaled_upto;              // posted-count at each signaled request, oldest first
     long target = long(o.warmup) + o.iterations; // work requests to post (fixed-count mode)
     long posted = 0, completed = 0, measured_from = 0;
@@ -387,7 +418,12 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
     r.msg_rate_Mpps = r.elapsed_s > 0 ? double(measured) / r.elapsed_s / 1e6 : 0;
     r.cpu = cpu_between(u0, u1, measured);
     r.notes.push_back(
-        fmt::format("window of {} outstanding work requests, one in {} signaled", window, signal_every));
+        signal_every == 1
+            ? fmt::format("window of {} outstanding work requests, every one signaled (as perftest above "
+                          "8 KiB)",
+                          window)
+            : fmt::format("window of {} outstanding work requests, one in {} signaled", window,
+                          signal_every));
     return r;
 }
 

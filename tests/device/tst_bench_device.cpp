@@ -1,9 +1,12 @@
 // Every RDMA measurement kind on the real device, through `rdmalab-cli bench --json`.
 #include "testutil.hpp"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
+
+#include <cmath>
 
 using rdmalab::test::runCli;
 
@@ -32,6 +35,58 @@ class BenchDeviceTest : public QObject {
                 QVERIFY2(noted, "SoftRoCE numbers must say they are software numbers");
             }
         }
+    }
+
+    void latencySamplesRunPostToPostAsPerftest() {
+        // perftest's sample is tposted[i+1] - tposted[i]: consecutive samples cover the measured time
+        // without gaps, so their sum (times 2 for the halved ping-pong kinds) is the elapsed time.
+        for (const QString kind : {"write_lat", "send_lat", "read_lat"}) {
+            const auto run = runCli(
+                {"bench", kind, "--size", "2", "--iters", "150", "--warmup", "10", "--json", "--samples"});
+            QVERIFY2(run.exitCode == 0, qPrintable(kind + ": " + run.err));
+            const auto j = QJsonDocument::fromJson(run.out.toUtf8()).object();
+            const auto samples = j["samples_us"].toArray();
+            QCOMPARE(samples.size(), 150);
+            double sum = 0;
+            for (const auto& v : samples)
+                sum += v.toDouble();
+            const double factor = kind == "read_lat" ? 1 : 2;
+            const double elapsed_us = j["elapsed_s"].toDouble() * 1e6;
+            QVERIFY2(
+                std::abs(sum * factor - elapsed_us) <= 0.001 * elapsed_us + 1,
+                qPrintable(
+                    QString("%1: samples %2 us, elapsed %3 us").arg(kind).arg(sum * factor).arg(elapsed_us)));
+        }
+    }
+
+    void sendLatencyKeepsPerftestsReceiveDepth() {
+        // ib_send_lat keeps min(512, iterations) receives posted; so does send_lat (warm-up included).
+        const auto run =
+            runCli({"bench", "send_lat", "--size", "2", "--iters", "1000", "--warmup", "10", "--json"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const auto j = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(j["iters"].toInt(), 1000);
+        bool noted = false;
+        for (const auto& n : j["notes"].toArray())
+            noted = noted || n.toString().startsWith("512 receives kept posted");
+        QVERIFY(noted);
+    }
+
+    void largeBandwidthMessagesAreAllSignaled() {
+        // Above 8 KiB perftest signals every work request; every completion then counts one message and
+        // the count must come out exact.
+        const auto run =
+            runCli({"bench", "write_bw", "--size", "65536", "--iters", "300", "--warmup", "10", "--json"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const auto j = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(j["iters"].toInt(), 300);
+        QVERIFY(j["bw_MBps"].toDouble() > 0);
+        QVERIFY(std::abs(j["msg_rate_Mpps"].toDouble() * 65536 - j["bw_MBps"].toDouble()) <
+                1e-6 * j["bw_MBps"].toDouble());
+        bool noted = false;
+        for (const auto& n : j["notes"].toArray())
+            noted = noted || n.toString().contains("every one signaled");
+        QVERIFY(noted);
     }
 
     void bandwidthKindsMeasureOnTheDevice() {
