@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include "rdmalab/bench.hpp"
+#include "rdmalab/bench_remote.hpp"
 #include "rdmalab/cm.hpp"
 #include "rdmalab/describe.hpp"
 #include "rdmalab/device.hpp"
@@ -28,6 +29,9 @@ constexpr const char* kUsage = R"(usage:
                         [--listen [ADDR] | --connect HOST] [--cm-port N]
   rdmalab-cli bench KIND [--size N | --sweep] [--iters N | --seconds S] [--warmup N]
                          [--window N] [--device NAME] [--json] [--samples]
+  rdmalab-cli bench KIND --listen [ADDR] [--cm-port N]
+  rdmalab-cli bench KIND --connect HOST [--cm-port N] [--size N | --sweep] [--iters N | --seconds S]
+                         [--warmup N] [--window N] [--json] [--samples]
   rdmalab-cli serve --stdio
   rdmalab-cli --version
 
@@ -39,7 +43,10 @@ KIND:   bad-rkey, no-remote-access, out-of-bounds, no-recv (op --fault)
 port's RoCE v2 GID), performs the operation once, checks that the data really moved and
 prints every verbs call. With --listen (B) and --connect HOST (A) the operation runs
 between two processes or two hosts through rdma_cm instead (start the listener first;
-default --cm-port 7471). Exit status: 0 success (or the expected fault observed),
+default --cm-port 7471). `bench` measures on a loopback pair in one process; with
+--listen (B, serves one peer and exits) and --connect HOST (A, measures and prints)
+it measures between two processes or hosts: RDMA kinds through rdma_cm, tcp_* over
+TCP to HOST:--cm-port. Exit status: 0 success (or the expected fault observed),
 1 failure, 2 usage error.
 )";
 
@@ -233,8 +240,12 @@ int cmd_bench(const std::vector<std::string>& args) {
     if (!kind) return usage_error(fmt::format("bench: unknown KIND '{}'", args[0]));
     options.kind = *kind;
     bool json = false, sweep = false, samples = false;
+    enum class Mode { Loopback, Listen, Connect } mode = Mode::Loopback;
+    RemoteBenchOptions remote;
+    std::vector<std::string> measuring; // options only the measuring side takes
     for (std::size_t i = 1; i < args.size(); ++i) {
         const auto& a = args[i];
+        if (a != "--listen" && a != "--connect" && a != "--cm-port" && a != "--json") measuring.push_back(a);
         auto number = [&](const char* what) -> std::optional<std::uint64_t> {
             if (i + 1 >= args.size()) return std::nullopt;
             (void)what;
@@ -274,23 +285,64 @@ int cmd_bench(const std::vector<std::string>& args) {
         } else if (a == "--device") {
             if (i + 1 >= args.size()) return usage_error("bench: --device needs a name");
             options.device = args[++i];
+        } else if (a == "--listen") {
+            mode = Mode::Listen;
+            if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) remote.address = args[++i];
+        } else if (a == "--connect") {
+            if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
+                return usage_error("bench: --connect needs the listener's host or IP address");
+            mode = Mode::Connect;
+            remote.address = args[++i];
+        } else if (a == "--cm-port") {
+            auto n = number("--cm-port");
+            if (!n || *n == 0 || *n > 65535)
+                return usage_error("bench: --cm-port needs a port number 1..65535");
+            remote.port = static_cast<std::uint16_t>(*n);
         } else {
             return usage_error(fmt::format("bench: unknown argument '{}'", a));
         }
     }
+    if (mode == Mode::Listen) {
+        if (!measuring.empty() || json)
+            return usage_error(fmt::format("bench --listen: '{}' belongs to the measuring side (--connect), "
+                                           "which chooses sizes and counts; the listener takes only [ADDR] "
+                                           "and --cm-port",
+                                           json ? std::string("--json") : measuring.front()));
+        try {
+            run_remote_bench_listener(options.kind, remote, [](const std::string& line) {
+                std::printf("%s\n", line.c_str());
+                std::fflush(stdout);
+            });
+        } catch (const RdmaError& e) {
+            std::fprintf(stderr, "%s\n", e.what());
+            return kExitFailure;
+        }
+        return 0;
+    }
+    if (mode == Mode::Connect && !options.device.empty())
+        return usage_error("bench --connect: --device does not apply; rdma_cm uses the device of the "
+                           "interface that routes to HOST");
     if (options.kind == BenchKind::AtomicLat) options.size = 8;
     options.keep_samples = samples;
     const std::vector<std::size_t> sizes =
         sweep ? (options.kind == BenchKind::AtomicLat ? std::vector<std::size_t>{8} : sweep_sizes())
               : std::vector<std::size_t>{options.size};
     std::vector<BenchResult> results;
+    std::vector<RemoteBenchResult> remote_results;
     try {
-        for (auto size : sizes) {
+        for (std::size_t k = 0; k < sizes.size(); ++k) {
+            const auto size = sizes[k];
             BenchOptions o = options;
             o.size = size;
             // Large messages take long under emulation: scale the count down, keep at least 100.
             if (sweep && o.seconds <= 0) o.iterations = sweep_iterations(options.iterations, size);
-            results.push_back(run_bench(o));
+            if (mode == Mode::Connect) {
+                // One connection per size; the last one tells the listener to exit afterwards.
+                remote_results.push_back(run_remote_bench(o, remote, k + 1 == sizes.size()));
+                results.push_back(remote_results.back().result);
+            } else {
+                results.push_back(run_bench(o));
+            }
         }
     } catch (const RdmaError& e) {
         std::fprintf(stderr, "%s\n", e.what());
@@ -301,11 +353,15 @@ int cmd_bench(const std::vector<std::string>& args) {
     }
     if (json) {
         nlohmann::json out = nlohmann::json::array();
-        for (const auto& r : results)
-            out.push_back(to_json(r, samples));
+        for (std::size_t k = 0; k < results.size(); ++k)
+            out.push_back(mode == Mode::Connect ? to_json(remote_results[k], samples)
+                                                : to_json(results[k], samples));
         std::printf("%s\n", (sweep ? out : out[0]).dump(2).c_str());
     } else {
         std::printf("%s", format_table(results).c_str());
+        if (mode == Mode::Connect)
+            std::printf(" peer: %s  mode: %s\n", remote_results.front().peer.c_str(),
+                        remote_results.front().mode.c_str());
         for (const auto& note : results.front().notes)
             std::printf(" note: %s\n", note.c_str());
     }
