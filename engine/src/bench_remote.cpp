@@ -145,7 +145,8 @@ ErrorInfo timeout_error(const std::string& verb, int timeout_ms, const std::stri
         break;
     case ETIMEDOUT:
     case EAGAIN:
-        info = timeout_error(verb, 0, "answer");
+        info.code = errno_name(err);
+        info.fix = std::string(kListenFix) + " Look at the listener's output for its own error.";
         info.cause =
             fmt::format("{} did not answer in time: it is not running, not reachable, or stopped.", where);
         break;
@@ -451,13 +452,21 @@ struct RdmaPlan {
     bool latency = true;
 };
 
+/// Receives kept posted on each side for send_lat, as bench.cpp (ib_send_lat's rx depth 512, at most the
+/// number of iterations).
+int send_lat_recv_depth(const BenchOptions& o) {
+    const long planned = o.seconds > 0 ? 512 : long(o.warmup) + o.iterations;
+    return static_cast<int>(std::clamp(planned, 2L, 512L));
+}
+
+/// `window`: the bandwidth window, or send_lat's receive depth (A computes it, B gets it in the request).
 RdmaPlan plan_for(BenchKind kind, std::size_t size, int window) {
     RdmaPlan p;
     p.latency = is_latency(kind);
     p.size = kind == BenchKind::AtomicLat ? 8 : std::max<std::size_t>(size, 1);
     // Latency: [0, size) is where the peer writes, [size, 2 size) the local source (as bench.cpp).
     p.region = p.latency ? 2 * p.size : p.size;
-    p.depth = p.latency ? 4 : std::max(1, window);
+    p.depth = kind == BenchKind::SendLat ? std::clamp(window, 2, 512) : p.latency ? 4 : std::max(1, window);
     return p;
 }
 
@@ -485,7 +494,7 @@ BenchResult a_latency(const BenchOptions& o, Connection& c, const Remote& peer, 
     if (o.kind == BenchKind::WriteLat) {
         wr.opcode = IBV_WR_RDMA_WRITE;
     } else if (o.kind == BenchKind::SendLat) {
-        wr.opcode = IBV_WR_SEND; // the 2 receives were posted before connecting
+        wr.opcode = IBV_WR_SEND; // the receives were posted before connecting
     } else if (o.kind == BenchKind::ReadLat) {
         wr.opcode = IBV_WR_RDMA_READ;
         sge.addr = mr.address(); // read B's [0,size) into A's [0,size)
@@ -495,42 +504,48 @@ BenchResult a_latency(const BenchOptions& o, Connection& c, const Remote& peer, 
         wr.wr.atomic.rkey = peer.rkey;
         wr.wr.atomic.compare_add = 1;
     }
+    // As bench.cpp and perftest: one sample is the time from one post to the next (tposted[i+1] -
+    // tposted[i]), so everything the loop does between two posts is part of it.
     rusage u0 = usage_now();
-    double start = now_us();
+    double start = 0, end = 0, prev_post = 0;
     long measured = 0;
     for (long i = 0;; ++i) {
-        if (i == o.warmup) {
-            u0 = usage_now();
-            start = now_us();
+        if (i == o.warmup) u0 = usage_now();
+        const double t = now_us(); // this iteration's post time
+        if (i > o.warmup) {
+            const double dt = t - prev_post;
+            samples.push_back(full ? dt : dt / 2);
+            ++measured;
+            if (o.feed) o.feed->add_sample(samples.back(), t);
         }
-        if (i >= o.warmup && !keep_going(o, measured, start)) break;
+        if (i == o.warmup) start = t;
+        if (i >= o.warmup && !keep_going(o, measured, start)) {
+            end = t;
+            break;
+        }
+        prev_post = t;
         const auto tag = static_cast<std::uint8_t>(i % 254 + 1);
-        const double t0 = now_us();
         if (o.kind == BenchKind::WriteLat) {
+            // ib_write_lat's client: post the WRITE, wait for its completion, then for the peer's.
             *src_last = tag;
             post(qp, wr);
+            poll_one(c.scq->get(), stall, "RDMA_WRITE");
             stall.reset();
             while (*in != tag)
                 stall.tick("B's RDMA WRITE reply");
-            poll_one(c.scq->get(), stall, "RDMA_WRITE");
         } else if (o.kind == BenchKind::SendLat) {
+            // ib_send_lat's client: post the SEND, wait for its completion, then for the reply's receive
+            // completion, and post that receive again.
             post(qp, wr);
+            poll_one(c.scq->get(), stall, "SEND");
             poll_one(c.rcq->get(), stall, "RECV of B's reply");
             c.post_recv(size);
-            poll_one(c.scq->get(), stall, "SEND");
         } else {
             post(qp, wr);
             poll_one(c.scq->get(), stall,
-                     full && o.kind == BenchKind::ReadLat ? "RDMA_READ" : "ATOMIC_FETCH_AND_ADD");
-        }
-        const double t1 = now_us();
-        if (i >= o.warmup) {
-            samples.push_back(full ? t1 - t0 : (t1 - t0) / 2);
-            ++measured;
-            if (o.feed) o.feed->add_sample(samples.back(), t1);
+                     o.kind == BenchKind::ReadLat ? "RDMA_READ" : "ATOMIC_FETCH_AND_ADD");
         }
     }
-    const double end = now_us();
     const rusage u1 = usage_now();
     // End marker for the kinds B's CPU takes part in.
     if (o.kind == BenchKind::WriteLat) {
@@ -551,6 +566,11 @@ BenchResult a_latency(const BenchOptions& o, Connection& c, const Remote& peer, 
     r.notes.push_back(fmt::format("A (this process) measures, B is another process or host, each "
                                   "busy-polling; CPU figures cover only this side (A), per message {}",
                                   full ? "= per operation" : "sent or received by A"));
+    r.notes.push_back("one sample is the time from one post to the next, as perftest; every work request is "
+                      "signaled and no data is sent inline");
+    if (o.kind == BenchKind::SendLat)
+        r.notes.push_back(fmt::format("{} receives kept posted on each side (as ib_send_lat's rx depth)",
+                                      c.qp->capacity().max_recv_wr - 4));
     return r;
 }
 
@@ -570,7 +590,8 @@ BenchResult a_bandwidth(const BenchOptions& o, Connection& c, const Remote& peer
     wr.wr.rdma.remote_addr = peer.addr;
     wr.wr.rdma.rkey = peer.rkey;
     ibv_qp* qp = c.qp->get();
-    const long signal_every = std::max(1, std::min(window / 2, 32));
+    // As bench.cpp (perftest): one in min(window / 2, 100) signaled, every one above 8 KiB.
+    const long signal_every = size > 8192 ? 1 : std::max(1, std::min(window / 2, 100));
     std::deque<long> signaled_upto;
     long target = long(o.warmup) + o.iterations;
     long posted = 0, completed = 0, measured_from = 0;
@@ -643,8 +664,12 @@ BenchResult a_bandwidth(const BenchOptions& o, Connection& c, const Remote& peer
     r.bw_Gbps = r.bw_MBps * 8 / 1000;
     r.msg_rate_Mpps = r.elapsed_s > 0 ? double(measured) / r.elapsed_s / 1e6 : 0;
     r.cpu = cpu_between(u0, u1, measured);
-    r.notes.push_back(
-        fmt::format("window of {} outstanding work requests, one in {} signaled", window, signal_every));
+    r.notes.push_back(signal_every == 1
+                          ? fmt::format("window of {} outstanding work requests, every one signaled "
+                                        "(as perftest above 8 KiB)",
+                                        window)
+                          : fmt::format("window of {} outstanding work requests, one in {} signaled", window,
+                                        signal_every));
     r.notes.push_back("A (this process) sends and measures, B is another process or host; CPU figures cover "
                       "only this side (A)");
     return r;
@@ -652,7 +677,8 @@ BenchResult a_bandwidth(const BenchOptions& o, Connection& c, const Remote& peer
 
 RemoteBenchResult rdma_connector(const BenchOptions& o, const RemoteBenchOptions& remote, bool last) {
     const std::string where = fmt::format("{}:{}", remote.address, remote.port);
-    const RdmaPlan plan = plan_for(o.kind, o.size, o.window);
+    const RdmaPlan plan =
+        plan_for(o.kind, o.size, o.kind == BenchKind::SendLat ? send_lat_recv_depth(o) : o.window);
     Channel ch;
     Connection c;
     check(rdma_create_id(ch.channel, &c.id, nullptr, RDMA_PS_TCP), "rdma_create_id", where);
@@ -666,7 +692,7 @@ RemoteBenchResult rdma_connector(const BenchOptions& o, const RemoteBenchOptions
     c.setup(plan.region, plan.depth);
     c.transition(IBV_QPS_INIT, "RESET->INIT");
     if (o.kind == BenchKind::SendLat)
-        for (int i = 0; i < 2; ++i)
+        for (int i = 0; i < plan.depth; ++i)
             c.post_recv(plan.size);
     BenchRequest req{};
     req.magic = htobe32(kMagic);
@@ -1118,7 +1144,7 @@ void run_remote_bench_listener(BenchKind kind, const RemoteBenchOptions& remote,
         c.setup(plan.region, plan.depth);
         c.transition(IBV_QPS_INIT, "RESET->INIT");
         if (kind == BenchKind::SendLat || kind == BenchKind::SendBw)
-            for (int i = 0; i < (kind == BenchKind::SendLat ? 2 : plan.depth + 2); ++i)
+            for (int i = 0; i < (kind == BenchKind::SendLat ? plan.depth : plan.depth + 2); ++i)
                 c.post_recv(plan.size);
         c.transition(IBV_QPS_RTR, "INIT->RTR");
         c.transition(IBV_QPS_RTS, "RTR->RTS");

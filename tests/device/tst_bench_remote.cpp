@@ -32,6 +32,16 @@ class BenchRemoteTest : public QObject {
         QVERIFY(j["msg_rate_Mpps"].toDouble() > 0);
     }
 
+    void sendLatBetweenTwoProcessesThroughRdmaCm() {
+        const auto j = measure("send_lat", 7808, {"--size", "32", "--iters", "300", "--warmup", "10"});
+        if (j.isEmpty()) return;
+        QVERIFY(j["lat_us"].toObject()["p50"].toDouble() > 0);
+        bool depthNoted = false; // 310 iterations planned: 310 receives kept posted on each side
+        for (const auto& n : j["notes"].toArray())
+            depthNoted = depthNoted || n.toString().startsWith("310 receives kept posted");
+        QVERIFY(depthNoted);
+    }
+
     void readLatBetweenTwoProcessesThroughRdmaCm() {
         const auto j = measure("read_lat", 7803, {"--size", "256", "--iters", "200", "--warmup", "10"});
         if (j.isEmpty()) return;
