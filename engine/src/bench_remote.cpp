@@ -256,7 +256,16 @@ struct Channel {
     rdma_cm_id* listen_id = nullptr;
     Channel() {
         channel = rdma_create_event_channel();
-        if (!channel) fail_errno("rdma_create_event_channel", errno, "/dev/infiniband/rdma_cm");
+        if (!channel) {
+            ErrorInfo info = explain_errno("rdma_create_event_channel", errno);
+            const ErrorInfo none = explain_no_device();
+            info.cause =
+                fmt::format("/dev/infiniband/rdma_cm is missing or unusable: the rdma_ucm module is not "
+                            "loaded or this machine has no RDMA device. {}",
+                            none.cause);
+            info.fix = none.fix;
+            fail(std::move(info));
+        }
     }
     ~Channel() {
         if (listen_id) rdma_destroy_id(listen_id);
