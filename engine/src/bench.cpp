@@ -191,6 +191,9 @@ BenchResult rdma_latency(const BenchOptions& o) {
                                      : "half round trip (ping-pong / 2, as ib_send_lat/ib_write_lat)";
     std::atomic<bool> stop{false};
     std::thread responder;
+    auto repost_after = [&](long received) {
+        return total_planned < 0 || received + recv_depth <= total_planned;
+    };
 
     if (o.kind == BenchKind::WriteLat) {
         wr_a.opcode = wr_b.opcode = IBV_WR_RDMA_WRITE;
@@ -212,14 +215,15 @@ BenchResult rdma_latency(const BenchOptions& o) {
             post_recv(qb, *pair.mr_b, size);
         }
         // B as ib_send_lat's server: wait for the receive completion, post the receive again, send the
-        // reply and wait for its send completion.
+        // reply and wait for its send completion. As perftest, a receive is posted again only while
+        // the posted ones do not cover the remaining iterations (rcnt + rx_depth <= iters).
         responder = std::thread([&] {
             for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
                 ibv_wc wc{};
                 int n;
                 while ((n = ibv_poll_cq(pair.rcq_b->get(), 1, &wc)) == 0)
                     if (stop.load(std::memory_order_relaxed)) return;
-                post_recv(qb, *pair.mr_b, size);
+                if (repost_after(i + 1)) post_recv(qb, *pair.mr_b, size);
                 post(qb, wr_b);
                 poll_one(pair.scq_b->get());
                 if (total_planned > 0 && i + 1 >= total_planned) return;
@@ -266,11 +270,11 @@ BenchResult rdma_latency(const BenchOptions& o) {
                 }
             } else if (o.kind == BenchKind::SendLat) {
                 // ib_send_lat's client: post the SEND, wait for its completion, then for the reply's
-                // receive completion, and post that receive again.
+                // receive completion, and post that receive again if still needed.
                 post(qa, wr_a);
                 poll_one(pair.scq_a->get());
                 poll_one(pair.rcq_a->get());
-                post_recv(qa, *pair.mr_a, size);
+                if (repost_after(i + 1)) post_recv(qa, *pair.mr_a, size);
             } else {
                 post(qa, wr_a);
                 poll_one(pair.scq_a->get());
@@ -297,7 +301,9 @@ BenchResult rdma_latency(const BenchOptions& o) {
                       "recognises, none on rxe)");
     if (o.kind == BenchKind::SendLat)
         r.notes.push_back(
-            fmt::format("{} receives kept posted on each side (as ib_send_lat's rx depth)", recv_depth));
+            fmt::format("{} receives kept posted on each side (as ib_send_lat's rx depth), posted again only "
+                        "while they do not cover the remaining iterations",
+                        recv_depth));
     return r;
 }
 
