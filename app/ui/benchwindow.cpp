@@ -55,7 +55,26 @@ QString sizeText(qint64 bytes) {
 }
 
 QString number(double v, int significant = 4) {
+    // Plain digits up to a million: "220800", never "2.208e+05", in tables and labels.
+    if (std::abs(v) >= 1 && std::abs(v) < 1e6)
+        return QString::number(v, 'f', std::max(0, significant - 1 - int(std::log10(std::abs(v)))));
     return QString::number(v, 'g', significant);
+}
+
+/// The unit latency charts use: µs, or ms once values reach 10 ms (large messages under emulation).
+struct LatencyUnit {
+    double perUs = 1; ///< divide µs by this
+    QString name = QStringLiteral("µs");
+};
+
+LatencyUnit latencyUnitFor(double maxUs) {
+    if (maxUs >= 10'000) return {1000, QStringLiteral("ms")};
+    return {};
+}
+
+QString latencyText(double us) {
+    const LatencyUnit u = latencyUnitFor(us);
+    return QStringLiteral("%1 %2").arg(number(us / u.perUs), u.name);
 }
 
 struct KindInfo {
@@ -569,14 +588,14 @@ void BenchWindow::redraw() {
         const double mean = run->sumUs / double(sorted.size());
         statsLabel_->setText(
             tr("<b>%1, %2</b> · %3 of %4 iterations · %5 · min %6 · p50 %7 · mean %8 · p90 %9 · p99 %10 · "
-               "p99.9 %11 · max %12 µs")
+               "p99.9 %11 · max %12")
                 .arg(run->kind, sizeText(run->size))
                 .arg(run->samplesUs.size())
                 .arg(run->plannedIters)
                 .arg(run->latencyBasis.isEmpty() ? tr("measuring") : run->latencyBasis)
-                .arg(number(sorted.front()), number(percentile(sorted, 0.5)), number(mean),
-                     number(percentile(sorted, 0.9)), number(percentile(sorted, 0.99)),
-                     number(percentile(sorted, 0.999)), number(sorted.back())));
+                .arg(latencyText(sorted.front()), latencyText(percentile(sorted, 0.5)), latencyText(mean),
+                     latencyText(percentile(sorted, 0.9)), latencyText(percentile(sorted, 0.99)),
+                     latencyText(percentile(sorted, 0.999)), latencyText(sorted.back())));
     } else if (run && !run->isLatency()) {
         statsLabel_->setText(
             run->finished ? tr("<b>%1, %2</b> · %3 messages in %4 s · %5 MB/s · %6 Gb/s · %7 million "
@@ -602,11 +621,13 @@ void BenchWindow::redrawTimeSeries(const BenchRun* run) {
     if (run && run->isLatency()) {
         const auto& s = run->samplesUs;
         first = std::max<qint64>(0, qint64(s.size()) - kTimeSeriesPoints);
+        const LatencyUnit unit = latencyUnitFor(run->sortedUs.empty() ? 0 : run->sortedUs.back());
         points.reserve(qsizetype(s.size()) - first);
         for (auto i = first; i < qint64(s.size()); ++i) {
-            points.append(QPointF(double(i), s[std::size_t(i)]));
-            top = std::max(top, s[std::size_t(i)]);
+            points.append(QPointF(double(i), s[std::size_t(i)] / unit.perUs));
+            top = std::max(top, s[std::size_t(i)] / unit.perUs);
         }
+        L.timeY->setTitleText(unit.name);
         L.timeSeries->setPen(QPen(kindColor(run->kind), 1));
         timeSeriesView_->chart()->setTitle(tr("Latency per iteration — %1, %2 (last %3)")
                                                .arg(run->kind, sizeText(run->size))
@@ -616,6 +637,7 @@ void BenchWindow::redrawTimeSeries(const BenchRun* run) {
     }
     L.timeSeries->replace(points);
     L.timeX->setRange(double(first), std::max(double(first) + 10, points.isEmpty() ? 10 : points.last().x()));
+    L.timeX->applyNiceNumbers();
     L.timeY->setRange(0, top * 1.1);
     L.timeY->applyNiceNumbers();
 }
@@ -634,7 +656,17 @@ void BenchWindow::redrawDistribution(const BenchRun* run) {
         cdfView_->chart()->setTitle(tr("Latency CDF (latency kinds)"));
         return;
     }
-    const std::vector<double>& sorted = run->sortedUs;
+    const std::vector<double>& sortedUs = run->sortedUs;
+    const LatencyUnit unit = latencyUnitFor(sortedUs.back());
+    std::vector<double> scaled; // in the chart's unit
+    if (unit.perUs != 1) {
+        scaled.reserve(sortedUs.size());
+        for (double v : sortedUs)
+            scaled.push_back(v / unit.perUs);
+    }
+    const std::vector<double>& sorted = unit.perUs != 1 ? scaled : sortedUs;
+    L.histogramX->setTitleText(unit.name);
+    L.cdfX->setTitleText(unit.name);
     const double lo = sorted.front();
     // Bins span min .. p99.9 so one outlier does not squeeze the shape into a single bar.
     const double hi = std::max(percentile(sorted, 0.999), lo + 1e-3);
@@ -664,9 +696,10 @@ void BenchWindow::redrawDistribution(const BenchRun* run) {
     L.histogramY->setRange(0, peak * 1.1);
     L.histogramY->applyNiceNumbers();
     histogramView_->chart()->setTitle(
-        above
-            ? tr("Latency histogram — %1 iterations above p99.9 (%2 µs) not drawn").arg(above).arg(number(hi))
-            : tr("Latency histogram — %1 iterations").arg(sorted.size()));
+        above ? tr("Latency histogram — %1 iterations above p99.9 (%2 %3) not drawn")
+                    .arg(above)
+                    .arg(number(hi), unit.name)
+              : tr("Latency histogram — %1 iterations").arg(sorted.size()));
 
     QList<QPointF> cdf;
     const std::size_t n = sorted.size();
@@ -683,7 +716,7 @@ void BenchWindow::redrawDistribution(const BenchRun* run) {
     for (std::size_t m = 0; m < L.percentileMarks.size(); ++m) {
         const double v = percentile(sorted, marks[m].first);
         L.percentileMarks[m]->replace(QList<QPointF>{QPointF(v, marks[m].first * 100)});
-        L.percentileMarks[m]->setName(QStringLiteral("%1 %2 µs").arg(marks[m].second, number(v)));
+        L.percentileMarks[m]->setName(QStringLiteral("%1 %2 %3").arg(marks[m].second, number(v), unit.name));
     }
     cdfView_->chart()->legend()->show();
     cdfView_->chart()->setTitle(tr("Latency CDF — %1, %2").arg(run->kind, sizeText(run->size)));
@@ -753,8 +786,11 @@ void BenchWindow::redrawSizeCharts() {
         x->setTitleText(tr("message size (log scale)"));
         x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         const int e0 = int(std::floor(std::log2(xMin))), e1 = int(std::ceil(std::log2(xMax)));
-        const int stride = e1 - e0 <= 8 ? 1 : e1 - e0 <= 16 ? 2 : 3;
-        for (int e = e1; e >= e0; e -= stride) // from the top, so the largest size is labelled
+        const int stride = e1 - e0 <= 8 ? 1 : e1 - e0 <= 14 ? 2 : 4;
+        std::vector<int> labelled; // from the top, so the largest size is labelled
+        for (int e = e1; e >= e0; e -= stride)
+            labelled.insert(labelled.begin(), e);
+        for (int e : labelled) // QCategoryAxis wants its categories in ascending order
             x->append(sizeText(qint64(1) << e), e);
         x->setRange(e0 - 0.3, e1 + 0.3);
         auto* y = new QLogValueAxis;
