@@ -49,6 +49,8 @@ mount -t 9p -o "ro,$P9,cache=loose" hostroot "$R" \
 stage chroot-setup
 mount -t proc proc "$R/proc"            || fail "mount $R/proc"
 mount -t sysfs sysfs "$R/sys"           || fail "mount $R/sys"
+# tracefs lets the benchmarks count system calls per message (perf tracepoint raw_syscalls:sys_enter).
+mount -t tracefs tracefs "$R/sys/kernel/tracing" 2>/dev/null || echo "rdmalab guest: tracefs not mounted; syscalls per message will read not measured"
 mount -t devtmpfs devtmpfs "$R/dev"     || fail "mount $R/dev"
 mkdir -p "$R/dev/pts" "$R/dev/shm"
 mount -t devpts -o gid=5,mode=0620,ptmxmode=0666 devpts "$R/dev/pts" || fail "mount $R/dev/pts"
