@@ -2,6 +2,7 @@
 
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
+#include "rdmalab/syscount.hpp"
 #include "rdmalab/trace.hpp"
 #include "rdmalab/verbs.hpp"
 
@@ -38,11 +39,17 @@ double now_us() {
     return double(monotonic_ns()) / 1000.0;
 }
 
+/// The system-call counter of the measurement running on this thread (set by run_bench before any
+/// endpoint thread starts, so the counter inherits into them).
+thread_local const SyscallCounter* t_syscalls = nullptr;
+
 struct Usage {
     rusage r{};
+    std::optional<std::uint64_t> syscalls;
     static Usage take() {
         Usage u;
         getrusage(RUSAGE_SELF, &u.r);
+        if (t_syscalls) u.syscalls = t_syscalls->read();
         return u;
     }
 };
@@ -61,6 +68,10 @@ CpuCost cpu_between(const Usage& a, const Usage& b, long messages) {
     c.user_us_per_msg = c.user_s * 1e6 / n;
     c.sys_us_per_msg = c.sys_s * 1e6 / n;
     c.switches_per_msg = double(c.voluntary_switches + c.involuntary_switches) / n;
+    if (a.syscalls && b.syscalls) {
+        c.syscalls = static_cast<long long>(*b.syscalls - *a.syscalls);
+        c.syscalls_per_msg = double(c.syscalls) / n;
+    }
     return c;
 }
 
@@ -680,6 +691,11 @@ LatencyStats compute_stats(std::vector<double> samples) {
 
 BenchResult run_bench(const BenchOptions& options) {
     BenchResult r;
+    const SyscallCounter syscalls; // before the endpoint threads start, so it counts them too
+    t_syscalls = &syscalls;
+    struct Reset {
+        ~Reset() { t_syscalls = nullptr; }
+    } reset;
     if (is_tcp(options.kind))
         r = tcp_bench(options);
     else if (is_latency(options.kind))
@@ -687,6 +703,8 @@ BenchResult run_bench(const BenchOptions& options) {
     else
         r = rdma_bandwidth(options);
     r.kind = options.kind;
+    if (!r.cpu.syscalls_per_msg)
+        r.cpu.syscalls_note = syscalls.available() ? "the counter could not be read" : syscalls.why();
     if (options.feed) {
         if (r.bw_MBps > 0) options.feed->progress(r.iterations, r.elapsed_s, 0);
         options.feed->publish();
@@ -699,27 +717,35 @@ BenchResult run_bench(const BenchOptions& options) {
 }
 
 nlohmann::json to_json(const BenchResult& r, bool with_samples) {
-    nlohmann::json j = {{"kind", to_string(r.kind)},
-                        {"device", r.device},
-                        {"software_device", r.software},
-                        {"size", r.size},
-                        {"iters", r.iterations},
-                        {"elapsed_s", r.elapsed_s},
-                        {"units", {{"lat", "us"}, {"bw_MBps", "10^6 bytes/s"}, {"bw_Gbps", "10^9 bits/s"}}},
-                        {"cpu",
-                         {{"user_s", r.cpu.user_s},
-                          {"sys_s", r.cpu.sys_s},
-                          {"voluntary_switches", r.cpu.voluntary_switches},
-                          {"involuntary_switches", r.cpu.involuntary_switches},
-                          {"user_us_per_msg", r.cpu.user_us_per_msg},
-                          {"sys_us_per_msg", r.cpu.sys_us_per_msg},
-                          {"switches_per_msg", r.cpu.switches_per_msg}}},
-                        {"notes", r.notes}};
+    nlohmann::json j = {
+        {"kind", to_string(r.kind)},
+        {"device", r.device},
+        {"software_device", r.software},
+        {"size", r.size},
+        {"iters", r.iterations},
+        {"elapsed_s", r.elapsed_s},
+        {"units", {{"lat", "us"}, {"bw_MBps", "10^6 bytes/s"}, {"bw_Gbps", "10^9 bits/s"}}},
+        {"cpu",
+         {{"user_s", r.cpu.user_s},
+          {"sys_s", r.cpu.sys_s},
+          {"voluntary_switches", r.cpu.voluntary_switches},
+          {"involuntary_switches", r.cpu.involuntary_switches},
+          {"user_us_per_msg", r.cpu.user_us_per_msg},
+          {"sys_us_per_msg", r.cpu.sys_us_per_msg},
+          {"switches_per_msg", r.cpu.switches_per_msg},
+          {"syscalls_per_msg",
+           r.cpu.syscalls_per_msg ? nlohmann::json(*r.cpu.syscalls_per_msg) : nlohmann::json(nullptr)}}},
+        {"notes", r.notes}};
+    if (!r.cpu.syscalls_note.empty()) j["cpu"]["syscalls_note"] = r.cpu.syscalls_note;
     if (r.latency) {
         const auto& l = *r.latency;
         j["lat_us"] = {{"min", l.min}, {"p50", l.p50},   {"mean", l.mean}, {"p90", l.p90},
                        {"p99", l.p99}, {"p999", l.p999}, {"max", l.max},   {"stdev", l.stdev}};
         j["lat_basis"] = r.latency_basis;
+        if (r.latency_basis.rfind("half", 0) == 0) // ping-pong: the full round trip too, labelled
+            j["rtt_us"] = {{"min", 2 * l.min}, {"p50", 2 * l.p50},    {"mean", 2 * l.mean},
+                           {"p90", 2 * l.p90}, {"p99", 2 * l.p99},    {"p999", 2 * l.p999},
+                           {"max", 2 * l.max}, {"stdev", 2 * l.stdev}};
         if (with_samples) j["samples_us"] = l.samples;
     } else {
         j["bw_MBps"] = r.bw_MBps;
@@ -736,7 +762,11 @@ std::string format_table(const std::vector<BenchResult>& results) {
     out += std::string(90, '-') + "\n";
     out += fmt::format(" rdmalab {}  device: {}{}\n", to_string(first.kind), first.device,
                        first.software ? "  (SoftRoCE: software, not hardware numbers)" : "");
-    if (first.latency) out += fmt::format(" latency: {}\n", first.latency_basis);
+    if (first.latency)
+        out += fmt::format(" latency: {}{}\n", first.latency_basis,
+                           first.latency_basis.rfind("half", 0) == 0
+                               ? "; the full round trip is twice this (rtt_us in --json)"
+                               : "");
     out += std::string(90, '-') + "\n";
     if (first.latency) {
         out += fmt::format(" {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}\n", "#bytes",
@@ -756,6 +786,19 @@ std::string format_table(const std::vector<BenchResult>& results) {
                                r.iterations, r.bw_MBps, r.bw_Gbps, r.msg_rate_Mpps, r.cpu.user_us_per_msg,
                                r.cpu.sys_us_per_msg);
     }
+    out += std::string(90, '-') + "\n";
+    // What each message cost the CPU: the part of the data path the tables above cannot show.
+    out += fmt::format(" {:>9} {:>14} {:>14} {:>14} {:>14}\n", "#bytes", "user us/msg", "sys us/msg",
+                       "switches/msg", "syscalls/msg");
+    std::string note;
+    for (const auto& r : results) {
+        out += fmt::format(" {:>9} {:>14.3f} {:>14.3f} {:>14.3f} {:>14}\n", r.size, r.cpu.user_us_per_msg,
+                           r.cpu.sys_us_per_msg, r.cpu.switches_per_msg,
+                           r.cpu.syscalls_per_msg ? fmt::format("{:.3f}", *r.cpu.syscalls_per_msg)
+                                                  : std::string("not measured"));
+        if (!r.cpu.syscalls_note.empty()) note = r.cpu.syscalls_note;
+    }
+    if (!note.empty()) out += " syscalls not measured: " + note + "\n";
     out += std::string(90, '-') + "\n";
     return out;
 }

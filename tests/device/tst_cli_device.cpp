@@ -192,6 +192,22 @@ class CliDeviceTest : public QObject {
                  qPrintable(opReply["error"].toString()));
     }
 
+    void benchCountsSystemCallsPerMessage() {
+        // TCP enters the kernel for every send() and recv(); on SoftRoCE each post is a system call
+        // (the doorbell) while polling the CQ stays in user space. The test bed mounts tracefs.
+        auto perMessage = [](const QString& kind) {
+            const auto run = runCli({"bench", kind, "--size", "64", "--iters", "500", "--json"});
+            const auto o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+            const auto cpu = o["cpu"].toObject();
+            return std::make_pair(cpu["syscalls_per_msg"].toDouble(-1),
+                                  cpu["syscalls_note"].toString() + run.err);
+        };
+        const auto [tcp, tcpNote] = perMessage("tcp_lat");
+        QVERIFY2(tcp >= 1.95 && tcp <= 2.2, qPrintable(QString::number(tcp) + " " + tcpNote));
+        const auto [write, writeNote] = perMessage("write_lat");
+        QVERIFY2(write >= 0.95 && write <= 1.2, qPrintable(QString::number(write) + " " + writeNote));
+    }
+
     void serveStopsAMeasurementAndKeepsWhatItMeasured() {
         QProcess serve;
         serve.start(RDMALAB_CLI_PATH, {"serve", "--stdio"});

@@ -87,6 +87,11 @@ struct CpuCost {
     double user_s = 0, sys_s = 0;
     long voluntary_switches = 0, involuntary_switches = 0;
     double user_us_per_msg = 0, sys_us_per_msg = 0, switches_per_msg = 0;
+    /// System calls of both endpoints per message (perf tracepoint raw_syscalls:sys_enter); empty when
+    /// they could not be counted, and then `syscalls_note` says why.
+    std::optional<double> syscalls_per_msg;
+    long long syscalls = -1;
+    std::string syscalls_note;
 };
 
 struct BenchResult {
