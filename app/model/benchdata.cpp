@@ -51,6 +51,8 @@ QString BenchRun::applyResult(const nlohmann::json& r) {
         number(c, "user_us_per_msg", cpu.userUsPerMsg);
         number(c, "sys_us_per_msg", cpu.sysUsPerMsg);
         number(c, "switches_per_msg", cpu.switchesPerMsg);
+        double syscalls = 0;
+        if (number(c, "syscalls_per_msg", syscalls)) cpu.syscallsPerMsg = syscalls;
     }
     notes.clear();
     if (r.contains("notes") && r["notes"].is_array())

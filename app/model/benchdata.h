@@ -21,6 +21,7 @@ struct LatencyFigures {
 struct CpuFigures {
     double userS = 0, sysS = 0;
     double userUsPerMsg = 0, sysUsPerMsg = 0, switchesPerMsg = 0;
+    std::optional<double> syscallsPerMsg; ///< both endpoints; empty when the engine could not count them
 };
 
 /// One point of bandwidth over time: measured time since the start and MB/s (10^6 B/s) over the

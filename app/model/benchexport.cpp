@@ -32,9 +32,10 @@ QString csvLine(const QStringList& fields) {
 } // namespace
 
 QString runsCsvHeader() {
-    return QStringLiteral("kind,device,software_device,size_B,iters,lat_min_us,lat_p50_us,lat_mean_us,"
-                          "lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us,lat_stdev_us,bw_MBps_1e6,bw_Gbps,"
-                          "msg_rate_Mpps,cpu_user_us_per_msg,cpu_sys_us_per_msg,ctx_switches_per_msg");
+    return QStringLiteral(
+        "kind,device,software_device,size_B,iters,lat_min_us,lat_p50_us,lat_mean_us,"
+        "lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us,lat_stdev_us,bw_MBps_1e6,bw_Gbps,"
+        "msg_rate_Mpps,cpu_user_us_per_msg,cpu_sys_us_per_msg,ctx_switches_per_msg,syscalls_per_msg");
 }
 
 QString runsToCsv(const std::vector<BenchRun>& runs) {
@@ -55,7 +56,8 @@ QString runsToCsv(const std::vector<BenchRun>& runs) {
             row << number(run.bwMBps) << number(run.bwGbps) << number(run.msgRateMpps);
         else
             row << QString() << QString() << QString();
-        row << number(run.cpu.userUsPerMsg) << number(run.cpu.sysUsPerMsg) << number(run.cpu.switchesPerMsg);
+        row << number(run.cpu.userUsPerMsg) << number(run.cpu.sysUsPerMsg) << number(run.cpu.switchesPerMsg)
+            << (run.cpu.syscallsPerMsg ? number(*run.cpu.syscallsPerMsg) : QString());
         csv += csvLine(row);
     }
     return csv;
@@ -95,7 +97,9 @@ nlohmann::json runsToJson(const std::vector<BenchRun>& runs) {
                     {"sys_s", run.cpu.sysS},
                     {"user_us_per_msg", run.cpu.userUsPerMsg},
                     {"sys_us_per_msg", run.cpu.sysUsPerMsg},
-                    {"switches_per_msg", run.cpu.switchesPerMsg}};
+                    {"switches_per_msg", run.cpu.switchesPerMsg},
+                    {"syscalls_per_msg", run.cpu.syscallsPerMsg ? nlohmann::json(*run.cpu.syscallsPerMsg)
+                                                                : nlohmann::json(nullptr)}};
         nlohmann::json notes = nlohmann::json::array();
         for (const QString& note : run.notes)
             notes.push_back(note.toStdString());

@@ -387,10 +387,11 @@ void BenchWindow::buildUi() {
 
     runsTable_ = new QTableWidget;
     runsTable_->setObjectName("runsTable");
-    runsTable_->setColumnCount(12);
-    runsTable_->setHorizontalHeaderLabels(
-        {tr("Kind"), tr("Size"), tr("Iterations"), tr("p50 µs"), tr("p99 µs"), tr("MB/s (10^6)"), tr("Gb/s"),
-         tr("Mmsg/s"), tr("user µs/msg"), tr("sys µs/msg"), tr("switches/msg"), tr("Device")});
+    runsTable_->setColumnCount(13);
+    runsTable_->setHorizontalHeaderLabels({tr("Kind"), tr("Size"), tr("Iterations"), tr("p50 µs"),
+                                           tr("p99 µs"), tr("MB/s (10^6)"), tr("Gb/s"), tr("Mmsg/s"),
+                                           tr("user µs/msg"), tr("sys µs/msg"), tr("switches/msg"),
+                                           tr("syscalls/msg"), tr("Device")});
     runsTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
     runsTable_->setSelectionMode(QAbstractItemView::SingleSelection);
     runsTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -870,6 +871,7 @@ void BenchWindow::refreshTable() {
             r.finished ? number(r.cpu.userUsPerMsg, 3) : QString(),
             r.finished ? number(r.cpu.sysUsPerMsg, 3) : QString(),
             r.finished ? number(r.cpu.switchesPerMsg, 3) : QString(),
+            r.finished && r.cpu.syscallsPerMsg ? number(*r.cpu.syscallsPerMsg, 3) : QString(),
             r.finished ? r.device + (r.softwareDevice ? tr(" (software RDMA)") : QString()) : QString(),
         };
         for (int col = 0; col < cells.size(); ++col) {

@@ -40,6 +40,7 @@ enum Column {
     ColCpuUser,
     ColCpuSys,
     ColSwitches,
+    ColSyscalls,
     ColRelative,
     ColumnCount
 };
@@ -134,9 +135,9 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     // A scroll bar that comes and goes would change the width the rows were measured for.
     comparisonTable_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     const std::pair<Column, int> widths[] = {
-        {ColSize, 60},    {ColMeasurement, 230},   {ColDevice, 200},
-        {ColLatency, 90}, {ColBandwidthMBps, 110}, {ColBandwidthGbps, 80},
-        {ColCpuUser, 90}, {ColCpuSys, 90},         {ColSwitches, 100}};
+        {ColSize, 60},           {ColMeasurement, 230},  {ColDevice, 200}, {ColLatency, 90},
+        {ColBandwidthMBps, 110}, {ColBandwidthGbps, 80}, {ColCpuUser, 90}, {ColCpuSys, 90},
+        {ColSwitches, 100},      {ColSyscalls, 90}};
     for (const auto& [column, width] : widths)
         comparisonTable_->setColumnWidth(column, width);
     auto* measuredLayout = new QVBoxLayout(measuredBox_);
@@ -300,6 +301,7 @@ void ComparisonPage::retranslate() {
         tx("CPU user\n(µs/msg)", "CPU 用户态\n(µs/消息)"),
         tx("CPU sys\n(µs/msg)", "CPU 内核态\n(µs/消息)"),
         tx("Context\nswitches/msg", "上下文切换\n(次/消息)"),
+        tx("System calls\nper msg", "系统调用\n(次/消息)"),
         tx("Relative to TCP\n(same size)", "相对 TCP\n（同一大小）"),
     });
     literatureBox_->setTitle(
@@ -484,6 +486,9 @@ void ComparisonPage::fillComparisonTable() {
         comparisonTable_->setItem(row, ColCpuSys, numberItem(QString::number(run.cpu.sysUsPerMsg, 'f', 2)));
         comparisonTable_->setItem(row, ColSwitches,
                                   numberItem(QString::number(run.cpu.switchesPerMsg, 'f', 3)));
+        comparisonTable_->setItem(
+            row, ColSyscalls,
+            numberItem(run.cpu.syscallsPerMsg ? QString::number(*run.cpu.syscallsPerMsg, 'f', 2) : none));
         comparisonTable_->setItem(row, ColRelative, item(relativeToTcpText(run)));
         if (run.softwareDevice)
             for (int column : {ColDevice, ColCpuSys})

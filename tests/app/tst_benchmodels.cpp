@@ -37,7 +37,7 @@ BenchRun latencyRun(const QString& kind, qint64 size, const QString& device, boo
         LatencyFigures{p50 * 0.8, p50, p50 * 1.05, p50 * 1.2, p50 * 1.5, p50 * 2, p50 * 3, p50 * 0.1};
     run.latencyBasis =
         kind == "read_lat" ? "full round trip (post to completion)" : "half round trip (ping-pong / 2)";
-    run.cpu = CpuFigures{0.1, 0.2, 12.5, 30.25, 0.004};
+    run.cpu = CpuFigures{0.1, 0.2, 12.5, 30.25, 0.004, std::nullopt};
     run.notes = {"a note"};
     return run;
 }
@@ -54,7 +54,7 @@ BenchRun bandwidthRun(const QString& kind, qint64 size, const QString& device, b
     run.bwMBps = MBps;
     run.bwGbps = MBps * 8 / 1000;
     run.msgRateMpps = MBps / static_cast<double>(size);
-    run.cpu = CpuFigures{0.5, 1.0, 2.5, 4.75, 0.125};
+    run.cpu = CpuFigures{0.5, 1.0, 2.5, 4.75, 0.125, 1.0};
     return run;
 }
 
@@ -168,8 +168,10 @@ class BenchModelsTest : public QObject {
         QCOMPARE(cell(2, "bw_MBps_1e6").toDouble(), 54.82);
         QCOMPARE(cell(2, "bw_Gbps").toDouble(), bandwidth.bwGbps);
         QCOMPARE(cell(2, "ctx_switches_per_msg").toDouble(), 0.125);
+        QCOMPARE(cell(2, "syscalls_per_msg").toDouble(), 1.0);
         QVERIFY(cell(2, "lat_p50_us").isEmpty());
-        QVERIFY(!csv.contains("47,66")); // '.' as decimal point whatever the locale
+        QVERIFY(cell(1, "syscalls_per_msg").isEmpty()); // not counted: an empty cell, not a zero
+        QVERIFY(!csv.contains("47,66"));                // '.' as decimal point whatever the locale
     }
 
     void samplesCsvListsEveryIteration() {
