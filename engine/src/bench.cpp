@@ -1,5 +1,7 @@
 #include "rdmalab/bench.hpp"
 
+#include "bench_common.hpp"
+
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
 #include "rdmalab/syscount.hpp"
@@ -27,6 +29,11 @@ namespace rdmalab {
 
 namespace {
 
+using bench_detail::cpu_between;
+using bench_detail::keep_going;
+using bench_detail::now_us;
+using bench_detail::Usage;
+
 constexpr std::pair<BenchKind, std::string_view> kNames[] = {
     {BenchKind::SendLat, "send_lat"}, {BenchKind::WriteLat, "write_lat"},
     {BenchKind::ReadLat, "read_lat"}, {BenchKind::AtomicLat, "atomic_lat"},
@@ -34,46 +41,6 @@ constexpr std::pair<BenchKind, std::string_view> kNames[] = {
     {BenchKind::ReadBw, "read_bw"},   {BenchKind::SendBw, "send_bw"},
     {BenchKind::TcpBw, "tcp_bw"},
 };
-
-double now_us() {
-    return double(monotonic_ns()) / 1000.0;
-}
-
-/// The system-call counter of the measurement running on this thread (set by run_bench before any
-/// endpoint thread starts, so the counter inherits into them).
-thread_local const SyscallCounter* t_syscalls = nullptr;
-
-struct Usage {
-    rusage r{};
-    std::optional<std::uint64_t> syscalls;
-    static Usage take() {
-        Usage u;
-        getrusage(RUSAGE_SELF, &u.r);
-        if (t_syscalls) u.syscalls = t_syscalls->read();
-        return u;
-    }
-};
-
-double seconds(const timeval& t) {
-    return double(t.tv_sec) + double(t.tv_usec) / 1e6;
-}
-
-CpuCost cpu_between(const Usage& a, const Usage& b, long messages) {
-    CpuCost c;
-    c.user_s = seconds(b.r.ru_utime) - seconds(a.r.ru_utime);
-    c.sys_s = seconds(b.r.ru_stime) - seconds(a.r.ru_stime);
-    c.voluntary_switches = b.r.ru_nvcsw - a.r.ru_nvcsw;
-    c.involuntary_switches = b.r.ru_nivcsw - a.r.ru_nivcsw;
-    const double n = double(std::max(1L, messages));
-    c.user_us_per_msg = c.user_s * 1e6 / n;
-    c.sys_us_per_msg = c.sys_s * 1e6 / n;
-    c.switches_per_msg = double(c.voluntary_switches + c.involuntary_switches) / n;
-    if (a.syscalls && b.syscalls) {
-        c.syscalls = static_cast<long long>(*b.syscalls - *a.syscalls);
-        c.syscalls_per_msg = double(c.syscalls) / n;
-    }
-    return c;
-}
 
 /// Busy-polls one completion; throws on an error status.
 void poll_one(ibv_cq* cq) {
@@ -148,12 +115,6 @@ void post_recv(ibv_qp* qp, const MemoryRegion& mr, std::size_t size) {
     ibv_recv_wr* bad = nullptr;
     if (int ret = ibv_post_recv(qp, &wr, &bad); ret != 0)
         throw RdmaError(explain_errno("ibv_post_recv", ret));
-}
-
-bool keep_going(const BenchOptions& o, long done, double start_us) {
-    if (o.feed && o.feed->stop_requested()) return false;
-    if (o.seconds > 0) return now_us() - start_us < o.seconds * 1e6;
-    return done < o.iterations;
 }
 
 // ------------------------------------------------------------------ RDMA latency
@@ -691,11 +652,7 @@ LatencyStats compute_stats(std::vector<double> samples) {
 
 BenchResult run_bench(const BenchOptions& options) {
     BenchResult r;
-    const SyscallCounter syscalls; // before the endpoint threads start, so it counts them too
-    t_syscalls = &syscalls;
-    struct Reset {
-        ~Reset() { t_syscalls = nullptr; }
-    } reset;
+    const bench_detail::SyscallScope syscalls; // before the endpoint threads start: it counts them too
     if (is_tcp(options.kind))
         r = tcp_bench(options);
     else if (is_latency(options.kind))
@@ -703,8 +660,7 @@ BenchResult run_bench(const BenchOptions& options) {
     else
         r = rdma_bandwidth(options);
     r.kind = options.kind;
-    if (!r.cpu.syscalls_per_msg)
-        r.cpu.syscalls_note = syscalls.available() ? "the counter could not be read" : syscalls.why();
+    syscalls.explain(r.cpu);
     if (options.feed) {
         if (r.bw_MBps > 0) options.feed->progress(r.iterations, r.elapsed_s, 0);
         options.feed->publish();

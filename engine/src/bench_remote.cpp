@@ -12,6 +12,8 @@
 //         the second.
 #include "rdmalab/bench_remote.hpp"
 
+#include "bench_common.hpp"
+
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
 #include "rdmalab/names.hpp"
@@ -80,40 +82,10 @@ struct TcpHeader {
     std::uint32_t warmup;
 };
 
-// ------------------------------------------------------------------ copied from bench.cpp (internal there)
-
-double now_us() {
-    return double(monotonic_ns()) / 1000.0;
-}
-
-rusage usage_now() {
-    rusage r{};
-    getrusage(RUSAGE_SELF, &r);
-    return r;
-}
-
-double secs(const timeval& t) {
-    return double(t.tv_sec) + double(t.tv_usec) / 1e6;
-}
-
-CpuCost cpu_between(const rusage& a, const rusage& b, long messages) {
-    CpuCost c;
-    c.user_s = secs(b.ru_utime) - secs(a.ru_utime);
-    c.sys_s = secs(b.ru_stime) - secs(a.ru_stime);
-    c.voluntary_switches = b.ru_nvcsw - a.ru_nvcsw;
-    c.involuntary_switches = b.ru_nivcsw - a.ru_nivcsw;
-    const double n = double(std::max(1L, messages));
-    c.user_us_per_msg = c.user_s * 1e6 / n;
-    c.sys_us_per_msg = c.sys_s * 1e6 / n;
-    c.switches_per_msg = double(c.voluntary_switches + c.involuntary_switches) / n;
-    return c;
-}
-
-bool keep_going(const BenchOptions& o, long done, double start_us) {
-    if (o.feed && o.feed->stop_requested()) return false;
-    if (o.seconds > 0) return now_us() - start_us < o.seconds * 1e6;
-    return done < o.iterations;
-}
+using bench_detail::cpu_between;
+using bench_detail::keep_going;
+using bench_detail::now_us;
+using bench_detail::Usage;
 
 // ------------------------------------------------------------------ errors
 
@@ -515,11 +487,11 @@ BenchResult a_latency(const BenchOptions& o, Connection& c, const Remote& peer, 
     }
     // As bench.cpp and perftest: one sample is the time from one post to the next (tposted[i+1] -
     // tposted[i]), so everything the loop does between two posts is part of it.
-    rusage u0 = usage_now();
+    Usage u0 = Usage::take();
     double start = 0, end = 0, prev_post = 0;
     long measured = 0;
     for (long i = 0;; ++i) {
-        if (i == o.warmup) u0 = usage_now();
+        if (i == o.warmup) u0 = Usage::take();
         const double t = now_us(); // this iteration's post time
         if (i > o.warmup) {
             const double dt = t - prev_post;
@@ -555,7 +527,7 @@ BenchResult a_latency(const BenchOptions& o, Connection& c, const Remote& peer, 
                      o.kind == BenchKind::ReadLat ? "RDMA_READ" : "ATOMIC_FETCH_AND_ADD");
         }
     }
-    const rusage u1 = usage_now();
+    const Usage u1 = Usage::take();
     // End marker for the kinds B's CPU takes part in.
     if (o.kind == BenchKind::WriteLat) {
         *src_last = kStopTag;
@@ -604,7 +576,7 @@ BenchResult a_bandwidth(const BenchOptions& o, Connection& c, const Remote& peer
     std::deque<long> signaled_upto;
     long target = long(o.warmup) + o.iterations;
     long posted = 0, completed = 0, measured_from = 0;
-    rusage u0 = usage_now(), u1{};
+    Usage u0 = Usage::take(), u1;
     double start = now_us(), end = start;
     bool started = o.warmup == 0, stopped = false;
     ibv_wc wcs[16];
@@ -640,19 +612,19 @@ BenchResult a_bandwidth(const BenchOptions& o, Connection& c, const Remote& peer
             started = true;
             measured_from = completed;
             if (o.seconds <= 0) target = measured_from + o.iterations;
-            u0 = usage_now();
+            u0 = Usage::take();
             start = now_us();
         }
         if (started && !stopped && o.seconds <= 0 && completed - measured_from >= o.iterations) {
             end = now_us();
-            u1 = usage_now();
+            u1 = Usage::take();
             stopped = true;
         }
         if (!more && signaled_upto.empty()) break;
     }
     if (!stopped) {
         end = now_us();
-        u1 = usage_now();
+        u1 = Usage::take();
     }
     if (o.kind == BenchKind::SendBw) { // end marker: B stops reposting receives
         wr.opcode = IBV_WR_SEND_WITH_IMM;
@@ -952,12 +924,12 @@ RemoteBenchResult tcp_connector(const BenchOptions& o, const RemoteBenchOptions&
     if (o.kind == BenchKind::TcpLat) {
         r.latency_basis = "half round trip (ping-pong / 2, as sockperf ping-pong)";
         std::vector<double> samples;
-        rusage u0 = usage_now();
+        Usage u0 = Usage::take();
         double start = now_us();
         long measured = 0;
         for (long i = 0;; ++i) {
             if (i == o.warmup) {
-                u0 = usage_now();
+                u0 = Usage::take();
                 start = now_us();
             }
             if (i >= o.warmup && !keep_going(o, measured, start)) break;
@@ -972,7 +944,7 @@ RemoteBenchResult tcp_connector(const BenchOptions& o, const RemoteBenchOptions&
             }
         }
         const double end = now_us();
-        const rusage u1 = usage_now();
+        const Usage u1 = Usage::take();
         ::shutdown(s.fd, SHUT_WR);
         std::uint8_t byte;
         (void)::recv(s.fd, &byte, 1, 0); // B's EOF
@@ -986,7 +958,7 @@ RemoteBenchResult tcp_connector(const BenchOptions& o, const RemoteBenchOptions&
             write_all(s.fd, buf.data(), size, peer);
         std::uint64_t got = 0;
         read_exact(s.fd, &got, sizeof got, peer); // B has the warm-up
-        const rusage u0 = usage_now();
+        const Usage u0 = Usage::take();
         const double start = now_us();
         long measured = 0;
         while (keep_going(o, measured, start)) {
@@ -1000,7 +972,7 @@ RemoteBenchResult tcp_connector(const BenchOptions& o, const RemoteBenchOptions&
         ::shutdown(s.fd, SHUT_WR);
         read_exact(s.fd, &got, sizeof got, peer); // B's count at EOF: every byte arrived
         const double end = now_us();
-        const rusage u1 = usage_now();
+        const Usage u1 = Usage::take();
         const std::uint64_t want = std::uint64_t(o.warmup + measured) * size;
         if (be64toh(got) != want)
             fail({"recv", EPROTO, "EPROTO", "byte count mismatch",
@@ -1186,10 +1158,12 @@ void run_remote_bench_listener(BenchKind kind, const RemoteBenchOptions& remote,
 }
 
 RemoteBenchResult run_remote_bench(const BenchOptions& options, const RemoteBenchOptions& remote, bool last) {
+    const bench_detail::SyscallScope syscalls; // counts A's side: this thread and the threads it starts
     RemoteBenchResult out =
         is_tcp(options.kind) ? tcp_connector(options, remote, last) : rdma_connector(options, remote, last);
     BenchResult& r = out.result;
     r.kind = options.kind;
+    syscalls.explain(r.cpu);
     if (options.feed) {
         if (r.bw_MBps > 0) options.feed->progress(r.iterations, r.elapsed_s, 0);
         options.feed->publish();
