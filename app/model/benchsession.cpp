@@ -44,6 +44,12 @@ bool BenchSession::start(const Request& request) {
     fields["warmup"] = request.warmup;
     fields["window"] = request.window;
     if (!request.device.isEmpty()) fields["device"] = request.device.toStdString();
+    if (!request.cpus.isEmpty()) {
+        nlohmann::json cpus = nlohmann::json::array();
+        for (int cpu : request.cpus)
+            cpus.push_back(cpu);
+        fields["cpus"] = cpus;
+    }
     clear();
     requestId_ = engine_->send("bench.start", fields);
     if (requestId_ < 0) {

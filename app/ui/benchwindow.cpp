@@ -506,6 +506,7 @@ void BenchWindow::startMeasurement() {
     r.iters = itersSpin_->value();
     r.seconds = options_.seconds;
     r.device = options_.device;
+    r.cpus = options_.cpus;
     selectedRun_ = -1;
     runsTable_->clearSelection();
     resultsChanged_ = true;

@@ -35,6 +35,7 @@ struct BenchStartOptions {
     int iters = 1000;
     double seconds = 0;
     QString device;
+    QList<int> cpus;       ///< pin endpoint A and B to these CPUs (empty: not pinned)
     QString tab;           ///< "live", "cpu" or "compare" to show first
     bool autoplay = false; ///< start at once
     QString screenshot;    ///< PNG of the window when the measurement ends

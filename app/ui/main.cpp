@@ -57,10 +57,14 @@ int main(int argc, char** argv) {
     QCommandLineOption iters("iters", "Measured iterations per size (default 1000).", "n");
     QCommandLineOption seconds("seconds", "Measure each size for this long instead of --iters.", "s");
     QCommandLineOption device("device", "RDMA device to measure on (default: the first).", "name");
+    QCommandLineOption cpus("cpus",
+                            "Pin endpoint A (the measuring thread) and B to these CPUs, e.g. 0,1 "
+                            "(as taskset does for perftest, sockperf and iperf3).",
+                            "A[,B]");
     QCommandLineOption tab("tab", "Measurement page to show: live, cpu or compare.", "page");
     QCommandLineOption exportFile("export", "Write the results to FILE (.csv or .json) when done.", "file");
     parser.addOptions({lesson, replay, autoplay, screenshot, quit, present, language, delay, engine, bench,
-                       sweep, size, maxSize, iters, seconds, device, tab, exportFile});
+                       sweep, size, maxSize, iters, seconds, device, cpus, tab, exportFile});
     parser.process(app);
 
     const QString lang = parser.value(language) == "zh" ? "zh" : "en";
@@ -92,6 +96,19 @@ int main(int argc, char** argv) {
         if (parser.isSet(iters)) o.iters = std::max(1, parser.value(iters).toInt());
         if (parser.isSet(seconds)) o.seconds = parser.value(seconds).toDouble();
         o.device = parser.value(device);
+        if (parser.isSet(cpus)) {
+            const QStringList parts = parser.value(cpus).split(',');
+            for (const auto& part : parts) {
+                bool ok = false;
+                const int cpu = part.toInt(&ok);
+                if (!ok || cpu < 0 || cpu > 4095 || parts.size() > 2) {
+                    std::fprintf(stderr, "rdmalab: --cpus needs A or A,B (CPU numbers, e.g. 0,1), not '%s'\n",
+                                 qPrintable(parser.value(cpus)));
+                    return 2;
+                }
+                o.cpus.push_back(cpu);
+            }
+        }
         if (parser.isSet(tab)) o.tab = parser.value(tab);
         o.autoplay = parser.isSet(autoplay);
         o.screenshot = parser.value(screenshot);

@@ -28,10 +28,10 @@ constexpr const char* kUsage = R"(usage:
                         [--fault KIND] [--json] [--trace FILE]
                         [--listen [ADDR] | --connect HOST] [--cm-port N]
   rdmalab-cli bench KIND [--size N | --sweep] [--iters N | --seconds S] [--warmup N]
-                         [--window N] [--device NAME] [--json] [--samples]
-  rdmalab-cli bench KIND --listen [ADDR] [--cm-port N]
+                         [--window N] [--device NAME] [--cpus A[,B]] [--json] [--samples]
+  rdmalab-cli bench KIND --listen [ADDR] [--cm-port N] [--cpus B]
   rdmalab-cli bench KIND --connect HOST [--cm-port N] [--size N | --sweep] [--iters N | --seconds S]
-                         [--warmup N] [--window N] [--json] [--samples]
+                         [--warmup N] [--window N] [--cpus A] [--json] [--samples]
   rdmalab-cli serve --stdio
   rdmalab-cli --version
 
@@ -46,7 +46,9 @@ between two processes or two hosts through rdma_cm instead (start the listener f
 default --cm-port 7471). `bench` measures on a loopback pair in one process; with
 --listen (B, serves one peer and exits) and --connect HOST (A, measures and prints)
 it measures between two processes or hosts: RDMA kinds through rdma_cm, tcp_* over
-TCP to HOST:--cm-port. Exit status: 0 success (or the expected fault observed),
+TCP to HOST:--cm-port. --cpus pins endpoint A (the measuring thread) and B to CPUs, as
+taskset does for perftest, sockperf and iperf3: compare tools only with the same placement.
+Exit status: 0 success (or the expected fault observed),
 1 failure, 2 usage error.
 )";
 
@@ -70,6 +72,29 @@ std::optional<std::uint64_t> parse_number(std::string_view text) {
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
     return value * scale;
+}
+
+/// The CPUs of --cpus "A" or "A,B"; b < 0 when only A was given.
+struct CpuChoice {
+    int a = -1, b = -1;
+};
+
+std::optional<CpuChoice> parse_cpus(std::string_view text) {
+    auto one = [](std::string_view t) -> int {
+        if (t.empty() || t.size() > 4 || t.find_first_not_of("0123456789") != std::string_view::npos)
+            return -1;
+        const auto n = parse_number(t);
+        return n && *n < 4096 ? int(*n) : -1;
+    };
+    const auto comma = text.find(',');
+    CpuChoice c;
+    c.a = one(text.substr(0, comma));
+    if (comma != std::string_view::npos) {
+        c.b = one(text.substr(comma + 1));
+        if (c.b < 0) return std::nullopt;
+    }
+    if (c.a < 0) return std::nullopt;
+    return c;
 }
 
 int cmd_devices(const std::vector<std::string>& args) {
@@ -245,7 +270,8 @@ int cmd_bench(const std::vector<std::string>& args) {
     std::vector<std::string> measuring; // options only the measuring side takes
     for (std::size_t i = 1; i < args.size(); ++i) {
         const auto& a = args[i];
-        if (a != "--listen" && a != "--connect" && a != "--cm-port" && a != "--json") measuring.push_back(a);
+        if (a != "--listen" && a != "--connect" && a != "--cm-port" && a != "--json" && a != "--cpus")
+            measuring.push_back(a);
         auto number = [&](const char* what) -> std::optional<std::uint64_t> {
             if (i + 1 >= args.size()) return std::nullopt;
             (void)what;
@@ -285,6 +311,11 @@ int cmd_bench(const std::vector<std::string>& args) {
         } else if (a == "--device") {
             if (i + 1 >= args.size()) return usage_error("bench: --device needs a name");
             options.device = args[++i];
+        } else if (a == "--cpus") {
+            const auto cpus = i + 1 < args.size() ? parse_cpus(args[++i]) : std::nullopt;
+            if (!cpus) return usage_error("bench: --cpus needs A or A,B (CPU numbers, e.g. --cpus 0,1)");
+            options.cpu_a = cpus->a;
+            if (cpus->b >= 0) options.cpu_b = cpus->b;
         } else if (a == "--listen") {
             mode = Mode::Listen;
             if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) remote.address = args[++i];
@@ -303,10 +334,13 @@ int cmd_bench(const std::vector<std::string>& args) {
         }
     }
     if (mode == Mode::Listen) {
+        remote.cpu = options.cpu_a;
+        if (options.cpu_b)
+            return usage_error("bench --listen: --cpus takes one CPU here (this process is B)");
         if (!measuring.empty() || json)
             return usage_error(fmt::format("bench --listen: '{}' belongs to the measuring side (--connect), "
-                                           "which chooses sizes and counts; the listener takes only [ADDR] "
-                                           "and --cm-port",
+                                           "which chooses sizes and counts; the listener takes only [ADDR], "
+                                           "--cm-port and --cpus",
                                            json ? std::string("--json") : measuring.front()));
         try {
             run_remote_bench_listener(options.kind, remote, [](const std::string& line) {
@@ -319,6 +353,9 @@ int cmd_bench(const std::vector<std::string>& args) {
         }
         return 0;
     }
+    if (mode == Mode::Connect && options.cpu_b)
+        return usage_error("bench --connect: --cpus takes one CPU here (this process is A; pin B with its "
+                           "own --cpus)");
     if (mode == Mode::Connect && !options.device.empty())
         return usage_error("bench --connect: --device does not apply; rdma_cm uses the device of the "
                            "interface that routes to HOST");

@@ -15,6 +15,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -275,7 +276,7 @@ class Server {
     }
 
     /// bench.start: {"kind"|"kinds", "size"|"sizes"|"sweep", "iters", "seconds", "warmup", "window",
-    /// "device", "max_size"}; runs every kind at every size, kinds outermost.
+    /// "device", "max_size", "cpus"}; runs every kind at every size, kinds outermost.
     void start_bench(const nlohmann::json& id, const nlohmann::json& c) {
         auto fail = [&](const std::string& message) {
             reply(id, "bench.start", false, {{"error", message}});
@@ -322,6 +323,17 @@ class Server {
                 return fail("field 'seconds' must be a number in (0, 3600]");
             seconds = c["seconds"].get<double>();
         }
+        std::optional<int> cpu_a, cpu_b;
+        if (c.contains("cpus")) {
+            const auto& cpus = c["cpus"];
+            const bool shape = cpus.is_array() && !cpus.empty() && cpus.size() <= 2;
+            for (std::size_t k = 0; shape && k < cpus.size(); ++k)
+                if (!cpus[k].is_number_unsigned() || cpus[k].get<unsigned>() > 4095)
+                    return fail("field 'cpus' must be [A] or [A, B] with CPU numbers 0 .. 4095");
+            if (!shape) return fail("field 'cpus' must be [A] or [A, B] with CPU numbers 0 .. 4095");
+            cpu_a = cpus[0].get<int>();
+            if (cpus.size() == 2) cpu_b = cpus[1].get<int>();
+        }
         std::vector<std::size_t> sizes;
         const bool sweep = c.value("sweep", false);
         if (sweep) {
@@ -353,6 +365,8 @@ class Server {
                 o.warmup = int(warmup);
                 o.window = int(window);
                 o.device = c.value("device", "");
+                o.cpu_a = cpu_a;
+                o.cpu_b = cpu_b;
                 o.keep_samples = false; // samples travel in bench.samples events
                 runs.push_back(run);
                 if (kind == BenchKind::AtomicLat) break; // atomics are 8 bytes, whatever the sweep

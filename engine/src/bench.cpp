@@ -30,6 +30,7 @@ namespace rdmalab {
 namespace {
 
 using bench_detail::cpu_between;
+using bench_detail::CpuPin;
 using bench_detail::keep_going;
 using bench_detail::now_us;
 using bench_detail::Usage;
@@ -170,6 +171,7 @@ BenchResult rdma_latency(const BenchOptions& o) {
     if (o.kind == BenchKind::WriteLat) {
         wr_a.opcode = wr_b.opcode = IBV_WR_RDMA_WRITE;
         responder = std::thread([&] {
+            const CpuPin pin_b(o.cpu_b);
             for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
                 const auto tag = static_cast<std::uint8_t>(i % 255 + 1);
                 while (*b_in != tag)
@@ -190,6 +192,7 @@ BenchResult rdma_latency(const BenchOptions& o) {
         // reply and wait for its send completion. As perftest, a receive is posted again only while
         // the posted ones do not cover the remaining iterations (rcnt + rx_depth <= iters).
         responder = std::thread([&] {
+            const CpuPin pin_b(o.cpu_b);
             for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
                 ibv_wc wc{};
                 int n;
@@ -311,6 +314,7 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
         for (int i = 0; i < window + 2; ++i)
             post_recv(pair.qp_b->get(), *pair.mr_b, size);
         receiver = std::thread([&] {
+            const CpuPin pin_b(o.cpu_b);
             ibv_wc wcs[16];
             while (!stop.load(std::memory_order_relaxed)) {
                 const int n = ibv_poll_cq(pair.rcq_b->get(), 16, wcs);
@@ -471,6 +475,7 @@ BenchResult tcp_bench(const BenchOptions& o) {
     if (o.kind == BenchKind::TcpLat) {
         r.latency_basis = "half round trip (ping-pong / 2, as sockperf ping-pong)";
         std::thread echo([&] {
+            const CpuPin pin_b(o.cpu_b);
             try {
                 for (;;) {
                     read_all(b.fd, buf_b.data(), size);
@@ -511,6 +516,7 @@ BenchResult tcp_bench(const BenchOptions& o) {
     } else {
         std::atomic<long> received_msgs{0};
         std::thread sink([&] {
+            const CpuPin pin_b(o.cpu_b);
             std::vector<std::uint8_t> chunk(std::max<std::size_t>(size, 65536));
             std::uint64_t bytes = 0;
             for (;;) {
@@ -652,6 +658,9 @@ LatencyStats compute_stats(std::vector<double> samples) {
 
 BenchResult run_bench(const BenchOptions& options) {
     BenchResult r;
+    if (options.cpu_a) bench_detail::check_cpu(*options.cpu_a, "A");
+    if (options.cpu_b) bench_detail::check_cpu(*options.cpu_b, "B");
+    const bench_detail::CpuPin pin_a(options.cpu_a);
     const bench_detail::SyscallScope syscalls; // before the endpoint threads start: it counts them too
     if (is_tcp(options.kind))
         r = tcp_bench(options);
@@ -660,7 +669,10 @@ BenchResult run_bench(const BenchOptions& options) {
     else
         r = rdma_bandwidth(options);
     r.kind = options.kind;
+    r.cpu_a = options.cpu_a;
+    r.cpu_b = options.cpu_b;
     syscalls.explain(r.cpu);
+    if (auto note = bench_detail::pinning_note(options, true); !note.empty()) r.notes.push_back(note);
     if (options.feed) {
         if (r.bw_MBps > 0) options.feed->progress(r.iterations, r.elapsed_s, 0);
         options.feed->publish();
@@ -693,6 +705,11 @@ nlohmann::json to_json(const BenchResult& r, bool with_samples) {
            r.cpu.syscalls_per_msg ? nlohmann::json(*r.cpu.syscalls_per_msg) : nlohmann::json(nullptr)}}},
         {"notes", r.notes}};
     if (!r.cpu.syscalls_note.empty()) j["cpu"]["syscalls_note"] = r.cpu.syscalls_note;
+    if (r.cpu_a || r.cpu_b) {
+        j["cpus"] = nlohmann::json::object();
+        if (r.cpu_a) j["cpus"]["a"] = *r.cpu_a;
+        if (r.cpu_b) j["cpus"]["b"] = *r.cpu_b;
+    }
     if (r.latency) {
         const auto& l = *r.latency;
         j["lat_us"] = {{"min", l.min}, {"p50", l.p50},   {"mean", l.mean}, {"p90", l.p90},

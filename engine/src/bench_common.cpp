@@ -1,8 +1,13 @@
 #include "bench_common.hpp"
 
+#include "rdmalab/errors.hpp"
 #include "rdmalab/trace.hpp"
 
+#include <fmt/format.h>
+#include <pthread.h>
+
 #include <algorithm>
+#include <cerrno>
 
 namespace rdmalab::bench_detail {
 
@@ -49,6 +54,44 @@ bool keep_going(const BenchOptions& o, long done, double start_us) {
     if (o.feed && o.feed->stop_requested()) return false;
     if (o.seconds > 0) return now_us() - start_us < o.seconds * 1e6;
     return done < o.iterations;
+}
+
+void check_cpu(int cpu, const char* endpoint) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        throw RdmaError(explain_errno("sched_getaffinity", errno, "reading the CPUs this process may use"));
+    if (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed)) return;
+    std::string list;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &allowed)) list += (list.empty() ? "" : ",") + std::to_string(c);
+    throw RdmaError(ErrorInfo{
+        "sched_setaffinity", EINVAL, "EINVAL", "Invalid argument: no allowed CPU in the requested set",
+        fmt::format("Endpoint {} was asked to run on CPU {}, which this process may not use (it may use {}).",
+                    endpoint, cpu, list),
+        fmt::format("Pick CPUs from {} (see `nproc` and `taskset -p $$`), e.g. --cpus 0,1 on two CPUs.",
+                    list)});
+}
+
+CpuPin::CpuPin(std::optional<int> cpu) {
+    if (!cpu) return;
+    const pthread_t self = pthread_self();
+    if (pthread_getaffinity_np(self, sizeof previous_, &previous_) != 0) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(*cpu, &one);
+    pinned_ = pthread_setaffinity_np(self, sizeof one, &one) == 0;
+}
+
+CpuPin::~CpuPin() {
+    if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof previous_, &previous_);
+}
+
+std::string pinning_note(const BenchOptions& o, bool peer_is_thread) {
+    if (!o.cpu_a && !o.cpu_b) return {};
+    std::string text = o.cpu_a ? fmt::format("A pinned to CPU {}", *o.cpu_a) : "A not pinned";
+    if (peer_is_thread) text += o.cpu_b ? fmt::format(", B to CPU {}", *o.cpu_b) : ", B not pinned";
+    return text + " (--cpus)";
 }
 
 SyscallScope::SyscallScope() {

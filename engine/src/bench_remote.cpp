@@ -1083,6 +1083,8 @@ void tcp_listener(BenchKind kind, const RemoteBenchOptions& remote,
 
 void run_remote_bench_listener(BenchKind kind, const RemoteBenchOptions& remote,
                                const std::function<void(const std::string&)>& say) {
+    if (remote.cpu) bench_detail::check_cpu(*remote.cpu, "B");
+    const bench_detail::CpuPin pin(remote.cpu);
     if (is_tcp(kind)) return tcp_listener(kind, remote, say);
     const std::string bind_text =
         fmt::format("{}:{}", remote.address.empty() ? "0.0.0.0" : remote.address, remote.port);
@@ -1158,12 +1160,16 @@ void run_remote_bench_listener(BenchKind kind, const RemoteBenchOptions& remote,
 }
 
 RemoteBenchResult run_remote_bench(const BenchOptions& options, const RemoteBenchOptions& remote, bool last) {
+    if (options.cpu_a) bench_detail::check_cpu(*options.cpu_a, "A");
+    const bench_detail::CpuPin pin(options.cpu_a);
     const bench_detail::SyscallScope syscalls; // counts A's side: this thread and the threads it starts
     RemoteBenchResult out =
         is_tcp(options.kind) ? tcp_connector(options, remote, last) : rdma_connector(options, remote, last);
     BenchResult& r = out.result;
     r.kind = options.kind;
+    r.cpu_a = options.cpu_a;
     syscalls.explain(r.cpu);
+    if (auto note = bench_detail::pinning_note(options, false); !note.empty()) r.notes.push_back(note);
     if (options.feed) {
         if (r.bw_MBps > 0) options.feed->progress(r.iterations, r.elapsed_s, 0);
         options.feed->publish();

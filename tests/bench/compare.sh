@@ -11,13 +11,22 @@
 #   RDMA bandwidth          rdmalab median at least 90 % of the reference median (ratio >= 0.90)
 #   TCP bandwidth           rdmalab median within 10 % of the reference median   (0.90 <= ratio <= 1.10)
 #
+# Both sides are pinned alike: the client / measuring side (perftest client, sockperf pp, iperf3 -c,
+# rdmalab's endpoint A) to CPU A and the server / peer (perftest server, sockperf sr, iperf3 -s,
+# rdmalab's endpoint B) to CPU B. Unpinned, the scheduler sometimes puts both ends on one CPU and
+# sometimes on two, and in the emulated test bed that alone changes TCP figures by 2x
+# (docs/bench-results.md).
+#
 # Usage: compare.sh [ITERS] [--iters N] [--rounds N] [--sizes "2 65536"] [--tcp-seconds S]
-#                   [--only "send_lat tcp_bw ..."] [--cli PATH] [--raw]
+#                   [--only "send_lat tcp_bw ..."] [--cpus "A B" | --no-pin] [--warmup N] [--cli PATH] [--raw]
 #   ITERS / --iters  iterations per run for perftest (-n) and rdmalab (--iters)          (default 1000)
 #   --rounds         alternating rounds per pair                                         (default 5)
 #   --sizes          message sizes in bytes                                              (default "2 65536")
 #   --tcp-seconds    duration of one TCP run: sockperf -t, iperf3 -t, rdmalab --seconds  (default 3)
 #   --only           measure only these rdmalab kinds (write_lat send_lat read_lat write_bw tcp_lat tcp_bw)
+#   --cpus           CPU of the measuring side and of the peer                            (default "0 1")
+#   --no-pin         let the scheduler place both sides (not comparable: see above)
+#   --warmup         rdmalab's warm-up iterations; perftest's latency tests have none    (default 0)
 #   --cli            rdmalab-cli to use; also $RDMALAB_CLI; default build/dev/engine/rdmalab-cli
 #   --raw            also print every round's figures
 # Environment: RDMALAB_CLI, RDMALAB_BENCH_DEV (device; default: the first), RDMALAB_BENCH_GID (GID index).
@@ -31,6 +40,8 @@ SIZES="2 65536"
 TCP_SECONDS=3
 ONLY="write_lat send_lat read_lat write_bw tcp_lat tcp_bw"
 RAW=0
+CPUS="0 1"
+WARMUP=0
 while [ $# -gt 0 ]; do
   case $1 in
     --iters) ITERS=$2; shift 2 ;;
@@ -40,6 +51,9 @@ while [ $# -gt 0 ]; do
     --only) ONLY=$2; shift 2 ;;
     --cli) CLI=$2; shift 2 ;;
     --raw) RAW=1; shift ;;
+    --cpus) CPUS=$2; shift 2 ;;
+    --no-pin) CPUS=""; shift ;;
+    --warmup) WARMUP=$2; shift 2 ;;
     -h | --help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     [0-9]*) ITERS=$1; shift ;;
     *) echo "compare.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
@@ -56,6 +70,19 @@ d=[x for x in json.load(sys.stdin)["devices"] if x["name"]==dev][0]
 p=d["ports"][0]
 g=[x for x in p["gids"] if x["type"]=="RoCE v2" and x["gid"].startswith("::ffff:")] or [x for x in p["gids"] if x["type"]=="RoCE v2"]
 print(g[0]["index"])' "$DEV" <<<"$DEVJSON")}
+if [ -n "$CPUS" ]; then
+  read -r CPU_A CPU_B <<<"$CPUS"
+  [[ $CPU_A =~ ^[0-9]+$ && $CPU_B =~ ^[0-9]+$ ]] || { echo "compare.sh: --cpus needs two CPU numbers, e.g. \"0 1\"" >&2; exit 2; }
+  ON_A=(taskset -c "$CPU_A")
+  ON_B=(taskset -c "$CPU_B")
+  OUR_PIN=(--cpus "$CPU_A,$CPU_B")
+  PLACEMENT="client / measuring side on CPU $CPU_A, server / peer on CPU $CPU_B (taskset; rdmalab --cpus $CPU_A,$CPU_B)"
+else
+  ON_A=()
+  ON_B=()
+  OUR_PIN=()
+  PLACEMENT="not pinned: the scheduler placed both sides"
+fi
 PORT=18515
 SPORT=11111
 IPORT=5201
@@ -65,17 +92,17 @@ wants() { [[ " $ONLY " == *" $1 "* ]]; }
 # perftest: server in the background, client in the foreground; prints the client's data line.
 perftest() { # tool size extra-args...
   local tool=$1 size=$2; shift 2
-  timeout 300 "$tool" -d "$DEV" -x "$GIDX" -s "$size" -p $PORT "$@" >/dev/null 2>&1 &
+  timeout 300 "${ON_B[@]}" "$tool" -d "$DEV" -x "$GIDX" -s "$size" -p $PORT "$@" >/dev/null 2>&1 &
   local server=$!
   sleep 2
-  timeout 300 "$tool" -d "$DEV" -x "$GIDX" -s "$size" -p $PORT "$@" 127.0.0.1 2>/dev/null |
+  timeout 300 "${ON_A[@]}" "$tool" -d "$DEV" -x "$GIDX" -s "$size" -p $PORT "$@" 127.0.0.1 2>/dev/null |
     awk -v s="$size" '$1==s {print; exit}'
   wait $server 2>/dev/null
   PORT=$((PORT + 1))
 }
 ours() { # kind size [extra args] -> json
   local kind=$1 size=$2; shift 2
-  timeout 300 "$CLI" bench "$kind" --size "$size" "$@" --json 2>/dev/null
+  timeout 300 "$CLI" bench "$kind" --size "$size" --warmup "$WARMUP" "${OUR_PIN[@]}" "$@" --json 2>/dev/null
 }
 jfield() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" 2>/dev/null; }
 
@@ -85,20 +112,20 @@ ref_bw() { # BW average [MB/sec] is 2^20 bytes/s: convert to 10^6 bytes/s
   perftest ib_write_bw "$1" -n "$ITERS" | awk '$4 != "" {printf "%.4f\n", $4 * 1.048576}'
 }
 ref_sockperf() { # sockperf ping-pong, TCP: percentile 50 of the half round trip (usec)
-  sockperf sr --tcp -i 127.0.0.1 -p $SPORT >/dev/null 2>&1 &
+  "${ON_B[@]}" sockperf sr --tcp -i 127.0.0.1 -p $SPORT >/dev/null 2>&1 &
   local srv=$!
   sleep 2
-  timeout 120 sockperf pp --tcp -i 127.0.0.1 -p $SPORT -m "$1" -t "$TCP_SECONDS" 2>/dev/null |
+  timeout 120 "${ON_A[@]}" sockperf pp --tcp -i 127.0.0.1 -p $SPORT -m "$1" -t "$TCP_SECONDS" 2>/dev/null |
     awk '/percentile 50.000/ {print $NF}'
   kill $srv 2>/dev/null
   wait $srv 2>/dev/null
   SPORT=$((SPORT + 1))
 }
 ref_iperf3() { # iperf3 receiver, 10^6 bytes/s
-  iperf3 -s -1 -p $IPORT >/dev/null 2>&1 &
+  "${ON_B[@]}" iperf3 -s -1 -p $IPORT >/dev/null 2>&1 &
   local srv=$!
   sleep 2
-  timeout 120 iperf3 -c 127.0.0.1 -p $IPORT -l "$1" -t "$TCP_SECONDS" -J 2>/dev/null |
+  timeout 120 "${ON_A[@]}" iperf3 -c 127.0.0.1 -p $IPORT -l "$1" -t "$TCP_SECONDS" -J 2>/dev/null |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]/8e6)' 2>/dev/null
   wait $srv 2>/dev/null
   IPORT=$((IPORT + 1))
@@ -167,7 +194,7 @@ pair() {
 echo "# rdmalab vs reference tools on $DEV ($(date -u +%Y-%m-%dT%H:%MZ))"
 echo
 echo "$ROUNDS alternating rounds per pair (reference, rdmalab, reference, ...); RDMA: $ITERS iterations per"
-echo "run; TCP: $TCP_SECONDS s per run. Kernel $(uname -r), $(nproc) CPUs. Latency in µs (perftest t_typical,"
+echo "run (rdmalab warm-up: $WARMUP); TCP: $TCP_SECONDS s per run. Placement: $PLACEMENT. Kernel $(uname -r), $(nproc) CPUs. Latency in µs (perftest t_typical,"
 echo "sockperf percentile 50, rdmalab p50), bandwidth in MB/s (10^6 bytes/s; perftest's MB/sec is 2^20 bytes/s"
 echo "and is converted). Median and min..max are over the rounds. If the device is SoftRoCE (rxe) these are"
 echo "software numbers, not hardware numbers."

@@ -8,6 +8,11 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+
 using namespace rdmalab;
 using rdmalab::test::runCli;
 
@@ -60,6 +65,47 @@ class BenchTest : public QObject {
         QVERIFY(r.bw_MBps > 1);
         QVERIFY(std::abs(r.bw_Gbps - r.bw_MBps * 8 / 1000) < 1e-9);
         QVERIFY(std::abs(r.msg_rate_Mpps - r.bw_MBps / 65536.0) < 1e-6 * r.bw_MBps);
+    }
+
+    void pinnedEndpointsAreReportedAndTheThreadIsRestored() {
+        cpu_set_t before;
+        CPU_ZERO(&before);
+        QCOMPARE(pthread_getaffinity_np(pthread_self(), sizeof before, &before), 0);
+        int cpu = 0;
+        while (!CPU_ISSET(cpu, &before))
+            ++cpu;
+        BenchOptions o;
+        o.kind = BenchKind::TcpLat;
+        o.iterations = 50;
+        o.warmup = 5;
+        o.cpu_a = cpu;
+        o.cpu_b = cpu;
+        const auto r = run_bench(o);
+        QCOMPARE(r.iterations, 50L);
+        QCOMPARE(r.cpu_a, std::optional<int>(cpu));
+        const auto note = QString("A pinned to CPU %1, B to CPU %1 (--cpus)").arg(cpu);
+        QVERIFY2(std::any_of(r.notes.begin(), r.notes.end(),
+                             [&](const std::string& n) { return QString::fromStdString(n) == note; }),
+                 qPrintable(note));
+        cpu_set_t after;
+        CPU_ZERO(&after);
+        QCOMPARE(pthread_getaffinity_np(pthread_self(), sizeof after, &after), 0);
+        QVERIFY(CPU_EQUAL(&before, &after)); // the measuring thread got its CPUs back
+    }
+
+    void cliPinsWithCpusAndExplainsABadCpu() {
+        auto run = runCli({"bench", "tcp_lat", "--iters", "20", "--cpus", "0", "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto j = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(j["cpus"].toObject()["a"].toInt(-1), 0);
+        QVERIFY(!j["cpus"].toObject().contains("b"));
+        run = runCli({"bench", "tcp_lat", "--iters", "20", "--cpus", "4000"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("sched_setaffinity failed: EINVAL"), qPrintable(run.err));
+        QVERIFY2(run.err.contains("Endpoint A was asked to run on CPU 4000"), qPrintable(run.err));
+        run = runCli({"bench", "tcp_lat", "--cpus", "0,x"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("--cpus needs A or A,B"));
     }
 
     void cliJsonHasTheDocumentedFields() {

@@ -54,15 +54,18 @@ class CliArgsTest : public QObject {
         const auto run =
             runCli({"serve", "--stdio"}, {},
                    "this is not json\n{\"id\":1,\"cmd\":\"warp\"}\n{\"id\":2,\"cmd\":\"hello\"}\n"
-                   "{\"id\":3,\"cmd\":\"op.step\"}\n{\"id\":4,\"cmd\":\"quit\"}\n");
+                   "{\"id\":3,\"cmd\":\"op.step\"}\n"
+                   "{\"id\":5,\"cmd\":\"bench.start\",\"kind\":\"tcp_lat\",\"cpus\":[0,1,2]}\n"
+                   "{\"id\":4,\"cmd\":\"quit\"}\n");
         QCOMPARE(run.exitCode, 0);
         const auto lines = run.out.split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), 5);
+        QCOMPARE(lines.size(), 6);
         QVERIFY(lines[0].contains("line 1: not a JSON object"));
         QVERIFY(lines[1].contains("unknown command 'warp'"));
         QVERIFY(lines[2].contains("\"format\":1"));
         QVERIFY(lines[3].contains("no operation: send op.start first"));
-        QVERIFY(lines[4].contains("\"name\":\"quit\""));
+        QVERIFY2(lines[4].contains("field 'cpus' must be [A] or [A, B]"), qPrintable(lines[4]));
+        QVERIFY(lines[5].contains("\"name\":\"quit\""));
     }
 };
 

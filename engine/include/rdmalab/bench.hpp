@@ -69,6 +69,9 @@ struct BenchOptions {
     int warmup = 100;      ///< iterations before measuring, not counted
     int window = 64;       ///< bandwidth: outstanding work requests (perftest's tx depth)
     std::string device;    ///< empty: first device
+    /// Pin endpoint A (the measuring thread) and B (its peer thread in a loopback pair) to these CPUs for
+    /// the measurement; unset: the scheduler places them. With two processes, cpu_a pins this side.
+    std::optional<int> cpu_a, cpu_b;
     bool keep_samples = true;
     BenchFeed* feed = nullptr; ///< optional: live samples/progress out, stop requests in
 };
@@ -105,6 +108,7 @@ struct BenchResult {
     std::string latency_basis; ///< "half round trip" or "full round trip (one operation)"
     double bw_MBps = 0, bw_Gbps = 0, msg_rate_Mpps = 0;
     CpuCost cpu;
+    std::optional<int> cpu_a, cpu_b; ///< the CPUs the endpoints were pinned to, if they were
     std::vector<std::string> notes;
 };
 

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace rdmalab {
@@ -23,6 +24,7 @@ struct RemoteBenchOptions {
     int timeout_ms = 30000;    ///< connector: per connection step and per stalled operation
     int accept_timeout_ms = 600000; ///< listener: how long it waits for the first connection
     int next_timeout_ms = 30000;    ///< listener: how long it waits for the next size of a sweep
+    std::optional<int> cpu;         ///< listener: pin its serving thread to this CPU (B's --cpus)
 };
 
 /// A measurement made against a remote peer.
