@@ -34,6 +34,8 @@ using bench_detail::CpuPin;
 using bench_detail::keep_going;
 using bench_detail::now_us;
 using bench_detail::Usage;
+using bench_detail::warmup_begins;
+using bench_detail::warmup_ends;
 
 constexpr std::pair<BenchKind, std::string_view> kNames[] = {
     {BenchKind::SendLat, "send_lat"}, {BenchKind::WriteLat, "write_lat"},
@@ -219,9 +221,14 @@ BenchResult rdma_latency(const BenchOptions& o) {
     Usage u0, u1;
     double start = 0, end = 0, prev_post = 0;
     long measured = 0;
+    const long messages_per_iteration = one_sided_full ? 1 : 2;
+    warmup_begins();
     try {
         for (long i = 0;; ++i) {
-            if (i == o.warmup) u0 = Usage::take();
+            if (i == o.warmup) {
+                warmup_ends(o.warmup * messages_per_iteration);
+                u0 = Usage::take();
+            }
             const double t = now_us(); // this iteration's post time (perftest's tposted[i])
             if (i > o.warmup) {
                 const double dt = t - prev_post;
@@ -266,7 +273,7 @@ BenchResult rdma_latency(const BenchOptions& o) {
     r.iterations = measured;
     r.elapsed_s = (end - start) / 1e6;
     r.latency = compute_stats(std::move(samples));
-    r.cpu = cpu_between(u0, u1, measured * (one_sided_full ? 1 : 2));
+    r.cpu = cpu_between(u0, u1, measured * messages_per_iteration);
     if (!o.keep_samples) r.latency->samples.clear();
     r.notes.push_back(
         "A and B are two threads of one process on one device, each busy-polling (perftest uses "
@@ -334,6 +341,8 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
     Usage u0 = Usage::take(), u1;
     double start = now_us(), end = start;
     bool started = o.warmup == 0, stopped = false;
+    warmup_begins();
+    if (started) warmup_ends(0);
     ibv_wc wcs[16];
     try {
         for (;;) {
@@ -363,6 +372,7 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
                 o.feed->progress(completed - measured_from, (t - start) / 1e6, t);
             }
             if (!started && completed >= o.warmup) {
+                warmup_ends(posted); // each post is the doorbell's system call on rxe
                 started = true;
                 measured_from = completed;
                 if (o.seconds <= 0) target = measured_from + o.iterations;
@@ -488,8 +498,10 @@ BenchResult tcp_bench(const BenchOptions& o) {
         Usage u0 = Usage::take();
         double start = now_us();
         long measured = 0;
+        warmup_begins();
         for (long i = 0;; ++i) {
             if (i == o.warmup) {
+                warmup_ends(long(o.warmup) * 2);
                 u0 = Usage::take();
                 start = now_us();
             }
@@ -527,10 +539,12 @@ BenchResult tcp_bench(const BenchOptions& o) {
             }
         });
         long sent = 0;
+        warmup_begins();
         for (; sent < o.warmup; ++sent)
             write_all(a.fd, buf_a.data(), size);
         while (received_msgs.load() < o.warmup) {
         }
+        warmup_ends(o.warmup);
         const Usage u0 = Usage::take();
         const double start = now_us();
         long measured = 0;

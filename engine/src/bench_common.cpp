@@ -13,8 +13,8 @@ namespace rdmalab::bench_detail {
 
 namespace {
 
-/// The counter of the measurement running on this thread (see SyscallScope).
-thread_local const SyscallCounter* t_syscalls = nullptr;
+/// The system-call scope of the measurement running on this thread.
+thread_local SyscallScope* t_scope = nullptr;
 
 double seconds(const timeval& t) {
     return double(t.tv_sec) + double(t.tv_usec) / 1e6;
@@ -29,7 +29,6 @@ double now_us() {
 Usage Usage::take() {
     Usage u;
     getrusage(RUSAGE_SELF, &u.r);
-    if (t_syscalls) u.syscalls = t_syscalls->read();
     return u;
 }
 
@@ -43,10 +42,6 @@ CpuCost cpu_between(const Usage& a, const Usage& b, long messages) {
     c.user_us_per_msg = c.user_s * 1e6 / n;
     c.sys_us_per_msg = c.sys_s * 1e6 / n;
     c.switches_per_msg = double(c.voluntary_switches + c.involuntary_switches) / n;
-    if (a.syscalls && b.syscalls) {
-        c.syscalls = static_cast<long long>(*b.syscalls - *a.syscalls);
-        c.syscalls_per_msg = double(c.syscalls) / n;
-    }
     return c;
 }
 
@@ -95,16 +90,46 @@ std::string pinning_note(const BenchOptions& o, bool peer_is_thread) {
 }
 
 SyscallScope::SyscallScope() {
-    t_syscalls = &counter_;
+    counter_.emplace();
+    if (!counter_->available()) {
+        why_unavailable_ = counter_->why();
+        counter_.reset();
+    }
+    t_scope = this;
 }
 
 SyscallScope::~SyscallScope() {
-    t_syscalls = nullptr;
+    t_scope = nullptr;
+}
+
+void warmup_begins() {
+    if (t_scope && t_scope->counter_) t_scope->at_begin_ = t_scope->counter_->read();
+}
+
+void warmup_ends(long messages) {
+    SyscallScope* s = t_scope;
+    if (!s || !s->counter_) return;
+    const auto now = s->counter_->read();
+    if (s->at_begin_ && now) {
+        s->syscalls_ = static_cast<long long>(*now - *s->at_begin_);
+        s->messages_ = messages;
+    }
+    s->counter_.reset(); // the measured iterations run without the tracepoint
 }
 
 void SyscallScope::explain(CpuCost& cpu) const {
-    if (!cpu.syscalls_per_msg)
-        cpu.syscalls_note = counter_.available() ? "the counter could not be read" : counter_.why();
+    if (!why_unavailable_.empty()) {
+        cpu.syscalls_note = why_unavailable_;
+    } else if (messages_ > 0) {
+        cpu.syscalls = syscalls_;
+        cpu.syscalls_per_msg = double(syscalls_) / double(messages_);
+        cpu.syscalls_note = fmt::format("counted over the {} warm-up messages (the counter slows system "
+                                        "calls, so the measured ones run without it)",
+                                        messages_);
+    } else {
+        cpu.syscalls_note = "not counted: system calls are counted during the warm-up, and there was none "
+                            "(--warmup 0)";
+    }
 }
 
 } // namespace rdmalab::bench_detail

@@ -16,14 +16,13 @@ namespace rdmalab::bench_detail {
 /// CLOCK_MONOTONIC in microseconds.
 double now_us();
 
-/// A getrusage snapshot, plus the system calls so far when a SyscallScope is open on this thread.
+/// A getrusage snapshot.
 struct Usage {
     rusage r{};
-    std::optional<std::uint64_t> syscalls;
     static Usage take();
 };
 
-/// CPU and system calls between two snapshots, per message.
+/// CPU between two snapshots, per message (system calls come from the SyscallScope).
 CpuCost cpu_between(const Usage& a, const Usage& b, long messages);
 
 /// Fixed count or duration, and the feed's stop request.
@@ -50,19 +49,34 @@ class CpuPin {
 /// "A on CPU 0, B on CPU 1": the note a result carries when its endpoints were pinned.
 std::string pinning_note(const BenchOptions& o, bool peer_is_thread);
 
-/// Counts system calls for one measurement: open it on the measuring thread before the endpoint
-/// threads start (the counter inherits into threads created later); Usage::take() then reads it.
+/// Counts system calls per message over the warm-up iterations. Counting goes through the perf
+/// tracepoint raw_syscalls:sys_enter, which slows every system call (by ~20 % of a TCP round trip in
+/// the test bed), so the counter is closed when the warm-up ends and the measured iterations run
+/// without it. The warm-up takes the same path, so its figure is the steady state's.
+/// Open the scope on the measuring thread before the endpoint threads start (the counter inherits
+/// into threads created later), then call warmup_begins() and warmup_ends() on that thread.
 class SyscallScope {
   public:
     SyscallScope();
     ~SyscallScope();
     SyscallScope(const SyscallScope&) = delete;
     SyscallScope& operator=(const SyscallScope&) = delete;
-    /// Says why system calls are missing from `cpu`, if they are.
+    /// Puts the figure into `cpu`, or says in `cpu.syscalls_note` why there is none.
     void explain(CpuCost& cpu) const;
 
   private:
-    SyscallCounter counter_;
+    friend void warmup_begins();
+    friend void warmup_ends(long messages);
+    std::optional<SyscallCounter> counter_;
+    std::string why_unavailable_;
+    std::optional<std::uint64_t> at_begin_;
+    long messages_ = -1;
+    long long syscalls_ = -1;
 };
+
+/// The warm-up starts now (the measuring thread's SyscallScope, if any, reads its counter).
+void warmup_begins();
+/// The warm-up ended after `messages` messages: the scope keeps the count and closes its counter.
+void warmup_ends(long messages);
 
 } // namespace rdmalab::bench_detail

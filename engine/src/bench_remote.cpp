@@ -86,6 +86,8 @@ using bench_detail::cpu_between;
 using bench_detail::keep_going;
 using bench_detail::now_us;
 using bench_detail::Usage;
+using bench_detail::warmup_begins;
+using bench_detail::warmup_ends;
 
 // ------------------------------------------------------------------ errors
 
@@ -490,8 +492,12 @@ BenchResult a_latency(const BenchOptions& o, Connection& c, const Remote& peer, 
     Usage u0 = Usage::take();
     double start = 0, end = 0, prev_post = 0;
     long measured = 0;
+    warmup_begins();
     for (long i = 0;; ++i) {
-        if (i == o.warmup) u0 = Usage::take();
+        if (i == o.warmup) {
+            warmup_ends(long(o.warmup) * (full ? 1 : 2));
+            u0 = Usage::take();
+        }
         const double t = now_us(); // this iteration's post time
         if (i > o.warmup) {
             const double dt = t - prev_post;
@@ -579,6 +585,8 @@ BenchResult a_bandwidth(const BenchOptions& o, Connection& c, const Remote& peer
     Usage u0 = Usage::take(), u1;
     double start = now_us(), end = start;
     bool started = o.warmup == 0, stopped = false;
+    warmup_begins();
+    if (started) warmup_ends(0);
     ibv_wc wcs[16];
     for (;;) {
         const bool stop_asked = o.feed && o.feed->stop_requested();
@@ -609,6 +617,7 @@ BenchResult a_bandwidth(const BenchOptions& o, Connection& c, const Remote& peer
             o.feed->progress(completed - measured_from, (t - start) / 1e6, t);
         }
         if (!started && completed >= o.warmup) {
+            warmup_ends(posted); // each post is the doorbell's system call on rxe
             started = true;
             measured_from = completed;
             if (o.seconds <= 0) target = measured_from + o.iterations;
@@ -927,8 +936,10 @@ RemoteBenchResult tcp_connector(const BenchOptions& o, const RemoteBenchOptions&
         Usage u0 = Usage::take();
         double start = now_us();
         long measured = 0;
+        warmup_begins();
         for (long i = 0;; ++i) {
             if (i == o.warmup) {
+                warmup_ends(long(o.warmup) * 2);
                 u0 = Usage::take();
                 start = now_us();
             }
@@ -954,10 +965,12 @@ RemoteBenchResult tcp_connector(const BenchOptions& o, const RemoteBenchOptions&
         if (!o.keep_samples) r.latency->samples.clear();
         r.cpu = cpu_between(u0, u1, measured * 2);
     } else {
+        warmup_begins();
         for (long i = 0; i < o.warmup; ++i)
             write_all(s.fd, buf.data(), size, peer);
         std::uint64_t got = 0;
         read_exact(s.fd, &got, sizeof got, peer); // B has the warm-up
+        warmup_ends(o.warmup);
         const Usage u0 = Usage::take();
         const double start = now_us();
         long measured = 0;

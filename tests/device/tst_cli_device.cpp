@@ -195,8 +195,10 @@ class CliDeviceTest : public QObject {
     void benchCountsSystemCallsPerMessage() {
         // TCP enters the kernel for every send() and recv(); on SoftRoCE each post is a system call
         // (the doorbell) while polling the CQ stays in user space. The test bed mounts tracefs.
-        auto perMessage = [](const QString& kind) {
-            const auto run = runCli({"bench", kind, "--size", "64", "--iters", "500", "--json"});
+        // Counted over the warm-up, so the measured iterations run without the tracepoint's cost.
+        auto perMessage = [](const QString& kind, const QString& warmup = "100") {
+            const auto run =
+                runCli({"bench", kind, "--size", "64", "--iters", "500", "--warmup", warmup, "--json"});
             const auto o = QJsonDocument::fromJson(run.out.toUtf8()).object();
             const auto cpu = o["cpu"].toObject();
             return std::make_pair(cpu["syscalls_per_msg"].toDouble(-1),
@@ -206,6 +208,10 @@ class CliDeviceTest : public QObject {
         QVERIFY2(tcp >= 1.95 && tcp <= 2.2, qPrintable(QString::number(tcp) + " " + tcpNote));
         const auto [write, writeNote] = perMessage("write_lat");
         QVERIFY2(write >= 0.95 && write <= 1.2, qPrintable(QString::number(write) + " " + writeNote));
+        QVERIFY2(writeNote.contains("counted over the 200 warm-up messages"), qPrintable(writeNote));
+        const auto [none, noneNote] = perMessage("tcp_lat", "0");
+        QCOMPARE(none, -1.0); // null: not counted
+        QVERIFY2(noneNote.contains("there was none (--warmup 0)"), qPrintable(noneNote));
     }
 
     void serveStopsAMeasurementAndKeepsWhatItMeasured() {
