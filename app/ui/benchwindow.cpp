@@ -493,8 +493,9 @@ void BenchWindow::buildUi() {
 
 void BenchWindow::startMeasurement() {
     BenchSession::Request r;
-    r.kinds = options_.kinds.isEmpty() || !options_.autoplay ? kindCombo_->currentData().toStringList()
-                                                             : options_.kinds;
+    // --autoplay measures what the command line asked for; otherwise the toolbar's choice counts.
+    const bool fromCommandLine = options_.autoplay && !options_.kinds.isEmpty();
+    r.kinds = fromCommandLine ? options_.kinds : kindCombo_->currentData().toStringList();
     if (options_.autoplay && !options_.sizes.empty()) {
         r.sizes = options_.sizes;
     } else {

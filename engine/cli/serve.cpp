@@ -23,11 +23,6 @@ namespace rdmalab::cli {
 
 namespace {
 
-/// One requested run of a measurement job: a kind at a size.
-struct BenchRun {
-    BenchOptions options;
-};
-
 /// A measurement running on its own thread while the server keeps reading commands (bench.stop).
 /// A reporter thread drains the live feed every kReportIntervalMs and emits "measure" events, so
 /// front ends get batched figures at a steady rate whatever the message rate.
@@ -35,7 +30,7 @@ class BenchJob {
   public:
     static constexpr int kReportIntervalMs = 40;
 
-    BenchJob(std::shared_ptr<Tracer> tracer, nlohmann::json id, std::vector<BenchRun> runs)
+    BenchJob(std::shared_ptr<Tracer> tracer, nlohmann::json id, std::vector<BenchOptions> runs)
         : tracer_(std::move(tracer)), id_(std::move(id)), runs_(std::move(runs)) {
         worker_ = std::thread([this] { work(); });
         reporter_ = std::thread([this] { report(); });
@@ -72,7 +67,7 @@ class BenchJob {
                     sent_ = 0;
                     feed_.reset();
                 }
-                BenchOptions o = runs_[i].options;
+                BenchOptions o = runs_[i];
                 o.feed = &feed_;
                 emit("bench.begin", {{"index", i},
                                      {"total", runs_.size()},
@@ -111,7 +106,7 @@ class BenchJob {
     /// Emits what the feed published since the last drain (caller holds run_mutex_).
     void drain() {
         BenchFeed::Snapshot s = feed_.take();
-        const BenchOptions& o = runs_[current_].options;
+        const BenchOptions& o = runs_[current_];
         if (!s.new_samples_us.empty()) {
             for (double& v : s.new_samples_us) // nanosecond resolution keeps the JSON short
                 v = std::round(v * 1000.0) / 1000.0;
@@ -144,7 +139,7 @@ class BenchJob {
 
     std::shared_ptr<Tracer> tracer_;
     nlohmann::json id_;
-    std::vector<BenchRun> runs_;
+    std::vector<BenchOptions> runs_; ///< a kind at a size each, in order
     BenchFeed feed_;
     std::mutex run_mutex_;
     std::size_t current_ = 0;
@@ -353,11 +348,10 @@ class Server {
             if (!positive("size", 1, 1LL << 30, 2, size)) return;
             sizes.push_back(static_cast<std::size_t>(size));
         }
-        std::vector<BenchRun> runs;
+        std::vector<BenchOptions> runs;
         for (auto kind : kinds) {
             for (auto size : sizes) {
-                BenchRun run;
-                BenchOptions& o = run.options;
+                BenchOptions o;
                 o.kind = kind;
                 o.size = kind == BenchKind::AtomicLat ? 8 : size;
                 o.iterations = sweep && seconds <= 0 ? sweep_iterations(int(iters), size) : int(iters);
@@ -368,7 +362,7 @@ class Server {
                 o.cpu_a = cpu_a;
                 o.cpu_b = cpu_b;
                 o.keep_samples = false; // samples travel in bench.samples events
-                runs.push_back(run);
+                runs.push_back(o);
                 if (kind == BenchKind::AtomicLat) break; // atomics are 8 bytes, whatever the sweep
             }
         }
@@ -376,9 +370,7 @@ class Server {
         tracer_->record(session_event(c.value("device", ""), "serve bench"));
         nlohmann::json plan = nlohmann::json::array();
         for (const auto& r : runs)
-            plan.push_back({{"kind", to_string(r.options.kind)},
-                            {"size", r.options.size},
-                            {"iters", r.options.iterations}});
+            plan.push_back({{"kind", to_string(r.kind)}, {"size", r.size}, {"iters", r.iterations}});
         reply(id, "bench.start", true, {{"runs", plan}});
         bench_ = std::make_unique<BenchJob>(tracer_, id, std::move(runs));
     }

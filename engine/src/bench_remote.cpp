@@ -13,6 +13,7 @@
 #include "rdmalab/bench_remote.hpp"
 
 #include "bench_common.hpp"
+#include "resolve.hpp"
 
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
@@ -154,21 +155,7 @@ void check(int ret, const std::string& verb, const std::string& where) {
     if (ret != 0) fail_errno(verb, errno, where);
 }
 
-std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> resolve(const std::string& host, std::uint16_t port,
-                                                           bool passive) {
-    addrinfo hints{};
-    hints.ai_family = AF_INET;
-    hints.ai_socktype = SOCK_STREAM;
-    if (passive) hints.ai_flags = AI_PASSIVE;
-    addrinfo* result = nullptr;
-    const std::string service = std::to_string(port);
-    const int ret = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &result);
-    if (ret != 0)
-        fail({"getaddrinfo", 0, "EAI", gai_strerror(ret),
-              fmt::format("'{}' is not an IPv4 address or a resolvable host name.", host),
-              "Pass the IP address of the peer's RDMA interface."});
-    return {result, &freeaddrinfo};
-}
+using detail::resolve_ipv4;
 
 std::string address_text(const sockaddr* sa) {
     char text[INET_ADDRSTRLEN] = {};
@@ -672,7 +659,7 @@ RemoteBenchResult rdma_connector(const BenchOptions& o, const RemoteBenchOptions
     Channel ch;
     Connection c;
     check(rdma_create_id(ch.channel, &c.id, nullptr, RDMA_PS_TCP), "rdma_create_id", where);
-    const auto addr = resolve(remote.address, remote.port, false);
+    const auto addr = resolve_ipv4(remote.address, remote.port, false);
     const std::string peer = address_text(addr->ai_addr);
     check(rdma_resolve_addr(c.id, nullptr, addr->ai_addr, 2000), "rdma_resolve_addr", peer);
     expect(ch.channel, RDMA_CM_EVENT_ADDR_RESOLVED, remote.timeout_ms, "rdma_resolve_addr", peer, o.kind);
@@ -901,7 +888,7 @@ int tcp_connect(const sockaddr* addr, socklen_t len, int timeout_ms, const std::
 
 RemoteBenchResult tcp_connector(const BenchOptions& o, const RemoteBenchOptions& remote, bool last) {
     const std::size_t size = std::max<std::size_t>(o.size, 1);
-    const auto addr = resolve(remote.address, remote.port, false);
+    const auto addr = resolve_ipv4(remote.address, remote.port, false);
     const std::string peer = address_text(addr->ai_addr);
     Fd s(tcp_connect(addr->ai_addr, addr->ai_addrlen, remote.timeout_ms, peer));
     set_timeouts(s.fd, remote.timeout_ms);
@@ -1043,7 +1030,7 @@ void tcp_listener(BenchKind kind, const RemoteBenchOptions& remote,
                   const std::function<void(const std::string&)>& say) {
     const std::string bind_text =
         fmt::format("{}:{}", remote.address.empty() ? "0.0.0.0" : remote.address, remote.port);
-    const auto addr = resolve(remote.address, remote.port, true);
+    const auto addr = resolve_ipv4(remote.address, remote.port, true);
     Fd l(::socket(AF_INET, SOCK_STREAM, 0));
     if (l.fd < 0) fail_errno("socket", errno, bind_text);
     const int one = 1;
@@ -1103,7 +1090,7 @@ void run_remote_bench_listener(BenchKind kind, const RemoteBenchOptions& remote,
         fmt::format("{}:{}", remote.address.empty() ? "0.0.0.0" : remote.address, remote.port);
     Channel ch;
     check(rdma_create_id(ch.channel, &ch.listen_id, nullptr, RDMA_PS_TCP), "rdma_create_id", bind_text);
-    const auto addr = resolve(remote.address, remote.port, true);
+    const auto addr = resolve_ipv4(remote.address, remote.port, true);
     check(rdma_bind_addr(ch.listen_id, addr->ai_addr), "rdma_bind_addr", bind_text);
     check(rdma_listen(ch.listen_id, 4), "rdma_listen", bind_text);
     say(fmt::format("B: listening on {} for bench {} (rdma_cm); waiting up to {} s for `rdmalab-cli bench {} "

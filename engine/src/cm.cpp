@@ -2,6 +2,7 @@
 
 #include "op_common.hpp"
 #include "rdmalab/names.hpp"
+#include "resolve.hpp"
 
 #include <endian.h>
 #include <fmt/format.h>
@@ -193,21 +194,6 @@ struct Side {
     }
 };
 
-addrinfo* resolve(const std::string& host, std::uint16_t port, bool passive) {
-    addrinfo hints{};
-    hints.ai_family = AF_INET;
-    hints.ai_socktype = SOCK_STREAM;
-    if (passive) hints.ai_flags = AI_PASSIVE;
-    addrinfo* result = nullptr;
-    const std::string service = std::to_string(port);
-    const int ret = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &result);
-    if (ret != 0)
-        throw RdmaError({"getaddrinfo", 0, "EAI", gai_strerror(ret),
-                         fmt::format("'{}' is not an IPv4 address or a resolvable host name.", host),
-                         "Pass the IP address of the peer's RDMA interface."});
-    return result;
-}
-
 void record_outcome(const std::shared_ptr<Tracer>& tracer, Endpoint endpoint, const OperationOutcome& out) {
     if (tracer && tracer->enabled())
         tracer->record(endpoint, EventKind::Check, out.success ? "verified" : "not_verified", {},
@@ -229,8 +215,7 @@ OperationOutcome run_cm_listener(const OperationOptions& options, const CmOption
         if (!b.channel.channel) b.traced("rdma_create_event_channel", -1);
         b.traced("rdma_create_id", rdma_create_id(b.channel.channel, &b.listen_id.id, nullptr, RDMA_PS_TCP),
                  {{"port_space", "RDMA_PS_TCP"}});
-        std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> addr(resolve(cm.address, cm.port, true),
-                                                                &freeaddrinfo);
+        const detail::AddrInfo addr = detail::resolve_ipv4(cm.address, cm.port, true);
         b.traced("rdma_bind_addr", rdma_bind_addr(b.listen_id.id, addr->ai_addr),
                  {{"address", cm.address.empty() ? "0.0.0.0" : cm.address}, {"port", cm.port}});
         b.traced("rdma_listen", rdma_listen(b.listen_id.id, 1), {{"backlog", 1}});
@@ -374,8 +359,7 @@ OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptio
         if (!a.channel.channel) a.traced("rdma_create_event_channel", -1);
         a.traced("rdma_create_id", rdma_create_id(a.channel.channel, &a.id.id, nullptr, RDMA_PS_TCP),
                  {{"port_space", "RDMA_PS_TCP"}});
-        std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> addr(resolve(cm.address, cm.port, false),
-                                                                &freeaddrinfo);
+        const detail::AddrInfo addr = detail::resolve_ipv4(cm.address, cm.port, false);
         a.traced("rdma_resolve_addr", rdma_resolve_addr(a.id.id, nullptr, addr->ai_addr, 2000),
                  {{"host", cm.address}, {"port", cm.port}});
         a.wait_event(RDMA_CM_EVENT_ADDR_RESOLVED, cm.timeout_ms);
@@ -502,6 +486,21 @@ OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptio
         out.summary = fmt::format("A failed: {} {}", e.info().verb, e.info().code);
     }
     return out;
+}
+
+detail::AddrInfo detail::resolve_ipv4(const std::string& host, std::uint16_t port, bool passive) {
+    addrinfo hints{};
+    hints.ai_family = AF_INET;
+    hints.ai_socktype = SOCK_STREAM;
+    if (passive) hints.ai_flags = AI_PASSIVE;
+    addrinfo* result = nullptr;
+    const std::string service = std::to_string(port);
+    const int ret = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &result);
+    if (ret != 0)
+        throw RdmaError({"getaddrinfo", 0, "EAI", gai_strerror(ret),
+                         fmt::format("'{}' is not an IPv4 address or a resolvable host name.", host),
+                         "Pass the IP address of the peer's RDMA interface."});
+    return {result, &freeaddrinfo};
 }
 
 } // namespace rdmalab
