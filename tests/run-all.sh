@@ -48,7 +48,10 @@ asan_device_count=$(ctest --test-dir build/asan -L device -LE slow -N | sed -n '
 # The checkout is mounted writable at its own path in the VM (it may live under /tmp, which is a tmpfs
 # there), so CTest can write its logs and the results come back.
 rm -f build/device-dev.log build/device-asan.log
-tests/softroce/vm-run.sh --out "$root" -- tests/softroce/device-tests.sh 2>&1 | tee "$logs/vm.log"
+# The device tests take 5 to 11 minutes in the VM here; the limit leaves room for a slower machine, and a
+# hung test is stopped by its own CTest timeout (and reported by hang-report.sh) well before it.
+tests/softroce/vm-run.sh --timeout "${RDMALAB_VM_TIMEOUT:-2700}" --out "$root" -- tests/softroce/device-tests.sh 2>&1 |
+  tee "$logs/vm.log"
 vm_status=${PIPESTATUS[0]}
 for preset in dev asan; do
   if [ -f "build/device-$preset.log" ]; then

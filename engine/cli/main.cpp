@@ -80,11 +80,10 @@ struct CpuChoice {
 };
 
 std::optional<CpuChoice> parse_cpus(std::string_view text) {
-    auto one = [](std::string_view t) -> int {
-        if (t.empty() || t.size() > 4 || t.find_first_not_of("0123456789") != std::string_view::npos)
-            return -1;
-        const auto n = parse_number(t);
-        return n && *n < 4096 ? int(*n) : -1;
+    auto one = [](std::string_view t) -> int { // a plain CPU number: no sign, no k/M suffix
+        unsigned n = 0;
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+        return ec == std::errc{} && end == t.data() + t.size() && n <= 65535 ? int(n) : -1;
     };
     const auto comma = text.find(',');
     CpuChoice c;

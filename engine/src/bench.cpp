@@ -340,12 +340,20 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
     long posted = 0, completed = 0, measured_from = 0;
     Usage u0 = Usage::take(), u1;
     double start = now_us(), end = start;
-    bool started = o.warmup == 0, stopped = false;
+    bool started = false, stopped = false;
     warmup_begins();
-    if (started) warmup_ends(0);
     ibv_wc wcs[16];
     try {
         for (;;) {
+            // The warm-up ends when its requests have completed (at once without one), before the next post.
+            if (!started && completed >= o.warmup) {
+                warmup_ends(posted); // each post is the doorbell's system call on rxe
+                started = true;
+                measured_from = completed;
+                if (o.seconds <= 0) target = measured_from + o.iterations;
+                u0 = Usage::take();
+                start = now_us();
+            }
             const bool stop_asked = o.feed && o.feed->stop_requested();
             const bool more = stop_asked      ? false
                               : o.seconds > 0 ? (!started || now_us() - start < o.seconds * 1e6)
@@ -370,14 +378,6 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
             if (o.feed && started && n > 0) {
                 const double t = now_us();
                 o.feed->progress(completed - measured_from, (t - start) / 1e6, t);
-            }
-            if (!started && completed >= o.warmup) {
-                warmup_ends(posted); // each post is the doorbell's system call on rxe
-                started = true;
-                measured_from = completed;
-                if (o.seconds <= 0) target = measured_from + o.iterations;
-                u0 = Usage::take();
-                start = now_us();
             }
             // Fixed count: the clock stops when exactly `iterations` measured requests have completed.
             if (started && !stopped && o.seconds <= 0 && completed - measured_from >= o.iterations) {
@@ -672,9 +672,8 @@ LatencyStats compute_stats(std::vector<double> samples) {
 
 BenchResult run_bench(const BenchOptions& options) {
     BenchResult r;
-    if (options.cpu_a) bench_detail::check_cpu(*options.cpu_a, "A");
-    if (options.cpu_b) bench_detail::check_cpu(*options.cpu_b, "B");
-    const bench_detail::CpuPin pin_a(options.cpu_a);
+    if (options.cpu_b) bench_detail::check_cpu(*options.cpu_b, "B"); // B's thread pins itself
+    const bench_detail::CpuPin pin_a(options.cpu_a, "A");
     const bench_detail::SyscallScope syscalls; // before the endpoint threads start: it counts them too
     if (is_tcp(options.kind))
         r = tcp_bench(options);

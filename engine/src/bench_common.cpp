@@ -68,6 +68,11 @@ void check_cpu(int cpu, const char* endpoint) {
                     list)});
 }
 
+std::optional<int> CpuPin::checked(std::optional<int> cpu, const char* endpoint) {
+    if (cpu) check_cpu(*cpu, endpoint);
+    return cpu;
+}
+
 CpuPin::CpuPin(std::optional<int> cpu) {
     if (!cpu) return;
     const pthread_t self = pthread_self();
@@ -77,6 +82,8 @@ CpuPin::CpuPin(std::optional<int> cpu) {
     CPU_SET(*cpu, &one);
     pinned_ = pthread_setaffinity_np(self, sizeof one, &one) == 0;
 }
+
+CpuPin::CpuPin(std::optional<int> cpu, const char* endpoint) : CpuPin(checked(cpu, endpoint)) {}
 
 CpuPin::~CpuPin() {
     if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof previous_, &previous_);

@@ -32,16 +32,20 @@ bool keep_going(const BenchOptions& o, long done, double start_us);
 void check_cpu(int cpu, const char* endpoint);
 
 /// Pins the calling thread to one CPU while it lives and then restores its previous CPU set; nothing
-/// happens for an empty optional. Check the CPU with check_cpu() first: a failure here is ignored,
-/// because peer threads cannot report it.
+/// happens for an empty optional.
 class CpuPin {
   public:
+    /// Checks the CPU first (check_cpu) and throws its RdmaError: for a thread that can report.
+    CpuPin(std::optional<int> cpu, const char* endpoint);
+    /// No check, and a failure to pin is ignored: for a peer thread, which cannot report. Check the
+    /// CPU with check_cpu() on the reporting thread before starting it.
     explicit CpuPin(std::optional<int> cpu);
     ~CpuPin();
     CpuPin(const CpuPin&) = delete;
     CpuPin& operator=(const CpuPin&) = delete;
 
   private:
+    static std::optional<int> checked(std::optional<int> cpu, const char* endpoint);
     cpu_set_t previous_{};
     bool pinned_ = false;
 };

@@ -571,11 +571,19 @@ BenchResult a_bandwidth(const BenchOptions& o, Connection& c, const Remote& peer
     long posted = 0, completed = 0, measured_from = 0;
     Usage u0 = Usage::take(), u1;
     double start = now_us(), end = start;
-    bool started = o.warmup == 0, stopped = false;
+    bool started = false, stopped = false;
     warmup_begins();
-    if (started) warmup_ends(0);
     ibv_wc wcs[16];
     for (;;) {
+        // The warm-up ends when its requests have completed (at once without one), before the next post.
+        if (!started && completed >= o.warmup) {
+            warmup_ends(posted); // each post is the doorbell's system call on rxe
+            started = true;
+            measured_from = completed;
+            if (o.seconds <= 0) target = measured_from + o.iterations;
+            u0 = Usage::take();
+            start = now_us();
+        }
         const bool stop_asked = o.feed && o.feed->stop_requested();
         const bool more = stop_asked      ? false
                           : o.seconds > 0 ? (!started || now_us() - start < o.seconds * 1e6)
@@ -602,14 +610,6 @@ BenchResult a_bandwidth(const BenchOptions& o, Connection& c, const Remote& peer
         if (o.feed && started && n > 0) {
             const double t = now_us();
             o.feed->progress(completed - measured_from, (t - start) / 1e6, t);
-        }
-        if (!started && completed >= o.warmup) {
-            warmup_ends(posted); // each post is the doorbell's system call on rxe
-            started = true;
-            measured_from = completed;
-            if (o.seconds <= 0) target = measured_from + o.iterations;
-            u0 = Usage::take();
-            start = now_us();
         }
         if (started && !stopped && o.seconds <= 0 && completed - measured_from >= o.iterations) {
             end = now_us();
@@ -1083,8 +1083,7 @@ void tcp_listener(BenchKind kind, const RemoteBenchOptions& remote,
 
 void run_remote_bench_listener(BenchKind kind, const RemoteBenchOptions& remote,
                                const std::function<void(const std::string&)>& say) {
-    if (remote.cpu) bench_detail::check_cpu(*remote.cpu, "B");
-    const bench_detail::CpuPin pin(remote.cpu);
+    const bench_detail::CpuPin pin(remote.cpu, "B");
     if (is_tcp(kind)) return tcp_listener(kind, remote, say);
     const std::string bind_text =
         fmt::format("{}:{}", remote.address.empty() ? "0.0.0.0" : remote.address, remote.port);
@@ -1160,8 +1159,7 @@ void run_remote_bench_listener(BenchKind kind, const RemoteBenchOptions& remote,
 }
 
 RemoteBenchResult run_remote_bench(const BenchOptions& options, const RemoteBenchOptions& remote, bool last) {
-    if (options.cpu_a) bench_detail::check_cpu(*options.cpu_a, "A");
-    const bench_detail::CpuPin pin(options.cpu_a);
+    const bench_detail::CpuPin pin(options.cpu_a, "A");
     const bench_detail::SyscallScope syscalls; // counts A's side: this thread and the threads it starts
     RemoteBenchResult out =
         is_tcp(options.kind) ? tcp_connector(options, remote, last) : rdma_connector(options, remote, last);

@@ -1,17 +1,24 @@
 #!/bin/sh
 # Runs inside the SoftRoCE VM (started by tests/run-all.sh): every test labelled "device", in the dev build and
 # the asan+ubsan build. A missing device is a failure here, not a skip.
+# CTest's output is streamed as it runs (and kept in build/device-PRESET.log), so when the VM's time limit
+# stops a run, the console shows which test was running.
 export RDMALAB_REQUIRE_DEVICE=1
 export QT_QPA_PLATFORM=offscreen
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 status=0
 rdma link show
+"$(dirname "$0")/hang-report.sh" 100 &
+reporter=$!
 for preset in dev asan; do
   echo "---- device tests ($preset build)"
   exclude=""
   [ "$preset" = asan ] && exclude="-LE slow" # whole GUI lessons run in the dev build only (time)
-  ctest --test-dir "build/$preset" -L device $exclude --output-on-failure > "build/device-$preset.log" 2>&1 || status=1
-  cat "build/device-$preset.log"
+  log="build/device-$preset.log"
+  { ctest --test-dir "build/$preset" -L device $exclude --output-on-failure 2>&1 || echo "ctest-failed" > "$log.status"; } |
+    tee "$log"
+  if [ -f "$log.status" ]; then status=1; rm -f "$log.status"; fi
 done
+kill "$reporter" 2>/dev/null
 exit $status
