@@ -96,13 +96,14 @@ std::string pinning_note(const BenchOptions& o, bool peer_is_thread) {
     return text + " (--cpus)";
 }
 
-SyscallScope::SyscallScope() {
+SyscallScope::SyscallScope(int warmup) {
+    t_scope = this;
+    if (warmup <= 0) return;
     counter_.emplace();
     if (!counter_->available()) {
         why_unavailable_ = counter_->why();
         counter_.reset();
     }
-    t_scope = this;
 }
 
 SyscallScope::~SyscallScope() {

@@ -61,7 +61,10 @@ std::string pinning_note(const BenchOptions& o, bool peer_is_thread);
 /// into threads created later), then call warmup_begins() and warmup_ends() on that thread.
 class SyscallScope {
   public:
-    SyscallScope();
+    /// Opens the counter when there will be warm-up messages to count (`warmup` > 0); with none it
+    /// opens nothing, since opening and closing the first counter makes the kernel register and
+    /// unregister the tracepoint, which rewrites kernel code.
+    explicit SyscallScope(int warmup);
     ~SyscallScope();
     SyscallScope(const SyscallScope&) = delete;
     SyscallScope& operator=(const SyscallScope&) = delete;

@@ -50,7 +50,14 @@ stage chroot-setup
 mount -t proc proc "$R/proc"            || fail "mount $R/proc"
 mount -t sysfs sysfs "$R/sys"           || fail "mount $R/sys"
 # tracefs lets the benchmarks count system calls per message (perf tracepoint raw_syscalls:sys_enter).
-mount -t tracefs tracefs "$R/sys/kernel/tracing" 2>/dev/null || echo "rdmalab guest: tracefs not mounted; syscalls per message will read not measured"
+if mount -t tracefs tracefs "$R/sys/kernel/tracing" 2>/dev/null; then
+    # Keeps the tracepoint registered from now on, so counting never rewrites kernel code under TCG
+    # (see hold-sys-enter.c); the VM cannot run its tests safely without it.
+    hold_out=$( (hold-sys-enter "$R/sys/kernel/tracing/events/raw_syscalls/sys_enter/id" &) | head -n1)
+    [ "$hold_out" = ready ] || fail "hold-sys-enter did not start: the sys_enter tracepoint cannot be held"
+else
+    echo "rdmalab guest: tracefs not mounted; syscalls per message will read not measured"
+fi
 mount -t devtmpfs devtmpfs "$R/dev"     || fail "mount $R/dev"
 mkdir -p "$R/dev/pts" "$R/dev/shm"
 mount -t devpts -o gid=5,mode=0620,ptmxmode=0666 devpts "$R/dev/pts" || fail "mount $R/dev/pts"

@@ -143,8 +143,9 @@ BOOTK=$KDIR/vmlinuz
 [ -s "$KDIR/vmlinux" ] && BOOTK=$KDIR/vmlinux
 
 # ---------------------------------------------------------------- initramfs
-# Keyed on init script + module list + busybox binary.
-KEY=$( { cat "$INIT_SRC" "$KDIR/modules.order"; sha256sum /bin/busybox; } | sha256sum | cut -c1-16)
+# Keyed on init script + helper source + module list + busybox binary.
+HOLD_SRC=$HERE/hold-sys-enter.c
+KEY=$( { cat "$INIT_SRC" "$HOLD_SRC" "$KDIR/modules.order"; sha256sum /bin/busybox; } | sha256sum | cut -c1-16)
 INITRD=$KDIR/initramfs-$KEY.cpio.gz
 if [ ! -s "$INITRD" ]; then
     log "building initramfs $INITRD"
@@ -153,6 +154,7 @@ if [ ! -s "$INITRD" ]; then
     mkdir -p "$tmp"/{bin,sbin,etc,proc,sys,dev,ctl,mnt/root,lib/modules}
     cp /bin/busybox "$tmp/bin/busybox"; ln -s busybox "$tmp/bin/sh"
     cp "$INIT_SRC" "$tmp/init"
+    gcc -static -O2 -o "$tmp/bin/hold-sys-enter" "$HOLD_SRC" || die "building hold-sys-enter (gcc -static) failed"
     chmod 0755 "$tmp/init" "$tmp/bin/busybox"
     cp "$KDIR"/modules/*.ko "$tmp/lib/modules/"
     cp "$KDIR/modules.order" "$tmp/etc/rdmalab-modules"

@@ -117,11 +117,17 @@ else
 fi
 
 QEMU=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m "$MEM"
-      -nic none -display none -vga none -monitor none -no-reboot
+      -nic none -display none -vga none -no-reboot
       -chardev stdio,id=con,signal=off -serial chardev:con
       -kernel "$RDMALAB_VM_KERNEL" -initrd "$RDMALAB_VM_INITRD" -append "$APPEND"
       -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
       -virtfs "local,path=$CTL,mount_tag=rdlctl,security_model=none,multidevs=remap")
+# RDMALAB_VM_MONITOR=PATH: a QEMU monitor on a Unix socket, to look at a stuck guest ("info cpus").
+if [ -n "${RDMALAB_VM_MONITOR:-}" ]; then
+    QEMU+=(-monitor "unix:$RDMALAB_VM_MONITOR,server=on,wait=off")
+else
+    QEMU+=(-monitor none)
+fi
 [ -n "$OUT" ] && QEMU+=(-virtfs "local,path=$OUT,mount_tag=rdlout,security_model=none,multidevs=remap")
 
 # stdin from /dev/null: qemu then leaves the host terminal's modes alone.
