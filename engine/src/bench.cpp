@@ -674,8 +674,8 @@ BenchResult run_bench(const BenchOptions& options) {
     BenchResult r;
     if (options.cpu_b) bench_detail::check_cpu(*options.cpu_b, "B"); // B's thread pins itself
     const bench_detail::CpuPin pin_a(options.cpu_a, "A");
-    const bench_detail::SyscallScope syscalls(
-        options.warmup); // before the endpoint threads start: it counts them too
+    // Before the endpoint threads start: the counter inherits into them.
+    const bench_detail::SyscallScope syscalls(options.warmup);
     if (is_tcp(options.kind))
         r = tcp_bench(options);
     else if (is_latency(options.kind))

@@ -1160,8 +1160,8 @@ void run_remote_bench_listener(BenchKind kind, const RemoteBenchOptions& remote,
 
 RemoteBenchResult run_remote_bench(const BenchOptions& options, const RemoteBenchOptions& remote, bool last) {
     const bench_detail::CpuPin pin(options.cpu_a, "A");
-    const bench_detail::SyscallScope syscalls(
-        options.warmup); // counts A's side: this thread and the threads it starts
+    // Counts A's side: this thread and the threads it starts.
+    const bench_detail::SyscallScope syscalls(options.warmup);
     RemoteBenchResult out =
         is_tcp(options.kind) ? tcp_connector(options, remote, last) : rdma_connector(options, remote, last);
     BenchResult& r = out.result;
