@@ -4,6 +4,7 @@
 
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
+#include "rdmalab/names.hpp"
 #include "rdmalab/syscount.hpp"
 #include "rdmalab/trace.hpp"
 #include "rdmalab/verbs.hpp"
@@ -18,12 +19,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <deque>
 #include <numeric>
 #include <stdexcept>
-#include <thread>
 
 namespace rdmalab {
 
@@ -33,6 +34,9 @@ using bench_detail::cpu_between;
 using bench_detail::CpuPin;
 using bench_detail::keep_going;
 using bench_detail::now_us;
+using bench_detail::PeerThread;
+using bench_detail::poll_one;
+using bench_detail::Stall;
 using bench_detail::Usage;
 using bench_detail::warmup_begins;
 using bench_detail::warmup_ends;
@@ -45,14 +49,34 @@ constexpr std::pair<BenchKind, std::string_view> kNames[] = {
     {BenchKind::TcpBw, "tcp_bw"},
 };
 
-/// Busy-polls one completion; throws on an error status.
-void poll_one(ibv_cq* cq) {
-    ibv_wc wc{};
-    int n;
-    while ((n = ibv_poll_cq(cq, 1, &wc)) == 0) {
-    }
-    if (n < 0) throw RdmaError(explain_errno("ibv_poll_cq", -n));
-    if (wc.status != IBV_WC_SUCCESS) throw RdmaError(explain_wc_status(wc.status, "benchmark work request"));
+/// How long a loopback wait may see no progress. Both endpoints are on this host, so only a device that
+/// stopped completing (or a stuck peer thread) waits that long: an 8 MiB WRITE on SoftRoCE under
+/// emulation takes well under a second.
+constexpr int kLoopbackStallMs = 30000;
+
+ErrorInfo loopback_stall_error(int timeout_ms, const char* waiting_for) {
+    return {
+        "ibv_poll_cq",
+        ETIMEDOUT,
+        "ETIMEDOUT",
+        errno_text(ETIMEDOUT),
+        fmt::format("No progress on {} for {} s. Both endpoints are on this device, so the device stopped "
+                    "completing work requests (for SoftRoCE: its network interface went down, or "
+                    "rdma_rxe was unloaded).",
+                    waiting_for, timeout_ms / 1000.0),
+        "Check the port with `rdmalab-cli devices` (state PORT_ACTIVE) and, for SoftRoCE, its interface "
+        "with `ip link`; then run the measurement again."};
+}
+
+ErrorInfo loopback_tcp_stall_error(int timeout_ms, const char* waiting_for) {
+    return {"recv",
+            ETIMEDOUT,
+            "ETIMEDOUT",
+            errno_text(ETIMEDOUT),
+            fmt::format("No progress on {} for {} s: the loopback TCP connection between A and B stopped "
+                        "moving data.",
+                        waiting_for, timeout_ms / 1000.0),
+            "Run the measurement again; if it repeats, look at the two sockets with `ss -tni`."};
 }
 
 /// Two endpoints on one device, RC-connected, untraced: the measured loops use raw verbs on these objects.
@@ -164,23 +188,26 @@ BenchResult rdma_latency(const BenchOptions& o) {
     const bool one_sided_full = o.kind == BenchKind::ReadLat || o.kind == BenchKind::AtomicLat;
     r.latency_basis = one_sided_full ? "full round trip (one operation, as ib_read_lat/ib_atomic_lat)"
                                      : "half round trip (ping-pong / 2, as ib_send_lat/ib_write_lat)";
-    std::atomic<bool> stop{false};
-    std::thread responder;
+    // B's waits end when A sets peer.stop; A's end when B has failed (peer.failed).
+    PeerThread peer;
+    Stall a_stall{kLoopbackStallMs, loopback_stall_error, &peer.failed};
     auto repost_after = [&](long received) {
         return total_planned < 0 || received + recv_depth <= total_planned;
     };
 
     if (o.kind == BenchKind::WriteLat) {
         wr_a.opcode = wr_b.opcode = IBV_WR_RDMA_WRITE;
-        responder = std::thread([&] {
+        peer.start([&] {
             const CpuPin pin_b(o.cpu_b);
-            for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+            Stall stall{kLoopbackStallMs, loopback_stall_error, &peer.stop};
+            for (long i = 0;; ++i) {
                 const auto tag = static_cast<std::uint8_t>(i % 255 + 1);
+                stall.reset();
                 while (*b_in != tag)
-                    if (stop.load(std::memory_order_relaxed)) return;
+                    stall.tick("A's RDMA WRITE");
                 *b_src_last = tag;
                 post(qb, wr_b);
-                poll_one(pair.scq_b->get());
+                poll_one(pair.scq_b->get(), stall, "B's RDMA_WRITE");
                 if (total_planned > 0 && i + 1 >= total_planned) return;
             }
         });
@@ -193,16 +220,14 @@ BenchResult rdma_latency(const BenchOptions& o) {
         // B as ib_send_lat's server: wait for the receive completion, post the receive again, send the
         // reply and wait for its send completion. As perftest, a receive is posted again only while
         // the posted ones do not cover the remaining iterations (rcnt + rx_depth <= iters).
-        responder = std::thread([&] {
+        peer.start([&] {
             const CpuPin pin_b(o.cpu_b);
-            for (long i = 0; !stop.load(std::memory_order_relaxed); ++i) {
-                ibv_wc wc{};
-                int n;
-                while ((n = ibv_poll_cq(pair.rcq_b->get(), 1, &wc)) == 0)
-                    if (stop.load(std::memory_order_relaxed)) return;
+            Stall stall{kLoopbackStallMs, loopback_stall_error, &peer.stop};
+            for (long i = 0;; ++i) {
+                poll_one(pair.rcq_b->get(), stall, "RECV of A's SEND");
                 if (repost_after(i + 1)) post_recv(qb, *pair.mr_b, size);
                 post(qb, wr_b);
-                poll_one(pair.scq_b->get());
+                poll_one(pair.scq_b->get(), stall, "B's SEND");
                 if (total_planned > 0 && i + 1 >= total_planned) return;
             }
         });
@@ -247,29 +272,29 @@ BenchResult rdma_latency(const BenchOptions& o) {
                 // ib_write_lat's client: post the WRITE, wait for its completion, then for the peer's.
                 *a_src_last = tag;
                 post(qa, wr_a);
-                poll_one(pair.scq_a->get());
-                while (*a_in != tag) {
-                }
+                poll_one(pair.scq_a->get(), a_stall, "RDMA_WRITE");
+                a_stall.reset();
+                while (*a_in != tag)
+                    a_stall.tick("B's RDMA WRITE reply");
             } else if (o.kind == BenchKind::SendLat) {
                 // ib_send_lat's client: post the SEND, wait for its completion, then for the reply's
                 // receive completion, and post that receive again if still needed.
                 post(qa, wr_a);
-                poll_one(pair.scq_a->get());
-                poll_one(pair.rcq_a->get());
+                poll_one(pair.scq_a->get(), a_stall, "SEND");
+                poll_one(pair.rcq_a->get(), a_stall, "RECV of B's reply");
                 if (repost_after(i + 1)) post_recv(qa, *pair.mr_a, size);
             } else {
                 post(qa, wr_a);
-                poll_one(pair.scq_a->get());
+                poll_one(pair.scq_a->get(), a_stall,
+                         o.kind == BenchKind::ReadLat ? "RDMA_READ" : "ATOMIC_FETCH_AND_ADD");
             }
         }
     } catch (...) {
-        stop = true;
-        if (responder.joinable()) responder.join();
+        peer.finish(); // rethrows B's error if B failed first: that is the cause of A's
         throw;
     }
     u1 = Usage::take();
-    stop = true;
-    if (responder.joinable()) responder.join();
+    peer.finish();
     r.iterations = measured;
     r.elapsed_s = (end - start) / 1e6;
     r.latency = compute_stats(std::move(samples));
@@ -315,18 +340,22 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
     wr.wr.rdma.remote_addr = pair.mr_b->address();
     wr.wr.rdma.rkey = pair.mr_b->rkey();
     ibv_qp* qa = pair.qp_a->get();
-    std::atomic<bool> stop{false};
-    std::thread receiver;
+    PeerThread receiver; // SEND: B re-posts a receive for each one completed
+    Stall a_stall{kLoopbackStallMs, loopback_stall_error, &receiver.failed};
     if (o.kind == BenchKind::SendBw) {
         for (int i = 0; i < window + 2; ++i)
             post_recv(pair.qp_b->get(), *pair.mr_b, size);
-        receiver = std::thread([&] {
+        receiver.start([&] {
             const CpuPin pin_b(o.cpu_b);
             ibv_wc wcs[16];
-            while (!stop.load(std::memory_order_relaxed)) {
+            while (!receiver.stop.load(std::memory_order_relaxed)) {
                 const int n = ibv_poll_cq(pair.rcq_b->get(), 16, wcs);
-                for (int k = 0; k < n; ++k)
+                if (n < 0) throw RdmaError(explain_errno("ibv_poll_cq", -n));
+                for (int k = 0; k < n; ++k) {
+                    if (wcs[k].status != IBV_WC_SUCCESS)
+                        throw RdmaError(explain_wc_status(wcs[k].status, "RECV of A's SEND"));
                     post_recv(pair.qp_b->get(), *pair.mr_b, size);
+                }
             }
         });
     }
@@ -369,6 +398,10 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
             }
             const int n = ibv_poll_cq(pair.scq_a->get(), 16, wcs);
             if (n < 0) throw RdmaError(explain_errno("ibv_poll_cq", -n));
+            if (n == 0)
+                a_stall.tick("a bandwidth completion");
+            else
+                a_stall.reset();
             for (int k = 0; k < n; ++k) {
                 if (wcs[k].status != IBV_WC_SUCCESS)
                     throw RdmaError(explain_wc_status(wcs[k].status, "bandwidth"));
@@ -390,16 +423,14 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
             if (!more && signaled_upto.empty()) break;
         }
     } catch (...) {
-        stop = true;
-        if (receiver.joinable()) receiver.join();
+        receiver.finish(); // rethrows B's error if B failed first: that is the cause of A's
         throw;
     }
     if (!stopped) {
         end = now_us();
         u1 = Usage::take();
     }
-    stop = true;
-    if (receiver.joinable()) receiver.join();
+    receiver.finish();
     const long measured =
         (o.seconds > 0 || !stopped) ? std::max(0L, completed - measured_from) : o.iterations;
     r.iterations = measured;
@@ -429,25 +460,46 @@ struct Fd {
 };
 
 [[noreturn]] void sock_fail(const char* what) {
-    throw std::runtime_error(fmt::format("{} failed: {}", what, std::strerror(errno)));
+    throw RdmaError(explain_errno(what, errno, "loopback TCP pair of the measurement"));
 }
 
 void write_all(int fd, const std::uint8_t* data, std::size_t n) {
     while (n > 0) {
-        const ssize_t w = ::send(fd, data, n, 0);
+        const ssize_t w = ::send(fd, data, n, MSG_NOSIGNAL); // a closed peer is an error, not SIGPIPE
+        if (w < 0 && errno == EINTR) continue;
         if (w <= 0) sock_fail("send");
         data += w;
         n -= static_cast<std::size_t>(w);
     }
 }
 
-void read_all(int fd, std::uint8_t* data, std::size_t n) {
+ErrorInfo tcp_peer_closed() {
+    return {
+        "recv",
+        0,
+        "EOF",
+        "the other end closed the connection",
+        "The other endpoint of the loopback TCP pair stopped (its own error is reported instead, if it had "
+        "one).",
+        "Run the measurement again."};
+}
+
+/// Reads exactly n bytes; false on the peer's orderly shutdown before the first byte.
+bool read_all(int fd, std::uint8_t* data, std::size_t n) {
+    bool first = true;
     while (n > 0) {
         const ssize_t r = ::recv(fd, data, n, 0);
-        if (r <= 0) sock_fail("recv");
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) sock_fail("recv");
+        if (r == 0) {
+            if (first) return false;
+            throw RdmaError(tcp_peer_closed());
+        }
+        first = false;
         data += r;
         n -= static_cast<std::size_t>(r);
     }
+    return true;
 }
 
 /// A connected TCP pair over 127.0.0.1.
@@ -481,17 +533,17 @@ BenchResult tcp_bench(const BenchOptions& o) {
     r.device = "loopback TCP (lo, kernel stack)";
     r.size = size;
     std::vector<std::uint8_t> buf_a(size, 'a'), buf_b(size, 'b');
-    const long total = long(o.warmup) + o.iterations;
     if (o.kind == BenchKind::TcpLat) {
         r.latency_basis = "half round trip (ping-pong / 2, as sockperf ping-pong)";
-        std::thread echo([&] {
+        PeerThread echo;
+        echo.start([&] {
             const CpuPin pin_b(o.cpu_b);
             try {
-                for (;;) {
-                    read_all(b.fd, buf_b.data(), size);
+                while (read_all(b.fd, buf_b.data(), size)) // until A shuts its side down
                     write_all(b.fd, buf_b.data(), size);
-                }
             } catch (...) {
+                ::shutdown(b.fd, SHUT_RDWR); // A, blocked in recv(), sees the end instead of waiting
+                throw;
             }
         });
         std::vector<double> samples;
@@ -499,27 +551,33 @@ BenchResult tcp_bench(const BenchOptions& o) {
         double start = now_us();
         long measured = 0;
         warmup_begins();
-        for (long i = 0;; ++i) {
-            if (i == o.warmup) {
-                warmup_ends(long(o.warmup) * 2);
-                u0 = Usage::take();
-                start = now_us();
+        try {
+            for (long i = 0;; ++i) {
+                if (i == o.warmup) {
+                    warmup_ends(long(o.warmup) * 2);
+                    u0 = Usage::take();
+                    start = now_us();
+                }
+                if (i >= o.warmup && !keep_going(o, measured, start)) break;
+                const double t0 = now_us();
+                write_all(a.fd, buf_a.data(), size);
+                if (!read_all(a.fd, buf_a.data(), size)) throw RdmaError(tcp_peer_closed());
+                if (i >= o.warmup) {
+                    const double t1 = now_us();
+                    samples.push_back((t1 - t0) / 2);
+                    ++measured;
+                    if (o.feed) o.feed->add_sample(samples.back(), t1);
+                }
             }
-            if (i >= o.warmup && !keep_going(o, measured, start)) break;
-            const double t0 = now_us();
-            write_all(a.fd, buf_a.data(), size);
-            read_all(a.fd, buf_a.data(), size);
-            if (i >= o.warmup) {
-                const double t1 = now_us();
-                samples.push_back((t1 - t0) / 2);
-                ++measured;
-                if (o.feed) o.feed->add_sample(samples.back(), t1);
-            }
+        } catch (...) {
+            ::shutdown(a.fd, SHUT_RDWR);
+            echo.finish(); // rethrows B's error if B failed first: that is the cause of A's
+            throw;
         }
         const double end = now_us();
         const Usage u1 = Usage::take();
         ::shutdown(a.fd, SHUT_RDWR);
-        echo.join();
+        echo.finish();
         r.iterations = measured;
         r.elapsed_s = (end - start) / 1e6;
         r.latency = compute_stats(std::move(samples));
@@ -527,43 +585,67 @@ BenchResult tcp_bench(const BenchOptions& o) {
         r.cpu = cpu_between(u0, u1, measured * 2);
     } else {
         std::atomic<long> received_msgs{0};
-        std::thread sink([&] {
+        PeerThread sink;
+        sink.start([&] {
             const CpuPin pin_b(o.cpu_b);
             std::vector<std::uint8_t> chunk(std::max<std::size_t>(size, 65536));
             std::uint64_t bytes = 0;
             for (;;) {
                 const ssize_t n = ::recv(b.fd, chunk.data(), chunk.size(), 0);
-                if (n <= 0) break;
+                if (n == 0) return; // A shut its side down: every byte is in
+                if (n < 0 && errno == EINTR) continue;
+                if (n < 0) {
+                    const int err = errno;
+                    ::shutdown(b.fd, SHUT_RDWR); // A's send() fails instead of blocking on a full buffer
+                    throw RdmaError(
+                        explain_errno("recv", err, "B, the receiving end of the loopback TCP pair"));
+                }
                 bytes += static_cast<std::uint64_t>(n);
                 received_msgs.store(static_cast<long>(bytes / size), std::memory_order_relaxed);
             }
         });
-        long sent = 0;
-        warmup_begins();
-        for (; sent < o.warmup; ++sent)
-            write_all(a.fd, buf_a.data(), size);
-        while (received_msgs.load() < o.warmup) {
-        }
-        warmup_ends(o.warmup);
-        const Usage u0 = Usage::take();
-        const double start = now_us();
-        long measured = 0;
-        while (keep_going(o, measured, start)) {
-            write_all(a.fd, buf_a.data(), size);
-            ++measured;
-            if (o.feed && (measured & 63) == 0) {
-                const double t = now_us();
-                const long done = received_msgs.load(std::memory_order_relaxed) - o.warmup;
-                o.feed->progress(std::max(0L, done), (t - start) / 1e6, t);
+        // A waits for B's count; the clock of a stall restarts whenever the count moves.
+        Stall a_stall{kLoopbackStallMs, loopback_tcp_stall_error, &sink.failed};
+        auto wait_until_received = [&](long want, const char* what) {
+            long seen = -1;
+            for (long got; (got = received_msgs.load()) < want;) {
+                if (got != seen) {
+                    seen = got;
+                    a_stall.reset();
+                }
+                a_stall.tick(what);
             }
+        };
+        long measured = 0;
+        double start = 0, end = 0;
+        Usage u0, u1;
+        try {
+            warmup_begins();
+            for (long sent = 0; sent < o.warmup; ++sent)
+                write_all(a.fd, buf_a.data(), size);
+            wait_until_received(o.warmup, "the warm-up messages reaching B");
+            warmup_ends(o.warmup);
+            u0 = Usage::take();
+            start = now_us();
+            while (keep_going(o, measured, start)) {
+                write_all(a.fd, buf_a.data(), size);
+                ++measured;
+                if (o.feed && (measured & 63) == 0) {
+                    const double t = now_us();
+                    const long done = received_msgs.load(std::memory_order_relaxed) - o.warmup;
+                    o.feed->progress(std::max(0L, done), (t - start) / 1e6, t);
+                }
+            }
+            wait_until_received(o.warmup + measured, "the last messages reaching B");
+            end = now_us();
+            u1 = Usage::take();
+        } catch (...) {
+            ::shutdown(a.fd, SHUT_RDWR);
+            sink.finish(); // rethrows B's error if B failed first: that is the cause of A's
+            throw;
         }
-        const long target = o.warmup + measured;
-        while (received_msgs.load() < target) {
-        }
-        const double end = now_us();
-        const Usage u1 = Usage::take();
         ::shutdown(a.fd, SHUT_WR);
-        sink.join();
+        sink.finish();
         r.iterations = measured;
         r.elapsed_s = (end - start) / 1e6;
         const double bytes = double(measured) * double(size);
@@ -571,7 +653,6 @@ BenchResult tcp_bench(const BenchOptions& o) {
         r.bw_Gbps = r.bw_MBps * 8 / 1000;
         r.msg_rate_Mpps = double(measured) / r.elapsed_s / 1e6;
         r.cpu = cpu_between(u0, u1, measured);
-        (void)total;
     }
     r.notes.push_back(
         "each message is copied by the CPU twice: into the socket buffer on send() and out of it "

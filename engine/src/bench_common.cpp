@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <utility>
 
 namespace rdmalab::bench_detail {
 
@@ -21,6 +22,49 @@ double seconds(const timeval& t) {
 }
 
 } // namespace
+
+void Stall::tick(const char* waiting_for) {
+    if ((++spins_ & 0xfff) != 0) return;
+    if (abort_ && abort_->load(std::memory_order_relaxed)) throw StallAborted{};
+    const double t = now_us();
+    if (spins_ == 0x1000) since_ = t;
+    if (t - since_ > timeout_ms_ * 1000.0) throw RdmaError(on_timeout_(timeout_ms_, waiting_for));
+}
+
+ibv_wc poll_one(ibv_cq* cq, Stall& stall, const char* what) {
+    ibv_wc wc{};
+    int n;
+    stall.reset();
+    while ((n = ibv_poll_cq(cq, 1, &wc)) == 0)
+        stall.tick(what);
+    if (n < 0) throw RdmaError(explain_errno("ibv_poll_cq", -n));
+    if (wc.status != IBV_WC_SUCCESS) throw RdmaError(explain_wc_status(wc.status, what));
+    return wc;
+}
+
+PeerThread::~PeerThread() {
+    stop.store(true);
+    if (thread_.joinable()) thread_.join();
+}
+
+void PeerThread::start(std::function<void()> body) {
+    thread_ = std::thread([this, body = std::move(body)] {
+        try {
+            body();
+        } catch (const StallAborted&) {
+            // A ended the measurement while B waited: a normal end.
+        } catch (...) {
+            error_ = std::current_exception();
+            failed.store(true);
+        }
+    });
+}
+
+void PeerThread::finish() {
+    stop.store(true);
+    if (thread_.joinable()) thread_.join();
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
 
 double now_us() {
     return double(monotonic_ns()) / 1000.0;

@@ -2,14 +2,20 @@
 #pragma once
 
 #include "rdmalab/bench.hpp"
+#include "rdmalab/errors.hpp"
 #include "rdmalab/syscount.hpp"
 
+#include <infiniband/verbs.h>
 #include <sched.h>
 #include <sys/resource.h>
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 
 namespace rdmalab::bench_detail {
 
@@ -27,6 +33,56 @@ CpuCost cpu_between(const Usage& a, const Usage& b, long messages);
 
 /// Fixed count or duration, and the feed's stop request.
 bool keep_going(const BenchOptions& o, long done, double start_us);
+
+/// Thrown by Stall::tick when its abort flag is set: the wait ends because another thread failed or
+/// the measurement is over, and that thread's error (if any) is the one to report.
+struct StallAborted {};
+
+/// Bounds a busy-wait on the device or the peer (a completion, a byte the peer writes): throws the
+/// RdmaError `on_timeout` makes after `timeout_ms` without progress, or StallAborted once `*abort`
+/// is set. Reads the clock and the flag every 4096 spins only, so the wait stays a tight loop.
+class Stall {
+  public:
+    using TimeoutError = ErrorInfo (*)(int timeout_ms, const char* waiting_for);
+    Stall(int timeout_ms, TimeoutError on_timeout, const std::atomic<bool>* abort = nullptr)
+        : timeout_ms_(timeout_ms), on_timeout_(on_timeout), abort_(abort) {}
+    /// Progress was made: the next wait starts its own clock.
+    void reset() { spins_ = 0; }
+    /// One more spin waiting for `waiting_for` ("RDMA_WRITE", "B's reply" ...).
+    void tick(const char* waiting_for);
+
+  private:
+    int timeout_ms_;
+    TimeoutError on_timeout_;
+    const std::atomic<bool>* abort_;
+    unsigned spins_ = 0;
+    double since_ = 0;
+};
+
+/// Busy-polls one completion; throws on a failed poll, an error status (naming `what`) or a stall.
+ibv_wc poll_one(ibv_cq* cq, Stall& stall, const char* what);
+
+/// The peer endpoint's loop (B) on a thread of its own. An exception must not leave a std::thread (that
+/// ends the process), so the body's error is kept, `failed` is set for A's stalls to see, and finish()
+/// rethrows it on A's thread. A body ended by StallAborted (A set `stop`) ended normally.
+class PeerThread {
+  public:
+    PeerThread() = default;
+    /// Stops and joins a body still running; never throws.
+    ~PeerThread();
+    PeerThread(const PeerThread&) = delete;
+    PeerThread& operator=(const PeerThread&) = delete;
+    void start(std::function<void()> body);
+    /// Sets `stop`, waits for the body and rethrows its error, if it had one. Call it on A's error path
+    /// too: B's error, when B failed first, is the cause of A's.
+    void finish();
+    std::atomic<bool> stop{false};   ///< set by A: the measurement is over
+    std::atomic<bool> failed{false}; ///< set by B: its error waits in finish()
+
+  private:
+    std::thread thread_;
+    std::exception_ptr error_;
+};
 
 /// Throws an RdmaError naming sched_setaffinity unless `cpu` is one this process may run on.
 void check_cpu(int cpu, const char* endpoint);

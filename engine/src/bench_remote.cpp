@@ -86,6 +86,8 @@ struct TcpHeader {
 using bench_detail::cpu_between;
 using bench_detail::keep_going;
 using bench_detail::now_us;
+using bench_detail::poll_one;
+using bench_detail::Stall;
 using bench_detail::Usage;
 using bench_detail::warmup_begins;
 using bench_detail::warmup_ends;
@@ -309,30 +311,9 @@ void post(ibv_qp* qp, ibv_send_wr& wr) {
     if (int ret = ibv_post_send(qp, &wr, &bad); ret != 0) fail(explain_errno("ibv_post_send", ret));
 }
 
-/// Gives up on a busy-wait after `timeout_ms` without progress; checks the clock every 4096 spins only.
-struct Stall {
-    int timeout_ms;
-    unsigned spins = 0;
-    double since = 0;
-    void reset() { spins = 0; }
-    void tick(const char* waiting_for) {
-        if ((++spins & 0xfff) != 0) return;
-        const double t = now_us();
-        if (spins == 0x1000) since = t;
-        if (t - since > timeout_ms * 1000.0) fail(timeout_error("ibv_poll_cq", timeout_ms, waiting_for));
-    }
-};
-
-/// Busy-polls one completion; throws on an error status or a stall.
-ibv_wc poll_one(ibv_cq* cq, Stall& stall, const char* what) {
-    ibv_wc wc{};
-    int n;
-    stall.reset();
-    while ((n = ibv_poll_cq(cq, 1, &wc)) == 0)
-        stall.tick(what);
-    if (n < 0) fail(explain_errno("ibv_poll_cq", -n));
-    if (wc.status != IBV_WC_SUCCESS) fail(explain_wc_status(wc.status, what));
-    return wc;
+/// A two-host wait that made no progress: the peer, or the path to it, stopped.
+ErrorInfo remote_stall_error(int timeout_ms, const char* waiting_for) {
+    return timeout_error("ibv_poll_cq", timeout_ms, waiting_for);
 }
 
 /// B: while busy-waiting for A, looks for A's disconnect after about a million idle spins.
@@ -444,7 +425,7 @@ BenchResult a_latency(const BenchOptions& o, Connection& c, const Remote& peer, 
                       int timeout_ms) {
     BenchResult r;
     r.size = size;
-    Stall stall{timeout_ms};
+    Stall stall{timeout_ms, remote_stall_error};
     std::vector<double> samples;
     samples.reserve(static_cast<std::size_t>(std::max(o.iterations, 1)));
     const MemoryRegion& mr = *c.mr;
@@ -553,7 +534,7 @@ BenchResult a_bandwidth(const BenchOptions& o, Connection& c, const Remote& peer
     BenchResult r;
     r.size = size;
     const int window = std::max(1, o.window);
-    Stall stall{timeout_ms};
+    Stall stall{timeout_ms, remote_stall_error};
     ibv_sge sge{c.mr->address(), static_cast<std::uint32_t>(size), c.mr->lkey()};
     ibv_send_wr wr{};
     wr.sg_list = &sge;
@@ -726,7 +707,7 @@ RemoteBenchResult rdma_connector(const BenchOptions& o, const RemoteBenchOptions
 void b_serve(Connection& c, BenchKind kind, const RdmaPlan& plan, const Remote& a,
              rdma_event_channel* channel) {
     PeerWatch watch{channel};
-    Stall stall{600000};
+    Stall stall{600000, remote_stall_error};
     const std::size_t size = plan.size;
     ibv_qp* qp = c.qp->get();
     if (kind == BenchKind::WriteLat || kind == BenchKind::SendLat) {

@@ -1,6 +1,7 @@
 // Measurement statistics, TCP measurements on loopback, and the documented JSON of `rdmalab-cli bench`.
 #include "testutil.hpp"
 
+#include "bench_common.hpp" // engine-internal: the stall guard and the peer thread of the measured loops
 #include "rdmalab/bench.hpp"
 
 #include <QJsonArray>
@@ -12,6 +13,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <chrono>
 
 using namespace rdmalab;
 using rdmalab::test::runCli;
@@ -34,6 +36,73 @@ class BenchTest : public QObject {
         QVERIFY(std::abs(s.stdev - 29.0115) < 1e-3);
         QCOMPARE(s.samples.front(), 100.0); // samples stay in measurement order
         QCOMPARE(compute_stats({}).max, 0.0);
+    }
+
+    void stallGivesUpAfterItsTimeoutWithTheWaitNamed() {
+        using namespace std::chrono;
+        bench_detail::Stall stall{60, [](int timeout_ms, const char* waiting_for) {
+                                      return ErrorInfo{"ibv_poll_cq",
+                                                       ETIMEDOUT,
+                                                       "ETIMEDOUT",
+                                                       "timed out",
+                                                       std::to_string(timeout_ms) + " ms on " + waiting_for,
+                                                       "fix"};
+                                  }};
+        const auto begin = steady_clock::now();
+        try {
+            for (;;)
+                stall.tick("B's reply");
+        } catch (const RdmaError& e) {
+            QCOMPARE(QString::fromStdString(e.info().verb), QStringLiteral("ibv_poll_cq"));
+            QCOMPARE(QString::fromStdString(e.info().cause), QStringLiteral("60 ms on B's reply"));
+        }
+        QVERIFY(steady_clock::now() - begin >= milliseconds(60));
+        // Progress restarts the clock: ticks with a reset in between never give up.
+        for (int round = 0; round < 50; ++round) {
+            stall.reset();
+            for (int i = 0; i < 10000; ++i)
+                stall.tick("B's reply");
+        }
+    }
+
+    void stallEndsAtOnceWhenItsAbortFlagIsSet() {
+        std::atomic<bool> peer_failed{true};
+        bench_detail::Stall stall{600000, [](int, const char*) { return ErrorInfo{}; }, &peer_failed};
+        bool aborted = false;
+        try {
+            for (;;)
+                stall.tick("a completion");
+        } catch (const bench_detail::StallAborted&) {
+            aborted = true;
+        }
+        QVERIFY(aborted);
+    }
+
+    void peerThreadErrorReachesTheMeasuringThread() {
+        bench_detail::PeerThread peer;
+        peer.start([] {
+            throw RdmaError(ErrorInfo{"ibv_post_send", ENOMEM, "ENOMEM", "Cannot allocate memory",
+                                      "send queue full", "fix"});
+        });
+        QTRY_VERIFY(peer.failed.load());
+        try {
+            peer.finish();
+            QFAIL("finish() did not rethrow B's error");
+        } catch (const RdmaError& e) {
+            QCOMPARE(QString::fromStdString(e.info().verb), QStringLiteral("ibv_post_send"));
+            QCOMPARE(QString::fromStdString(e.info().code), QStringLiteral("ENOMEM"));
+        }
+    }
+
+    void peerThreadStopsAWaitingBodyWithoutAnError() {
+        bench_detail::PeerThread peer;
+        peer.start([&peer] {
+            bench_detail::Stall stall{600000, [](int, const char*) { return ErrorInfo{}; }, &peer.stop};
+            for (;;)
+                stall.tick("A's next message"); // ends with StallAborted once A sets stop
+        });
+        peer.finish(); // returns: a body ended by its stop is not an error
+        QVERIFY(!peer.failed.load());
     }
 
     void tcpPingPongMeasuresHalfRoundTrip() {
