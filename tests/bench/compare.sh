@@ -34,6 +34,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 CLI=${RDMALAB_CLI:-build/dev/engine/rdmalab-cli}
+PYTHON=/usr/bin/python3 # the system's, not a shell shim earlier in PATH (see "captured first" below)
 ITERS=1000
 ROUNDS=5
 SIZES="2 65536"
@@ -62,8 +63,8 @@ done
 [ -x "$CLI" ] || { echo "compare.sh: no rdmalab-cli at '$CLI' (pass --cli PATH or set RDMALAB_CLI)" >&2; exit 2; }
 
 DEVJSON=$("$CLI" devices --json) || { echo "compare.sh: '$CLI devices' failed" >&2; exit 2; }
-DEV=${RDMALAB_BENCH_DEV:-$(python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["name"])' <<<"$DEVJSON")}
-GIDX=${RDMALAB_BENCH_GID:-$(python3 -c '
+DEV=${RDMALAB_BENCH_DEV:-$("$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["name"])' <<<"$DEVJSON")}
+GIDX=${RDMALAB_BENCH_GID:-$("$PYTHON" -c '
 import json,sys
 dev=sys.argv[1]
 d=[x for x in json.load(sys.stdin)["devices"] if x["name"]==dev][0]
@@ -90,21 +91,26 @@ IPORT=5201
 wants() { [[ " $ONLY " == *" $1 "* ]]; }
 
 # perftest: server in the background, client in the foreground; prints the client's data line.
+# Every tool's output is captured first and parsed after the tool has exited: nothing else runs while
+# a tool measures. A parser in the same pipeline starts at the same time as the tool, and python3 (here
+# a pyenv shell shim that runs several bash processes before python itself) took enough CPU from the
+# measuring threads to make rdmalab's tcp_lat 1.3x and its 64 KiB latencies 1.2x slower than measured
+# alone (docs/bench-results.md, "The parser ran during the measurement").
 perftest() { # tool size extra-args...
-  local tool=$1 size=$2; shift 2
+  local tool=$1 size=$2 out; shift 2
   timeout 300 "${ON_B[@]}" "$tool" -d "$DEV" -x "$GIDX" -s "$size" -p $PORT "$@" >/dev/null 2>&1 &
   local server=$!
   sleep 2
-  timeout 300 "${ON_A[@]}" "$tool" -d "$DEV" -x "$GIDX" -s "$size" -p $PORT "$@" 127.0.0.1 2>/dev/null |
-    awk -v s="$size" '$1==s {print; exit}'
+  out=$(timeout 300 "${ON_A[@]}" "$tool" -d "$DEV" -x "$GIDX" -s "$size" -p $PORT "$@" 127.0.0.1 2>/dev/null)
   wait $server 2>/dev/null
   PORT=$((PORT + 1))
+  awk -v s="$size" '$1==s {print; exit}' <<<"$out"
 }
 ours() { # kind size [extra args] -> json
   local kind=$1 size=$2; shift 2
   timeout 300 "$CLI" bench "$kind" --size "$size" --warmup "$WARMUP" "${OUR_PIN[@]}" "$@" --json 2>/dev/null
 }
-jfield() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" 2>/dev/null; }
+jfield() { "$PYTHON" -c "import json,sys; d=json.load(sys.stdin); print($1)" 2>/dev/null; }
 
 # One round of each reference measurement; each prints one number or nothing (failed).
 ref_lat() { perftest "ib_$1" "$2" -n "$ITERS" | awk '{print $5}'; } # t_typical[usec]
@@ -115,30 +121,33 @@ ref_sockperf() { # sockperf ping-pong, TCP: percentile 50 of the half round trip
   "${ON_B[@]}" sockperf sr --tcp -i 127.0.0.1 -p $SPORT >/dev/null 2>&1 &
   local srv=$!
   sleep 2
-  timeout 120 "${ON_A[@]}" sockperf pp --tcp -i 127.0.0.1 -p $SPORT -m "$1" -t "$TCP_SECONDS" 2>/dev/null |
-    awk '/percentile 50.000/ {print $NF}'
+  local out
+  out=$(timeout 120 "${ON_A[@]}" sockperf pp --tcp -i 127.0.0.1 -p $SPORT -m "$1" -t "$TCP_SECONDS" 2>/dev/null)
   kill $srv 2>/dev/null
   wait $srv 2>/dev/null
   SPORT=$((SPORT + 1))
+  awk '/percentile 50.000/ {print $NF}' <<<"$out"
 }
 ref_iperf3() { # iperf3 receiver, 10^6 bytes/s
   "${ON_B[@]}" iperf3 -s -1 -p $IPORT >/dev/null 2>&1 &
   local srv=$!
   sleep 2
-  timeout 120 "${ON_A[@]}" iperf3 -c 127.0.0.1 -p $IPORT -l "$1" -t "$TCP_SECONDS" -J 2>/dev/null |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]/8e6)' 2>/dev/null
+  local out
+  out=$(timeout 120 "${ON_A[@]}" iperf3 -c 127.0.0.1 -p $IPORT -l "$1" -t "$TCP_SECONDS" -J 2>/dev/null)
   wait $srv 2>/dev/null
   IPORT=$((IPORT + 1))
+  "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]/8e6)' \
+    <<<"$out" 2>/dev/null
 }
 # One round of each rdmalab measurement.
-our_lat() { ours "$1" "$2" --iters "$ITERS" | jfield 'd["lat_us"]["p50"]'; }
-our_bw() { ours "$1" "$2" --iters "$ITERS" | jfield 'd["bw_MBps"]'; }
-our_tcp_lat() { ours tcp_lat "$1" --seconds "$TCP_SECONDS" | jfield 'd["lat_us"]["p50"]'; }
-our_tcp_bw() { ours tcp_bw "$1" --seconds "$TCP_SECONDS" | jfield 'd["bw_MBps"]'; }
+our_lat() { local j; j=$(ours "$1" "$2" --iters "$ITERS") && jfield 'd["lat_us"]["p50"]' <<<"$j"; }
+our_bw() { local j; j=$(ours "$1" "$2" --iters "$ITERS") && jfield 'd["bw_MBps"]' <<<"$j"; }
+our_tcp_lat() { local j; j=$(ours tcp_lat "$1" --seconds "$TCP_SECONDS") && jfield 'd["lat_us"]["p50"]' <<<"$j"; }
+our_tcp_bw() { local j; j=$(ours tcp_bw "$1" --seconds "$TCP_SECONDS") && jfield 'd["bw_MBps"]' <<<"$j"; }
 
 # summary GOAL REF_VALUES -- OUR_VALUES: "ref median|ref spread|our median|our spread|ratio|result"
 summary() {
-  python3 - "$@" <<'PY'
+  "$PYTHON" - "$@" <<'PY'
 import statistics, sys
 goal = sys.argv[1]
 args = sys.argv[2:]
