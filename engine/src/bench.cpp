@@ -570,8 +570,10 @@ BenchResult tcp_bench(const BenchOptions& o) {
                 }
             }
         } catch (...) {
+            // B's error is the cause only if B failed before A closed the connection B reads.
+            const bool b_failed_first = echo.failed.load();
             ::shutdown(a.fd, SHUT_RDWR);
-            echo.finish(); // rethrows B's error if B failed first: that is the cause of A's
+            echo.finish(b_failed_first);
             throw;
         }
         const double end = now_us();

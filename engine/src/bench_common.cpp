@@ -60,10 +60,10 @@ void PeerThread::start(std::function<void()> body) {
     });
 }
 
-void PeerThread::finish() {
+void PeerThread::finish(bool rethrow) {
     stop.store(true);
     if (thread_.joinable()) thread_.join();
-    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    if (auto error = std::exchange(error_, nullptr); error && rethrow) std::rethrow_exception(error);
 }
 
 double now_us() {

@@ -73,9 +73,10 @@ class PeerThread {
     PeerThread(const PeerThread&) = delete;
     PeerThread& operator=(const PeerThread&) = delete;
     void start(std::function<void()> body);
-    /// Sets `stop`, waits for the body and rethrows its error, if it had one. Call it on A's error path
-    /// too: B's error, when B failed first, is the cause of A's.
-    void finish();
+    /// Sets `stop`, waits for the body and rethrows its error, if it had one and `rethrow` is true. Call
+    /// it on A's error path too: B's error, when B failed first, is the cause of A's. Pass false when
+    /// B's error can only follow from A's (A closed the connection B was reading).
+    void finish(bool rethrow = true);
     std::atomic<bool> stop{false};   ///< set by A: the measurement is over
     std::atomic<bool> failed{false}; ///< set by B: its error waits in finish()
 

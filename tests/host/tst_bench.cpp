@@ -94,6 +94,14 @@ class BenchTest : public QObject {
         }
     }
 
+    void peerThreadErrorThatFollowsFromAsIsDropped() {
+        bench_detail::PeerThread peer;
+        peer.start([] { throw RdmaError(ErrorInfo{"recv", 0, "EOF", "closed", "A closed it", "fix"}); });
+        QTRY_VERIFY(peer.failed.load());
+        peer.finish(false); // A's own error is the one to report
+        peer.finish();      // and the dropped error does not come back
+    }
+
     void peerThreadStopsAWaitingBodyWithoutAnError() {
         bench_detail::PeerThread peer;
         peer.start([&peer] {
