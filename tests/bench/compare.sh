@@ -29,6 +29,8 @@
 #   --warmup         rdmalab's warm-up iterations; perftest's latency tests have none    (default 0)
 #   --cli            rdmalab-cli to use; also $RDMALAB_CLI; default build/dev/engine/rdmalab-cli
 #   --raw            also print every round's figures
+#   --self-check     run the reference tool in both columns (A/A): how far the test bed lets one tool
+#                    drift from itself under the same protocol, i.e. what a miss can and cannot show
 # Environment: RDMALAB_CLI, RDMALAB_BENCH_DEV (device; default: the first), RDMALAB_BENCH_GID (GID index).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -41,6 +43,7 @@ SIZES="2 65536"
 TCP_SECONDS=3
 ONLY="write_lat send_lat read_lat write_bw tcp_lat tcp_bw"
 RAW=0
+SELF=0
 CPUS="0 1"
 WARMUP=0
 while [ $# -gt 0 ]; do
@@ -52,6 +55,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY=$2; shift 2 ;;
     --cli) CLI=$2; shift 2 ;;
     --raw) RAW=1; shift ;;
+    --self-check) SELF=1; shift ;;
     --cpus) CPUS=$2; shift 2 ;;
     --no-pin) CPUS=""; shift ;;
     --warmup) WARMUP=$2; shift 2 ;;
@@ -189,6 +193,7 @@ RAWLINES=()
 pair() {
   local label=$1 size=$2 goal=$3 goaltext=$4 refname=$5 refcmd=$6 ourcmd=$7
   local refs=() mine=() r v
+  [ "$SELF" = 1 ] && ourcmd=$refcmd
   for ((r = 1; r <= ROUNDS; r++)); do
     v=$(eval "$refcmd"); refs+=("${v:-failed}")
     v=$(eval "$ourcmd"); mine+=("${v:-failed}")
@@ -202,6 +207,7 @@ pair() {
 
 echo "# rdmalab vs reference tools on $DEV ($(date -u +%Y-%m-%dT%H:%MZ))"
 echo
+[ "$SELF" = 1 ] && echo "**Self-check (--self-check): the \"rdmalab\" columns are the reference tool run again.**" && echo
 echo "$ROUNDS alternating rounds per pair (reference, rdmalab, reference, ...); RDMA: $ITERS iterations per"
 echo "run (rdmalab warm-up: $WARMUP); TCP: $TCP_SECONDS s per run. Placement: $PLACEMENT. Kernel $(uname -r), $(nproc) CPUs. Latency in µs (perftest t_typical,"
 echo "sockperf percentile 50, rdmalab p50), bandwidth in MB/s (10^6 bytes/s; perftest's MB/sec is 2^20 bytes/s"
