@@ -546,29 +546,12 @@ BenchResult tcp_bench(const BenchOptions& o) {
                 throw;
             }
         });
-        std::vector<double> samples;
-        Usage u0 = Usage::take();
-        double start = now_us();
-        long measured = 0;
-        warmup_begins();
+        bench_detail::PingPong run;
         try {
-            for (long i = 0;; ++i) {
-                if (i == o.warmup) {
-                    warmup_ends(long(o.warmup) * 2);
-                    u0 = Usage::take();
-                    start = now_us();
-                }
-                if (i >= o.warmup && !keep_going(o, measured, start)) break;
-                const double t0 = now_us();
+            run = bench_detail::ping_pong(o, [&] {
                 write_all(a.fd, buf_a.data(), size);
                 if (!read_all(a.fd, buf_a.data(), size)) throw RdmaError(tcp_peer_closed());
-                if (i >= o.warmup) {
-                    const double t1 = now_us();
-                    samples.push_back((t1 - t0) / 2);
-                    ++measured;
-                    if (o.feed) o.feed->add_sample(samples.back(), t1);
-                }
-            }
+            });
         } catch (...) {
             // B's error is the cause only if B failed before A closed the connection B reads.
             const bool b_failed_first = echo.failed.load();
@@ -576,15 +559,9 @@ BenchResult tcp_bench(const BenchOptions& o) {
             echo.finish(b_failed_first);
             throw;
         }
-        const double end = now_us();
-        const Usage u1 = Usage::take();
         ::shutdown(a.fd, SHUT_RDWR);
         echo.finish();
-        r.iterations = measured;
-        r.elapsed_s = (end - start) / 1e6;
-        r.latency = compute_stats(std::move(samples));
-        if (!o.keep_samples) r.latency->samples.clear();
-        r.cpu = cpu_between(u0, u1, measured * 2);
+        std::move(run).fill(o, r);
     } else {
         std::atomic<long> received_msgs{0};
         PeerThread sink;

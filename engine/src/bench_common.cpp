@@ -66,6 +66,14 @@ void PeerThread::finish(bool rethrow) {
     if (auto error = std::exchange(error_, nullptr); error && rethrow) std::rethrow_exception(error);
 }
 
+void PingPong::fill(const BenchOptions& o, BenchResult& r) && {
+    r.iterations = measured;
+    r.elapsed_s = (end_us - start_us) / 1e6;
+    r.latency = compute_stats(std::move(half_rtt_us));
+    if (!o.keep_samples) r.latency->samples.clear();
+    r.cpu = cpu_between(before, after, measured * 2);
+}
+
 double now_us() {
     return double(monotonic_ns()) / 1000.0;
 }

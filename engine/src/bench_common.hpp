@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace rdmalab::bench_detail {
 
@@ -142,5 +143,44 @@ class SyscallScope {
 void warmup_begins();
 /// The warm-up ended after `messages` messages: the scope keeps the count and closes its counter.
 void warmup_ends(long messages);
+
+/// What a TCP ping-pong measured: half round trips and the CPU and clock around the measured part.
+struct PingPong {
+    std::vector<double> half_rtt_us;
+    Usage before, after;
+    double start_us = 0, end_us = 0;
+    long measured = 0;
+    /// Iterations, elapsed time, latency statistics and CPU per message (two per round trip) into `r`.
+    void fill(const BenchOptions& o, BenchResult& r) &&;
+};
+
+/// The TCP ping-pong loop of the loopback and the two-host measurement: `round_trip()` sends one
+/// message and reads its echo. Warm-up round trips are not sampled (the system-call count covers
+/// them); one sample is half a round trip, as sockperf's.
+template <class RoundTrip> PingPong ping_pong(const BenchOptions& o, RoundTrip&& round_trip) {
+    PingPong p;
+    p.before = Usage::take();
+    p.start_us = now_us();
+    warmup_begins();
+    for (long i = 0;; ++i) {
+        if (i == o.warmup) {
+            warmup_ends(long(o.warmup) * 2);
+            p.before = Usage::take();
+            p.start_us = now_us();
+        }
+        if (i >= o.warmup && !keep_going(o, p.measured, p.start_us)) break;
+        const double t0 = now_us();
+        round_trip();
+        if (i >= o.warmup) {
+            const double t1 = now_us();
+            p.half_rtt_us.push_back((t1 - t0) / 2);
+            ++p.measured;
+            if (o.feed) o.feed->add_sample(p.half_rtt_us.back(), t1);
+        }
+    }
+    p.end_us = now_us();
+    p.after = Usage::take();
+    return p;
+}
 
 } // namespace rdmalab::bench_detail

@@ -900,38 +900,14 @@ RemoteBenchResult tcp_connector(const BenchOptions& o, const RemoteBenchOptions&
     std::vector<std::uint8_t> buf(size, 'a');
     if (o.kind == BenchKind::TcpLat) {
         r.latency_basis = "half round trip (ping-pong / 2, as sockperf ping-pong)";
-        std::vector<double> samples;
-        Usage u0 = Usage::take();
-        double start = now_us();
-        long measured = 0;
-        warmup_begins();
-        for (long i = 0;; ++i) {
-            if (i == o.warmup) {
-                warmup_ends(long(o.warmup) * 2);
-                u0 = Usage::take();
-                start = now_us();
-            }
-            if (i >= o.warmup && !keep_going(o, measured, start)) break;
-            const double t0 = now_us();
+        bench_detail::PingPong run = bench_detail::ping_pong(o, [&] {
             write_all(s.fd, buf.data(), size, peer);
             read_exact(s.fd, buf.data(), size, peer);
-            if (i >= o.warmup) {
-                const double t1 = now_us();
-                samples.push_back((t1 - t0) / 2);
-                ++measured;
-                if (o.feed) o.feed->add_sample(samples.back(), t1);
-            }
-        }
-        const double end = now_us();
-        const Usage u1 = Usage::take();
+        });
         ::shutdown(s.fd, SHUT_WR);
         std::uint8_t byte;
         (void)::recv(s.fd, &byte, 1, 0); // B's EOF
-        r.iterations = measured;
-        r.elapsed_s = (end - start) / 1e6;
-        r.latency = compute_stats(std::move(samples));
-        if (!o.keep_samples) r.latency->samples.clear();
-        r.cpu = cpu_between(u0, u1, measured * 2);
+        std::move(run).fill(o, r);
     } else {
         warmup_begins();
         for (long i = 0; i < o.warmup; ++i)
