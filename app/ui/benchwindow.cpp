@@ -440,6 +440,7 @@ void BenchWindow::buildUi() {
         QChart* c = histogramView_->chart();
         L.histogramUpper = new QLineSeries;
         L.histogramArea = new QAreaSeries(L.histogramUpper);
+        L.histogramUpper->setParent(L.histogramArea); // an area series does not own its line series
         L.histogramArea->setName(tr("iterations per bin"));
         L.histogramArea->setColor(QColor(0x1f, 0x77, 0xb4, 140));
         c->addSeries(L.histogramArea);

@@ -2,6 +2,7 @@
 // the engine process (TCP needs no RDMA device, so this runs on any host), redraw batching, a bad file.
 #include "benchwindow.h"
 
+#include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
 #include <QFile>
@@ -10,11 +11,13 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineSeries>
+#include <QPointer>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <csignal>
 
 using namespace rdmalab;
@@ -144,6 +147,29 @@ class BenchWindowTest : public QObject {
         QTRY_VERIFY(banner->isVisible());
         QVERIFY2(banner->text().contains("line 3"), qPrintable(banner->text()));
         QVERIFY2(banner->text().contains("name"), qPrintable(banner->text()));
+    }
+
+    void closingTheWindowFreesEveryChartSeries() {
+        // A QAreaSeries does not own the line series it is drawn from; every series, and every line an
+        // area is drawn from, must go with the window (ASan's leak check found the histogram's).
+        QList<QPointer<QObject>> series;
+        {
+            BenchStartOptions options;
+            options.replayFile = kData + "bench-compare.jsonl";
+            BenchWindow window(options);
+            for (auto* view : window.findChildren<QChartView*>())
+                for (auto* s : view->chart()->series()) {
+                    series.append(s);
+                    if (auto* area = qobject_cast<QAreaSeries*>(s)) {
+                        series.append(area->upperSeries());
+                        if (area->lowerSeries()) series.append(area->lowerSeries());
+                    }
+                }
+            QVERIFY(std::any_of(series.begin(), series.end(),
+                                [](const QPointer<QObject>& s) { return qobject_cast<QAreaSeries*>(s); }));
+        }
+        for (const auto& s : series)
+            QVERIFY2(s.isNull(), "a chart series outlived its window");
     }
 };
 
