@@ -6,7 +6,9 @@
 limit=${1:-90}
 declare -A reported
 while sleep 10; do
-  for pid in $(pgrep -f 'tst_|rdmalab-cli|/rdmalab( |$)'); do
+  # The program itself (the command line's first word) is a test or rdmalab, not merely named in the
+  # arguments (ctest's -E tst_app_device, for example).
+  for pid in $(pgrep -f '^[^ ]*(tst_[^ ]*|rdmalab-cli|/rdmalab)( |$)'); do
     [ -n "${reported[$pid]:-}" ] && continue
     age=$(ps -o etimes= -p "$pid" 2>/dev/null | tr -d ' ')
     [ -n "$age" ] && [ "$age" -gt "$limit" ] || continue
