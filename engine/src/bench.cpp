@@ -21,10 +21,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <deque>
 #include <numeric>
-#include <stdexcept>
 
 namespace rdmalab {
 
@@ -463,14 +461,14 @@ struct Fd {
     throw RdmaError(explain_errno(what, errno, "loopback TCP pair of the measurement"));
 }
 
+ErrorInfo loopback_socket_error(const std::string& verb, int err, const std::string& where) {
+    return explain_errno(verb, err, where);
+}
+
+const std::string kLoopbackPeer = "the other end of the loopback TCP pair";
+
 void write_all(int fd, const std::uint8_t* data, std::size_t n) {
-    while (n > 0) {
-        const ssize_t w = ::send(fd, data, n, MSG_NOSIGNAL); // a closed peer is an error, not SIGPIPE
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) sock_fail("send");
-        data += w;
-        n -= static_cast<std::size_t>(w);
-    }
+    bench_detail::write_all(fd, data, n, kLoopbackPeer, loopback_socket_error);
 }
 
 ErrorInfo tcp_peer_closed() {
@@ -484,22 +482,8 @@ ErrorInfo tcp_peer_closed() {
         "Run the measurement again."};
 }
 
-/// Reads exactly n bytes; false on the peer's orderly shutdown before the first byte.
 bool read_all(int fd, std::uint8_t* data, std::size_t n) {
-    bool first = true;
-    while (n > 0) {
-        const ssize_t r = ::recv(fd, data, n, 0);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) sock_fail("recv");
-        if (r == 0) {
-            if (first) return false;
-            throw RdmaError(tcp_peer_closed());
-        }
-        first = false;
-        data += r;
-        n -= static_cast<std::size_t>(r);
-    }
-    return true;
+    return bench_detail::read_all(fd, data, n, kLoopbackPeer, loopback_socket_error);
 }
 
 /// A connected TCP pair over 127.0.0.1.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <pthread.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -64,6 +65,38 @@ void PeerThread::finish(bool rethrow) {
     stop.store(true);
     if (thread_.joinable()) thread_.join();
     if (auto error = std::exchange(error_, nullptr); error && rethrow) std::rethrow_exception(error);
+}
+
+void write_all(int fd, const void* data, std::size_t n, const std::string& where, SocketError explain) {
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    while (n > 0) {
+        const ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) throw RdmaError(explain("send", errno, where));
+        p += w;
+        n -= static_cast<std::size_t>(w);
+    }
+}
+
+bool read_all(int fd, void* data, std::size_t n, const std::string& where, SocketError explain) {
+    auto* p = static_cast<std::uint8_t*>(data);
+    bool first = true;
+    while (n > 0) {
+        const ssize_t r = ::recv(fd, p, n, 0);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) throw RdmaError(explain("recv", errno, where));
+        if (r == 0) {
+            if (first) return false;
+            throw RdmaError(
+                ErrorInfo{"recv", 0, "EOF", "the connection was closed in the middle of a message",
+                          fmt::format("{} closed the connection: it failed or was stopped.", where),
+                          "Look at the peer's output for its error."});
+        }
+        first = false;
+        p += r;
+        n -= static_cast<std::size_t>(r);
+    }
+    return true;
 }
 
 void PingPong::fill(const BenchOptions& o, BenchResult& r) && {

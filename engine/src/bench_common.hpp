@@ -86,6 +86,15 @@ class PeerThread {
     std::exception_ptr error_;
 };
 
+/// Explains a socket call's errno; the two-host path names the peer and its listener.
+using SocketError = ErrorInfo (*)(const std::string& verb, int err, const std::string& where);
+
+/// Sends all n bytes (MSG_NOSIGNAL: a closed peer is an error, not SIGPIPE); throws explain(...).
+void write_all(int fd, const void* data, std::size_t n, const std::string& where, SocketError explain);
+/// Reads exactly n bytes; false on the peer's orderly shutdown before the first byte, and an error for
+/// one in the middle of the message.
+bool read_all(int fd, void* data, std::size_t n, const std::string& where, SocketError explain);
+
 /// Throws an RdmaError naming sched_setaffinity unless `cpu` is one this process may run on.
 void check_cpu(int cpu, const char* endpoint);
 

@@ -113,7 +113,7 @@ ErrorInfo timeout_error(const std::string& verb, int timeout_ms, const std::stri
 }
 
 /// A failed socket or rdma_cm call, with causes for the errors a two-host run meets.
-[[noreturn]] void fail_errno(const std::string& verb, int err, const std::string& where) {
+ErrorInfo socket_error(const std::string& verb, int err, const std::string& where) {
     ErrorInfo info = explain_errno(verb, err);
     switch (err) {
     case ECONNREFUSED:
@@ -150,7 +150,11 @@ ErrorInfo timeout_error(const std::string& verb, int timeout_ms, const std::stri
     default:
         break;
     }
-    fail(std::move(info));
+    return info;
+}
+
+[[noreturn]] void fail_errno(const std::string& verb, int err, const std::string& where) {
+    fail(socket_error(verb, err, where));
 }
 
 void check(int ret, const std::string& verb, const std::string& where) {
@@ -777,35 +781,11 @@ struct Fd {
 };
 
 void write_all(int fd, const void* data, std::size_t n, const std::string& where) {
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    while (n > 0) {
-        const ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) fail_errno("send", errno, where);
-        p += w;
-        n -= static_cast<std::size_t>(w);
-    }
+    bench_detail::write_all(fd, data, n, where, socket_error);
 }
 
-/// Reads exactly n bytes; false on a clean EOF before the first byte.
 bool read_all(int fd, void* data, std::size_t n, const std::string& where) {
-    auto* p = static_cast<std::uint8_t*>(data);
-    bool first = true;
-    while (n > 0) {
-        const ssize_t r = ::recv(fd, p, n, 0);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) fail_errno("recv", errno, where);
-        if (r == 0) {
-            if (first) return false;
-            fail({"recv", 0, "EOF", "the connection was closed in the middle of a message",
-                  fmt::format("{} closed the connection: it failed or was stopped.", where),
-                  "Look at the peer's output for its error."});
-        }
-        first = false;
-        p += r;
-        n -= static_cast<std::size_t>(r);
-    }
-    return true;
+    return bench_detail::read_all(fd, data, n, where, socket_error);
 }
 
 void read_exact(int fd, void* data, std::size_t n, const std::string& where) {
