@@ -9,9 +9,13 @@ packages=(
   # engine
   libibverbs-dev librdmacm-dev rdma-core ibverbs-providers libfmt-dev nlohmann-json3-dev
   # app and labs
-  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libyaml-cpp-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libyaml-cpp-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
   # tools the tests and benchmarks call
   ibverbs-utils rdmacm-utils perftest sockperf iperf3 iproute2 util-linux
+  # packaging: the .deb (dependencies computed by dpkg-shlibdeps), its desktop entry and man pages
+  dpkg-dev file desktop-file-utils man-db
+  # the fresh-machine check (a minimal Debian 12 root)
+  debootstrap
   # the SoftRoCE test bed
   qemu-system-x86 busybox-static kmod cpio zstd xz-utils
 )
