@@ -2,22 +2,29 @@
 # Sets everything up and runs every test: installs the Debian packages, builds the dev and asan+ubsan presets,
 # runs the host tests, then boots the SoftRoCE test bed (tests/softroce/) and runs every device test inside it,
 # in both builds. Fails when any test fails, when the VM run fails, or when the device tests did not run.
+#
+# In CI (CI=true), or with --fresh-machine, the dev preset is built and host-tested inside a minimal Debian 12
+# root that has only what install-deps.sh installs, and the .deb is built and installed there
+# (tests/fresh-machine/check.sh, needs root); the device tests then run that same build. Elsewhere the dev
+# preset builds on this machine.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 start=$(date +%s)
+fresh=0
+case ${RDMALAB_FRESH_MACHINE:-${CI:-}} in 1 | true | yes) fresh=1 ;; esac
+for arg in "$@"; do
+  case $arg in
+    --fresh-machine) fresh=1 ;;
+    *) echo "usage: tests/run-all.sh [--fresh-machine]" >&2; exit 2 ;;
+  esac
+done
 
 step() { printf '\n==== %s\n' "$*"; }
 die() { printf '\nrun-all: FAILED: %s\n' "$*" >&2; exit 1; }
 
 step "dependencies"
 resources/scripts/install-deps.sh || die "installing dependencies"
-
-for preset in dev asan; do
-  step "configure and build ($preset)"
-  cmake --preset "$preset" >/dev/null || die "configure $preset"
-  cmake --build --preset "$preset" || die "build $preset"
-done
 
 passed=0; failed=0; skipped=0
 # Adds the counts of one ctest run (its output in $1) to the totals; returns ctest's status.
@@ -34,7 +41,21 @@ count() {
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 host_status=0
-for preset in dev asan; do
+host_presets=(dev asan)
+if [ $fresh -eq 1 ]; then
+  step "fresh-machine check: a minimal Debian 12 root builds dev, passes the host tests, installs the .deb"
+  tests/fresh-machine/check.sh || die "the fresh-machine check (tests/fresh-machine/check.sh)"
+  count build/fresh-host-dev.log
+  host_presets=(asan)
+fi
+
+for preset in "${host_presets[@]}"; do
+  step "configure and build ($preset)"
+  cmake --preset "$preset" >/dev/null || die "configure $preset"
+  cmake --build --preset "$preset" || die "build $preset"
+done
+
+for preset in "${host_presets[@]}"; do
   step "host tests ($preset): device tests are skipped here and run in the test bed below"
   ctest --preset "$preset" -L host 2>&1 | tee "$logs/host-$preset.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || host_status=1

@@ -48,6 +48,13 @@ QString lessonsDirectory() {
     return QStringLiteral(RDMALAB_LESSONS_DIR);
 }
 
+/// Where File ▸ Open recording starts: the installed example recordings, else the source tree's.
+QString recordingsDirectory() {
+    const QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/recordings";
+    if (QDir(beside).exists()) return QDir(beside).canonicalPath();
+    return QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data");
+}
+
 QString html(const QString& text) {
     return text.toHtmlEscaped().replace('\n', "<br>");
 }
@@ -221,8 +228,8 @@ void MainWindow::buildUi() {
 
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(tr("&Open recording…"), QKeySequence::Open, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open recording"), {}, tr("Traces (*.jsonl)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
+                                                          tr("Traces (*.jsonl)"));
         if (!path.isEmpty()) openRecording(path);
     });
     fileMenu->addAction(tr("&Save trace…"), QKeySequence::Save, this, [this] {
@@ -292,9 +299,8 @@ void MainWindow::buildUi() {
     auto* openButton = new QPushButton(tr("Open a recording…"));
     openButton->setObjectName("openRecordingButton");
     connect(openButton, &QPushButton::clicked, this, [this] {
-        const QString start = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data");
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open recording"), start, tr("Traces (*.jsonl)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
+                                                          tr("Traces (*.jsonl)"));
         if (!path.isEmpty()) openRecording(path);
     });
     noDeviceLayout->addWidget(noDeviceText_);
