@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -16,12 +17,123 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
 namespace rdmalab::cli {
 
 namespace {
+
+/// Bounds on what one command may ask for, so no input can exhaust the engine's memory or stack.
+constexpr std::size_t kMaxLineBytes = 1 << 20; ///< a command line; the app's are < 1 KiB
+constexpr int kMaxNesting = 16;                ///< arrays/objects inside a command
+constexpr std::size_t kMaxBenchSizes = 64;     ///< entries of bench.start's "sizes"
+constexpr std::size_t kMaxBenchKinds = 16;     ///< entries of bench.start's "kinds"
+
+/// A command field of the wrong type or out of range; the reply names the field.
+class FieldError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+const char* json_type(const nlohmann::json& v) {
+    return v.is_number_integer() ? "integer" : v.type_name();
+}
+
+/// Typed, checked access to the fields of one command: a wrong type is a FieldError naming the field,
+/// never a library exception.
+class Fields {
+  public:
+    explicit Fields(const nlohmann::json& command) : c_(command) {}
+
+    bool has(const char* field) const { return c_.contains(field); }
+    const nlohmann::json& raw(const char* field) const { return c_.at(field); }
+
+    std::string string(const char* field, std::string fallback) const {
+        if (!has(field)) return fallback;
+        const auto& v = c_.at(field);
+        if (!v.is_string()) throw mismatch(field, "a string", v);
+        return v.get<std::string>();
+    }
+    bool boolean(const char* field, bool fallback) const {
+        if (!has(field)) return fallback;
+        const auto& v = c_.at(field);
+        if (!v.is_boolean()) throw mismatch(field, "true or false", v);
+        return v.get<bool>();
+    }
+    /// An integer in [lo, hi], or fallback when the field is absent.
+    long long integer(const char* field, long long lo, long long hi, long long fallback) const {
+        if (!has(field)) return fallback;
+        return integer_value(field, c_.at(field), lo, hi);
+    }
+    static long long integer_value(const std::string& field, const nlohmann::json& v, long long lo,
+                                   long long hi) {
+        const bool integral =
+            v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(hi) : v.is_number_integer();
+        if (!integral || v.get<long long>() < lo || v.get<long long>() > hi)
+            throw FieldError(
+                fmt::format("field '{}' must be an integer in {} .. {} (got {})", field, lo, hi, brief(v)));
+        return v.get<long long>();
+    }
+
+    static FieldError mismatch(const std::string& field, const char* expected, const nlohmann::json& v) {
+        return FieldError(fmt::format("field '{}' must be {} (got {})", field, expected, brief(v)));
+    }
+    /// A short rendering of a value for error messages (a long string or array is cut).
+    static std::string brief(const nlohmann::json& v) {
+        if (v.is_array() || v.is_object()) return fmt::format("{} of {} entries", json_type(v), v.size());
+        std::string text = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        if (text.size() > 40) text = text.substr(0, 37) + "...";
+        return fmt::format("{} {}", json_type(v), text);
+    }
+
+  private:
+    const nlohmann::json& c_;
+};
+
+/// How deeply arrays and objects nest in a JSON text (strings skipped), counted before parsing so a
+/// hostile line cannot make the parser's result, or its copies, recurse deeply.
+int nesting_depth(const std::string& text) {
+    int depth = 0, deepest = 0;
+    bool in_string = false, escaped = false;
+    for (const char ch : text) {
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (ch == '\\')
+                escaped = true;
+            else if (ch == '"')
+                in_string = false;
+        } else if (ch == '"') {
+            in_string = true;
+        } else if (ch == '[' || ch == '{') {
+            deepest = std::max(deepest, ++depth);
+        } else if (ch == ']' || ch == '}') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+/// Reads one line of at most `limit` bytes. Returns false at end of input. A longer line is consumed
+/// to its end without being kept (memory stays bounded) and `too_long` is set.
+bool read_line(std::istream& in, std::string& line, std::size_t limit, bool& too_long) {
+    line.clear();
+    too_long = false;
+    std::streambuf* buf = in.rdbuf();
+    bool any = false;
+    for (;;) {
+        const int ch = buf->sbumpc();
+        if (ch == std::char_traits<char>::eof()) return any;
+        any = true;
+        if (ch == '\n') return true;
+        if (line.size() < limit)
+            line.push_back(static_cast<char>(ch));
+        else
+            too_long = true;
+    }
+}
 
 /// A measurement running on its own thread while the server keeps reading commands (bench.stop).
 /// A reporter thread drains the live feed every kReportIntervalMs and emits "measure" events, so
@@ -158,16 +270,41 @@ class Server {
         tracer_->add_sink(std::make_shared<JsonLinesSink>(stdout, true));
     }
 
+    /// Answers a line that is not a command at all.
+    void invalid(std::size_t line_number, const std::string& why) {
+        reply(nullptr, "invalid", false, {{"error", fmt::format("line {}: {}", line_number, why)}});
+    }
+
     /// Handles one command line; returns false on "quit".
     bool handle(const std::string& line, std::size_t line_number) {
-        nlohmann::json command = nlohmann::json::parse(line, nullptr, false);
-        if (command.is_discarded() || !command.is_object()) {
-            reply(nullptr, "invalid", false,
-                  {{"error", fmt::format("line {}: not a JSON object", line_number)}});
+        if (nesting_depth(line) > kMaxNesting) {
+            invalid(line_number, fmt::format("nested deeper than {} levels", kMaxNesting));
             return true;
         }
-        const nlohmann::json id = command.value("id", nlohmann::json());
-        const std::string cmd = command.value("cmd", "");
+        nlohmann::json command = nlohmann::json::parse(line, nullptr, false);
+        if (command.is_discarded() || !command.is_object()) {
+            invalid(line_number, "not a JSON object");
+            return true;
+        }
+        const Fields fields(command);
+        nlohmann::json id;
+        if (fields.has("id")) {
+            id = fields.raw("id");
+            if (!id.is_string() && !id.is_number() && !id.is_null()) {
+                invalid(line_number,
+                        fmt::format("field 'id' must be a string or a number (got {})", Fields::brief(id)));
+                return true;
+            }
+        }
+        if (!fields.has("cmd") || !fields.raw("cmd").is_string()) {
+            reply(id, "invalid", false,
+                  {{"error",
+                    fmt::format("line {}: field 'cmd' must be a string naming a command ({})", line_number,
+                                fields.has("cmd") ? "got " + Fields::brief(fields.raw("cmd"))
+                                                  : "it is missing")}});
+            return true;
+        }
+        const std::string cmd = fields.raw("cmd").get<std::string>();
         try {
             if (cmd == "hello") {
                 reply(
@@ -199,11 +336,12 @@ class Server {
                 if (!require_operation(id, cmd)) return true;
                 const std::size_t index = operation_->next_step();
                 const bool ok = operation_->run_next();
-                reply(id, cmd, ok, progress(index));
+                reply(id, cmd, ok, progress(index, ok));
             } else if (cmd == "op.run") {
                 if (!require_operation(id, cmd)) return true;
                 operation_->run_all();
-                reply(id, cmd, operation_->outcome().success, progress(operation_->next_step()));
+                const bool ok = operation_->outcome().success;
+                reply(id, cmd, ok, progress(operation_->next_step(), ok));
             } else if (cmd == "op.reset") {
                 operation_.reset(); // destructor tears down in the canonical order, traced
                 reply(id, cmd, true, {});
@@ -221,6 +359,12 @@ class Server {
             }
         } catch (const RdmaError& e) {
             reply(id, cmd, false, {{"error", e.info().to_string()}, {"error_info", e.info().to_json()}});
+        } catch (const FieldError& e) {
+            reply(id, cmd, false, {{"error", fmt::format("line {}: {}", line_number, e.what())}});
+        } catch (const std::bad_alloc&) {
+            reply(id, cmd, false,
+                  {{"error", "the engine ran out of memory for this command; nothing was started. Ask for "
+                             "smaller sizes or fewer runs"}});
         } catch (const std::exception& e) {
             reply(id, cmd, false, {{"error", e.what()}});
         }
@@ -230,26 +374,29 @@ class Server {
   private:
     void start(const nlohmann::json& id, const nlohmann::json& command) {
         OperationOptions options;
-        const auto op = op_kind_from_string(command.value("op", ""));
+        const Fields f(command);
+        const auto op = op_kind_from_string(f.string("op", ""));
         if (!op) {
             reply(id, "op.start", false,
                   {{"error", "field 'op' must be one of send, send_imm, write, write_imm, read, cas, faa"}});
             return;
         }
         options.op = *op;
-        if (command.contains("size")) {
-            if (!command["size"].is_number_unsigned()) {
-                reply(id, "op.start", false, {{"error", "field 'size' must be a positive integer"}});
+        if (f.has("size")) {
+            if (!f.raw("size").is_number_unsigned() || f.raw("size").get<std::uint64_t>() == 0) {
+                reply(id, "op.start", false,
+                      {{"error", fmt::format("field 'size' must be a positive integer (got {})",
+                                             Fields::brief(f.raw("size")))}});
                 return;
             }
-            options.size = command["size"].get<std::size_t>();
+            options.size = f.raw("size").get<std::size_t>();
         } else if (*op == OpKind::CompareSwap || *op == OpKind::FetchAdd) {
             options.size = 8;
         }
-        options.message = command.value("message", options.message);
-        options.device = command.value("device", options.device);
-        options.inline_data = command.value("inline", false);
-        const auto fault = fault_kind_from_string(command.value("fault", "none"));
+        options.message = f.string("message", options.message);
+        options.device = f.string("device", options.device);
+        options.inline_data = f.boolean("inline", false);
+        const auto fault = fault_kind_from_string(f.string("fault", "none"));
         if (!fault) {
             reply(id, "op.start", false,
                   {{"error", "field 'fault' must be one of none, bad-rkey, no-remote-access, out-of-bounds, "
@@ -278,76 +425,56 @@ class Server {
         };
         if (bench_ && bench_->running())
             return fail("a measurement is already running; send bench.stop first");
+        const Fields f(c);
         std::vector<BenchKind> kinds;
-        nlohmann::json kind_list =
-            c.contains("kinds") ? c["kinds"] : nlohmann::json::array({c.value("kind", "")});
-        if (!kind_list.is_array() || kind_list.empty())
-            return fail("field 'kinds' must be a non-empty array");
+        const nlohmann::json kind_list =
+            f.has("kinds") ? f.raw("kinds") : nlohmann::json::array({f.string("kind", "")});
+        if (!kind_list.is_array() || kind_list.empty() || kind_list.size() > kMaxBenchKinds)
+            return fail(fmt::format("field 'kinds' must be an array of 1 .. {} kinds", kMaxBenchKinds));
         for (const auto& k : kind_list) {
             const auto kind = k.is_string() ? bench_kind_from_string(k.get<std::string>()) : std::nullopt;
             if (!kind)
                 return fail(
                     fmt::format("field 'kind' must be one of send_lat, write_lat, read_lat, atomic_lat, "
                                 "tcp_lat, write_bw, read_bw, send_bw, tcp_bw (got {})",
-                                k.dump()));
+                                Fields::brief(k)));
             kinds.push_back(*kind);
         }
-        auto positive = [&](const char* field, long long lo, long long hi, long long fallback,
-                            long long& out) -> bool {
-            if (!c.contains(field)) {
-                out = fallback;
-                return true;
-            }
-            if (!c[field].is_number_integer() || c[field].get<long long>() < lo ||
-                c[field].get<long long>() > hi) {
-                fail(fmt::format("field '{}' must be an integer in {} .. {}", field, lo, hi));
-                return false;
-            }
-            out = c[field].get<long long>();
-            return true;
-        };
-        long long iters = 0, warmup = 0, window = 0, max_size = 0;
-        if (!positive("iters", 1, 100000000, 1000, iters) || !positive("warmup", 0, 1000000, 100, warmup) ||
-            !positive("window", 1, 1024, 64, window) ||
-            !positive("max_size", 1, 1LL << 30, 8LL << 20, max_size))
-            return;
+        const long long iters = f.integer("iters", 1, 100000000, 1000);
+        const long long warmup = f.integer("warmup", 0, 1000000, 100);
+        const long long window = f.integer("window", 1, 1024, 64);
+        const long long max_size = f.integer("max_size", 1, 1LL << 30, 8LL << 20);
         double seconds = 0;
-        if (c.contains("seconds")) {
-            if (!c["seconds"].is_number() || c["seconds"].get<double>() <= 0 ||
-                c["seconds"].get<double>() > 3600)
-                return fail("field 'seconds' must be a number in (0, 3600]");
-            seconds = c["seconds"].get<double>();
+        if (f.has("seconds")) {
+            const auto& v = f.raw("seconds");
+            if (!v.is_number() || !(v.get<double>() > 0) || v.get<double>() > 3600)
+                return fail(
+                    fmt::format("field 'seconds' must be a number in (0, 3600] (got {})", Fields::brief(v)));
+            seconds = v.get<double>();
         }
         std::optional<int> cpu_a, cpu_b;
-        if (c.contains("cpus")) {
-            const auto& cpus = c["cpus"];
-            const bool shape = cpus.is_array() && !cpus.empty() && cpus.size() <= 2;
-            for (std::size_t k = 0; shape && k < cpus.size(); ++k)
-                if (!cpus[k].is_number_unsigned() || cpus[k].get<unsigned>() > 4095)
-                    return fail("field 'cpus' must be [A] or [A, B] with CPU numbers 0 .. 4095");
-            if (!shape) return fail("field 'cpus' must be [A] or [A, B] with CPU numbers 0 .. 4095");
-            cpu_a = cpus[0].get<int>();
-            if (cpus.size() == 2) cpu_b = cpus[1].get<int>();
+        if (f.has("cpus")) {
+            const auto& cpus = f.raw("cpus");
+            if (!cpus.is_array() || cpus.empty() || cpus.size() > 2)
+                return fail("field 'cpus' must be [A] or [A, B] with CPU numbers 0 .. 4095");
+            cpu_a = int(Fields::integer_value("cpus", cpus[0], 0, 4095));
+            if (cpus.size() == 2) cpu_b = int(Fields::integer_value("cpus", cpus[1], 0, 4095));
         }
         std::vector<std::size_t> sizes;
-        const bool sweep = c.value("sweep", false);
+        const bool sweep = f.boolean("sweep", false);
         if (sweep) {
             for (auto s : sweep_sizes())
                 if (static_cast<long long>(s) <= max_size) sizes.push_back(s);
-        } else if (c.contains("sizes")) {
-            if (!c["sizes"].is_array() || c["sizes"].empty())
-                return fail("field 'sizes' must be a non-empty array");
-            for (const auto& s : c["sizes"]) {
-                if (!s.is_number_unsigned() || s.get<std::size_t>() == 0 ||
-                    s.get<std::size_t>() > (1ULL << 30))
-                    return fail("field 'sizes' must hold integers in 1 .. 1073741824");
-                sizes.push_back(s.get<std::size_t>());
-            }
+        } else if (f.has("sizes")) {
+            const auto& list = f.raw("sizes");
+            if (!list.is_array() || list.empty() || list.size() > kMaxBenchSizes)
+                return fail(fmt::format("field 'sizes' must be an array of 1 .. {} sizes", kMaxBenchSizes));
+            for (const auto& v : list)
+                sizes.push_back(std::size_t(Fields::integer_value("sizes", v, 1, 1LL << 30)));
         } else {
-            long long size = 0;
-            if (!positive("size", 1, 1LL << 30, 2, size)) return;
-            sizes.push_back(static_cast<std::size_t>(size));
+            sizes.push_back(std::size_t(f.integer("size", 1, 1LL << 30, 2)));
         }
+        const std::string device = f.string("device", "");
         std::vector<BenchOptions> runs;
         for (auto kind : kinds) {
             for (auto size : sizes) {
@@ -358,7 +485,7 @@ class Server {
                 o.seconds = seconds;
                 o.warmup = int(warmup);
                 o.window = int(window);
-                o.device = c.value("device", "");
+                o.device = device;
                 o.cpu_a = cpu_a;
                 o.cpu_b = cpu_b;
                 o.keep_samples = false; // samples travel in bench.samples events
@@ -367,7 +494,7 @@ class Server {
             }
         }
         bench_.reset();
-        tracer_->record(session_event(c.value("device", ""), "serve bench"));
+        tracer_->record(session_event(device, "serve bench"));
         nlohmann::json plan = nlohmann::json::array();
         for (const auto& r : runs)
             plan.push_back({{"kind", to_string(r.kind)}, {"size", r.size}, {"iters", r.iterations}});
@@ -381,11 +508,18 @@ class Server {
         return false;
     }
 
-    nlohmann::json progress(std::size_t index) const {
-        return {{"step_index", index},
-                {"next_step", operation_->next_step()},
-                {"done", operation_->done()},
-                {"outcome", outcome_json(*operation_)}};
+    /// op.step / op.run result data; a failed step also carries `error` (protocol: every failure has one).
+    nlohmann::json progress(std::size_t index, bool ok) const {
+        nlohmann::json data = {{"step_index", index},
+                               {"next_step", operation_->next_step()},
+                               {"done", operation_->done()},
+                               {"outcome", outcome_json(*operation_)}};
+        if (!ok) {
+            const auto& outcome = operation_->outcome();
+            data["error"] = outcome.error ? outcome.error->to_string() : outcome.summary;
+            if (outcome.error) data["error_info"] = outcome.error->to_json();
+        }
+        return data;
     }
 
     void reply(const nlohmann::json& id, const std::string& cmd, bool ok, nlohmann::json data) {
@@ -409,8 +543,13 @@ int serve_stdio() {
     Server server;
     std::string line;
     std::size_t line_number = 0;
-    while (std::getline(std::cin, line)) {
+    bool too_long = false;
+    while (read_line(std::cin, line, kMaxLineBytes, too_long)) {
         ++line_number;
+        if (too_long) {
+            server.invalid(line_number, fmt::format("longer than {} bytes; ignored", kMaxLineBytes));
+            continue;
+        }
         if (line.empty()) continue;
         if (!server.handle(line, line_number)) break;
     }

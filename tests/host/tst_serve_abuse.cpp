@@ -1,0 +1,266 @@
+// The engine process under abuse: every malformed, mistyped, out-of-range, oversized or out-of-order input
+// is answered with an error naming what is wrong, and the process stays up with bounded memory.
+#include "testutil.hpp"
+
+#include <QFile>
+#include <QProcess>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+/// `rdmalab-cli serve --stdio` as a child process, fed line by line.
+class Engine {
+  public:
+    Engine() {
+        process_.setProgram(QStringLiteral(RDMALAB_CLI_PATH));
+        process_.setArguments({"serve", "--stdio"});
+        process_.start();
+    }
+    ~Engine() {
+        if (process_.state() != QProcess::NotRunning) {
+            process_.kill();
+            process_.waitForFinished(5000);
+        }
+    }
+    bool started() { return process_.waitForStarted(10000); }
+    bool alive() const { return process_.state() == QProcess::Running; }
+
+    void send(const QByteArray& bytes) {
+        process_.write(bytes);
+        process_.waitForBytesWritten(60000);
+    }
+    /// Sends one line and returns the `result` event that answers it (the next one on stdout).
+    nlohmann::json ask(const QByteArray& line) {
+        send(line + '\n');
+        return nextResult();
+    }
+    nlohmann::json nextResult(int timeoutMs = 60000) {
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < timeoutMs) {
+            while (process_.canReadLine()) {
+                const auto event = nlohmann::json::parse(process_.readLine().toStdString(), nullptr, false);
+                if (!event.is_discarded() && event.value("kind", "") == "result") return event;
+            }
+            if (!process_.waitForReadyRead(1000) && !alive()) break;
+        }
+        return nullptr;
+    }
+    /// Peak resident memory of the engine so far, in KiB (VmHWM), or -1.
+    long peakKiB() const {
+        QFile status(QStringLiteral("/proc/%1/status").arg(process_.processId()));
+        if (!status.open(QIODevice::ReadOnly)) return -1;
+        for (const auto& line : status.readAll().split('\n'))
+            if (line.startsWith("VmHWM:")) return line.mid(6).trimmed().split(' ').value(0).toLong();
+        return -1;
+    }
+    QProcess& process() { return process_; }
+
+  private:
+    QProcess process_;
+};
+
+QString errorOf(const nlohmann::json& result) {
+    if (!result.is_object()) return QStringLiteral("<no result>");
+    return QString::fromStdString(result["data"].value("error", std::string("<no error field>")));
+}
+
+} // namespace
+
+class TestServeAbuse : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void cmdOfEveryWrongTypeIsAnsweredAndTheEngineStaysUp() {
+        Engine engine;
+        QVERIFY(engine.started());
+        for (const char* value : {"1", "null", "[]", "{}", "true", "1.5", "[\"hello\"]"}) {
+            const auto result = engine.ask(QByteArray("{\"id\":7,\"cmd\":") + value + "}");
+            QVERIFY2(result.is_object(), value);
+            QCOMPARE(result["data"]["ok"].get<bool>(), false);
+            QVERIFY2(errorOf(result).contains("field 'cmd' must be a string"), qPrintable(errorOf(result)));
+            QCOMPARE(result["ids"]["id"].get<int>(), 7); // still answers the right request
+            QVERIFY(engine.alive());
+        }
+        const auto missing = engine.ask(R"({"id":8})");
+        QVERIFY2(errorOf(missing).contains("field 'cmd'") && errorOf(missing).contains("missing"),
+                 qPrintable(errorOf(missing)));
+        QCOMPARE(engine.ask(R"({"id":9,"cmd":"hello"})")["data"]["ok"].get<bool>(), true);
+    }
+
+    void linesThatAreNotJsonObjectsAreRefusedByLine() {
+        Engine engine;
+        QVERIFY(engine.started());
+        const QList<QByteArray> bad = {"hello",
+                                       "[1,2]",
+                                       "\"cmd\"",
+                                       "{\"cmd\":\"hello\"",
+                                       QByteArray("{\"cmd\":\"\xff\xfe\"}"),
+                                       QByteArray("{\"cmd\":\"hel\0lo\"}", 16),
+                                       "{\"cmd\":\"hello\"} trailing"};
+        int line = 0;
+        for (const auto& text : bad) {
+            ++line;
+            const auto result = engine.ask(text);
+            QCOMPARE(QString::fromStdString(result.value("name", "")), QStringLiteral("invalid"));
+            QCOMPARE(errorOf(result), QStringLiteral("line %1: not a JSON object").arg(line));
+            QVERIFY(engine.alive());
+        }
+    }
+
+    void aDeeplyNestedIdIsRefusedWithoutRecursing() {
+        Engine engine;
+        QVERIFY(engine.started());
+        const int levels = 100000;
+        const QByteArray line =
+            "{\"id\":" + QByteArray(levels, '[') + QByteArray(levels, ']') + ",\"cmd\":\"hello\"}";
+        const auto result = engine.ask(line);
+        QVERIFY2(errorOf(result).contains("nested deeper than"), qPrintable(errorOf(result)));
+        QVERIFY(engine.alive());
+        const auto object = engine.ask(R"({"id":{"a":1},"cmd":"hello"})");
+        QVERIFY2(errorOf(object).contains("field 'id' must be a string or a number"),
+                 qPrintable(errorOf(object)));
+        QCOMPARE(engine.ask(R"({"id":"x","cmd":"hello"})")["data"]["ok"].get<bool>(), true);
+    }
+
+    void aHundredMegabyteLineIsSkippedWithBoundedMemory() {
+        Engine engine;
+        QVERIFY(engine.started());
+        QCOMPARE(engine.ask(R"({"id":1,"cmd":"hello"})")["data"]["ok"].get<bool>(), true);
+        const long before = engine.peakKiB();
+        QVERIFY(before > 0);
+        const QByteArray chunk(1 << 20, 'x');
+        engine.send("{\"id\":2,\"cmd\":\"hello\",\"pad\":\"");
+        for (int i = 0; i < 100; ++i)
+            engine.send(chunk);
+        const auto result = engine.ask("\"}");
+        QVERIFY2(errorOf(result).contains("longer than 1048576 bytes"), qPrintable(errorOf(result)));
+        QVERIFY(engine.alive());
+        const long grown = engine.peakKiB() - before;
+        // Holding the line would need 100 MiB at least; a bounded reader keeps at most its 1 MiB limit.
+        QVERIFY2(grown < 16 * 1024, qPrintable(QStringLiteral("peak memory grew by %1 KiB").arg(grown)));
+        QCOMPARE(engine.ask(R"({"id":3,"cmd":"hello"})")["data"]["ok"].get<bool>(), true);
+    }
+
+    void wrongFieldTypesAndRangesNameTheField() {
+        Engine engine;
+        QVERIFY(engine.started());
+        const struct {
+            const char* line;
+            const char* expected;
+        } cases[] = {
+            {R"({"cmd":"op.start","op":1})", "field 'op' must be a string"},
+            {R"({"cmd":"op.start","op":"write","size":-5})", "field 'size' must be a positive integer"},
+            {R"({"cmd":"op.start","op":"write","size":0})", "field 'size' must be a positive integer"},
+            {R"({"cmd":"op.start","op":"write","size":18446744073709551616})",
+             "field 'size' must be a positive integer"},
+            {R"({"cmd":"op.start","op":"write","size":1.5})", "field 'size' must be a positive integer"},
+            {R"({"cmd":"op.start","op":"write","size":"64"})", "field 'size' must be a positive integer"},
+            {R"({"cmd":"op.start","op":"write","size":2147483648})", "at most 1 GiB"},
+            {R"({"cmd":"op.start","op":"write","message":5})", "field 'message' must be a string"},
+            {R"({"cmd":"op.start","op":"write","inline":"yes"})", "field 'inline' must be true or false"},
+            {R"({"cmd":"op.start","op":"write","device":[]})", "field 'device' must be a string"},
+            {R"({"cmd":"op.start","op":"write","fault":{}})", "field 'fault' must be a string"},
+            {R"({"cmd":"bench.start","kind":"write_lat","iters":-1})",
+             "field 'iters' must be an integer in 1 .. 100000000"},
+            {R"({"cmd":"bench.start","kind":"write_lat","iters":1e20})", "field 'iters' must be an integer"},
+            {R"({"cmd":"bench.start","kind":"write_lat","iters":"5"})", "field 'iters' must be an integer"},
+            {R"({"cmd":"bench.start","kind":"write_lat","window":0})",
+             "field 'window' must be an integer in 1 .. 1024"},
+            {R"({"cmd":"bench.start","kind":"write_lat","seconds":-1})",
+             "field 'seconds' must be a number in (0, 3600]"},
+            {R"({"cmd":"bench.start","kind":"write_lat","seconds":"nan"})",
+             "field 'seconds' must be a number"},
+            {R"({"cmd":"bench.start","kind":"write_lat","cpus":[1,2,3]})",
+             "field 'cpus' must be [A] or [A, B]"},
+            {R"({"cmd":"bench.start","kind":"write_lat","cpus":[-1]})",
+             "field 'cpus' must be an integer in 0 .. 4095"},
+            {R"({"cmd":"bench.start","kind":"write_lat","sweep":1})", "field 'sweep' must be true or false"},
+            {R"({"cmd":"bench.start","kind":7})", "field 'kind' must be a string"},
+            {R"({"cmd":"bench.start","kinds":[7]})", "field 'kind' must be one of"},
+            {R"({"cmd":"bench.start","kind":"write_lat","sizes":[0]})",
+             "field 'sizes' must be an integer in 1 .. 1073741824"},
+            {R"({"cmd":"bench.start","kind":"write_lat","sizes":"big"})", "field 'sizes' must be an array"},
+            {R"({"cmd":"bench.start","kind":"write_lat","size":-2})",
+             "field 'size' must be an integer in 1 .. 1073741824"},
+        };
+        for (const auto& c : cases) {
+            const auto result = engine.ask(c.line);
+            QVERIFY2(result.is_object() && !result["data"]["ok"].get<bool>(), c.line);
+            QVERIFY2(errorOf(result).contains(QString::fromUtf8(c.expected)),
+                     qPrintable(QStringLiteral("%1 -> %2").arg(c.line, errorOf(result))));
+            QVERIFY(engine.alive());
+        }
+    }
+
+    void anAmplifyingMeasurementRequestIsRefusedBeforeAllocating() {
+        Engine engine;
+        QVERIFY(engine.started());
+        QByteArray sizes = "[";
+        for (int i = 1; i <= 100000; ++i) // 9 kinds x 100,000 sizes in a line under the 1 MiB limit
+            sizes += QByteArray::number(i) + (i < 100000 ? "," : "]");
+        const auto result =
+            engine.ask(R"({"cmd":"bench.start","kinds":["send_lat","write_lat","read_lat","atomic_lat",)"
+                       R"("tcp_lat","write_bw","read_bw","send_bw","tcp_bw"],"sizes":)" +
+                       sizes + "}");
+        QVERIFY2(errorOf(result).contains("field 'sizes' must be an array of 1 .. 64 sizes"),
+                 qPrintable(errorOf(result)));
+        QVERIFY(engine.alive());
+    }
+
+    void commandsOutOfOrderAreAnswered() {
+        Engine engine;
+        QVERIFY(engine.started());
+        QVERIFY(errorOf(engine.ask(R"({"cmd":"op.step"})")).contains("no operation: send op.start first"));
+        QVERIFY(errorOf(engine.ask(R"({"cmd":"op.run"})")).contains("no operation"));
+        const auto stop = engine.ask(R"({"cmd":"bench.stop"})");
+        QCOMPARE(stop["data"]["ok"].get<bool>(), true);
+        QCOMPARE(stop["data"]["was_running"].get<bool>(), false);
+        QCOMPARE(engine.ask(R"({"cmd":"op.reset"})")["data"]["ok"].get<bool>(), true);
+        QCOMPARE(engine.ask(R"({"cmd":"bench.wait"})")["data"]["ok"].get<bool>(), true);
+        QVERIFY(errorOf(engine.ask(R"({"cmd":"nosuch"})")).contains("unknown command 'nosuch'"));
+        QVERIFY(engine.alive());
+    }
+
+    void aFloodOfCommandsIsAnsweredInFull() {
+        Engine engine;
+        QVERIFY(engine.started());
+        const int count = 100000;
+        QByteArray flood;
+        for (int i = 0; i < count; ++i)
+            flood += "{\"id\":" + QByteArray::number(i) + ",\"cmd\":\"hello\"}\n";
+        flood += "{\"id\":\"end\",\"cmd\":\"quit\"}\n";
+        engine.send(flood);
+        engine.process().closeWriteChannel();
+        QVERIFY(engine.process().waitForFinished(120000));
+        QCOMPARE(engine.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(engine.process().exitCode(), 0);
+        int answered = 0, lastId = -1;
+        bool inOrder = true;
+        for (const auto& line : engine.process().readAllStandardOutput().split('\n')) {
+            const auto event = nlohmann::json::parse(line.toStdString(), nullptr, false);
+            if (event.is_discarded() || event.value("name", "") != "hello") continue;
+            const int id = event["ids"]["id"].get<int>();
+            inOrder = inOrder && id == lastId + 1 && event["data"]["ok"].get<bool>();
+            lastId = id;
+            ++answered;
+        }
+        QCOMPARE(answered, count);
+        QVERIFY(inOrder);
+    }
+
+    void endOfInputEndsTheEngineCleanly() {
+        Engine engine;
+        QVERIFY(engine.started());
+        engine.send("{\"cmd\":\"hello\"}\n{\"cmd\":\"op.start\",\"op\":\"write\"}\n");
+        engine.process().closeWriteChannel();
+        QVERIFY(engine.process().waitForFinished(30000));
+        QCOMPARE(engine.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(engine.process().exitCode(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServeAbuse)
+#include "tst_serve_abuse.moc"
