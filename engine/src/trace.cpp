@@ -71,9 +71,10 @@ std::optional<TraceEvent> from_json(const nlohmann::json& j, TraceParseError& er
     if (!j.is_object()) return fail("(event)", "expected a JSON object");
     auto v = j.find("v");
     if (v == j.end() || !v->is_number_integer()) return fail("v", "missing or not an integer");
-    if (v->get<int>() != kTraceFormatVersion)
+    // Compared as the 64-bit value it is: narrowing first would read 4294967297 as version 1.
+    if (v->get<std::int64_t>() != kTraceFormatVersion)
         return fail("v", fmt::format("unsupported trace format version {} (this build reads version {})",
-                                     v->get<int>(), kTraceFormatVersion));
+                                     v->dump(), kTraceFormatVersion));
     TraceEvent event;
     auto seq = j.find("seq");
     if (seq == j.end() || !seq->is_number_unsigned())
@@ -151,20 +152,45 @@ JsonLinesSink::JsonLinesSink(const std::string& path)
 }
 
 JsonLinesSink::~JsonLinesSink() {
-    if (owns_stream_ && stream_ != nullptr) std::fclose(stream_);
+    finish();
+}
+
+void JsonLinesSink::note_failure() {
+    if (error_ == 0) error_ = errno != 0 ? errno : EIO;
 }
 
 void JsonLinesSink::write(const TraceEvent& event) {
     std::string line = to_json_line(event);
     line.push_back('\n');
     std::lock_guard lock(mutex_);
-    std::fwrite(line.data(), 1, line.size(), stream_);
-    if (flush_each_line_) std::fflush(stream_);
+    if (stream_ == nullptr) return;
+    errno = 0;
+    if (std::fwrite(line.data(), 1, line.size(), stream_) != line.size()) note_failure();
+    if (flush_each_line_ && std::fflush(stream_) != 0) note_failure();
 }
 
 void JsonLinesSink::flush() {
     std::lock_guard lock(mutex_);
-    std::fflush(stream_);
+    errno = 0;
+    if (stream_ != nullptr && std::fflush(stream_) != 0) note_failure();
+}
+
+int JsonLinesSink::error() const {
+    std::lock_guard lock(mutex_);
+    return error_;
+}
+
+int JsonLinesSink::finish() {
+    std::lock_guard lock(mutex_);
+    if (stream_ == nullptr) return error_;
+    errno = 0;
+    if (std::fflush(stream_) != 0) note_failure();
+    if (owns_stream_) {
+        errno = 0;
+        if (std::fclose(stream_) != 0) note_failure();
+        stream_ = nullptr;
+    }
+    return error_;
 }
 
 std::uint64_t monotonic_ns() {

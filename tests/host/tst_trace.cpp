@@ -58,6 +58,14 @@ class TraceTest : public QObject {
         QVERIFY(error.message.find("nope") != std::string::npos);
         QVERIFY(!parse_json_line(R"({"v":2,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})", error));
         QCOMPARE(error.field, std::string("v"));
+        // 2^32 + 1 is not version 1, however an int would truncate it.
+        QVERIFY(!parse_json_line(R"({"v":4294967297,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})",
+                                 error));
+        QCOMPARE(error.field, std::string("v"));
+        QVERIFY(error.message.find("4294967297") != std::string::npos);
+        QVERIFY(!parse_json_line(
+            R"({"v":18446744073709551617,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})", error));
+        QCOMPARE(error.field, std::string("v"));
         QVERIFY(!parse_json_line(R"({"v":1,"seq":-1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})", error));
         QCOMPARE(error.field, std::string("seq"));
         QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x","data":[]})",
@@ -113,6 +121,33 @@ class TraceTest : public QObject {
             QVERIFY(what.find("/nonexistent-dir/trace.jsonl") != std::string::npos);
             QVERIFY(what.find("No such file") != std::string::npos);
         }
+    }
+
+    void aTraceToAFullDiskReportsTheError() {
+        JsonLinesSink sink("/dev/full"); // opens fine; every write fails with ENOSPC
+        TraceEvent e;
+        e.kind = EventKind::Check;
+        e.name = "n";
+        sink.write(e); // buffered: the failure shows when the buffer is written
+        QCOMPARE(sink.error(), 0);
+        QCOMPARE(sink.finish(), ENOSPC);
+        QCOMPARE(sink.error(), ENOSPC);
+        sink.write(e); // after finish: ignored, the first error stays
+        QCOMPARE(sink.finish(), ENOSPC);
+    }
+
+    void aLiveStreamReportsAFailedLineAtOnce() {
+        std::FILE* full = std::fopen("/dev/full", "w");
+        QVERIFY(full != nullptr);
+        {
+            JsonLinesSink sink(full, true);
+            TraceEvent e;
+            e.kind = EventKind::Check;
+            e.name = "n";
+            sink.write(e);
+            QCOMPARE(sink.error(), ENOSPC);
+        }
+        std::fclose(full);
     }
 
     void describeRendersVerbCalls() {

@@ -35,7 +35,8 @@ enum class EventKind {
     Check,   ///< a verification result (data moved, expected status observed)
     Error,   ///< a failure with verb, errno/status, meaning, cause and fix
     Result,  ///< a command result in the engine-process protocol
-    Measure, ///< live measurement figures (bench.begin, bench.samples, bench.progress, bench.result, bench.done)
+    Measure, ///< live measurement figures (bench.begin, bench.samples, bench.progress, bench.result,
+             ///< bench.done)
 };
 
 std::string_view to_string(EventKind kind);
@@ -90,6 +91,8 @@ class MemorySink final : public TraceSink {
 };
 
 /// Writes JSON Lines to a stdio stream; optionally flushes after each line (for live streams).
+/// A failed write, flush or close (a full disk, /dev/full, a closed pipe) is remembered, never ignored:
+/// callers check error() or finish() and tell the user that the trace is incomplete.
 class JsonLinesSink final : public TraceSink {
   public:
     JsonLinesSink(std::FILE* stream, bool flush_each_line);
@@ -100,12 +103,19 @@ class JsonLinesSink final : public TraceSink {
     JsonLinesSink& operator=(const JsonLinesSink&) = delete;
     void write(const TraceEvent& event) override;
     void flush() override;
+    /// errno of the first failed write, flush or close; 0 while everything was written.
+    int error() const;
+    /// Flushes, closes the file if this sink opened it, and returns error().
+    int finish();
 
   private:
+    void note_failure(); ///< keeps the first errno (caller holds mutex_)
+
     std::FILE* stream_;
     bool owns_stream_;
     bool flush_each_line_;
-    std::mutex mutex_;
+    int error_ = 0;
+    mutable std::mutex mutex_;
 };
 
 /// Calls a function for each event (used by front ends that render events as text).
