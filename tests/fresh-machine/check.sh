@@ -110,14 +110,15 @@ in_root() {
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
         /bin/bash -c "$*"
 }
-# A throw-away overlay over a cached root; prints its mount point.
+# A throw-away overlay over a cached root, mounted at ROOT (not printed: a command substitution would
+# run this in a subshell, and the mount would never reach MOUNTED, so never be undone).
 overlay_on() {
     local lower=$1 name=$2
     mkdir -p "$WORK/$name/upper" "$WORK/$name/work" "$WORK/$name/root"
     mount -t overlay overlay -o "lowerdir=$lower,upperdir=$WORK/$name/upper,workdir=$WORK/$name/work" \
         "$WORK/$name/root" || return 1
     MOUNTED+=("$WORK/$name/root")
-    echo "$WORK/$name/root"
+    ROOT=$WORK/$name/root
 }
 unmount_all() {
     local i
@@ -163,7 +164,7 @@ fi
 
 # ------------------------------------------------------------------ 1. build and host tests
 step "1. in a minimal Debian 12 root with only install-deps.sh's packages: install-deps, build (dev), host tests"
-ROOT=$(overlay_on "$DEPS" build) || die "cannot mount an overlay (lower $DEPS)"
+overlay_on "$DEPS" build || die "cannot mount an overlay (lower $DEPS)"
 enter_prepare "$ROOT" checkout || die "cannot mount into the root"
 in_root "$ROOT" "cd '$SRC' && resources/scripts/install-deps.sh" || die "install-deps.sh failed in the root"
 in_root "$ROOT" "cd '$SRC' && cmake --preset dev >/dev/null && cmake --build --preset dev" ||
@@ -188,7 +189,7 @@ unmount_all || die "cannot unmount the build root"
 
 # ------------------------------------------------------------------ 3. install into an untouched root
 step "3. apt-get install ./$(basename "$DEB") into an untouched minimal root: the package's Depends must suffice"
-ROOT=$(overlay_on "$BASE" install) || die "cannot mount an overlay (lower $BASE)"
+overlay_on "$BASE" install || die "cannot mount an overlay (lower $BASE)"
 enter_prepare "$ROOT" || die "cannot mount into the root"
 cp "$DEB" "$ROOT/tmp/" || die "cannot copy the package into the root"
 in_root "$ROOT" "apt-get update -qq && apt-get install -y -qq --no-install-recommends '/tmp/$(basename "$DEB")' >/dev/null" ||
