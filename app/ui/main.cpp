@@ -1,5 +1,6 @@
 // rdmalab: the desktop app. It never calls verbs itself: it drives `rdmalab-cli serve --stdio`.
 #include "benchwindow.h"
+#include "commandline.h"
 #include "mainwindow.h"
 #include "tracefile.h"
 
@@ -7,6 +8,7 @@
 #include <QCommandLineParser>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 namespace {
@@ -21,50 +23,36 @@ bool isMeasurementTrace(const QString& path) {
     return false;
 }
 
+/// The name of an option main() reads, checked against the table: a renamed option must not read as unset.
+QString option(const char* name) {
+    for (const auto& entry : rdmalab::app::commandLineTable())
+        if (entry.names.contains(QLatin1String(name))) return QLatin1String(name);
+    std::fprintf(stderr, "rdmalab: internal error: --%s is not in the command-line table\n", name);
+    std::abort();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+    // Before QApplication: the build generates the man page where there is no display.
+    if (rdmalab::app::wantsManPage(argc, argv)) {
+        std::printf("%s", rdmalab::man::render(rdmalab::app::manPage()).c_str());
+        return 0;
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName("rdmalab");
     QApplication::setOrganizationName("rdmalab");
     QApplication::setApplicationVersion(RDMALAB_VERSION);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription("Watch real RDMA operations one verbs call at a time, and measure TCP "
-                                     "against RDMA side by side.");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    QCommandLineOption lesson("lesson", "Lesson to open: send, write or read.", "id", "write");
-    QCommandLineOption replay("replay", "Replay a recorded trace (JSON Lines) instead of running live.",
-                              "file");
-    QCommandLineOption autoplay("autoplay", "Play the lesson (or run the measurement) to the end without "
-                                            "waiting for input.");
-    QCommandLineOption screenshot("screenshot",
-                                  "Save a PNG of the window when the lesson or measurement ends.", "file");
-    QCommandLineOption quit("quit", "Quit when the lesson or measurement ends (exit 0 if it succeeded).");
-    QCommandLineOption present("present", "Start in presentation mode (large fonts, high contrast).");
-    QCommandLineOption language("lang", "Lesson text language: en or zh.", "lang", "en");
-    QCommandLineOption delay("step-delay", "Pause between steps while playing, in ms.", "ms");
-    QCommandLineOption engine("engine", "Path of rdmalab-cli (the engine process).", "path");
-    QCommandLineOption bench(
-        "bench",
-        "Open the measurement window for KIND: send_lat, write_lat, read_lat, atomic_lat, "
-        "tcp_lat, write_bw, read_bw, send_bw, tcp_bw, or 'compare' (TCP next to RDMA).",
-        "kind");
-    QCommandLineOption sweep("sweep", "Measure every message size from 2 B to 8 MiB (powers of two).");
-    QCommandLineOption size("size", "Message size in bytes (measurement; may repeat).", "bytes");
-    QCommandLineOption maxSize("max-size", "Largest size of a sweep, in bytes.", "bytes");
-    QCommandLineOption iters("iters", "Measured iterations per size (default 1000).", "n");
-    QCommandLineOption seconds("seconds", "Measure each size for this long instead of --iters.", "s");
-    QCommandLineOption device("device", "RDMA device to measure on (default: the first).", "name");
-    QCommandLineOption cpus("cpus",
-                            "Pin endpoint A (the measuring thread) and B to these CPUs, e.g. 0,1 "
-                            "(as taskset does for perftest, sockperf and iperf3).",
-                            "A[,B]");
-    QCommandLineOption tab("tab", "Measurement page to show: live, cpu or compare.", "page");
-    QCommandLineOption exportFile("export", "Write the results to FILE (.csv or .json) when done.", "file");
-    parser.addOptions({lesson, replay, autoplay, screenshot, quit, present, language, delay, engine, bench,
-                       sweep, size, maxSize, iters, seconds, device, cpus, tab, exportFile});
+    rdmalab::app::addCommandLineOptions(parser); // every option, from the table the man page shows
+    const QString language = option("lang"), replay = option("replay"), bench = option("bench"),
+                  size = option("size"), sweep = option("sweep"), maxSize = option("max-size"),
+                  iters = option("iters"), seconds = option("seconds"), device = option("device"),
+                  cpus = option("cpus"), tab = option("tab"), autoplay = option("autoplay"),
+                  screenshot = option("screenshot"), exportFile = option("export"), quit = option("quit"),
+                  engine = option("engine"), lesson = option("lesson"), present = option("present"),
+                  delay = option("step-delay");
     parser.process(app);
 
     const QString lang = parser.value(language) == "zh" ? "zh" : "en";

@@ -1,5 +1,6 @@
 // rdmalab-cli: the headless front end of the engine, and with `serve` the engine as a process.
 #include "cli.hpp"
+#include "options.hpp"
 
 #include "rdmalab/bench.hpp"
 #include "rdmalab/bench_remote.hpp"
@@ -7,6 +8,7 @@
 #include "rdmalab/describe.hpp"
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
+#include "rdmalab/manpage.hpp"
 #include "rdmalab/names.hpp"
 
 #include <fmt/format.h>
@@ -22,42 +24,23 @@ namespace rdmalab::cli {
 
 namespace {
 
-constexpr const char* kUsage = R"(usage:
-  rdmalab-cli devices [--json]
-  rdmalab-cli op OPCODE [--size N] [--message TEXT] [--device NAME] [--ib-port N] [--inline]
-                        [--fault KIND] [--json] [--trace FILE]
-                        [--listen [ADDR] | --connect HOST] [--cm-port N]
-  rdmalab-cli bench KIND [--size N | --sweep] [--iters N | --seconds S] [--warmup N]
-                         [--window N] [--device NAME] [--cpus A[,B]] [--json] [--samples]
-  rdmalab-cli bench KIND --listen [ADDR] [--cm-port N] [--cpus B]
-  rdmalab-cli bench KIND --connect HOST [--cm-port N] [--size N | --sweep] [--iters N | --seconds S]
-                         [--warmup N] [--window N] [--cpus A] [--json] [--samples]
-  rdmalab-cli serve --stdio
-  rdmalab-cli --version
-
-OPCODE: send, send_imm, write, write_imm, read, cas, faa
-KIND:   bad-rkey, no-remote-access, out-of-bounds, no-recv (op --fault)
-        send_lat, write_lat, read_lat, atomic_lat, tcp_lat, write_bw, read_bw, send_bw, tcp_bw (bench)
-
-`op` sets up a loopback pair (endpoints A and B on one device, RC-connected through the
-port's RoCE v2 GID), performs the operation once, checks that the data really moved and
-prints every verbs call. With --listen (B) and --connect HOST (A) the operation runs
-between two processes or two hosts through rdma_cm instead (start the listener first;
-default --cm-port 7471). `bench` measures on a loopback pair in one process; with
---listen (B, serves one peer and exits) and --connect HOST (A, measures and prints)
-it measures between two processes or hosts: RDMA kinds through rdma_cm, tcp_* over
-TCP to HOST:--cm-port. --cpus pins endpoint A (the measuring thread) and B to CPUs, as
-taskset does for perftest, sockperf and iperf3: compare tools only with the same placement.
-Exit status: 0 success (or the expected fault observed),
-1 failure, 2 usage error.
-)";
-
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
 int usage_error(const std::string& message) {
-    std::fprintf(stderr, "rdmalab-cli: %s\n\n%s", message.c_str(), kUsage);
+    std::fprintf(stderr,
+                 "rdmalab-cli: %s\n\n%s\n`rdmalab-cli --help` lists every option and value; so does `man "
+                 "rdmalab-cli`.\n",
+                 message.c_str(), usage_text().c_str());
     return kExitUsage;
+}
+
+/// "a, b, c": the allowed values of an option in the table, for error messages.
+std::string allowed_values(std::string_view command, std::string_view option) {
+    std::string out;
+    for (const auto& v : find_option(*find_command(command), option)->values)
+        out += (out.empty() ? "" : ", ") + v;
+    return out;
 }
 
 std::optional<std::uint64_t> parse_number(std::string_view text) {
@@ -171,8 +154,7 @@ int cmd_op(const std::vector<std::string>& args) {
             auto v = value("--fault");
             auto f = v ? fault_kind_from_string(*v) : std::nullopt;
             if (!f || *f == FaultKind::None)
-                return usage_error(
-                    "op: --fault needs one of bad-rkey, no-remote-access, out-of-bounds, no-recv");
+                return usage_error("op: --fault needs one of " + allowed_values("op", "--fault"));
             options.fault = *f;
         } else if (a == "--listen") {
             mode = Mode::Listen;
@@ -404,6 +386,18 @@ int cmd_bench(const std::vector<std::string>& args) {
     return 0;
 }
 
+int cmd_serve(const std::vector<std::string>& args) {
+    bool stdio = false;
+    for (const auto& a : args) {
+        if (a == "--stdio")
+            stdio = true;
+        else
+            return usage_error(fmt::format("serve: unknown argument '{}'", a));
+    }
+    if (!stdio) return usage_error("serve: only `serve --stdio` exists");
+    return serve_stdio();
+}
+
 } // namespace
 
 TraceEvent session_event(const std::string& device_hint, const std::string& mode) {
@@ -458,22 +452,28 @@ int main(int argc, char** argv) {
     using namespace rdmalab::cli;
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-        std::printf("%s", kUsage);
+        std::printf("%s", help_text().c_str());
         return args.empty() ? kExitUsage : 0;
     }
     if (args[0] == "--version") {
         std::printf("rdmalab-cli %s (trace format %d)\n", RDMALAB_VERSION, rdmalab::kTraceFormatVersion);
         return 0;
     }
+    if (args[0] == "--man") {
+        std::printf("%s", rdmalab::man::render(man_page()).c_str());
+        return 0;
+    }
     const std::string command = args[0];
     args.erase(args.begin());
+    const auto* spec = find_command(command);
+    if (!spec) return usage_error(fmt::format("unknown command '{}'", command));
+    // The table decides which options exist: one the parser below knows but the table (and so --help
+    // and the man page) does not is refused too.
+    if (const auto unknown = first_unknown_option(*spec, args))
+        return usage_error(fmt::format("{}: unknown argument '{}'", command, *unknown));
     if (command == "devices") return cmd_devices(args);
     if (command == "op") return cmd_op(args);
     if (command == "bench") return cmd_bench(args);
-    if (command == "serve") {
-        if (args.size() != 1 || args[0] != "--stdio")
-            return usage_error("serve: only `serve --stdio` exists");
-        return serve_stdio();
-    }
-    return usage_error(fmt::format("unknown command '{}'", command));
+    if (command == "serve") return cmd_serve(args);
+    return usage_error(fmt::format("command '{}' is in the table but has no parser", command));
 }

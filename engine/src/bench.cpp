@@ -681,6 +681,13 @@ std::optional<BenchKind> bench_kind_from_string(std::string_view text) {
     return std::nullopt;
 }
 
+std::vector<std::string_view> bench_kind_names() {
+    std::vector<std::string_view> names;
+    for (const auto& entry : kNames)
+        names.push_back(entry.second);
+    return names;
+}
+
 bool is_latency(BenchKind kind) {
     return kind == BenchKind::SendLat || kind == BenchKind::WriteLat || kind == BenchKind::ReadLat ||
            kind == BenchKind::AtomicLat || kind == BenchKind::TcpLat;

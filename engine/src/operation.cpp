@@ -71,6 +71,18 @@ std::optional<FaultKind> fault_kind_from_string(std::string_view text) {
         if (n == text) return k;
     return std::nullopt;
 }
+std::vector<std::string_view> op_kind_names() {
+    std::vector<std::string_view> names;
+    for (const auto& entry : kOpNames)
+        names.push_back(entry.second);
+    return names;
+}
+std::vector<std::string_view> fault_kind_names() {
+    std::vector<std::string_view> names;
+    for (const auto& entry : kFaultNames)
+        names.push_back(entry.second);
+    return names;
+}
 
 ibv_wc_status expected_status(FaultKind fault) {
     switch (fault) {

@@ -3,6 +3,8 @@
 #include "rdmalab/device.hpp"
 
 #include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
 #include <QtGlobal>
 
 namespace rdmalab::test {
@@ -24,12 +26,11 @@ bool deviceRequired() {
     return qEnvironmentVariable("RDMALAB_REQUIRE_DEVICE") == QLatin1String("1");
 }
 
-CliRun runCli(const QStringList& args, const QStringList& wrapper, const QByteArray& input) {
+CliRun runProgram(const QString& program, const QStringList& args, const QProcessEnvironment& environment,
+                  const QByteArray& input) {
     QProcess process;
-    QStringList all = wrapper;
-    all << QStringLiteral(RDMALAB_CLI_PATH) << args;
-    const QString program = all.takeFirst();
-    process.start(program, all);
+    process.setProcessEnvironment(environment);
+    process.start(program, args);
     CliRun run;
     if (!process.waitForStarted(10000)) {
         run.err = QStringLiteral("could not start %1").arg(program);
@@ -47,6 +48,34 @@ CliRun runCli(const QStringList& args, const QStringList& wrapper, const QByteAr
     run.exitCode = process.exitCode();
     run.out = QString::fromUtf8(process.readAllStandardOutput());
     run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+CliRun runCli(const QStringList& args, const QStringList& wrapper, const QByteArray& input) {
+    QStringList all = wrapper;
+    all << QStringLiteral(RDMALAB_CLI_PATH) << args;
+    const QString program = all.takeFirst();
+    return runProgram(program, all, QProcessEnvironment::systemEnvironment(), input);
+}
+
+CliRun renderManPage(const QString& path) {
+    auto environment = QProcessEnvironment::systemEnvironment();
+    for (const auto* name : {"MAN_KEEP_FORMATTING", "MANPAGER", "PAGER", "MANOPT", "MANROFFOPT"})
+        environment.remove(QString::fromLatin1(name));
+    environment.insert("MANWIDTH", "200");
+    environment.insert("LC_ALL", "C.UTF-8");
+    if (QStandardPaths::findExecutable("man").isEmpty()) {
+        CliRun run;
+        run.err = "man is not installed (package man-db, in resources/scripts/install-deps.sh)";
+        return run;
+    }
+    auto run = runProgram("man", {"-P", "cat", "-l", path}, environment);
+    static const QRegularExpression overstrike(QStringLiteral(".\x08"));
+    run.out.remove(overstrike);
+    if (run.exitCode == 0 && run.out.trimmed().isEmpty()) {
+        run.exitCode = -1;
+        run.err = QStringLiteral("man -l %1 printed nothing: %2").arg(path, run.err);
+    }
     return run;
 }
 

@@ -1,6 +1,7 @@
 // Helpers shared by the test suites.
 #pragma once
 
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -22,6 +23,13 @@ struct CliRun {
 };
 /// Runs rdmalab-cli with arguments (optionally through a wrapper such as setpriv/prlimit), 60 s limit.
 CliRun runCli(const QStringList& args, const QStringList& wrapper = {}, const QByteArray& input = {});
+/// Runs any program in `environment` (default: this process's), 60 s limit.
+CliRun runProgram(const QString& program, const QStringList& args,
+                  const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
+                  const QByteArray& input = {});
+/// A man page file (roff, or gzipped roff) as `man -l` shows it to a reader: plain text, 200 columns,
+/// no overstrike. `out` is the text; a failure has a non-zero exit code and says why in `err`.
+CliRun renderManPage(const QString& path);
 
 } // namespace rdmalab::test
 

@@ -1,9 +1,35 @@
 // Argument validation of rdmalab-cli: usage errors exit 2 with a message naming the problem.
+#include "options.hpp"
 #include "testutil.hpp"
 
 #include <QtTest>
 
 using rdmalab::test::runCli;
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+/// A value the parser takes for an option with this placeholder (and allowed values), or empty when the
+/// test does not know the placeholder: a new one must be added here.
+QString sampleValue(const rdmalab::cli::OptionSpec& option) {
+    if (!option.values.empty()) return qs(option.values.front());
+    static const QHash<QString, QString> samples = {
+        {"N", "8"},
+        {"TEXT", "hello"},
+        {"NAME", "rxe0"},
+        {"FILE", "/dev/null"},
+        {"ADDR", "127.0.0.1"},
+        {"HOST", "127.0.0.1"},
+        {"S", "1"},
+        {"A[,B]", "0"},
+    };
+    return samples.value(qs(option.value));
+}
+
+} // namespace
 
 class CliArgsTest : public QObject {
     Q_OBJECT
@@ -48,6 +74,126 @@ class CliArgsTest : public QObject {
         run = runCli({"--help"});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("rdmalab-cli op OPCODE"));
+    }
+
+    // Each option of the table, followed by a stray word: the parser takes the option (and its value)
+    // and stops at the word, so the error names the word, not the option, and nothing runs.
+    void everyOptionInTheTableIsAccepted() {
+        for (const auto& command : rdmalab::cli::cli_spec().commands) {
+            for (const auto& option : command.options) {
+                QStringList args = {qs(command.name)};
+                if (command.argument) args << sampleValue(*command.argument);
+                args << qs(option.name);
+                if (!option.value.empty()) {
+                    const QString value = sampleValue(option);
+                    QVERIFY2(!value.isEmpty(), qPrintable("no sample value for " + qs(option.value)));
+                    args << value;
+                }
+                args << "stray-word";
+                const auto run = runCli(args);
+                const QString expected = qs(command.name) + ": unknown argument 'stray-word'";
+                QVERIFY2(run.exitCode == 2 && run.err.contains(expected),
+                         qPrintable(args.join(' ') + " -> exit " + QString::number(run.exitCode) + ": " +
+                                    run.err));
+            }
+        }
+    }
+
+    void globalOptionsOfTheTableWork() {
+        for (const auto& option : rdmalab::cli::cli_spec().global_options) {
+            for (const auto& name : {option.name, option.short_name}) {
+                if (name.empty()) continue;
+                const auto run = runCli({qs(name)});
+                QVERIFY2(run.exitCode == 0 && !run.out.isEmpty() && run.err.isEmpty(),
+                         qPrintable(qs(name) + ": " + run.err));
+            }
+        }
+    }
+
+    void optionsNotInTheTableAreRefused() {
+        const auto& spec = rdmalab::cli::cli_spec();
+        for (const auto& command : spec.commands) {
+            QStringList base = {qs(command.name)};
+            if (command.argument) base << sampleValue(*command.argument);
+            // An option no command has, and every option of the other commands that this one lacks.
+            QStringList foreign = {"--no-such-option"};
+            for (const auto& other : spec.commands)
+                for (const auto& option : other.options)
+                    if (!rdmalab::cli::find_option(command, option.name)) foreign << qs(option.name);
+            foreign.removeDuplicates();
+            for (const auto& option : foreign) {
+                const auto run = runCli(base + QStringList{option});
+                const QString expected = qs(command.name) + ": unknown argument '" + option + "'";
+                QVERIFY2(run.exitCode == 2 && run.err.contains(expected),
+                         qPrintable((base + QStringList{option}).join(' ') + " -> exit " +
+                                    QString::number(run.exitCode) + ": " + run.err));
+            }
+        }
+    }
+
+    // The check skips what the parser consumes: the positional argument and option values.
+    void unknownOptionCheckFollowsTheParser() {
+        using rdmalab::cli::first_unknown_option;
+        const auto* op = rdmalab::cli::find_command("op");
+        QVERIFY(op);
+        QVERIFY(!first_unknown_option(*op, {"write", "--message", "--sweep"})); // a message
+        QCOMPARE(first_unknown_option(*op, {"write", "--listen", "--sweep"}).value_or(""), "--sweep");
+        QCOMPARE(first_unknown_option(*op, {"write", "--listen", "10.0.0.1", "--sweep"}).value_or(""),
+                 "--sweep");
+        QVERIFY(!first_unknown_option(*op, {"--sweep"})); // the OPCODE's place: "unknown OPCODE"
+        QCOMPARE(first_unknown_option(*op, {"write", "--json", "--json=1"}).value_or(""), "--json=1");
+        // A message that looks like an option reaches the operation.
+        const auto run = runCli({"op", "write", "--message", "--sweep", "--size", "0"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("at least 1 byte"), qPrintable(run.err));
+    }
+
+    void helpListsEveryCommandOptionAndValue() {
+        const auto run = runCli({"--help"});
+        QCOMPARE(run.exitCode, 0);
+        const auto& spec = rdmalab::cli::cli_spec();
+        auto expect = [&](const std::string& text) {
+            QVERIFY2(run.out.contains(qs(text)), qPrintable("--help lacks '" + qs(text) + "'"));
+        };
+        for (const auto& command : spec.commands) {
+            expect("\n" + command.name + ": " + command.summary);
+            for (const auto& form : command.synopsis)
+                expect("rdmalab-cli " + form.substr(0, form.find(' ')));
+            std::vector<rdmalab::cli::OptionSpec> options = command.options;
+            if (command.argument) options.push_back(*command.argument);
+            for (const auto& option : options) {
+                expect("  " + (option.name.empty() ? option.value : option.name));
+                for (const auto& value : option.values)
+                    expect(value);
+            }
+        }
+        for (const auto& option : spec.global_options) {
+            expect("rdmalab-cli " + option.name);
+            expect(option.short_name.empty() ? option.name : option.short_name + ", " + option.name);
+        }
+        for (const auto& status : spec.exit_status)
+            expect("  " + std::to_string(status.code) + " " + status.meaning.substr(0, 20));
+        // The paragraph the usage always had, and the exit status.
+        const QString text = run.out.simplified(); // without the line breaks of the wrapping
+        QVERIFY(text.contains("`op` sets up a loopback pair (endpoints A and B on one device"));
+        QVERIFY(text.contains("compare tools only with the same placement."));
+        QVERIFY(run.out.contains("Exit status:"));
+    }
+
+    void usageErrorShowsTheSynopsis() {
+        const auto run = runCli({"devices", "--bogus"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.startsWith("rdmalab-cli: devices: unknown argument '--bogus'\n"),
+                 qPrintable(run.err));
+        QVERIFY(run.err.contains("rdmalab-cli bench KIND --listen"));
+        QVERIFY(run.out.isEmpty());
+    }
+
+    void versionIsTheProjectVersion() {
+        const auto run = runCli({"--version"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.startsWith(QStringLiteral("rdmalab-cli " RDMALAB_VERSION " (trace format ")),
+                 qPrintable(run.out));
     }
 
     void serveRejectsBadCommandsAndKeepsRunning() {

@@ -19,6 +19,8 @@ enum class BenchKind { SendLat, WriteLat, ReadLat, AtomicLat, TcpLat, WriteBw, R
 
 std::string_view to_string(BenchKind kind);
 std::optional<BenchKind> bench_kind_from_string(std::string_view text);
+/// Every kind's name, in declaration order (what bench_kind_from_string accepts).
+std::vector<std::string_view> bench_kind_names();
 bool is_latency(BenchKind kind);
 bool is_tcp(BenchKind kind);
 

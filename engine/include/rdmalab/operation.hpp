@@ -24,6 +24,10 @@ std::string_view to_string(OpKind op);
 std::optional<OpKind> op_kind_from_string(std::string_view text); ///< send, send_imm, write, ...
 std::string_view to_string(FaultKind fault);
 std::optional<FaultKind> fault_kind_from_string(std::string_view text); ///< bad-rkey, no-remote-access, ...
+/// Every operation's name, in declaration order (what op_kind_from_string accepts).
+std::vector<std::string_view> op_kind_names();
+/// Every fault's name, "none" first, in declaration order (what fault_kind_from_string accepts).
+std::vector<std::string_view> fault_kind_names();
 /// The completion status a fault is expected to produce on the requester.
 ibv_wc_status expected_status(FaultKind fault);
 

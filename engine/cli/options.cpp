@@ -1,0 +1,413 @@
+#include "options.hpp"
+
+#include "rdmalab/bench.hpp"
+#include "rdmalab/bench_remote.hpp"
+#include "rdmalab/cm.hpp"
+#include "rdmalab/operation.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace rdmalab::cli {
+
+namespace {
+
+constexpr std::size_t kWidth = 100;     ///< --help wraps to this many columns
+constexpr std::size_t kHelpColumn = 24; ///< where option help starts in --help
+
+std::vector<std::string> strings(const std::vector<std::string_view>& views) {
+    return {views.begin(), views.end()};
+}
+
+/// "2 B", "64 KiB", "8 MiB" for a power-of-two size.
+std::string byte_size(std::size_t bytes) {
+    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+    if (bytes >= (1u << 10) && bytes % (1u << 10) == 0) return fmt::format("{} KiB", bytes >> 10);
+    return fmt::format("{} B", bytes);
+}
+
+CliSpec build() {
+    const OperationOptions op_defaults;
+    const BenchOptions bench_defaults;
+    const RemoteBenchOptions remote_defaults;
+    std::vector<std::string> faults;
+    for (const auto name : fault_kind_names())
+        if (fault_kind_from_string(name) != FaultKind::None) faults.emplace_back(name);
+    const auto sweep = sweep_sizes();
+    const std::string size_suffixes = "k and M multiply by 1024 and 1048576 (4k, 1M)";
+
+    CliSpec spec;
+    spec.summary = "the headless front end of rdmalab, and the engine process of its desktop app";
+    spec.description = {
+        "rdmalab is a teaching lab for RDMA data paths. Its engine makes real verbs calls on a real RDMA "
+        "device (a SoftRoCE rdma_rxe device or an RDMA NIC); `rdmalab-cli` is its command-line front end: "
+        "it lists devices, performs single operations while printing every verbs call, and measures "
+        "latency and bandwidth of RDMA next to TCP. The desktop app, rdmalab(1), runs it as its engine "
+        "process.",
+        "Sizes and counts take k and M suffixes (1024 and 1048576): 4k, 1M.",
+    };
+
+    CommandSpec devices;
+    devices.name = "devices";
+    devices.summary = "List the RDMA devices, their ports and GIDs.";
+    devices.synopsis = {"devices [--json]"};
+    devices.description = {
+        "Lists every RDMA device with its ports and GID tables, like a compact `ibv_devinfo -v`. With no "
+        "device it explains how to add a SoftRoCE one (`rdma link add`) and exits with status 1."};
+    devices.options = {
+        {.name = "--json", .help = "Print {\"devices\": [...]} as JSON instead of text."},
+    };
+
+    CommandSpec op;
+    op.name = "op";
+    op.summary = "Perform one RDMA operation and print every verbs call.";
+    op.synopsis = {"op OPCODE [--size N] [--message TEXT] [--device NAME] [--ib-port N] [--inline] "
+                   "[--fault KIND] [--json] [--trace FILE] [--listen [ADDR] | --connect HOST] [--cm-port N]"};
+    op.description = {fmt::format(
+        "`op` sets up a loopback pair (endpoints A and B on one device, RC-connected through the port's "
+        "RoCE v2 GID), performs the operation once, checks that the data really moved and prints every "
+        "verbs call. With --listen (B) and --connect HOST (A) the operation runs between two processes or "
+        "two hosts through rdma_cm instead (start the listener first; default --cm-port {}).",
+        kDefaultCmPort)};
+    op.argument = OptionSpec{.value = "OPCODE", .help = "The operation.", .values = strings(op_kind_names())};
+    op.options = {
+        {.name = "--size",
+         .value = "N",
+         .help =
+             "Message size in bytes, 1 B to 1 GiB; " + size_suffixes + ". cas and faa always move 8 bytes.",
+         .default_value = std::to_string(op_defaults.size)},
+        {.name = "--message",
+         .value = "TEXT",
+         .help = "Text written to the message buffer, repeated to fill --size.",
+         .default_value = op_defaults.message},
+        {.name = "--device",
+         .value = "NAME",
+         .help = "RDMA device to use, as `rdmalab-cli devices` names it (default: the first)."},
+        {.name = "--ib-port",
+         .value = "N",
+         .help = "Port of the device, 1 to 255.",
+         .default_value = std::to_string(op_defaults.port)},
+        {.name = "--inline", .help = "Post the payload inline (IBV_SEND_INLINE): SEND and RDMA WRITE only."},
+        {.name = "--fault",
+         .value = "KIND",
+         .help = "Inject a real fault and check that the device reports it: bad-rkey, no-remote-access and "
+                 "out-of-bounds need a one-sided operation (write, write_imm, read, cas, faa), no-recv a "
+                 "two-sided one (send, send_imm). The expected fault counts as success.",
+         .values = faults},
+        {.name = "--json",
+         .help = "Print the trace as JSON Lines, one event per line (trace-format.md), ending with the "
+                 "result, instead of text."},
+        {.name = "--trace",
+         .value = "FILE",
+         .help = "Also record the trace to FILE as JSON Lines; `rdmalab --replay FILE` plays it back."},
+        {.name = "--listen",
+         .value = "ADDR",
+         .value_optional = true,
+         .help = "Be endpoint B: wait on ADDR (default: every address) for endpoint A through rdma_cm, serve "
+                 "the operation it asks for and check what arrived."},
+        {.name = "--connect",
+         .value = "HOST",
+         .help = "Be endpoint A: connect to the listener on HOST through rdma_cm and perform the operation."},
+        {.name = "--cm-port",
+         .value = "N",
+         .help = "rdma_cm port of the listener, 1 to 65535.",
+         .default_value = std::to_string(kDefaultCmPort)},
+    };
+
+    CommandSpec bench;
+    bench.name = "bench";
+    bench.summary = "Measure RDMA or TCP latency or bandwidth, with perftest's methodology.";
+    bench.synopsis = {
+        "bench KIND [--size N | --sweep] [--iters N | --seconds S] [--warmup N] [--window N] [--device NAME] "
+        "[--cpus A[,B]] [--json] [--samples]",
+        "bench KIND --listen [ADDR] [--cm-port N] [--cpus B]",
+        "bench KIND --connect HOST [--cm-port N] [--size N | --sweep] [--iters N | --seconds S] [--warmup N] "
+        "[--window N] [--cpus A] [--json] [--samples]",
+    };
+    bench.description = {
+        "`bench` measures on a loopback pair in one process; with --listen (B, serves one peer and exits) "
+        "and "
+        "--connect HOST (A, measures and prints) it measures between two processes or hosts: RDMA kinds "
+        "through rdma_cm, tcp_* over TCP to HOST on --cm-port. --cpus pins endpoint A (the measuring thread) "
+        "and B to CPUs, as taskset does for perftest, sockperf and iperf3: compare tools only with the same "
+        "placement."};
+    bench.argument = OptionSpec{.value = "KIND",
+                                .help = "What to measure: *_lat kinds measure latency, *_bw kinds bandwidth.",
+                                .values = strings(bench_kind_names())};
+    bench.options = {
+        {.name = "--size",
+         .value = "N",
+         .help =
+             "Message size in bytes, 1 B to 1 GiB; " + size_suffixes + ". atomic_lat always moves 8 bytes.",
+         .default_value = std::to_string(bench_defaults.size)},
+        {.name = "--sweep",
+         .help = fmt::format("Measure every size from {} to {} (powers of two) instead of one; large sizes "
+                             "take fewer iterations (at least 100).",
+                             byte_size(sweep.front()), byte_size(sweep.back()))},
+        {.name = "--iters",
+         .value = "N",
+         .help = "Measured iterations per size, 1 to 100000000.",
+         .default_value = std::to_string(bench_defaults.iterations)},
+        {.name = "--seconds",
+         .value = "S",
+         .help = "Measure each size for S seconds (0 < S <= 3600) instead of a number of iterations."},
+        {.name = "--warmup",
+         .value = "N",
+         .help = "Iterations before measuring, not counted, 0 to 1000000.",
+         .default_value = std::to_string(bench_defaults.warmup)},
+        {.name = "--window",
+         .value = "N",
+         .help = "Bandwidth kinds: work requests kept outstanding (perftest's tx depth), 1 to 1024.",
+         .default_value = std::to_string(bench_defaults.window)},
+        {.name = "--device",
+         .value = "NAME",
+         .help =
+             "RDMA device to measure on (default: the first). Not with --connect: rdma_cm uses the device "
+             "of the interface that routes to HOST."},
+        {.name = "--cpus",
+         .value = "A[,B]",
+         .help = "Pin endpoint A (the measuring thread) and B to these CPUs. With --listen or --connect this "
+                 "process is one endpoint and takes one CPU."},
+        {.name = "--json",
+         .help = "Print the result as JSON (bench-format.md); with --sweep an array, one result per size."},
+        {.name = "--samples", .help = "With --json, include every latency sample (samples_us)."},
+        {.name = "--listen",
+         .value = "ADDR",
+         .value_optional = true,
+         .help = "Be endpoint B: serve one peer on ADDR (default: every address), then exit. The listener "
+                 "takes only ADDR, --cm-port and --cpus: the measuring side chooses sizes and counts."},
+        {.name = "--connect",
+         .value = "HOST",
+         .help = "Be endpoint A: measure against the listener on HOST and print the result."},
+        {.name = "--cm-port",
+         .value = "N",
+         .help =
+             "Port of the listener, 1 to 65535: the rdma_cm port for RDMA kinds, the TCP port for tcp_lat "
+             "and tcp_bw.",
+         .default_value = std::to_string(remote_defaults.port)},
+    };
+
+    CommandSpec serve;
+    serve.name = "serve";
+    serve.summary = "Run as the engine process that the desktop app drives.";
+    serve.synopsis = {"serve --stdio"};
+    serve.description = {
+        "The app never calls verbs itself: it starts `rdmalab-cli serve --stdio` and sends it "
+        "commands. Lesson operations run one step per command; measurements stream live "
+        "samples. The protocol is described in trace-format.md."};
+    serve.options = {
+        {.name = "--stdio",
+         .help = "Read one JSON command per line on standard input and write JSON Lines events on standard "
+                 "output."},
+    };
+
+    spec.commands = {devices, op, bench, serve};
+    spec.global_options = {
+        {.name = "--help",
+         .short_name = "-h",
+         .help = "Print the usage, every command and option, and exit."},
+        {.name = "--version", .help = "Print the version and the trace format version, and exit."},
+        {.name = "--man",
+         .help = "Print this manual page (roff) on standard output, and exit. The build generates "
+                 "`rdmalab-cli.1` with it, from the table the option parser checks arguments against."},
+    };
+    spec.exit_status = {
+        {0, "success (or, with `op --fault`, the expected fault observed)"},
+        {1, "failure: no device, a verbs or rdma_cm error, or an operation that did not verify"},
+        {2, "usage error: an unknown command, option or value"},
+    };
+    spec.see_also = {"rdmalab(1)",     "ibv_devices(1)", "ibv_devinfo(1)", "ib_write_lat(1)",
+                     "ib_write_bw(1)", "taskset(1)",     "rdma_cm(7)",     "rdma(8)"};
+    return spec;
+}
+
+/// `text` filled into lines of at most `width` columns, starting at `column` (the caller has written
+/// what comes before), the following lines indented by `rest`. Breaks only at spaces outside brackets,
+/// so "[--size N | --sweep]" stays together.
+std::string wrap_from(std::string_view text, std::size_t width, std::size_t column, std::size_t rest) {
+    std::vector<std::string> words;
+    std::string word;
+    int depth = 0;
+    for (const char c : text) {
+        if (c == '[') ++depth;
+        if (c == ']') --depth;
+        if (c == ' ' && depth == 0) {
+            if (!word.empty()) words.push_back(word);
+            word.clear();
+        } else {
+            word += c;
+        }
+    }
+    if (!word.empty()) words.push_back(word);
+    std::string out;
+    bool line_empty = true;
+    for (const auto& w : words) {
+        if (!line_empty && column + 1 + w.size() > width) {
+            out += '\n' + std::string(rest, ' ');
+            column = rest;
+            line_empty = true;
+        }
+        if (!line_empty) {
+            out += ' ';
+            ++column;
+        }
+        out += w;
+        column += w.size();
+        line_empty = false;
+    }
+    return out + '\n';
+}
+
+/// wrap_from() on a line of its own, the first line indented by `first`.
+std::string wrap(std::string_view text, std::size_t width, std::size_t first, std::size_t rest) {
+    return std::string(first, ' ') + wrap_from(text, width, first, rest);
+}
+
+std::string option_tag(const OptionSpec& o) {
+    std::string tag = o.short_name.empty() ? o.name : o.short_name + ", " + o.name;
+    if (!o.value.empty()) {
+        if (!tag.empty()) tag += ' ';
+        tag += o.value_optional ? "[" + o.value + "]" : o.value;
+    }
+    return tag;
+}
+
+std::string help_entry(const OptionSpec& o) {
+    const std::string tag = "  " + option_tag(o);
+    std::string help = o.help;
+    if (!o.default_value.empty()) help += " Default: " + o.default_value + ".";
+    std::string out;
+    if (tag.size() + 2 <= kHelpColumn) {
+        out = tag + std::string(kHelpColumn - tag.size(), ' ') +
+              wrap_from(help, kWidth, kHelpColumn, kHelpColumn);
+    } else {
+        out = tag + '\n' + wrap(help, kWidth, kHelpColumn, kHelpColumn);
+    }
+    if (!o.values.empty()) {
+        std::string list;
+        for (const auto& v : o.values)
+            list += (list.empty() ? "" : ", ") + v;
+        out += wrap("One of: " + list + ".", kWidth, kHelpColumn, kHelpColumn);
+    }
+    return out;
+}
+
+man::Option man_option(const OptionSpec& o) {
+    man::Option m;
+    if (!o.short_name.empty()) m.names.push_back(o.short_name);
+    if (!o.name.empty()) m.names.push_back(o.name);
+    m.value = o.value;
+    m.value_optional = o.value_optional;
+    m.help = o.help;
+    m.values = o.values;
+    m.default_value = o.default_value;
+    return m;
+}
+
+} // namespace
+
+const CliSpec& cli_spec() {
+    static const CliSpec spec = build();
+    return spec;
+}
+
+const CommandSpec* find_command(std::string_view name) {
+    for (const auto& c : cli_spec().commands)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+const OptionSpec* find_option(const CommandSpec& command, std::string_view name) {
+    for (const auto& o : command.options)
+        if (o.name == name || (!o.short_name.empty() && o.short_name == name)) return &o;
+    return nullptr;
+}
+
+std::optional<std::string> first_unknown_option(const CommandSpec& command,
+                                                const std::vector<std::string>& args) {
+    const auto is_option = [](const std::string& a) { return a.rfind("--", 0) == 0; };
+    for (std::size_t i = command.argument ? 1 : 0; i < args.size(); ++i) {
+        if (!is_option(args[i])) continue; // a stray word: the command's parser names it
+        const auto* option = find_option(command, args[i]);
+        if (!option) return args[i];
+        if (option->value.empty()) continue;
+        if (!option->value_optional || (i + 1 < args.size() && !is_option(args[i + 1]))) ++i;
+    }
+    return std::nullopt;
+}
+
+std::string usage_text() {
+    std::string out = "usage:\n";
+    for (const auto& c : cli_spec().commands)
+        for (const auto& form : c.synopsis) {
+            const std::string prefix = "  rdmalab-cli ";
+            out += prefix + wrap_from(form, kWidth, prefix.size(), prefix.size() + c.name.size() + 1);
+        }
+    for (const auto& o : cli_spec().global_options)
+        out += "  rdmalab-cli " + o.name + "\n";
+    return out;
+}
+
+std::string help_text() {
+    const auto& spec = cli_spec();
+    std::string out = usage_text();
+    for (const auto& c : spec.commands) {
+        out += "\n" + c.name + ": " + c.summary + "\n";
+        for (const auto& p : c.description)
+            out += wrap(p, kWidth, 2, 2);
+        if (c.argument) out += help_entry(*c.argument);
+        for (const auto& o : c.options)
+            out += help_entry(o);
+    }
+    out += "\ninstead of a command:\n";
+    for (const auto& o : spec.global_options)
+        out += help_entry(o);
+    out += "\n";
+    for (const auto& p : spec.description)
+        out += wrap(p, kWidth, 0, 0);
+    out += "\nExit status:\n";
+    for (const auto& e : spec.exit_status)
+        out += wrap(fmt::format("{} {}", e.code, e.meaning), kWidth, 2, 4);
+    return out;
+}
+
+man::ManPage man_page() {
+    const auto& spec = cli_spec();
+    man::ManPage page;
+    page.name = "rdmalab-cli";
+    page.section = 1;
+    page.source = std::string("rdmalab ") + RDMALAB_VERSION;
+    page.summary = spec.summary;
+    page.generator = "rdmalab-cli --man";
+    for (const auto& c : spec.commands)
+        page.synopsis.insert(page.synopsis.end(), c.synopsis.begin(), c.synopsis.end());
+    for (const auto& o : spec.global_options)
+        page.synopsis.push_back(o.name);
+    page.description = spec.description;
+
+    man::Section commands{.title = "COMMANDS"};
+    for (const auto& c : spec.commands) {
+        man::Subsection sub{.title = c.name, .synopsis = c.synopsis};
+        sub.paragraphs.push_back(c.summary);
+        sub.paragraphs.insert(sub.paragraphs.end(), c.description.begin(), c.description.end());
+        if (c.argument) sub.options.push_back(man_option(*c.argument));
+        for (const auto& o : c.options)
+            sub.options.push_back(man_option(o));
+        commands.subsections.push_back(std::move(sub));
+    }
+    page.sections.push_back(std::move(commands));
+
+    man::Section options{.title = "OPTIONS"};
+    options.paragraphs = {"Used instead of a command:"};
+    for (const auto& o : spec.global_options)
+        options.options.push_back(man_option(o));
+    page.sections.push_back(std::move(options));
+
+    for (const auto& e : spec.exit_status)
+        page.exit_status.push_back({std::to_string(e.code), e.meaning});
+    page.see_also = spec.see_also;
+    return page;
+}
+
+} // namespace rdmalab::cli
