@@ -15,8 +15,10 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -54,7 +56,28 @@ std::optional<std::uint64_t> parse_number(std::string_view text) {
     }
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) return std::nullopt;
+    if (value > std::numeric_limits<std::uint64_t>::max() / scale) return std::nullopt; // would wrap
     return value * scale;
+}
+
+/// A duration in seconds: a finite decimal number and nothing else ("5abc", "nan", "inf" are not).
+std::optional<double> parse_seconds(std::string_view text) {
+    double value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty() || !std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+/// Reports a trace that could not be written completely; true when everything was written.
+bool trace_written(JsonLinesSink& sink, const std::string& where) {
+    const int err = sink.finish();
+    if (err == 0) return true;
+    std::fprintf(stderr,
+                 "rdmalab-cli: writing the trace to %s failed: %s (%s); the trace is incomplete.\n"
+                 "  fix: free space there, or write the trace somewhere else (--trace FILE)\n",
+                 where.c_str(), errno_name(err).c_str(), errno_text(err).c_str());
+    return false;
 }
 
 /// The CPUs of --cpus "A" or "A,B"; b < 0 when only A was given.
@@ -182,8 +205,10 @@ int cmd_op(const std::vector<std::string>& args) {
     if (const auto problem = validate(options); !problem.empty()) return usage_error("op: " + problem);
 
     auto tracer = std::make_shared<Tracer>();
+    std::shared_ptr<JsonLinesSink> json_sink, trace_sink;
     if (json) {
-        tracer->add_sink(std::make_shared<JsonLinesSink>(stdout, true));
+        json_sink = std::make_shared<JsonLinesSink>(stdout, true);
+        tracer->add_sink(json_sink);
     } else {
         tracer->add_sink(std::make_shared<CallbackSink>([](const TraceEvent& e) {
             if (e.kind == EventKind::Step)
@@ -195,7 +220,8 @@ int cmd_op(const std::vector<std::string>& args) {
     }
     if (!trace_path.empty()) {
         try {
-            tracer->add_sink(std::make_shared<JsonLinesSink>(trace_path));
+            trace_sink = std::make_shared<JsonLinesSink>(trace_path);
+            tracer->add_sink(trace_sink);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "rdmalab-cli: %s\n", e.what());
             return kExitFailure;
@@ -236,7 +262,10 @@ int cmd_op(const std::vector<std::string>& args) {
         finish(result, outcome);
     }
     tracer->flush();
-    return success ? 0 : kExitFailure;
+    // Both checked: a lost trace is a failure even when the operation itself succeeded.
+    const bool json_ok = !json_sink || trace_written(*json_sink, "standard output");
+    const bool trace_ok = !trace_sink || trace_written(*trace_sink, "'" + trace_path + "'");
+    return success && json_ok && trace_ok ? 0 : kExitFailure;
 }
 
 int cmd_bench(const std::vector<std::string>& args) {
@@ -282,12 +311,8 @@ int cmd_bench(const std::vector<std::string>& args) {
             options.window = static_cast<int>(*n);
         } else if (a == "--seconds") {
             if (i + 1 >= args.size()) return usage_error("bench: --seconds needs a duration");
-            try {
-                options.seconds = std::stod(args[++i]);
-            } catch (...) {
-                options.seconds = -1;
-            }
-            if (options.seconds <= 0 || options.seconds > 3600)
+            options.seconds = parse_seconds(args[++i]).value_or(-1);
+            if (!(options.seconds > 0) || options.seconds > 3600)
                 return usage_error("bench: --seconds needs 0 < S <= 3600");
         } else if (a == "--device") {
             if (i + 1 >= args.size()) return usage_error("bench: --device needs a name");

@@ -78,6 +78,30 @@ class CliDeviceTest : public QObject {
         QCOMPARE(count, lines.size());
     }
 
+    void aTraceThatCannotBeWrittenFailsTheRun() {
+        // The operation itself succeeds; the lost trace must still fail the run, with the reason.
+        for (const QStringList& extra : {QStringList{"--trace", "/dev/full"}, QStringList{"--json"}}) {
+            const QStringList args = QStringList{"op", "write", "--size", "64"} + extra;
+            // --json writes the trace to standard output: point that at /dev/full.
+            const QStringList toFullDisk{"sh", "-c", "exec \"$0\" \"$@\" > /dev/full"};
+            const auto run = runCli(args, extra.contains("--json") ? toFullDisk : QStringList{});
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.contains("failed: ENOSPC") && run.err.contains("the trace is incomplete"),
+                     qPrintable(run.err));
+        }
+    }
+
+    void aSizeBeyondTheMachinesMemoryIsRefusedBeforeAllocating() {
+        // The test bed has 2 GiB: a 1 GiB write needs two buffers and their copies. It used to be ended
+        // by the OOM killer (exit 137, no message).
+        const auto run = runCli({"op", "write", "--size", "1024M"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(!run.crashed, qPrintable(run.err));
+        QVERIFY2(run.out.contains("ENOMEM") && run.out.contains("MemAvailable") &&
+                     run.out.contains("Nothing was allocated"),
+                 qPrintable(run.out + run.err));
+    }
+
     void faultsReportRealStatusAndQpState() {
         const QList<QPair<QStringList, QString>> cases = {
             {{"op", "write", "--fault", "bad-rkey"}, "IBV_WC_REM_ACCESS_ERR"},

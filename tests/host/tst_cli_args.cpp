@@ -49,6 +49,26 @@ class CliArgsTest : public QObject {
         QVERIFY(run.err.contains("at least 1 byte"));
     }
 
+    void sizesThatWouldWrapAreRefused() {
+        // 18014398509481985 KiB is 2^64 + 1024 bytes: it used to wrap to 1024 and run.
+        for (const char* size : {"18014398509481985k", "17592186044417M", "18446744073709551616"}) {
+            for (const QStringList& base : {QStringList{"op", "write"}, QStringList{"bench", "write_lat"}}) {
+                const auto run = runCli(base + QStringList{"--size", size});
+                QCOMPARE(run.exitCode, 2);
+                QVERIFY2(run.err.contains("--size needs"), qPrintable(run.err));
+            }
+        }
+    }
+
+    void secondsMustBeAFiniteNumber() {
+        for (const char* seconds : {"nan", "inf", "5abc", "", "-1", "0", "1e9"}) {
+            const auto run = runCli({"bench", "write_lat", "--seconds", seconds});
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.contains("--seconds needs 0 < S <= 3600"),
+                     qPrintable(seconds + (": " + run.err)));
+        }
+    }
+
     void atomicsNeedEightBytes() {
         const auto run = runCli({"op", "cas", "--size", "16"});
         QCOMPARE(run.exitCode, 2);
