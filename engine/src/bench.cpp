@@ -112,6 +112,9 @@ struct Pair {
         qp_b = QueuePair::create(pd_b, scq_b, rcq_b, IBV_QPT_RC, cap);
         const unsigned access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
                                 IBV_ACCESS_REMOTE_ATOMIC;
+        if (auto shortfall = explain_memory_shortfall(
+                2 * std::uint64_t(region_size), fmt::format("A's and B's {}-byte regions", region_size)))
+            throw RdmaError(std::move(*shortfall));
         mr_a = MemoryRegion::allocate(pd_a, region_size, access);
         mr_b = MemoryRegion::allocate(pd_b, region_size, access);
         const ibv_mtu mtu = context->query_port(1).active_mtu;
@@ -516,6 +519,10 @@ BenchResult tcp_bench(const BenchOptions& o) {
     BenchResult r;
     r.device = "loopback TCP (lo, kernel stack)";
     r.size = size;
+    if (auto shortfall =
+            explain_memory_shortfall(2 * std::uint64_t(size) + 2 * std::max<std::uint64_t>(size, 65536),
+                                     fmt::format("A's and B's {}-byte TCP buffers", size)))
+        throw RdmaError(std::move(*shortfall));
     std::vector<std::uint8_t> buf_a(size, 'a'), buf_b(size, 'b');
     if (o.kind == BenchKind::TcpLat) {
         r.latency_basis = "half round trip (ping-pong / 2, as sockperf ping-pong)";

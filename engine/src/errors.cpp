@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <filesystem>
+#include <string_view>
 #include <sys/resource.h>
 
 namespace rdmalab {
@@ -153,6 +155,67 @@ ErrorInfo explain_reg_mr_error(int err, std::size_t length, unsigned access) {
         return info;
     }
     return explain_errno("ibv_reg_mr", err);
+}
+
+namespace {
+
+std::string mebibytes(std::uint64_t bytes) {
+    return fmt::format("{:.0f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
+
+/// A "Key:   N kB" line of a /proc file, in bytes; nullopt when absent.
+std::optional<std::uint64_t> proc_kib_field(const char* path, const std::string& key) {
+    std::FILE* f = std::fopen(path, "r");
+    if (f == nullptr) return std::nullopt;
+    char line[256];
+    std::optional<std::uint64_t> value;
+    while (std::fgets(line, sizeof line, f) != nullptr) {
+        unsigned long long kib = 0;
+        if (std::string_view(line).rfind(key + ":", 0) == 0 &&
+            std::sscanf(line + key.size() + 1, "%llu", &kib) == 1) {
+            value = static_cast<std::uint64_t>(kib) * 1024;
+            break;
+        }
+    }
+    std::fclose(f);
+    return value;
+}
+
+} // namespace
+
+std::optional<ErrorInfo> explain_memory_shortfall(std::uint64_t bytes, const std::string& what) {
+    std::string limit, fix;
+    const auto available = proc_kib_field("/proc/meminfo", "MemAvailable");
+    rlimit as{};
+    const auto mapped = proc_kib_field("/proc/self/status", "VmSize");
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY && mapped) {
+        const std::uint64_t room = as.rlim_cur > *mapped ? as.rlim_cur - *mapped : 0;
+        if (bytes > room) {
+            limit =
+                fmt::format("the address-space limit (`ulimit -v`, RLIMIT_AS) is {} and the process already "
+                            "maps {}, which leaves {}",
+                            mebibytes(as.rlim_cur), mebibytes(*mapped), mebibytes(room));
+            fix = "Use a smaller size, or raise the limit (`ulimit -v unlimited`) in the shell that starts "
+                  "the program.";
+        }
+    }
+    if (limit.empty() && available && bytes > *available) {
+        limit = fmt::format("the machine has {} available (MemAvailable in /proc/meminfo); allocating more "
+                            "would get the process killed by the kernel's out-of-memory killer",
+                            mebibytes(*available));
+        fix = fmt::format("Use a smaller size (this machine can hold about {} at a time), or free memory.",
+                          mebibytes(*available));
+    }
+    if (limit.empty()) return std::nullopt;
+    ErrorInfo info;
+    info.verb = "aligned_alloc";
+    info.err = ENOMEM;
+    info.code = "ENOMEM";
+    info.meaning = errno_text(ENOMEM);
+    info.cause =
+        fmt::format("{}: {} of memory needed, but {}. Nothing was allocated.", what, mebibytes(bytes), limit);
+    info.fix = fix;
+    return info;
 }
 
 ErrorInfo explain_no_device() {

@@ -224,6 +224,15 @@ void LoopbackOperation::plan() {
                                     : fmt::format("{}", fmt::join(access_flag_names(access), "|"))),
             ep, [this, ep, access] {
                 auto& s = side(ep);
+                // Checked once for the whole operation, before A's buffer: two buffers and the copies of
+                // them kept to verify the outcome. One large buffer allocated and the next refused would
+                // fit; all four may not, and the kernel's OOM killer explains nothing.
+                if (ep == Endpoint::A)
+                    if (auto shortfall = explain_memory_shortfall(
+                            4 * std::uint64_t(options_.size),
+                            fmt::format("A's and B's {}-byte buffers and the copies that verify them",
+                                        options_.size)))
+                        throw RdmaError(std::move(*shortfall));
                 s.mr = MemoryRegion::allocate(s.pd, options_.size, access,
                                               ep == Endpoint::A ? "A buffer" : "B buffer");
                 // The application fills its buffers: the source of the data is A for send/write, B for read.

@@ -294,6 +294,8 @@ std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionD
                                                      unsigned access, std::string label) {
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     const std::size_t rounded = ((length == 0 ? 1 : length) + page - 1) / page * page;
+    if (auto shortfall = explain_memory_shortfall(rounded, fmt::format("a buffer of {} bytes", length)))
+        fail(pd->trace(), std::move(*shortfall));
     void* buffer = std::aligned_alloc(page, rounded);
     if (buffer == nullptr)
         fail(pd->trace(),

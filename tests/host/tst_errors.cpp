@@ -20,6 +20,39 @@ bool contains(const std::string& text, const std::string& part) {
 class ErrorsTest : public QObject {
     Q_OBJECT
   private slots:
+    void moreMemoryThanTheMachineHasIsRefusedWithTheFigure() {
+        const auto refused = explain_memory_shortfall(1ULL << 60, "A's and B's buffers");
+        QVERIFY(refused.has_value());
+        QCOMPARE(refused->code, std::string("ENOMEM"));
+        QCOMPARE(refused->err, ENOMEM);
+        QVERIFY2(refused->cause.find("MemAvailable") != std::string::npos &&
+                     refused->cause.find("A's and B's buffers") != std::string::npos &&
+                     refused->cause.find("Nothing was allocated") != std::string::npos,
+                 refused->cause.c_str());
+        QVERIFY(refused->fix.find("smaller size") != std::string::npos);
+        QVERIFY(!explain_memory_shortfall(4096, "a page").has_value());
+    }
+
+    void theAddressSpaceLimitIsNamed() {
+#if defined(__SANITIZE_ADDRESS__)
+        QSKIP("AddressSanitizer maps terabytes of shadow memory: an address-space limit cannot be set under "
+              "it");
+#else
+        rlimit old{};
+        QCOMPARE(getrlimit(RLIMIT_AS, &old), 0);
+        rlimit low = old;
+        low.rlim_cur = 2ULL << 30; // the test process maps far less than 2 GiB
+        QCOMPARE(setrlimit(RLIMIT_AS, &low), 0);
+        const auto refused = explain_memory_shortfall(3ULL << 30, "a buffer");
+        const auto fits = explain_memory_shortfall(1ULL << 20, "a buffer");
+        setrlimit(RLIMIT_AS, &old);
+        QVERIFY(refused.has_value());
+        QVERIFY2(refused->cause.find("ulimit -v") != std::string::npos, refused->cause.c_str());
+        QVERIFY(refused->fix.find("ulimit -v unlimited") != std::string::npos);
+        QVERIFY(!fits.has_value());
+#endif
+    }
+
     void regMrEnomemExplainsMemlockWithNumbers() {
         rlimit old{};
         getrlimit(RLIMIT_MEMLOCK, &old);

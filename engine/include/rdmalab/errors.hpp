@@ -44,6 +44,11 @@ ErrorInfo explain_errno(const std::string& verb, int err, const std::string& det
 /// ibv_reg_mr failure; for ENOMEM/EPERM/EFAULT/EINVAL explains RLIMIT_MEMLOCK or the access flags.
 ErrorInfo explain_reg_mr_error(int err, std::size_t length, unsigned access);
 
+/// Whether `bytes` more memory (for `what`, e.g. "A's and B's 1 GiB buffers") can be had without the
+/// kernel's out-of-memory killer ending the process: checked against MemAvailable (/proc/meminfo) and
+/// the address-space limit (`ulimit -v`). An explained ENOMEM when not, before anything is allocated.
+std::optional<ErrorInfo> explain_memory_shortfall(std::uint64_t bytes, const std::string& what);
+
 /// No RDMA device at all: how to create a SoftRoCE device on this machine's interfaces.
 ErrorInfo explain_no_device();
 
