@@ -3,13 +3,16 @@
 set -eu
 cd /tmp
 export QT_QPA_PLATFORM=offscreen
+# As a desktop session would provide it (Qt warns on stderr without it).
+export XDG_RUNTIME_DIR=/tmp/runtime-installed-checks
+mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
 fail() { echo "installed-checks: FAILED: $*" >&2; exit 1; }
 [ "$(command -v rdmalab-cli)" = /usr/bin/rdmalab-cli ] || fail "rdmalab-cli is not installed in /usr/bin"
 [ "$(command -v rdmalab)" = /usr/bin/rdmalab ] || fail "rdmalab is not installed in /usr/bin"
 cli_version=$(rdmalab-cli --version) || fail "rdmalab-cli --version exited $?"
 echo "$cli_version"
 case $cli_version in "rdmalab-cli "[0-9]*) ;; *) fail "rdmalab-cli --version printed '$cli_version'" ;; esac
-app_version=$(rdmalab --version 2>&1) || fail "rdmalab --version exited $?: $app_version"
+app_version=$(rdmalab --version) || fail "rdmalab --version exited $?"
 echo "$app_version"
 case $app_version in "rdmalab "[0-9]*) ;; *) fail "rdmalab --version printed '$app_version'" ;; esac
 # Live, with no RDMA device here: the app starts its engine (/usr/bin/rdmalab-cli serve --stdio), which
