@@ -1,63 +1,56 @@
 #include "benchdata.h"
 
+#include "rdmalab/fields.hpp"
+
 #include <algorithm>
 
 namespace rdmalab::app {
 
-namespace {
-
-bool number(const nlohmann::json& o, const char* field, double& out) {
-    if (!o.contains(field)) return false;
-    if (!o[field].is_number()) return false;
-    out = o[field].get<double>();
-    return true;
-}
-
-} // namespace
-
-QString BenchRun::applyResult(const nlohmann::json& r) {
-    if (!r.is_object()) return QStringLiteral("bench.result: data is not an object");
-    for (const char* field : {"kind", "device"})
-        if (!r.contains(field) || !r[field].is_string())
-            return QStringLiteral("bench.result: field '%1' missing or not a string").arg(field);
-    for (const char* field : {"size", "iters"})
-        if (!r.contains(field) || !r[field].is_number_integer())
-            return QStringLiteral("bench.result: field '%1' missing or not an integer").arg(field);
-    kind = QString::fromStdString(r["kind"].get<std::string>());
-    device = QString::fromStdString(r["device"].get<std::string>());
-    softwareDevice = r.value("software_device", false);
-    size = r["size"].get<qint64>();
-    iters = r["iters"].get<qint64>();
-    number(r, "elapsed_s", elapsedS);
-    if (r.contains("lat_us")) {
-        const auto& l = r["lat_us"];
+QString BenchRun::applyResult(const nlohmann::json& result) {
+    const Fields r(result, "data");
+    const auto resultKind = r.find<std::string>("kind");
+    const auto resultDevice = r.find<std::string>("device");
+    const auto resultSize = r.find<qint64>("size");
+    const auto resultIters = r.find<qint64>("iters");
+    const std::pair<const char*, bool> required[] = {{"kind", resultKind.has_value()},
+                                                     {"device", resultDevice.has_value()},
+                                                     {"size", resultSize.has_value()},
+                                                     {"iters", resultIters.has_value()}};
+    for (const auto& [field, present] : required)
+        if (!present) return QStringLiteral("bench.result: field '%1' missing").arg(field);
+    kind = QString::fromStdString(*resultKind);
+    device = QString::fromStdString(*resultDevice);
+    softwareDevice = r.get<bool>("software_device", false);
+    size = *resultSize;
+    iters = *resultIters;
+    elapsedS = r.get<double>("elapsed_s", elapsedS);
+    if (r.has("lat_us")) {
+        const Fields l = r.object("lat_us");
         LatencyFigures f;
         const std::pair<const char*, double*> fields[] = {
             {"min", &f.min}, {"p50", &f.p50},   {"mean", &f.mean}, {"p90", &f.p90},
             {"p99", &f.p99}, {"p999", &f.p999}, {"max", &f.max},   {"stdev", &f.stdev}};
-        for (const auto& [name, target] : fields)
-            if (!number(l, name, *target))
-                return QStringLiteral("bench.result: field 'lat_us.%1' missing or not a number").arg(name);
+        for (const auto& [name, target] : fields) {
+            const auto value = l.find<double>(name);
+            if (!value) return QStringLiteral("bench.result: field 'lat_us.%1' missing").arg(name);
+            *target = *value;
+        }
         latency = f;
-        latencyBasis = QString::fromStdString(r.value("lat_basis", ""));
+        latencyBasis = QString::fromStdString(r.text("lat_basis"));
     }
-    number(r, "bw_MBps", bwMBps);
-    number(r, "bw_Gbps", bwGbps);
-    number(r, "msg_rate_Mpps", msgRateMpps);
-    if (r.contains("cpu") && r["cpu"].is_object()) {
-        const auto& c = r["cpu"];
-        number(c, "user_s", cpu.userS);
-        number(c, "sys_s", cpu.sysS);
-        number(c, "user_us_per_msg", cpu.userUsPerMsg);
-        number(c, "sys_us_per_msg", cpu.sysUsPerMsg);
-        number(c, "switches_per_msg", cpu.switchesPerMsg);
-        double syscalls = 0;
-        if (number(c, "syscalls_per_msg", syscalls)) cpu.syscallsPerMsg = syscalls;
-    }
+    bwMBps = r.get<double>("bw_MBps", bwMBps);
+    bwGbps = r.get<double>("bw_Gbps", bwGbps);
+    msgRateMpps = r.get<double>("msg_rate_Mpps", msgRateMpps);
+    const Fields c = r.object("cpu");
+    cpu.userS = c.get<double>("user_s", cpu.userS);
+    cpu.sysS = c.get<double>("sys_s", cpu.sysS);
+    cpu.userUsPerMsg = c.get<double>("user_us_per_msg", cpu.userUsPerMsg);
+    cpu.sysUsPerMsg = c.get<double>("sys_us_per_msg", cpu.sysUsPerMsg);
+    cpu.switchesPerMsg = c.get<double>("switches_per_msg", cpu.switchesPerMsg);
+    if (const auto syscalls = c.find<double>("syscalls_per_msg")) cpu.syscallsPerMsg = syscalls;
     notes.clear();
-    if (r.contains("notes") && r["notes"].is_array())
-        for (const auto& n : r["notes"])
-            if (n.is_string()) notes << QString::fromStdString(n.get<std::string>());
+    for (const auto& note : r.texts("notes"))
+        notes << QString::fromStdString(note);
     finished = true;
     return {};
 }

@@ -57,7 +57,8 @@ struct BenchRun {
 
     bool isLatency() const { return kind.endsWith("_lat"); }
     bool isTcp() const { return kind.startsWith("tcp_"); }
-    /// Fills the result fields from a bench.result object; returns an error text naming the field.
+    /// Fills the result fields from a bench.result object (an event's `data`); returns an error text
+    /// naming a missing field, and throws FieldError (rdmalab/fields.hpp) for a field of the wrong type.
     QString applyResult(const nlohmann::json& result);
     /// Appends a batch of samples. Keeps sortedUs by sorting the batch and merging it (linear), so the
     /// live histogram and CDF never re-sort everything measured so far.

@@ -1,5 +1,7 @@
 #include "benchsession.h"
 
+#include "rdmalab/fields.hpp"
+
 namespace rdmalab::app {
 
 BenchSession::BenchSession(EngineClient* engine, QObject* parent) : QObject(parent), engine_(engine) {
@@ -97,8 +99,7 @@ void BenchSession::handleEvents(const std::vector<TraceEvent>& events) {
     bool touched = false;
     for (const auto& e : events) {
         // Our request's events carry its id; the session header that precedes the reply does not.
-        const bool ours =
-            e.ids.contains("id") && e.ids["id"].is_number_integer() && e.ids["id"].get<int>() == requestId_;
+        const bool ours = commandId(e) == requestId_;
         const bool header = e.kind == EventKind::Session && running_;
         if (!ours && !header) continue;
         events_.push_back(e);
@@ -120,39 +121,46 @@ void BenchSession::fail(const QString& error) {
     emit finished(false, error);
 }
 
-BenchRun* BenchSession::runAt(const nlohmann::json& data) {
-    if (!data.contains("index") || !data["index"].is_number_integer()) return nullptr;
-    const int index = data["index"].get<int>();
-    if (index < 0 || index > 100000) return nullptr;
-    if (static_cast<std::size_t>(index) >= runs_.size()) runs_.resize(static_cast<std::size_t>(index) + 1);
-    BenchRun& run = runs_[static_cast<std::size_t>(index)];
-    run.index = index;
-    if (run.kind.isEmpty() && data.contains("kind") && data["kind"].is_string())
-        run.kind = QString::fromStdString(data["kind"].get<std::string>());
-    if (run.size == 0 && data.contains("size") && data["size"].is_number_integer())
-        run.size = data["size"].get<qint64>();
+void BenchSession::checkFields(const TraceEvent& event) {
+    BenchSession scratch(nullptr);
+    scratch.replay_ = true; // nothing to announce
+    scratch.apply(event);
+}
+
+BenchRun* BenchSession::runAt(const Fields& data) {
+    // Read before the run is looked up, so that every field is read whatever runs exist (checkFields).
+    const auto index = data.find<int>("index");
+    const auto kind = data.find<std::string>("kind");
+    const auto size = data.find<qint64>("size");
+    if (!index || *index < 0 || *index >= kMaxRuns) return nullptr;
+    if (static_cast<std::size_t>(*index) >= runs_.size()) runs_.resize(static_cast<std::size_t>(*index) + 1);
+    BenchRun& run = runs_[static_cast<std::size_t>(*index)];
+    run.index = *index;
+    if (run.kind.isEmpty() && kind) run.kind = QString::fromStdString(*kind);
+    if (run.size == 0 && size) run.size = *size;
     return &run;
 }
 
 void BenchSession::apply(const TraceEvent& e) {
-    const auto& d = e.data;
+    const Fields d(e.data, "data");
     if (e.kind == EventKind::Session) {
-        if (d.contains("device_info") && d["device_info"].is_object()) {
-            device_ = QString::fromStdString(d["device_info"].value("name", ""));
-            softwareDevice_ = d["device_info"].value("software", false);
-        }
+        if (!d.has("device_info")) return;
+        const Fields info = d.object("device_info");
+        device_ = QString::fromStdString(info.text("name"));
+        softwareDevice_ = info.get<bool>("software", false);
         return;
     }
     if (e.kind == EventKind::Result && e.name == "bench.start") {
-        if (!d.value("ok", false)) fail(QString::fromStdString(d.value("error", "bench.start failed")));
+        if (!d.get<bool>("ok", false)) fail(QString::fromStdString(d.text("error", "bench.start failed")));
         return;
     }
     if (e.kind != EventKind::Measure) return;
     if (e.name == "bench.done") {
-        const bool ok = d.value("ok", false);
+        const bool ok = d.get<bool>("ok", false);
+        const QString error = QString::fromStdString(d.text("error", "the measurement failed"));
         const bool wasRunning = running_;
         running_ = false;
-        if (!ok) lastError_ = QString::fromStdString(d.value("error", "the measurement failed"));
+        if (!ok) lastError_ = error;
         if (wasRunning) emit runningChanged(false);
         if (!replay_) emit finished(ok, lastError_);
         return;
@@ -160,26 +168,21 @@ void BenchSession::apply(const TraceEvent& e) {
     BenchRun* run = runAt(d);
     if (!run) return;
     if (e.name == "bench.begin") {
-        run->plannedIters = d.value("iters", 0LL);
+        run->plannedIters = d.get<qint64>("iters", 0);
         current_ = run->index;
         emit runStarted(run->index);
     } else if (e.name == "bench.samples") {
-        if (!d.contains("samples_us") || !d["samples_us"].is_array()) return;
-        std::vector<double> batch;
-        batch.reserve(d["samples_us"].size());
-        for (const auto& v : d["samples_us"])
-            if (v.is_number()) batch.push_back(v.get<double>());
-        run->appendSamples(std::move(batch));
+        run->appendSamples(d.list<double>("samples_us"));
     } else if (e.name == "bench.progress") {
-        const double t = d.value("elapsed_s", 0.0);
-        const double bytes = d.value("bytes", 0.0);
+        const double t = d.get<double>("elapsed_s", 0.0);
+        const double bytes = d.get<double>("bytes", 0.0);
         if (t > run->lastProgressS) {
             run->bandwidth.push_back({t, (bytes - run->lastProgressBytes) / (t - run->lastProgressS) / 1e6});
             run->lastProgressS = t;
             run->lastProgressBytes = bytes;
         }
     } else if (e.name == "bench.result") {
-        const QString error = run->applyResult(d);
+        const QString error = run->applyResult(d.json());
         if (!error.isEmpty()) {
             lastError_ = error;
             return;

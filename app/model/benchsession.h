@@ -5,6 +5,8 @@
 #include "benchdata.h"
 #include "engineclient.h"
 
+#include "rdmalab/fields.hpp"
+
 #include <QObject>
 #include <QStringList>
 
@@ -38,6 +40,8 @@ class BenchSession : public QObject {
     /// Opens recorded events (a saved measurement trace) as a replay: nothing is measured.
     void openReplay(const std::vector<TraceEvent>& events, const QString& source);
     void clear();
+    /// Reads `event` as a session would, on a scratch one; throws FieldError for a field of the wrong type.
+    static void checkFields(const TraceEvent& event);
 
     bool running() const { return running_; }
     bool isReplay() const { return replay_; }
@@ -67,8 +71,12 @@ class BenchSession : public QObject {
     void runningChanged(bool running);
 
   private:
+    /// Runs in one plan: far above any real one (every kind at every size of a sweep is about 200), low
+    /// enough that a hostile index cannot make the app allocate gigabytes.
+    static constexpr int kMaxRuns = 10000;
+
     void apply(const TraceEvent& e);
-    BenchRun* runAt(const nlohmann::json& data);
+    BenchRun* runAt(const Fields& data);
     void fail(const QString& error);
 
     EngineClient* engine_;

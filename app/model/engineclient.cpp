@@ -1,10 +1,18 @@
 #include "engineclient.h"
 
+#include "tracefile.h"
+
+#include "rdmalab/fields.hpp"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QStandardPaths>
 
 namespace rdmalab::app {
+
+std::optional<std::int64_t> commandId(const TraceEvent& event) {
+    return Fields(event.ids, "ids").find<std::int64_t>("id");
+}
 
 EngineClient::EngineClient(QObject* parent) : QObject(parent), program_(defaultProgram()) {
     batchTimer_.setSingleShot(true);
@@ -74,8 +82,10 @@ void EngineClient::readOutput() {
         ++lineNumber_;
         if (line.trimmed().isEmpty()) continue;
         TraceParseError error;
+        // An event with a field the views cannot read is garbage like a line that is not JSON: reported
+        // with its field and skipped; what came before is kept.
         auto event =
-            parse_json_line(std::string_view(line.constData(), static_cast<std::size_t>(line.size())), error);
+            parseTraceLine(std::string_view(line.constData(), static_cast<std::size_t>(line.size())), error);
         if (!event) {
             error.line = lineNumber_;
             emit protocolError(

@@ -9,9 +9,15 @@
 #include <QProcess>
 #include <QTimer>
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace rdmalab::app {
+
+/// The id of the command an event answers (`ids.id`), if it has one; throws FieldError when it is not an
+/// integer.
+std::optional<std::int64_t> commandId(const TraceEvent& event);
 
 class EngineClient : public QObject {
     Q_OBJECT
@@ -42,7 +48,8 @@ class EngineClient : public QObject {
     void eventsArrived(const std::vector<rdmalab::TraceEvent>& events);
     /// The engine process failed to start, crashed or exited; `message` says which and how to recover.
     void engineDied(const QString& message);
-    /// A line from the engine that is not a valid event (shown, not fatal).
+    /// A line from the engine that is not a valid event, or an event with a field of the wrong type
+    /// (checkEventFields): shown, skipped, not fatal.
     void protocolError(const QString& message);
 
   private:

@@ -1,19 +1,22 @@
 #include "labstate.h"
 
+#include "rdmalab/fields.hpp"
+
+#include <algorithm>
+#include <climits>
+
 namespace rdmalab::app {
 
 namespace {
-QString str(const nlohmann::json& j, const char* key) {
-    auto it = j.find(key);
-    if (it == j.end()) return {};
-    if (it->is_string()) return QString::fromStdString(it->get<std::string>());
-    return QString::fromStdString(it->dump());
+QString text(const Fields& fields, std::string_view key) {
+    return QString::fromStdString(fields.text(key));
 }
 
-template <typename T> T num(const nlohmann::json& j, const char* key, T fallback = 0) {
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_number()) return fallback;
-    return it->get<T>();
+QStringList texts(const Fields& fields, std::string_view key) {
+    QStringList out;
+    for (const auto& item : fields.texts(key))
+        out << QString::fromStdString(item);
+    return out;
 }
 
 quint64 parseHex(const QString& text) {
@@ -22,13 +25,12 @@ quint64 parseHex(const QString& text) {
     return ok ? value : 0;
 }
 
-QStringList list(const nlohmann::json& j, const char* key) {
-    QStringList out;
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_array()) return out;
-    for (const auto& v : *it)
-        out << QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
-    return out;
+/// The part of [offset, offset + length) inside the first `size` bytes, as (offset, length) with both in
+/// [0, size]; nothing when it lies outside. Computed without overflow, however large the input.
+std::optional<std::pair<int, int>> clip(quint64 offset, quint64 length, qsizetype size) {
+    const auto limit = static_cast<quint64>(std::clamp<qsizetype>(size, 0, INT_MAX));
+    if (offset >= limit || length == 0) return std::nullopt;
+    return std::pair{static_cast<int>(offset), static_cast<int>(std::min(length, limit - offset))};
 }
 } // namespace
 
@@ -51,41 +53,41 @@ QString LabState::peerQpnText(Side side) const {
 
 bool LabState::apply(const TraceEvent& e) {
     const auto side = sideOf(e);
-    const auto& d = e.data;
+    const Fields d(e.data, "data");
+    const Fields ids(e.ids, "ids");
     switch (e.kind) {
     case EventKind::Session:
-        device = str(d, "device");
-        host = str(d, "host");
-        date = str(d, "date");
-        mode = str(d, "mode");
-        if (d.contains("device_info") && d["device_info"].is_object())
-            softwareDevice = d["device_info"].value("software", false);
+        device = text(d, "device");
+        host = text(d, "host");
+        date = text(d, "date");
+        mode = text(d, "mode");
+        softwareDevice = d.object("device_info").get<bool>("software", softwareDevice);
         return true;
     case EventKind::Step:
         step.id = QString::fromStdString(e.name);
-        step.title = str(d, "title");
-        step.index = num<int>(d, "index", -1);
-        step.count = num<int>(d, "count", 0);
+        step.title = text(d, "title");
+        step.index = d.get<int>("index", -1);
+        step.count = d.get<int>("count", 0);
         step.sideless = !side.has_value();
         if (side) step.side = *side;
         return true;
     case EventKind::Verb: {
+        const bool ok = d.get<std::int64_t>("ret", -1) == 0;
         if (!side) {
-            if (e.name == "ibv_query_port" && num<int>(d, "ret", -1) == 0)
-                portMtu = num<int>(d, "active_mtu");
-            if (e.name == "ibv_query_gid_ex" && num<int>(d, "ret", -1) == 0) gid = str(d, "gid");
+            if (e.name == "ibv_query_port" && ok) portMtu = d.get<int>("active_mtu", 0);
+            if (e.name == "ibv_query_gid_ex" && ok) gid = text(d, "gid");
             return false;
         }
-        if (e.name == "ibv_reg_mr" && num<int>(d, "ret", -1) == 0) {
+        if (e.name == "ibv_reg_mr" && ok) {
             auto& r = regions[index(*side)];
             r.registered = true;
-            r.label = str(d, "label");
-            r.lkey = num<quint32>(e.ids, "lkey");
-            r.rkey = num<quint32>(e.ids, "rkey");
-            const auto& args = d.value("args", nlohmann::json::object());
-            r.addr = parseHex(str(args, "addr"));
-            r.length = num<quint64>(args, "length");
-            r.access = list(args, "access");
+            r.label = text(d, "label");
+            r.lkey = ids.get<quint32>("lkey", 0);
+            r.rkey = ids.get<quint32>("rkey", 0);
+            const Fields args = d.object("args");
+            r.addr = parseHex(text(args, "addr"));
+            r.length = args.get<quint64>("length", 0);
+            r.access = texts(args, "access");
             r.seq = e.seq;
             return true;
         }
@@ -93,12 +95,12 @@ bool LabState::apply(const TraceEvent& e) {
             regions[index(*side)] = RegionState{};
             return true;
         }
-        if (e.name == "ibv_create_qp" && num<int>(d, "ret", -1) == 0) {
+        if (e.name == "ibv_create_qp" && ok) {
             auto& q = qps[index(*side)];
             q = QpState{};
             q.created = true;
-            q.qpn = num<quint32>(e.ids, "qpn");
-            q.type = str(d.value("args", nlohmann::json::object()), "qp_type");
+            q.qpn = ids.get<quint32>("qpn", 0);
+            q.type = text(d.object("args"), "qp_type");
             q.state = QStringLiteral("RESET");
             q.seq = e.seq;
             return true;
@@ -107,37 +109,39 @@ bool LabState::apply(const TraceEvent& e) {
             qps[index(*side)] = QpState{};
             return true;
         }
-        if (e.name == "ibv_query_qp" && num<int>(d, "ret", -1) == 0) {
+        if (e.name == "ibv_query_qp" && ok) {
+            const auto qpn = ids.get<quint32>("qpn", 0);
             auto& q = qps[index(*side)];
-            if (q.created && q.qpn == num<quint32>(e.ids, "qpn")) q.state = str(d, "state");
+            if (q.created && q.qpn == qpn) q.state = text(d, "state");
             return true;
         }
         return false;
     }
     case EventKind::QpState: {
         if (!side) return false;
+        if (d.get<std::int64_t>("ret", -1) != 0) return true;
+        const Fields a = d.object("attrs");
         auto& q = qps[index(*side)];
-        if (num<int>(d, "ret", -1) != 0) return true;
-        q.state = str(d, "to");
+        q.state = text(d, "to");
         q.lastTransition = QString::fromStdString(e.name);
-        q.lastMask = list(d, "attr_mask");
-        q.lastAttributes = d.value("attrs", nlohmann::json::object());
-        const auto& a = q.lastAttributes;
-        if (a.contains("dest_qp_num")) q.destQpn = a["dest_qp_num"].get<quint32>();
-        if (a.contains("sq_psn")) q.sqPsn = a["sq_psn"].get<quint32>();
-        if (a.contains("rq_psn")) q.rqPsn = a["rq_psn"].get<quint32>();
-        if (a.contains("path_mtu")) q.pathMtu = a["path_mtu"].get<int>();
+        q.lastMask = texts(d, "attr_mask");
+        q.lastAttributes = a.json();
+        q.lastAccessFlags = texts(a, "qp_access_flags");
+        q.destQpn = a.get<quint32>("dest_qp_num", q.destQpn);
+        q.sqPsn = a.get<quint32>("sq_psn", q.sqPsn);
+        q.rqPsn = a.get<quint32>("rq_psn", q.rqPsn);
+        q.pathMtu = a.get<int>("path_mtu", q.pathMtu);
         q.seq = e.seq;
         return true;
     }
     case EventKind::PostWr: {
-        if (!side || num<int>(d, "ret", -1) != 0) return true;
+        if (!side || d.get<std::int64_t>("ret", -1) != 0) return true;
         WorkRequestState w;
         w.side = *side;
-        w.queue = str(d, "queue");
+        w.queue = text(d, "queue");
         w.opcode = QString::fromStdString(e.name);
-        w.wrId = num<quint64>(e.ids, "wr_id");
-        w.length = num<quint64>(d, "length");
+        w.wrId = ids.get<quint64>("wr_id", 0);
+        w.length = d.get<quint64>("length", 0);
         w.seq = e.seq;
         workRequests.push_back(w);
         return true;
@@ -147,11 +151,11 @@ bool LabState::apply(const TraceEvent& e) {
         CompletionState c;
         c.side = *side;
         c.status = QString::fromStdString(e.name);
-        c.statusMeaning = str(d, "status_meaning");
-        c.opcode = str(d, "opcode");
-        c.byteLen = num<quint32>(d, "byte_len");
-        c.wrId = num<quint64>(d, "wr_id");
-        if (d.contains("imm_data")) c.immData = d["imm_data"].get<quint32>();
+        c.statusMeaning = text(d, "status_meaning");
+        c.opcode = text(d, "opcode");
+        c.byteLen = d.get<quint32>("byte_len", 0);
+        c.wrId = d.get<quint64>("wr_id", 0);
+        c.immData = d.find<quint32>("imm_data");
         c.seq = e.seq;
         completions.push_back(c);
         for (auto& w : workRequests)
@@ -164,34 +168,35 @@ bool LabState::apply(const TraceEvent& e) {
     case EventKind::Data: {
         if (!side || e.name != "memory") return false;
         auto& m = memory[index(*side)];
-        m.bytes = QByteArray::fromHex(QByteArray::fromStdString(d.value("hex", std::string())));
-        m.length = num<quint64>(d, "length");
-        m.when = str(d, "when");
+        m.bytes = QByteArray::fromHex(QByteArray::fromStdString(d.get<std::string>("hex", {})));
+        m.length = d.get<quint64>("length", 0);
+        m.when = text(d, "when");
+        // Ranges are relative to the whole buffer; the views show only the bytes the event carries.
         m.changed.clear();
-        if (d.contains("changed"))
-            for (const auto& c : d["changed"])
-                m.changed.emplace_back(c.value("offset", 0), c.value("length", 0));
+        for (const auto& range : d.objects("changed"))
+            if (auto part =
+                    clip(range.get<quint64>("offset", 0), range.get<quint64>("length", 0), m.bytes.size()))
+                m.changed.push_back(*part);
         m.seq = e.seq;
         return true;
     }
     case EventKind::Check:
-        verified = d.value("ok", false);
-        checkSummary = str(d, "summary");
-        checkLines = list(d, "checks");
+        verified = d.get<bool>("ok", false);
+        checkSummary = text(d, "summary");
+        checkLines = texts(d, "checks");
         return true;
     case EventKind::Error:
         lastError =
             QStringLiteral("%1 failed: %2 (%3)\ncause: %4\nfix: %5")
-                .arg(str(d, "verb"), str(d, "code"), str(d, "meaning"), str(d, "cause"), str(d, "fix"));
+                .arg(text(d, "verb"), text(d, "code"), text(d, "meaning"), text(d, "cause"), text(d, "fix"));
         return true;
-    case EventKind::Result:
-        if (e.name == "op.start" && d.value("ok", false) && d.contains("steps")) {
-            plannedSteps.clear();
-            for (const auto& s : d["steps"])
-                plannedSteps.push_back(QString::fromStdString(s.value("title", "")));
-            return true;
-        }
-        return false;
+    case EventKind::Result: {
+        if (e.name != "op.start" || !d.get<bool>("ok", false) || !d.has("steps")) return false;
+        plannedSteps.clear();
+        for (const auto& s : d.objects("steps"))
+            plannedSteps.push_back(text(s, "title"));
+        return true;
+    }
     case EventKind::Measure:
         return false;
     case EventKind::Async:
@@ -200,28 +205,33 @@ bool LabState::apply(const TraceEvent& e) {
     return false;
 }
 
-std::vector<PortSummary> portsFromDevicesResult(const nlohmann::json& data) {
-    std::vector<PortSummary> out;
-    if (!data.contains("devices")) return out;
-    for (const auto& d : data["devices"]) {
-        for (const auto& p : d.value("ports", nlohmann::json::array())) {
+bool inRanges(const std::vector<std::pair<int, int>>& ranges, qsizetype at) {
+    return std::any_of(ranges.begin(), ranges.end(), [at](const auto& range) {
+        return at >= range.first && at < qint64{range.first} + range.second;
+    });
+}
+
+DevicesResult readDevicesResult(const nlohmann::json& data) {
+    const Fields result(data, "data");
+    DevicesResult out;
+    for (const auto& d : result.objects("devices")) {
+        for (const auto& p : d.objects("ports")) {
             PortSummary s;
-            s.device = QString::fromStdString(d.value("name", ""));
-            s.driver = QString::fromStdString(d.value("driver", ""));
-            s.software = d.value("software", false);
-            s.port = p.value("port", 1);
-            s.state = QString::fromStdString(p.value("state", ""));
-            s.linkLayer = QString::fromStdString(p.value("link_layer", ""));
-            s.activeMtu = p.value("active_mtu", 0);
-            for (const auto& g : p.value("gids", nlohmann::json::array()))
+            s.device = text(d, "name");
+            s.driver = text(d, "driver");
+            s.software = d.get<bool>("software", false);
+            s.port = p.get<int>("port", 1);
+            s.state = text(p, "state");
+            s.linkLayer = text(p, "link_layer");
+            s.activeMtu = p.get<int>("active_mtu", 0);
+            for (const auto& g : p.objects("gids"))
                 s.gids << QStringLiteral("%1  %2  %3  %4")
-                              .arg(g.value("index", 0))
-                              .arg(QString::fromStdString(g.value("gid", "")),
-                                   QString::fromStdString(g.value("type", "")),
-                                   QString::fromStdString(g.value("netdev", "")));
-            out.push_back(s);
+                              .arg(g.get<int>("index", 0))
+                              .arg(text(g, "gid"), text(g, "type"), text(g, "netdev"));
+            out.ports.push_back(s);
         }
     }
+    out.noDeviceFix = text(result.object("no_device"), "fix");
     return out;
 }
 

@@ -44,13 +44,16 @@ struct QpState {
     QString lastTransition; ///< "INIT->RTR"
     QStringList lastMask;
     nlohmann::json lastAttributes = nlohmann::json::object();
+    QStringList lastAccessFlags; ///< qp_access_flags of the last transition (empty when it set none)
     std::uint64_t seq = 0;
 };
 
 struct MemoryState {
     QByteArray bytes; ///< preview of the buffer (first bytes)
     quint64 length = 0;
-    std::vector<std::pair<int, int>> changed; ///< offset, length relative to registration
+    /// Bytes changed since registration, as (offset, length) within `bytes`: the event's ranges clipped to
+    /// the preview it carries, so 0 <= offset and offset + length <= bytes.size().
+    std::vector<std::pair<int, int>> changed;
     QString when;
     std::uint64_t seq = 0;
 };
@@ -99,7 +102,9 @@ struct StepState {
 class LabState {
   public:
     void reset();
-    /// Folds one event into the state; returns true if something visible changed.
+    /// Folds one event into the state; returns true if something visible changed. Throws FieldError
+    /// (rdmalab/fields.hpp) when a field it reads has the wrong type. Which fields it reads depends on the
+    /// event only, never on the state, so applying an event to an empty state checks it (checkEventFields).
     bool apply(const TraceEvent& event);
 
     // Session header
@@ -126,7 +131,16 @@ class LabState {
     QString peerQpnText(Side side) const;
 };
 
-/// Ports of every device in a `devices` result (engine protocol).
-std::vector<PortSummary> portsFromDevicesResult(const nlohmann::json& data);
+/// True when byte `at` lies in one of `ranges` (offset, length), whatever the ranges hold: negative or
+/// huge values never overflow (the views check every byte with it).
+bool inRanges(const std::vector<std::pair<int, int>>& ranges, qsizetype at);
+
+/// What a `devices` result says (engine protocol): every device's ports, or how to get a device.
+struct DevicesResult {
+    std::vector<PortSummary> ports;
+    QString noDeviceFix; ///< when there is none: the `rdma link add` command for this machine
+};
+/// Reads the `data` of a `devices` result; throws FieldError when a field has the wrong type.
+DevicesResult readDevicesResult(const nlohmann::json& data);
 
 } // namespace rdmalab::app

@@ -1,6 +1,20 @@
 #include "lessoncontroller.h"
 
+#include "rdmalab/fields.hpp"
+
 namespace rdmalab::app {
+
+OpReply readOpReply(const TraceEvent& result) {
+    const Fields data(result.data, "data");
+    const Fields outcome = data.object("outcome");
+    OpReply reply;
+    reply.id = commandId(result);
+    reply.ok = data.get<bool>("ok", false);
+    reply.error = QString::fromStdString(data.text("error", "op.start failed"));
+    reply.finished = data.get<bool>("done", false) || outcome.get<bool>("finished", false);
+    reply.success = outcome.get<bool>("success", false);
+    return reply;
+}
 
 LessonController::LessonController(EngineClient* engine, QObject* parent) : QObject(parent), engine_(engine) {
     nextStepTimer_.setSingleShot(true);
@@ -126,16 +140,14 @@ void LessonController::onEngineEvents(const std::vector<TraceEvent>& events) {
     feed(events);
     for (const auto& e : events) {
         if (e.kind != EventKind::Result) continue;
-        const int id = e.ids.value("id", -1);
-        if (e.name == "op.start" && !e.data.value("ok", false))
-            emit message(QString::fromStdString(e.data.value("error", std::string("op.start failed"))));
-        if (e.name != "op.step" || id != stepCommandId_) continue;
+        const OpReply reply = readOpReply(e);
+        if (e.name == "op.start" && !reply.ok) emit message(reply.error);
+        if (e.name != "op.step" || reply.id != stepCommandId_) continue;
         awaitingStep_ = false;
-        const auto& outcome = e.data.value("outcome", nlohmann::json::object());
-        if (e.data.value("done", false) || outcome.value("finished", false)) {
+        if (reply.finished) {
             finished_ = true;
             playing_ = false;
-            emit finishedChanged(outcome.value("success", false));
+            emit finishedChanged(reply.success);
         }
     }
     emit changed();

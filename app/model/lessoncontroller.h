@@ -11,6 +11,17 @@
 
 namespace rdmalab::app {
 
+/// What the engine's answer to a lesson command says (a `result` event of op.start or op.step).
+struct OpReply {
+    std::optional<std::int64_t> id; ///< the command it answers
+    bool ok = false;
+    QString error;         ///< op.start: why it failed
+    bool finished = false; ///< op.step: the operation has no step left (done, or its outcome finished)
+    bool success = false;  ///< op.step: the outcome was verified
+};
+/// Reads a result event; throws FieldError when a field has the wrong type.
+OpReply readOpReply(const TraceEvent& result);
+
 class LessonController : public QObject {
     Q_OBJECT
   public:

@@ -1,30 +1,26 @@
 #include "verbscode.h"
 
+#include "rdmalab/fields.hpp"
+
 #include <QStringList>
 
 namespace rdmalab::app {
 
 namespace {
 
-QString s(const nlohmann::json& j, const char* key, const QString& fallback = "?") {
-    auto it = j.find(key);
-    if (it == j.end()) return fallback;
-    if (it->is_string()) return QString::fromStdString(it->get<std::string>());
-    return QString::fromStdString(it->dump());
+QString s(const Fields& f, std::string_view key, const QString& fallback = "?") {
+    return f.has(key) ? QString::fromStdString(f.text(key)) : fallback;
 }
 
-QString hex(const nlohmann::json& j, const char* key) {
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_number()) return "?";
-    return QStringLiteral("0x%1").arg(it->get<quint64>(), 0, 16);
+QString hex(const Fields& f, std::string_view key) {
+    const auto value = f.find<quint32>(key); // keys are 32-bit
+    return value ? QStringLiteral("0x%1").arg(*value, 0, 16) : QStringLiteral("?");
 }
 
-QString flags(const nlohmann::json& j, const char* key, const QString& prefix) {
+QString flags(const Fields& f, std::string_view key, const QString& prefix) {
     QStringList out;
-    auto it = j.find(key);
-    if (it != j.end() && it->is_array())
-        for (const auto& f : *it)
-            out << prefix + QString::fromStdString(f.get<std::string>());
+    for (const auto& name : f.texts(key))
+        out << prefix + QString::fromStdString(name);
     return out.isEmpty() ? QStringLiteral("0") : out.join(" | ");
 }
 
@@ -32,29 +28,26 @@ QString mtuEnum(int bytes) {
     return bytes > 0 ? QStringLiteral("IBV_MTU_%1").arg(bytes) : QStringLiteral("?");
 }
 
-QString qpAttrCode(const nlohmann::json& attrs) {
+QString qpAttrCode(const Fields& attrs) {
     QStringList lines;
-    for (auto it = attrs.begin(); it != attrs.end(); ++it) {
+    for (auto it = attrs.json().begin(); it != attrs.json().end(); ++it) {
         const QString key = QString::fromStdString(it.key());
-        const auto& v = it.value();
         if (key == "qp_state")
-            lines << QStringLiteral("    .qp_state = IBV_QPS_%1,")
-                         .arg(QString::fromStdString(v.get<std::string>()));
+            lines << QStringLiteral("    .qp_state = IBV_QPS_%1,").arg(s(attrs, "qp_state"));
         else if (key == "qp_access_flags")
             lines << QStringLiteral("    .qp_access_flags = %1,")
                          .arg(flags(attrs, "qp_access_flags", "IBV_ACCESS_"));
         else if (key == "path_mtu")
-            lines << QStringLiteral("    .path_mtu = %1,").arg(mtuEnum(v.get<int>()));
-        else if (key == "ah_attr" && v.is_object())
+            lines << QStringLiteral("    .path_mtu = %1,").arg(mtuEnum(attrs.get<int>("path_mtu", 0)));
+        else if (key == "ah_attr" && it->is_object()) {
+            const Fields ah = attrs.object("ah_attr");
             lines << QStringLiteral(
                          "    .ah_attr = { .is_global = %1, .port_num = %2,\n"
                          "                 .grh = { .dgid = /* %3 */, .sgid_index = %4, .hop_limit = %5 } },")
-                         .arg(s(v, "is_global"), s(v, "port_num"), s(v, "dgid"), s(v, "sgid_index"),
-                              s(v, "hop_limit"));
-        else if (key == "qkey")
-            lines << QStringLiteral("    .qkey = %1,").arg(s(attrs, "qkey"));
-        else
-            lines << QStringLiteral("    .%1 = %2,").arg(key, QString::fromStdString(v.dump()));
+                         .arg(s(ah, "is_global"), s(ah, "port_num"), s(ah, "dgid"), s(ah, "sgid_index"),
+                              s(ah, "hop_limit"));
+        } else
+            lines << QStringLiteral("    .%1 = %2,").arg(key, QString::fromStdString(to_text(*it)));
     }
     return lines.join('\n');
 }
@@ -62,8 +55,9 @@ QString qpAttrCode(const nlohmann::json& attrs) {
 } // namespace
 
 QString verbsCode(const TraceEvent& e) {
-    const auto& d = e.data;
-    const auto& args = d.value("args", nlohmann::json::object());
+    const Fields d(e.data, "data");
+    const Fields ids(e.ids, "ids");
+    const Fields args = d.object("args");
     const QString name = QString::fromStdString(e.name);
     switch (e.kind) {
     case EventKind::Verb:
@@ -87,7 +81,7 @@ QString verbsCode(const TraceEvent& e) {
             return QStringLiteral("struct ibv_mr *mr = ibv_reg_mr(pd, (void *)%1, %2,\n"
                                   "                               %3);\n// mr->lkey = %4, mr->rkey = %5")
                 .arg(s(args, "addr"), s(args, "length"), flags(args, "access", "IBV_ACCESS_"),
-                     hex(e.ids, "lkey"), hex(e.ids, "rkey"));
+                     hex(ids, "lkey"), hex(ids, "rkey"));
         if (name == "ibv_create_cq")
             return QStringLiteral("struct ibv_cq *cq = ibv_create_cq(ctx, %1, NULL, NULL, 0);")
                 .arg(s(args, "cqe"));
@@ -98,7 +92,7 @@ QString verbsCode(const TraceEvent& e) {
                        "%4, .max_recv_sge = %5 },\n};\nstruct ibv_qp *qp = ibv_create_qp(pd, &init);  // "
                        "qp->qp_num = %6")
                 .arg(s(args, "qp_type"), s(args, "max_send_wr"), s(args, "max_recv_wr"),
-                     s(args, "max_send_sge"), s(args, "max_recv_sge"), s(e.ids, "qpn"));
+                     s(args, "max_send_sge"), s(args, "max_recv_sge"), s(ids, "qpn"));
         if (name == "ibv_query_qp")
             return QStringLiteral(
                        "struct ibv_qp_attr attr;\nstruct ibv_qp_init_attr init;\nibv_query_qp(qp, &attr, "
@@ -124,12 +118,11 @@ QString verbsCode(const TraceEvent& e) {
         return QStringLiteral(
                    "struct ibv_qp_attr attr = {\n%1\n};\nibv_modify_qp(qp, &attr,\n              %2);  // "
                    "%3, returns %4")
-            .arg(qpAttrCode(d.value("attrs", nlohmann::json::object())), flags(d, "attr_mask", "IBV_QP_"),
-                 name, s(d, "ret"));
+            .arg(qpAttrCode(d.object("attrs")), flags(d, "attr_mask", "IBV_QP_"), name, s(d, "ret"));
     case EventKind::PostWr: {
         QString sge = "NULL";
         QString sgeDecl;
-        const auto& sg = d.value("sg_list", nlohmann::json::array());
+        const auto sg = d.objects("sg_list");
         if (!sg.empty())
             sgeDecl = QStringLiteral("struct ibv_sge sge = { .addr = %1, .length = %2, .lkey = %3 };\n")
                           .arg(s(sg[0], "addr"), s(sg[0], "length"), hex(sg[0], "lkey"));
@@ -138,28 +131,27 @@ QString verbsCode(const TraceEvent& e) {
             return sgeDecl +
                    QStringLiteral("struct ibv_recv_wr wr = { .wr_id = %1, .sg_list = %2, .num_sge = %3 "
                                   "}, *bad;\nibv_post_recv(qp, &wr, &bad);  // returns %4")
-                       .arg(s(e.ids, "wr_id"), sge)
+                       .arg(s(ids, "wr_id"), sge)
                        .arg(sg.size())
                        .arg(s(d, "ret"));
         QString extra;
-        if (d.contains("remote_addr"))
-            extra = QStringLiteral("\n    .wr.%1 = { .remote_addr = %2, .rkey = %3%4 },")
-                        .arg(name.startsWith("ATOMIC") ? "atomic" : "rdma", s(d, "remote_addr"),
-                             hex(e.ids, "rkey"),
-                             d.contains("add")       ? QStringLiteral(", .compare_add = %1").arg(s(d, "add"))
-                             : d.contains("compare") ? QStringLiteral(", .compare_add = %1, .swap = %2")
-                                                           .arg(s(d, "compare"), s(d, "swap"))
-                                                     : QString());
-        if (d.contains("imm_data"))
-            extra += QStringLiteral("\n    .imm_data = htonl(%1),").arg(s(d, "imm_data"));
+        if (d.has("remote_addr"))
+            extra =
+                QStringLiteral("\n    .wr.%1 = { .remote_addr = %2, .rkey = %3%4 },")
+                    .arg(name.startsWith("ATOMIC") ? "atomic" : "rdma", s(d, "remote_addr"), hex(ids, "rkey"),
+                         d.has("add")       ? QStringLiteral(", .compare_add = %1").arg(s(d, "add"))
+                         : d.has("compare") ? QStringLiteral(", .compare_add = %1, .swap = %2")
+                                                  .arg(s(d, "compare"), s(d, "swap"))
+                                            : QString());
+        if (d.has("imm_data")) extra += QStringLiteral("\n    .imm_data = htonl(%1),").arg(s(d, "imm_data"));
         QStringList sendFlags;
-        if (d.value("signaled", false)) sendFlags << "IBV_SEND_SIGNALED";
-        if (d.value("inline", false)) sendFlags << "IBV_SEND_INLINE";
+        if (d.get<bool>("signaled", false)) sendFlags << "IBV_SEND_SIGNALED";
+        if (d.get<bool>("inline", false)) sendFlags << "IBV_SEND_INLINE";
         return sgeDecl +
                QStringLiteral("struct ibv_send_wr wr = {\n    .wr_id = %1, .sg_list = %2, .num_sge = %3,\n"
                               "    .opcode = IBV_WR_%4, .send_flags = %5,%6\n}, *bad;\nibv_post_send(qp, "
                               "&wr, &bad);  // returns %7")
-                   .arg(s(e.ids, "wr_id"), sge)
+                   .arg(s(ids, "wr_id"), sge)
                    .arg(sg.size())
                    .arg(name, sendFlags.isEmpty() ? "0" : sendFlags.join(" | "), extra, s(d, "ret"));
     }
@@ -168,8 +160,8 @@ QString verbsCode(const TraceEvent& e) {
                    "// from ibv_poll_cq(cq, ...):\nwc.wr_id    == %1\nwc.status   == %2\nwc.opcode   == "
                    "IBV_WC_%3\nwc.byte_len == %4\nwc.qp_num   == %5%6")
             .arg(s(d, "wr_id"), name, s(d, "opcode"), s(d, "byte_len"), s(d, "qp_num"),
-                 d.contains("imm_data") ? QStringLiteral("\nntohl(wc.imm_data) == %1").arg(s(d, "imm_data"))
-                                        : QString());
+                 d.has("imm_data") ? QStringLiteral("\nntohl(wc.imm_data) == %1").arg(s(d, "imm_data"))
+                                   : QString());
     default:
         break;
     }

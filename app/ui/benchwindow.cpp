@@ -14,8 +14,6 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDateTime>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -31,7 +29,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedBarSeries>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -170,6 +167,8 @@ BenchWindow::BenchWindow(const BenchStartOptions& options, QWidget* parent)
     connect(session_, &BenchSession::runningChanged, this, &BenchWindow::refreshControls);
     connect(session_, &BenchSession::finished, this, &BenchWindow::onFinished);
     connect(engine_, &EngineClient::engineDied, this, &BenchWindow::onEngineDied);
+    connect(engine_, &EngineClient::protocolError, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
     connect(engine_, &EngineClient::started, this, [this] {
         engineBanner_->hide();
         refreshControls();
@@ -328,6 +327,13 @@ void BenchWindow::buildUi() {
     bannerRow->addWidget(restartButton_, 0, Qt::AlignTop);
     engineBanner_->hide();
     outer->addLayout(bannerRow);
+    autosaveWarning_ = new QLabel;
+    autosaveWarning_->setObjectName("autosaveWarning");
+    autosaveWarning_->setWordWrap(true);
+    autosaveWarning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    autosaveWarning_->setStyleSheet("background:#fff3b0; color:#000; padding:4px; border:1px solid #c8a600;");
+    autosaveWarning_->hide();
+    outer->addWidget(autosaveWarning_);
     deviceLabel_ = new QLabel;
     deviceLabel_->setObjectName("deviceLabel");
     deviceLabel_->setWordWrap(true);
@@ -972,13 +978,17 @@ void BenchWindow::exportCharts(const QString& path) {
 
 void BenchWindow::autosave() {
     if (session_->events().empty()) return;
-    // What the user measured is never lost: every measurement session is kept as a trace.
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/sessions";
-    QDir().mkpath(dir);
-    const QString path =
-        dir + "/bench-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss-zzz") + ".jsonl";
-    const QString error = writeTraceFile(path, session_->events());
-    if (!error.isEmpty()) statusBar()->showMessage(error, 10000);
+    // What the user measured is never lost: every measurement session is kept as a trace of its own.
+    SessionAutosave autosave(SessionAutosave::defaultDirectory(), QStringLiteral("bench-"));
+    if (autosave.append(session_->events())) {
+        autosaveWarning_->hide();
+        return;
+    }
+    autosaveWarning_->setText(tr("Autosave failed: %1\nThe measurement is kept in memory only: save it with "
+                                 "Export ▸ Measurement trace before you start another one.")
+                                  .arg(autosave.error()));
+    autosaveWarning_->show();
+    std::fprintf(stderr, "rdmalab: autosave failed: %s\n", qPrintable(autosave.error()));
 }
 
 void BenchWindow::finishHeadless(bool ok) {

@@ -112,6 +112,7 @@ class BenchWindow : public QMainWindow {
     QLabel* statusLabel_ = nullptr;
     QLabel* statsLabel_ = nullptr;
     QLabel* engineBanner_ = nullptr;
+    QLabel* autosaveWarning_ = nullptr; ///< shown when a measurement could not be autosaved
     QTabWidget* tabs_ = nullptr;
     QTableWidget* runsTable_ = nullptr;
     QChartView* timeSeriesView_ = nullptr;

@@ -314,10 +314,7 @@ class BufferBlock : public Block {
         const qreal w = c.width() / kPerRow;
         return QRectF(c.left() + (i % kPerRow) * w, c.top() + (i / kPerRow) * 26, w, 24);
     }
-    bool isChanged(int i) const {
-        return std::any_of(changed.begin(), changed.end(),
-                           [i](const auto& r) { return i >= r.first && i < r.first + r.second; });
-    }
+    bool isChanged(int i) const { return inRanges(changed, i); }
 
     void paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget* w) override {
         Block::paint(p, o, w);

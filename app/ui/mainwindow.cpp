@@ -11,7 +11,6 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
 #include <QFrame>
@@ -27,7 +26,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTextBrowser>
@@ -117,12 +115,6 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     if (options_.stepDelayMs >= 0) controller_->setStepDelay(options_.stepDelayMs);
     if (options_.animationSpeed >= 0) dataPathView_->setAnimationSpeed(options_.animationSpeed);
     if (options_.presentation) setPresentationMode(true);
-
-    // "What the user recorded is never lost": every session is also appended to an autosave file.
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/sessions";
-    QDir().mkpath(dir);
-    autosaveFile_.setFileName(dir + "/" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss") +
-                              ".jsonl");
 
     if (options_.autoplay) {
         QTimer::singleShot(180000, this, [this] {
@@ -270,6 +262,14 @@ void MainWindow::buildUi() {
     bannerLayout->addWidget(restartEngineButton_);
     engineBanner_->hide();
     outer->addWidget(engineBanner_);
+    autosaveWarning_ = new QLabel;
+    autosaveWarning_->setObjectName("autosaveWarning");
+    autosaveWarning_->setWordWrap(true);
+    autosaveWarning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    autosaveWarning_->setStyleSheet(
+        "background: #fff3b0; color: #000; border: 1px solid #c8a600; padding: 4px;");
+    autosaveWarning_->hide();
+    outer->addWidget(autosaveWarning_);
 
     sessionLabel_ = new QLabel(tr("Starting the engine…"));
     sessionLabel_->setObjectName("sessionLabel");
@@ -427,7 +427,8 @@ void MainWindow::startSelectedLesson() {
         statusBar()->showMessage(tr("No lessons found in %1. %2").arg(lessonsDirectory(), lessonLoadErrors_));
         return;
     }
-    if (autosaveFile_.isOpen()) autosaveFile_.close();
+    autosave_.restart(); // a new session, a new file
+    autosaveWarning_->hide();
     controller_->startLive(QString::fromStdString(lesson->op), sizeSpin_->value(), messageEdit_->text());
     if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
 }
@@ -436,24 +437,26 @@ void MainWindow::onEngineEvents(const std::vector<TraceEvent>& events) {
     for (const auto& e : events) {
         if (e.kind != EventKind::Result) continue;
         if (e.name == "devices") showDevices(e.data);
-        if (e.name == "hello")
+        if (e.name == "hello") {
+            const Fields hello(e.data, "data");
             sessionLabel_->setText(tr("Engine %1 ready (trace format %2)")
-                                       .arg(QString::fromStdString(e.data.value("version", "?")))
-                                       .arg(e.data.value("format", 0)));
+                                       .arg(QString::fromStdString(hello.text("version", "?")),
+                                            QString::fromStdString(hello.text("format", "?"))));
+        }
     }
 }
 
 void MainWindow::showDevices(const nlohmann::json& result) {
     deviceTree_->clear();
-    const auto ports = portsFromDevicesResult(result);
+    const auto devices = readDevicesResult(result);
+    const auto& ports = devices.ports;
     haveDevice_ = !ports.empty();
     if (!haveDevice_) {
         QString text =
             tr("<h3>No RDMA device</h3><p>rdmalab shows real verbs calls on a real device, so it needs "
                "one. Without an RDMA NIC, <b>SoftRoCE</b> (the <code>rdma_rxe</code> kernel module) "
                "implements RoCE v2 in software on an ordinary Ethernet interface.</p>");
-        if (result.contains("no_device"))
-            text += "<p>" + html(QString::fromStdString(result["no_device"].value("fix", ""))) + "</p>";
+        if (!devices.noDeviceFix.isEmpty()) text += "<p>" + html(devices.noDeviceFix) + "</p>";
         text += tr("<p>Or open a recording of a real run to replay it.</p>");
         noDeviceText_->setText(text);
         devicePanel_->setCurrentIndex(1);
@@ -495,13 +498,13 @@ void MainWindow::onEventsReady(const std::vector<TraceEvent>& events) {
 }
 
 void MainWindow::autosave(const std::vector<TraceEvent>& events) {
-    if (!autosaveFile_.isOpen() && !autosaveFile_.open(QIODevice::Append)) return;
-    for (const auto& e : events) {
-        std::string line = to_json_line(e);
-        line.push_back('\n');
-        autosaveFile_.write(line.data(), static_cast<qint64>(line.size()));
-    }
-    autosaveFile_.flush();
+    if (autosave_.failed() || autosave_.append(events)) return; // a failure is reported once
+    autosaveWarning_->setText(
+        tr("Autosave failed: %1\nThis session is kept in memory only: save it with File ▸ "
+           "Save trace… before you start another lesson.")
+            .arg(autosave_.error()));
+    autosaveWarning_->show();
+    std::fprintf(stderr, "rdmalab: autosave failed: %s\n", qPrintable(autosave_.error()));
 }
 
 void MainWindow::onEngineDied(const QString& message) {
@@ -636,12 +639,8 @@ std::map<std::string, std::string> MainWindow::placeholderValues() const {
         if (q.pathMtu) v["mtu"] = std::to_string(q.pathMtu);
         if (stepId.startsWith("rtr_")) v["psn"] = hex(q.rqPsn);
         if (stepId.startsWith("rts_")) v["psn"] = hex(q.sqPsn);
-        if (stepId.startsWith("init_") && q.lastAttributes.contains("qp_access_flags")) {
-            QStringList flags;
-            for (const auto& f : q.lastAttributes["qp_access_flags"])
-                flags << QString::fromStdString(f.get<std::string>());
-            v["access"] = flags.join("|").toStdString();
-        }
+        if (stepId.startsWith("init_") && !q.lastAccessFlags.isEmpty())
+            v["access"] = q.lastAccessFlags.join("|").toStdString();
     }
     if (!s.completions.empty()) {
         v["status"] = s.completions.back().status.toStdString();
@@ -697,13 +696,12 @@ void MainWindow::refreshInspector() {
         };
         for (auto it = shown->ids.begin(); it != shown->ids.end(); ++it)
             row(QString::fromStdString(it.key()),
-                (it.key() == "lkey" || it.key() == "rkey") && it->is_number()
+                (it.key() == "lkey" || it.key() == "rkey") && it->is_number_unsigned()
                     ? QStringLiteral("0x%1").arg(it->get<quint64>(), 0, 16)
-                    : QString::fromStdString(it->is_string() ? it->get<std::string>() : it->dump()));
+                    : QString::fromStdString(to_text(*it)));
         for (auto it = shown->data.begin(); it != shown->data.end(); ++it) {
             if (it.key() == "hex") continue;
-            row(QString::fromStdString(it.key()),
-                QString::fromStdString(it->is_string() ? it->get<std::string>() : it->dump()));
+            row(QString::fromStdString(it.key()), QString::fromStdString(to_text(*it)));
         }
         out += "</table>";
     }

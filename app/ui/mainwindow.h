@@ -5,10 +5,10 @@
 #include "engineclient.h"
 #include "lessoncontroller.h"
 #include "timelinemodel.h"
+#include "tracefile.h"
 
 #include "rdmalab/lesson.hpp"
 
-#include <QFile>
 #include <QMainWindow>
 
 class QAction;
@@ -89,7 +89,7 @@ class MainWindow : public QMainWindow {
     bool headlessDone_ = false;
     int headlessStatus_ = 3;
     std::optional<std::uint64_t> selectedSeq_;
-    QFile autosaveFile_;
+    SessionAutosave autosave_; ///< the live session, as it happens (SessionAutosave::defaultDirectory())
 
     // widgets (object names match the member names without the trailing underscore)
     QComboBox* lessonCombo_ = nullptr;
@@ -105,6 +105,7 @@ class MainWindow : public QMainWindow {
     QFrame* engineBanner_ = nullptr;
     QLabel* engineMessage_ = nullptr;
     QPushButton* restartEngineButton_ = nullptr;
+    QLabel* autosaveWarning_ = nullptr; ///< shown when the session could not be autosaved
     QLabel* sessionLabel_ = nullptr;
     QLabel* stepLabel_ = nullptr;
     QStackedWidget* devicePanel_ = nullptr;

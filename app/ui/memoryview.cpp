@@ -53,10 +53,6 @@ void MemoryView::paintEvent(QPaintEvent*) {
             p.drawText(QPointF(6, y + fm.ascent()), tr("(not registered yet)"));
             continue;
         }
-        std::vector<bool> isChanged(static_cast<std::size_t>(m.bytes.size()), false);
-        for (auto [offset, length] : m.changed)
-            for (int i = offset; i < offset + length && i < m.bytes.size(); ++i)
-                isChanged[static_cast<std::size_t>(i)] = true;
         const double cw = fm.horizontalAdvance('0');
         const int lines = std::min<int>((static_cast<int>(m.bytes.size()) + perLine - 1) / perLine,
                                         static_cast<int>((half - (y - s * half) - 4) / fm.height()));
@@ -71,11 +67,12 @@ void MemoryView::paintEvent(QPaintEvent*) {
                 const auto byte = static_cast<unsigned char>(m.bytes[at]);
                 const double hx = 6 + cw * (6 + i * 3);
                 const double tx = 6 + cw * (6 + perLine * 3 + 1 + i);
-                if (isChanged[static_cast<std::size_t>(at)]) {
+                const bool changedByte = inRanges(m.changed, at);
+                if (changedByte) {
                     p.fillRect(QRectF(hx - 1, ly, cw * 2 + 2, fm.height()), changed);
                     p.fillRect(QRectF(tx, ly, cw, fm.height()), changed);
                 }
-                p.setPen(isChanged[static_cast<std::size_t>(at)] && presentation_ ? Qt::black : fg);
+                p.setPen(changedByte && presentation_ ? Qt::black : fg);
                 p.drawText(QPointF(hx, ly + fm.ascent()), QStringLiteral("%1").arg(byte, 2, 16, QChar('0')));
                 p.drawText(QPointF(tx, ly + fm.ascent()),
                            QString(QChar(byte >= 32 && byte < 127 ? char(byte) : '.')));

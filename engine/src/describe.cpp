@@ -1,5 +1,7 @@
 #include "rdmalab/describe.hpp"
 
+#include "rdmalab/fields.hpp"
+
 #include <fmt/format.h>
 
 namespace rdmalab {
@@ -7,7 +9,6 @@ namespace rdmalab {
 namespace {
 
 std::string scalar(const nlohmann::json& value) {
-    if (value.is_string()) return value.get<std::string>();
     if (value.is_array()) {
         std::string out;
         for (const auto& item : value) {
@@ -16,7 +17,7 @@ std::string scalar(const nlohmann::json& value) {
         }
         return out.empty() ? "0" : out;
     }
-    return value.dump();
+    return to_text(value);
 }
 
 std::string key_values(const nlohmann::json& object, const std::string& prefix = {}) {
@@ -46,71 +47,68 @@ std::string ids_text(const nlohmann::json& ids) {
     return out;
 }
 
-std::string result_text(const nlohmann::json& data) {
-    if (!data.contains("ret")) return {};
-    const auto& ret = data["ret"];
-    if (ret.is_number_integer() && ret.get<long long>() < 0) {
-        const int err = data.value("errno", 0);
-        return fmt::format(" -> failed (errno {})", err);
-    }
-    if (ret.is_number_integer() && ret.get<long long>() > 0 && data.contains("errno") == false)
-        return fmt::format(" -> {}", ret.get<long long>());
-    return ret.is_number_integer() && ret.get<long long>() == 0 ? " -> ok"
-                                                                : fmt::format(" -> {}", scalar(ret));
+std::string result_text(const Fields& data) {
+    const auto* ret = data.raw("ret");
+    if (ret == nullptr) return {};
+    if (ret->is_number_integer() && !ret->is_number_unsigned() && ret->get<std::int64_t>() < 0)
+        return fmt::format(" -> failed (errno {})", data.get<int>("errno", 0));
+    if (ret->is_number_integer() && ret->get<std::int64_t>() == 0) return " -> ok";
+    return " -> " + scalar(*ret);
 }
 
 } // namespace
 
 std::string describe(const TraceEvent& e) {
     const std::string who = fmt::format("[{}]", static_cast<char>(e.endpoint));
-    const auto& d = e.data;
+    const Fields d(e.data, "data");
     switch (e.kind) {
     case EventKind::Session:
-        return fmt::format("{} session: {} on {}", who, d.value("tool", "rdmalab"), d.value("device", "?"));
-    case EventKind::Step:
-        if (!d.contains("count")) return fmt::format("{} step: {}", who, d.value("title", e.name));
-        return fmt::format("{} step {}/{}: {}", who, d.value("index", 0) + 1, d.value("count", 0),
-                           d.value("title", e.name));
+        return fmt::format("{} session: {} on {}", who, d.text("tool", "rdmalab"), d.text("device", "?"));
+    case EventKind::Step: {
+        const auto count = d.find<int>("count");
+        if (!count) return fmt::format("{} step: {}", who, d.text("title", e.name));
+        // Shown 1-based; widened first, so the last int is not an overflow.
+        const std::int64_t number = std::int64_t{d.get<int>("index", 0)} + 1;
+        return fmt::format("{} step {}/{}: {}", who, number, *count, d.text("title", e.name));
+    }
     case EventKind::Verb:
         return fmt::format("{} {}({}){}{}{}", who, e.name,
-                           key_values(d.value("args", nlohmann::json::object())), result_text(d),
-                           d.contains("event") ? " " + scalar(d["event"]) : std::string(), ids_text(e.ids));
+                           key_values(d.json().value("args", nlohmann::json())), result_text(d),
+                           d.has("event") ? " " + scalar(*d.raw("event")) : std::string(), ids_text(e.ids));
     case EventKind::QpState:
-        return fmt::format(
-            "{} ibv_modify_qp {} mask={} {}{}{}", who, e.name, scalar(d.value("attr_mask", nlohmann::json())),
-            key_values(d.value("attrs", nlohmann::json::object())), result_text(d), ids_text(e.ids));
-    case EventKind::PostWr:
-        return fmt::format("{} {} {} length={}{}{}", who, d.value("verb", "post"), e.name,
-                           d.value("length", 0), result_text(d), ids_text(e.ids));
-    case EventKind::Wc:
-        return fmt::format("{} completion {} opcode={} byte_len={}{}{}", who, e.name, d.value("opcode", "?"),
-                           d.value("byte_len", 0),
-                           d.contains("imm_data")
-                               ? fmt::format(" imm_data=0x{:x}", d["imm_data"].get<std::uint64_t>())
-                               : std::string(),
+        return fmt::format("{} ibv_modify_qp {} mask={} {}{}{}", who, e.name,
+                           scalar(d.json().value("attr_mask", nlohmann::json())),
+                           key_values(d.json().value("attrs", nlohmann::json())), result_text(d),
                            ids_text(e.ids));
+    case EventKind::PostWr:
+        return fmt::format("{} {} {} length={}{}{}", who, d.text("verb", "post"), e.name,
+                           d.text("length", "0"), result_text(d), ids_text(e.ids));
+    case EventKind::Wc: {
+        const auto imm = d.find<std::uint32_t>("imm_data");
+        return fmt::format("{} completion {} opcode={} byte_len={}{}{}", who, e.name, d.text("opcode", "?"),
+                           d.text("byte_len", "0"),
+                           imm ? fmt::format(" imm_data=0x{:x}", *imm) : std::string(), ids_text(e.ids));
+    }
     case EventKind::Async:
-        return fmt::format("{} async event {}: {}", who, e.name, d.value("meaning", ""));
+        return fmt::format("{} async event {}: {}", who, e.name, d.text("meaning"));
     case EventKind::Data:
         if (e.name != "memory")
-            return fmt::format("{} {}: {}{}", who, e.name, key_values(d), ids_text(e.ids));
-        return fmt::format("{} memory ({}): \"{}\"", who, d.value("when", ""),
-                           d.value("text", "").substr(0, 48));
+            return fmt::format("{} {}: {}{}", who, e.name, key_values(d.json()), ids_text(e.ids));
+        return fmt::format("{} memory ({}): \"{}\"", who, d.text("when"), d.text("text").substr(0, 48));
     case EventKind::Check: {
-        std::string out = fmt::format("{} {}", who, d.value("summary", e.name));
-        if (d.contains("checks"))
-            for (const auto& line : d["checks"])
-                out += "\n      " + line.get<std::string>();
+        std::string out = fmt::format("{} {}", who, d.text("summary", e.name));
+        for (const auto& line : d.texts("checks"))
+            out += "\n      " + line;
         return out;
     }
     case EventKind::Error:
         return fmt::format("{} error: {} failed: {} ({})\n      cause: {}\n      fix:   {}", who,
-                           d.value("verb", e.name), d.value("code", "?"), d.value("meaning", ""),
-                           d.value("cause", ""), d.value("fix", ""));
+                           d.text("verb", e.name), d.text("code", "?"), d.text("meaning"), d.text("cause"),
+                           d.text("fix"));
     case EventKind::Result:
-        return fmt::format("{} result {}: {}", who, e.name, d.dump());
+        return fmt::format("{} result {}: {}", who, e.name, to_text(d.json()));
     case EventKind::Measure:
-        return fmt::format("{} measure {}: {}", who, e.name, d.dump());
+        return fmt::format("{} measure {}: {}", who, e.name, to_text(d.json()));
     }
     return who + " " + e.name;
 }

@@ -1,0 +1,227 @@
+// Autosave and Save trace when the disk says no: a folder that cannot be created, a full disk (/dev/full,
+// a file size limit reached mid-session), two sessions started together, a read-only folder. Nothing is
+// lost silently: the failure is shown with the path and the system's reason, the session stays in
+// memory, files hold whole lines only, and an earlier recording is never damaged.
+#include "benchwindow.h"
+#include "mainwindow.h"
+#include "tracefile.h"
+
+#include <QLabel>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <linux/capability.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <set>
+
+using namespace rdmalab;
+using namespace rdmalab::app;
+
+namespace {
+const QString kData = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/");
+
+std::vector<TraceEvent> recording(const QString& name) {
+    TraceFileError error;
+    auto events = readTraceFile(kData + name, error);
+    if (!events) qFatal("%s", qPrintable(error.toString()));
+    return *events;
+}
+
+QByteArray contents(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+/// Sets an environment variable for the lifetime of the object.
+class ScopedEnv {
+  public:
+    ScopedEnv(const char* name, const QByteArray& value) : name_(name) { qputenv(name, value); }
+    ~ScopedEnv() { qunsetenv(name_); }
+
+  private:
+    const char* name_;
+};
+
+/// Root ignores file permissions (CAP_DAC_OVERRIDE); while this lives, this thread does not, so a
+/// read-only folder is read-only for the test too.
+class WithoutPermissionOverride {
+  public:
+    WithoutPermissionOverride() {
+        header_.version = _LINUX_CAPABILITY_VERSION_3;
+        header_.pid = 0;
+        if (syscall(SYS_capget, &header_, saved_) != 0) return;
+        __user_cap_data_struct lowered[2] = {saved_[0], saved_[1]};
+        lowered[0].effective &= ~(1U << CAP_DAC_OVERRIDE);
+        restore_ = syscall(SYS_capset, &header_, lowered) == 0;
+    }
+    ~WithoutPermissionOverride() {
+        if (restore_) syscall(SYS_capset, &header_, saved_);
+    }
+
+  private:
+    __user_cap_header_struct header_{};
+    __user_cap_data_struct saved_[2]{};
+    bool restore_ = false;
+};
+
+/// A lower file size limit while it lives: writes past it fail with EFBIG, as on a disk that filled up.
+class FileSizeLimit {
+  public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        getrlimit(RLIMIT_FSIZE, &saved_);
+        previousHandler_ = std::signal(SIGXFSZ, SIG_IGN); // the default action would end the process
+        const rlimit lowered{bytes, saved_.rlim_max};
+        setrlimit(RLIMIT_FSIZE, &lowered);
+    }
+    ~FileSizeLimit() {
+        setrlimit(RLIMIT_FSIZE, &saved_);
+        std::signal(SIGXFSZ, previousHandler_);
+    }
+
+  private:
+    rlimit saved_{};
+    void (*previousHandler_)(int) = nullptr;
+};
+} // namespace
+
+class AutosaveTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void anUncreatableFolderIsShownWithItsPathAndTheSessionStaysInMemory() {
+        QTemporaryDir dir;
+        QFile blocker(dir.filePath("not-a-folder"));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const QString sessions = dir.filePath("not-a-folder/sessions");
+        ScopedEnv env("RDMALAB_SESSIONS_DIR", sessions.toUtf8());
+        MainWindow window(StartOptions{});
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.engine()->isRunning(), 20000);
+        window.controller()->startLive("write", 64, "hello");
+        auto* warning = window.findChild<QLabel*>("autosaveWarning");
+        QVERIFY(warning);
+        QTRY_VERIFY_WITH_TIMEOUT(warning->isVisible(), 20000);
+        QVERIFY2(warning->text().contains(sessions), qPrintable(warning->text()));
+        QVERIFY2(warning->text().contains("Not a directory"), qPrintable(warning->text()));
+        QVERIFY2(warning->text().contains("Save trace"), qPrintable(warning->text()));
+        // The events are still there, and File ▸ Save trace puts them somewhere else.
+        const std::size_t held = window.controller()->sessionEvents().size();
+        QVERIFY(held > 0);
+        const QString elsewhere = dir.filePath("saved.jsonl");
+        QVERIFY(window.saveTrace(elsewhere));
+        TraceFileError error;
+        const auto saved = readTraceFile(elsewhere, error);
+        QVERIFY2(saved, qPrintable(error.toString()));
+        QCOMPARE(saved->size(), window.controller()->sessionEvents().size());
+    }
+
+    void aMeasurementThatCannotBeAutosavedSaysSo() {
+        QTemporaryDir dir;
+        QFile blocker(dir.filePath("not-a-folder"));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const QString sessions = dir.filePath("not-a-folder/sessions");
+        ScopedEnv env("RDMALAB_SESSIONS_DIR", sessions.toUtf8());
+        BenchStartOptions options;
+        options.kinds = {"tcp_lat"};
+        options.sizes = {64};
+        options.iters = 50;
+        options.autoplay = true;
+        BenchWindow window(options);
+        window.show();
+        auto* warning = window.findChild<QLabel*>("autosaveWarning");
+        QVERIFY(warning);
+        QTRY_VERIFY_WITH_TIMEOUT(warning->isVisible(), 60000);
+        QVERIFY2(warning->text().contains(sessions), qPrintable(warning->text()));
+        QVERIFY2(warning->text().contains("Not a directory"), qPrintable(warning->text()));
+        QVERIFY(!window.session()->events().empty());
+    }
+
+    void aFullDiskIsReportedAndNothingMoreIsWritten() {
+        const auto events = recording("lesson-send.jsonl");
+        SessionAutosave autosave;
+        autosave.setFile("/dev/full");
+        QVERIFY(!autosave.append(events));
+        QVERIFY(autosave.failed());
+        QVERIFY2(autosave.error().contains("/dev/full"), qPrintable(autosave.error()));
+        QVERIFY2(autosave.error().contains("No space left on device"), qPrintable(autosave.error()));
+        QVERIFY(!autosave.append(events)); // stays failed for this session
+    }
+
+    void aDiskFillingMidSessionLeavesOnlyWholeLines() {
+        QTemporaryDir dir;
+        const auto events = recording("lesson-write.jsonl");
+        const std::vector<TraceEvent> first(events.begin(), events.begin() + 10);
+        const std::vector<TraceEvent> rest(events.begin() + 10, events.end());
+        SessionAutosave autosave(dir.path());
+        QVERIFY2(autosave.append(first), qPrintable(autosave.error()));
+        const QString path = autosave.path();
+        const QByteArray before = contents(path);
+        {
+            // Room for a bit more than one line: the next batch stops in the middle of a line.
+            FileSizeLimit limit(static_cast<rlim_t>(before.size() + 100));
+            QVERIFY(!autosave.append(rest));
+        }
+        QVERIFY2(autosave.error().contains(path), qPrintable(autosave.error()));
+        QVERIFY2(autosave.error().contains("File too large"), qPrintable(autosave.error()));
+        QCOMPARE(contents(path), before); // the cut line is gone: whole lines only
+        TraceFileError error;
+        const auto kept = readTraceFile(path, error);
+        QVERIFY2(kept, qPrintable(error.toString()));
+        QCOMPARE(kept->size(), first.size());
+        QVERIFY(!autosave.append(rest)); // no gap in the file: it stops
+        QCOMPARE(contents(path), before);
+        autosave.restart(); // the next session gets a file of its own
+        QVERIFY2(autosave.append(events), qPrintable(autosave.error()));
+        QVERIFY(autosave.path() != path);
+    }
+
+    void sessionsStartedTogetherGetFilesOfTheirOwn() {
+        QTemporaryDir dir;
+        const auto events = recording("lesson-read.jsonl");
+        std::vector<std::unique_ptr<SessionAutosave>> sessions;
+        std::set<QString> paths;
+        for (std::size_t i = 0; i < 20; ++i) { // well within one second, most within one millisecond
+            sessions.push_back(std::make_unique<SessionAutosave>(dir.path()));
+            QVERIFY2(sessions.back()->append({events[i]}), qPrintable(sessions.back()->error()));
+            paths.insert(sessions.back()->path());
+        }
+        QCOMPARE(paths.size(), sessions.size());
+        for (std::size_t i = 0; i < sessions.size(); ++i) {
+            TraceFileError error;
+            const auto kept = readTraceFile(sessions[i]->path(), error);
+            QVERIFY2(kept, qPrintable(error.toString()));
+            QCOMPARE(kept->size(), std::size_t(1));
+            QCOMPARE(kept->front().seq, events[i].seq);
+        }
+        QVERIFY2(sessions.front()->path().contains(QString::number(QCoreApplication::applicationPid())),
+                 qPrintable(sessions.front()->path()));
+    }
+
+    void savingIntoAReadOnlyFolderFailsAndKeepsTheEarlierFile() {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath("read-only");
+        QVERIFY(QDir().mkpath(folder));
+        const QString path = folder + "/trace.jsonl";
+        QCOMPARE(writeTraceFile(path, recording("lesson-send.jsonl")), QString());
+        const QByteArray earlier = contents(path);
+        QVERIFY(QFile::setPermissions(folder, QFile::ReadOwner | QFile::ExeOwner));
+        QString error;
+        {
+            WithoutPermissionOverride asAnOrdinaryUser;
+            QFile probe(folder + "/probe");
+            if (probe.open(QIODevice::WriteOnly)) QSKIP("cannot make a folder read-only for this process");
+            error = writeTraceFile(path, recording("lesson-write.jsonl"));
+        }
+        QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QVERIFY2(error.contains(path), qPrintable(error));
+        QCOMPARE(contents(path), earlier);
+    }
+};
+
+QTEST_MAIN(AutosaveTest)
+#include "tst_autosave.moc"

@@ -1,0 +1,322 @@
+// Hostile traces: every field of the real recordings given every other JSON type, numbers out of range,
+// byte ranges outside the buffer, a wrong-typed event from the engine process. A recording is refused with
+// its file, line and field, or shown; the engine's garbage is reported and skipped; nothing crashes.
+#include "benchsession.h"
+#include "datapathview.h"
+#include "engineclient.h"
+#include "labstate.h"
+#include "lessoncontroller.h"
+#include "memoryview.h"
+#include "tracefile.h"
+#include "verbscode.h"
+
+#include "rdmalab/describe.hpp"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <climits>
+#include <set>
+
+using namespace rdmalab;
+using namespace rdmalab::app;
+using json = nlohmann::json;
+
+namespace {
+const QString kData = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/");
+
+std::vector<std::string> readLines(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(path));
+    std::vector<std::string> lines;
+    while (!file.atEnd())
+        if (const QByteArray line = file.readLine().trimmed(); !line.isEmpty())
+            lines.push_back(line.toStdString());
+    return lines;
+}
+
+void writeLines(const QString& path, const std::vector<std::string>& lines) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) qFatal("cannot write %s", qPrintable(path));
+    for (const auto& line : lines)
+        file.write(QByteArray::fromStdString(line + "\n"));
+}
+
+std::vector<TraceEvent> load(const QString& name) {
+    TraceFileError error;
+    auto events = readTraceFile(kData + name, error);
+    if (!events) qFatal("%s", qPrintable(error.toString()));
+    return *events;
+}
+
+/// Index of the first line whose event satisfies `match`.
+template <typename Match> std::size_t findLine(const std::vector<std::string>& lines, Match match) {
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (match(json::parse(lines[i]))) return i;
+    qFatal("no such event");
+}
+
+/// Everything the app does with an event it opened, after the `earlier` events of its recording.
+void foldEverywhere(const LabState& stateBefore, std::vector<TraceEvent> earlier, const TraceEvent& event) {
+    LabState lab = stateBefore;
+    lab.apply(event);
+    (void)describe(event);
+    (void)verbsCode(event);
+    earlier.push_back(event);
+    BenchSession bench(nullptr);
+    bench.openReplay(earlier, QStringLiteral("mutated"));
+}
+
+/// A field inside an event's data or ids: where it is, and the path a reader names it by.
+struct FieldSite {
+    json::json_pointer pointer;
+    std::string path;
+};
+
+/// Every field of `object`, recursing into nested objects and into the first object of an array of objects.
+void collectSites(const json& object, const json::json_pointer& pointer, const std::string& path,
+                  std::vector<FieldSite>& out) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const auto at = pointer / it.key();
+        const std::string name = path + "." + it.key();
+        out.push_back({at, name});
+        if (it->is_object())
+            collectSites(*it, at, name, out);
+        else if (it->is_array() && !it->empty() && it->front().is_object())
+            collectSites(it->front(), at / 0, name + "[0]", out);
+    }
+}
+
+/// A value of each other JSON type, and for numbers the ones readers forget: negative, huge, fractional.
+std::vector<json> replacementsFor(const json& original) {
+    std::vector<json> out;
+    const json others[] = {json("yes"),   json(7),          json(true),
+                           json(nullptr), json::array({1}), json::object({{"k", 1}})};
+    for (const auto& value : others)
+        if (value.is_number() ? !original.is_number() : value.type() != original.type()) out.push_back(value);
+    if (original.is_number())
+        for (const json& number : {json(-1), json(std::numeric_limits<std::uint64_t>::max()),
+                                   json(std::numeric_limits<std::int64_t>::max()), json(2.5)})
+            out.push_back(number);
+    return out;
+}
+
+QString engineScript(const QTemporaryDir& dir, const QStringList& replies) {
+    // A stand-in for `rdmalab-cli serve --stdio`: reads op.reset and op.start, answers with `replies`.
+    QString text = "#!/bin/sh\nread reset\nread start\n";
+    for (const auto& reply : replies)
+        text += "printf '%s\\n' '" + reply + "'\n";
+    text += "exec cat >/dev/null\n";
+    const QString path = dir.filePath("fake-engine.sh");
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+    file.write(text.toUtf8());
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+} // namespace
+
+class HostileTracesTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void everyFieldOfEveryTypeIsRefusedWithItsLineOrShown() {
+        QTemporaryDir dir;
+        QElapsedTimer clock;
+        clock.start();
+        // Events of one kind and name are read by the same code: each field of each shape is mutated once
+        // (deterministic; keeps the run short under the sanitizers).
+        std::set<std::string> shapesSeen;
+        int refused = 0, shown = 0;
+        for (const QString& name : QDir(kData).entryList({"*.jsonl"}, QDir::Files, QDir::Name)) {
+            const auto lines = readLines(kData + name);
+            const auto events = load(name);
+            QCOMPARE(events.size(), lines.size()); // one event per line, no blank lines
+            const QString path = dir.filePath(name);
+            LabState stateBefore; // after the events before line i
+            for (std::size_t i = 0; i < lines.size(); stateBefore.apply(events[i++])) {
+                const json event = json::parse(lines[i]);
+                std::vector<FieldSite> sites;
+                collectSites(event["data"], json::json_pointer("/data"), "data", sites);
+                collectSites(event["ids"], json::json_pointer("/ids"), "ids", sites);
+                for (const auto& site : sites) {
+                    const std::string shape = event["kind"].get<std::string>() + " " +
+                                              event["name"].get<std::string>() + " " + site.path;
+                    if (!shapesSeen.insert(shape).second) continue;
+                    for (const auto& value : replacementsFor(event.at(site.pointer))) {
+                        json mutated = event;
+                        mutated[site.pointer] = value;
+                        // The mutated event at its line; the lines before it are blank (the reader skips
+                        // them), so it is not read again for every mutation. They fold in from `events`.
+                        std::vector<std::string> file(i + 1);
+                        file[i] = mutated.dump();
+                        writeLines(path, file);
+                        const QString what =
+                            QStringLiteral("%1 line %2: %3 = %4")
+                                .arg(name)
+                                .arg(i + 1)
+                                .arg(QString::fromStdString(site.path), QString::fromStdString(value.dump()));
+                        TraceFileError error;
+                        if (const auto read = readTraceFile(path, error)) {
+                            QCOMPARE(read->size(), std::size_t(1));
+                            // Tolerated: shown without throwing, after what led up to it.
+                            foldEverywhere(stateBefore,
+                                           {events.begin(), events.begin() + static_cast<long>(i)},
+                                           read->front());
+                            ++shown;
+                            continue;
+                        }
+                        ++refused;
+                        const QString expected = QStringLiteral("%1: line %2: field '%3")
+                                                     .arg(path)
+                                                     .arg(i + 1)
+                                                     .arg(QString::fromStdString(site.path));
+                        QVERIFY2(error.toString().startsWith(expected),
+                                 qPrintable(what + " -> " + error.toString()));
+                        QVERIFY2(error.message.startsWith("expected ") && error.message.contains(", found "),
+                                 qPrintable(what + " -> " + error.toString()));
+                    }
+                }
+            }
+        }
+        qInfo("%d mutations: %d refused with their line and field, %d shown; %lld ms", refused + shown,
+              refused, shown, static_cast<long long>(clock.elapsed()));
+        QVERIFY(refused > 100);
+        QVERIFY(shown > 100);
+    }
+
+    void aWrongTypedFieldNamesFileLineFieldAndTypes() {
+        QTemporaryDir dir;
+        auto lines = readLines(kData + "lesson-write.jsonl");
+        json session = json::parse(lines[0]);
+        session["data"]["device_info"]["software"] = "yes";
+        lines[0] = session.dump();
+        const QString path = dir.filePath("software-yes.jsonl");
+        writeLines(path, lines);
+        TraceFileError error;
+        QVERIFY(!readTraceFile(path, error));
+        QCOMPARE(error.toString(),
+                 path + ": line 1: field 'data.device_info.software': expected a boolean, found string");
+
+        lines = readLines(kData + "lesson-write.jsonl");
+        const std::size_t rtr = findLine(lines, [](const json& e) { return e["name"] == "INIT->RTR"; });
+        json event = json::parse(lines[rtr]);
+        event["data"]["attrs"]["dest_qp_num"] = json::object();
+        lines[rtr] = event.dump();
+        writeLines(path, lines);
+        QVERIFY(!readTraceFile(path, error));
+        QCOMPARE(error.toString(), QStringLiteral("%1: line %2: field 'data.attrs.dest_qp_num': expected an "
+                                                  "integer, found object")
+                                       .arg(path)
+                                       .arg(rtr + 1));
+    }
+
+    void changedBytesOutsideTheBufferAreRefusedOrClipped() {
+        QTemporaryDir dir;
+        auto lines = readLines(kData + "lesson-write.jsonl");
+        const std::size_t observed = findLine(lines, [](const json& e) {
+            return e["kind"] == "data" && !e["data"]["changed"].empty() && e["ep"] == "B";
+        });
+        json event = json::parse(lines[observed]);
+        event["data"]["changed"][0]["offset"] = -8;
+        lines[observed] = event.dump();
+        const QString path = dir.filePath("negative-offset.jsonl");
+        writeLines(path, lines);
+        TraceFileError error;
+        QVERIFY(!readTraceFile(path, error));
+        QCOMPARE(error.line, observed + 1);
+        QCOMPARE(error.field, QString("data.changed[0].offset"));
+
+        // Ranges past the bytes the event carries are legal (they are relative to the whole buffer): the
+        // model keeps the part it can show.
+        const auto huge = std::numeric_limits<std::uint64_t>::max();
+        const std::pair<json, json> ranges[] = {{60, huge},
+                                                {json(1ULL << 62), json(1ULL << 62)},
+                                                {0, json(1ULL << 63)},
+                                                {INT_MAX, INT_MAX},
+                                                {8, 8}};
+        for (const auto& [offset, length] : ranges) {
+            TraceEvent memory;
+            memory.kind = EventKind::Data;
+            memory.endpoint = Endpoint::B;
+            memory.name = "memory";
+            memory.data = {{"hex", std::string(128, 'a')},
+                           {"length", 64},
+                           {"changed", json::array({{{"offset", offset}, {"length", length}}})}};
+            LabState state;
+            state.apply(memory);
+            const auto& m = state.memory[1];
+            QCOMPARE(m.bytes.size(), qsizetype(64));
+            for (const auto& [first, count] : m.changed) {
+                const QString range =
+                    QStringLiteral("offset %1 length %2 -> %3+%4")
+                        .arg(QString::fromStdString(offset.dump()), QString::fromStdString(length.dump()))
+                        .arg(first)
+                        .arg(count);
+                QVERIFY2(first >= 0 && count > 0 && qint64(first) + count <= m.bytes.size(),
+                         qPrintable(range));
+            }
+        }
+    }
+
+    void viewsPaintOnlyTheBytesTheyHave() {
+        // Whatever the state holds, the views index only the bytes they have.
+        LabState state;
+        for (auto& m : state.memory) {
+            m.bytes = QByteArray(64, 'A');
+            m.changed = {{-8, 16}, {60, INT_MAX}, {INT_MAX, INT_MAX}, {INT_MIN, 4}, {4, -3}};
+        }
+        MemoryView memory;
+        memory.resize(480, 640);
+        memory.setState(state);
+        QVERIFY(!memory.grab().isNull());
+        DataPathView dataPath;
+        dataPath.resize(900, 600);
+        dataPath.setAnimationSpeed(0); // no animation: the state is drawn at once
+        dataPath.showEvents({}, state);
+        QVERIFY(!dataPath.grab().isNull());
+    }
+
+    void describeDoesNotOverflowOnTheLastStepNumber() {
+        TraceEvent step;
+        step.kind = EventKind::Step;
+        step.name = "last";
+        step.data = {{"index", INT_MAX}, {"count", INT_MAX}, {"title", "the last step"}};
+        QCOMPARE(describe(step), std::string("[-] step 2147483648/2147483647: the last step"));
+    }
+
+    void aWrongTypedEventFromTheEngineIsReportedAndSkipped() {
+        QTemporaryDir dir;
+        const QString script = engineScript(
+            dir, {R"({"v":1,"seq":1,"t_ns":1,"ep":"-","kind":"session","name":"rdmalab","ids":{},)"
+                  R"("data":{"device":"rxe9","device_info":{"name":"rxe9","software":"yes"}}})",
+                  R"({"v":1,"seq":2,"t_ns":2,"ep":"-","kind":"session","name":"rdmalab","ids":{},)"
+                  R"("data":{"device":"rxe0","device_info":{"name":"rxe0","software":true}}})",
+                  R"({"v":1,"seq":3,"t_ns":3,"ep":"-","kind":"result","name":"op.start","ids":{"id":2},)"
+                  R"("data":{"ok":true,"steps":[{"id":"open_device","title":"Open the device"}]}})"});
+        EngineClient engine;
+        engine.setProgram(script);
+        LessonController controller(&engine);
+        QSignalSpy started(&engine, &EngineClient::started);
+        QSignalSpy garbage(&engine, &EngineClient::protocolError);
+        engine.start();
+        QTRY_COMPARE(started.count(), 1);
+        controller.startLive("write", 64, "x");
+        QTRY_COMPARE(controller.sessionEvents().size(), std::size_t(2)); // what was sound is kept
+        QCOMPARE(garbage.count(), 1);
+        const QString report = garbage.at(0).at(0).toString();
+        QVERIFY2(
+            report.contains("line 1: field 'data.device_info.software': expected a boolean, found string"),
+            qPrintable(report));
+        QCOMPARE(controller.state().device, QString("rxe0"));
+        QVERIFY(controller.state().softwareDevice);
+        QCOMPARE(controller.state().plannedSteps.size(), std::size_t(1));
+        engine.stop();
+    }
+};
+
+QTEST_MAIN(HostileTracesTest)
+#include "tst_hostiletraces.moc"
