@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 
 #include <cstdio>
 #include <cstdlib>
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("rdmalab");
     QApplication::setOrganizationName("rdmalab");
     QApplication::setApplicationVersion(RDMALAB_VERSION);
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/rdmalab.svg")));
+    QGuiApplication::setDesktopFileName(QStringLiteral("rdmalab")); // the installed rdmalab.desktop
 
     QCommandLineParser parser;
     rdmalab::app::addCommandLineOptions(parser); // every option, from the table the man page shows
