@@ -231,8 +231,13 @@ void LoopbackOperation::plan() {
                     if (auto shortfall = explain_memory_shortfall(
                             4 * std::uint64_t(options_.size),
                             fmt::format("A's and B's {}-byte buffers and the copies that verify them",
-                                        options_.size)))
+                                        options_.size))) {
+                        // Traced as a failing verb's error is, so front ends show it with the step.
+                        if (tracer_ && tracer_->enabled())
+                            tracer_->record(Endpoint::A, EventKind::Error, shortfall->verb, {},
+                                            shortfall->to_json());
                         throw RdmaError(std::move(*shortfall));
+                    }
                 s.mr = MemoryRegion::allocate(s.pd, options_.size, access,
                                               ep == Endpoint::A ? "A buffer" : "B buffer");
                 // The application fills its buffers: the source of the data is A for send/write, B for read.
