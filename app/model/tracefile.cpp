@@ -9,6 +9,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
 
@@ -52,6 +53,21 @@ std::optional<TraceEvent> parseTraceLine(std::string_view line, TraceParseError&
 std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceFileError& error) {
     error = {};
     error.file = path;
+    // Checked before opening: opening a FIFO blocks until a writer comes, and reading a device or a
+    // huge file never ends. Real recordings are kilobytes to a few megabytes.
+    const QFileInfo info(path);
+    auto refuse = [&](const QString& message) -> std::optional<std::vector<TraceEvent>> {
+        error.message = message;
+        return std::nullopt;
+    };
+    if (info.isDir()) return refuse(QStringLiteral("is a folder, not a recording (a .jsonl file)"));
+    if (info.exists() && !info.isFile())
+        return refuse(QStringLiteral("is not a regular file (a FIFO, socket or device); a recording is a "
+                                     ".jsonl file"));
+    if (info.size() > kMaxRecordingBytes)
+        return refuse(QStringLiteral("is %1 MiB; rdmalab opens recordings of up to %2 MiB")
+                          .arg(info.size() >> 20)
+                          .arg(kMaxRecordingBytes >> 20));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         error.message = QStringLiteral("cannot open: %1").arg(file.errorString());
@@ -63,6 +79,11 @@ std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceF
         const QByteArray line = file.readLine();
         ++line_number;
         if (line.trimmed().isEmpty()) continue;
+        if (events.size() == kMaxRecordingEvents) {
+            error.line = line_number;
+            return refuse(QStringLiteral("more than %1 events; rdmalab opens recordings of up to %1 events")
+                              .arg(kMaxRecordingEvents));
+        }
         TraceParseError parse_error;
         auto event = parseTraceLine(std::string_view(line.constData(), static_cast<std::size_t>(line.size())),
                                     parse_error);

@@ -14,6 +14,11 @@
 
 namespace rdmalab::app {
 
+/// Limits of what readTraceFile opens: far above any real recording (a lesson is ~60 events and 16 KB, a
+/// measurement sweep a few MB), well below what would exhaust memory or freeze the window.
+inline constexpr qint64 kMaxRecordingBytes = 64LL << 20;
+inline constexpr std::size_t kMaxRecordingEvents = 200000;
+
 struct TraceFileError {
     QString file;
     std::size_t line = 0;

@@ -92,30 +92,6 @@ class Fields {
     const nlohmann::json& c_;
 };
 
-/// How deeply arrays and objects nest in a JSON text (strings skipped), counted before parsing so a
-/// hostile line cannot make the parser's result, or its copies, recurse deeply.
-int nesting_depth(const std::string& text) {
-    int depth = 0, deepest = 0;
-    bool in_string = false, escaped = false;
-    for (const char ch : text) {
-        if (in_string) {
-            if (escaped)
-                escaped = false;
-            else if (ch == '\\')
-                escaped = true;
-            else if (ch == '"')
-                in_string = false;
-        } else if (ch == '"') {
-            in_string = true;
-        } else if (ch == '[' || ch == '{') {
-            deepest = std::max(deepest, ++depth);
-        } else if (ch == ']' || ch == '}') {
-            --depth;
-        }
-    }
-    return deepest;
-}
-
 /// Reads one line of at most `limit` bytes. Returns false at end of input. A longer line is consumed
 /// to its end without being kept (memory stays bounded) and `too_long` is set.
 bool read_line(std::istream& in, std::string& line, std::size_t limit, bool& too_long) {
@@ -277,7 +253,7 @@ class Server {
 
     /// Handles one command line; returns false on "quit".
     bool handle(const std::string& line, std::size_t line_number) {
-        if (nesting_depth(line) > kMaxNesting) {
+        if (json_nesting_depth(line) > kMaxNesting) {
             invalid(line_number, fmt::format("nested deeper than {} levels", kMaxNesting));
             return true;
         }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -116,7 +117,34 @@ std::optional<TraceEvent> from_json(const nlohmann::json& j, TraceParseError& er
     return event;
 }
 
+int json_nesting_depth(std::string_view text) {
+    int depth = 0, deepest = 0;
+    bool in_string = false, escaped = false;
+    for (const char ch : text) {
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (ch == '\\')
+                escaped = true;
+            else if (ch == '"')
+                in_string = false;
+        } else if (ch == '"') {
+            in_string = true;
+        } else if (ch == '[' || ch == '{') {
+            deepest = std::max(deepest, ++depth);
+        } else if (ch == ']' || ch == '}') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
 std::optional<TraceEvent> parse_json_line(std::string_view line, TraceParseError& error) {
+    if (json_nesting_depth(line) > kMaxTraceNesting) {
+        error.field = "(line)";
+        error.message = fmt::format("nested deeper than {} levels; no trace event is", kMaxTraceNesting);
+        return std::nullopt;
+    }
     nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
     if (j.is_discarded()) {
         error.field = "(line)";

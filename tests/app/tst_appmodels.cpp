@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 using namespace rdmalab;
 using namespace rdmalab::app;
 
@@ -111,6 +113,50 @@ class AppModelsTest : public QObject {
         QVERIFY(error.toString().startsWith(path + ": line 3: field 'ep'"));
         QVERIFY(!readTraceFile(dir.filePath("missing.jsonl"), error));
         QVERIFY(error.toString().contains("cannot open"));
+    }
+
+    void recordingsThatAreNotFilesAreRefusedAtOnce() {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath("pipe.jsonl");
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QElapsedTimer clock;
+        clock.start();
+        TraceFileError error;
+        QVERIFY(!readTraceFile(fifo, error)); // opening it would wait for a writer for ever
+        QVERIFY2(error.toString().contains("not a regular file"), qPrintable(error.toString()));
+        QVERIFY(!readTraceFile(dir.path(), error));
+        QVERIFY2(error.toString().contains("is a folder"), qPrintable(error.toString()));
+        QVERIFY(!readTraceFile(QStringLiteral("/dev/zero"), error)); // would never end
+        QVERIFY2(error.toString().contains("not a regular file"), qPrintable(error.toString()));
+        QVERIFY(clock.elapsed() < 5000);
+    }
+
+    void anOversizedRecordingIsRefusedUnread() {
+        QTemporaryDir dir;
+        QFile huge(dir.filePath("huge.jsonl"));
+        QVERIFY(huge.open(QIODevice::WriteOnly));
+        QVERIFY(huge.resize(kMaxRecordingBytes + 1)); // sparse: no disk space, no time
+        huge.close();
+        TraceFileError error;
+        QVERIFY(!readTraceFile(huge.fileName(), error));
+        QVERIFY2(error.toString().contains("rdmalab opens recordings of up to 64 MiB"),
+                 qPrintable(error.toString()));
+    }
+
+    void aDeeplyNestedLineIsRefusedWithItsLine() {
+        QTemporaryDir dir;
+        QFile file(dir.filePath("deep.jsonl"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const auto events = load("lesson-write.jsonl");
+        file.write(QByteArray::fromStdString(to_json_line(events[0]) + "\n"));
+        file.write(
+            "{\"v\":1,\"seq\":2,\"t_ns\":1,\"ep\":\"A\",\"kind\":\"verb\",\"name\":\"x\",\"data\":{\"a\":" +
+            QByteArray(100000, '[') + QByteArray(100000, ']') + "}}\n");
+        file.close();
+        TraceFileError error;
+        QVERIFY(!readTraceFile(file.fileName(), error));
+        QCOMPARE(error.line, 2u);
+        QVERIFY2(error.toString().contains("nested deeper than 32 levels"), qPrintable(error.toString()));
     }
 
     void savedTraceReadsBackIdentically() {

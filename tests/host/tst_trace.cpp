@@ -75,6 +75,21 @@ class TraceTest : public QObject {
         QCOMPARE(error.to_string().rfind("line 7: field 'data'", 0), 0u);
     }
 
+    void aDeeplyNestedLineIsRefusedBeforeParsing() {
+        const std::string head =
+            "{\"v\":1,\"seq\":1,\"t_ns\":5,\"ep\":\"A\",\"kind\":\"verb\",\"name\":\"x\",";
+        const std::string deep =
+            head + "\"data\":{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}}";
+        TraceParseError error;
+        QVERIFY(!parse_json_line(deep, error));
+        QCOMPARE(error.field, std::string("(line)"));
+        QVERIFY(error.message.find("nested deeper than 32 levels") != std::string::npos);
+        // Brackets inside strings are text, not nesting. (No raw strings here: moc misreads these.)
+        const std::string text = head + "\"data\":{\"s\":\"" + std::string(1000, '[') + "\\\"]\"}}";
+        QVERIFY2(parse_json_line(text, error).has_value(), error.message.c_str());
+        QCOMPARE(json_nesting_depth("{\"a\":[{\"b\":[]}],\"c\":\"[[[\"}"), 4);
+    }
+
     void tracerNumbersEventsInOrder() {
         auto sink = std::make_shared<MemorySink>();
         Tracer tracer;

@@ -66,7 +66,15 @@ struct TraceParseError {
     std::string to_string() const;
 };
 
+/// How deeply arrays and objects nest in a JSON text (strings skipped). Counted before parsing, so a
+/// hostile line cannot make the parsed value, its copies or its rendering recurse deeply.
+int json_nesting_depth(std::string_view text);
+
+/// Deepest nesting a trace event may have (real events nest 4 levels or fewer).
+inline constexpr int kMaxTraceNesting = 32;
+
 /// Parses one JSON line into an event; on failure fills `error` (line is set by the caller's count).
+/// A line nested deeper than kMaxTraceNesting is refused unparsed.
 std::optional<TraceEvent> parse_json_line(std::string_view line, TraceParseError& error);
 std::optional<TraceEvent> from_json(const nlohmann::json& object, TraceParseError& error);
 
