@@ -76,6 +76,20 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     controller_->setWaitForAnimations(true);
     loadLessons();
     buildUi();
+    if (options_.replayFile.isEmpty() && !options_.lesson.isEmpty() &&
+        lessonCombo_->findData(options_.lesson) < 0) {
+        // A misspelt --lesson must not silently run another lesson.
+        QStringList ids;
+        for (const auto& l : lessons_)
+            ids << QString::fromStdString(l.id);
+        const QString text = tr("There is no lesson '%1'; the lessons are: %2")
+                                 .arg(options_.lesson, ids.join(QStringLiteral(", ")));
+        std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
+        QTimer::singleShot(0, this, [this, text] {
+            statusBar()->showMessage(text);
+            if (options_.autoplay) finishHeadless(false);
+        });
+    }
 
     connect(engine_, &EngineClient::eventsArrived, this, &MainWindow::onEngineEvents);
     connect(engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
@@ -138,9 +152,15 @@ void MainWindow::loadLessons() {
     std::vector<labs::LessonError> errors;
     lessons_ = labs::load_lessons(lessonsDirectory().toStdString(), errors);
     QStringList lines;
-    for (const auto& e : errors)
+    for (const auto& e : errors) {
         lines << QString::fromStdString(e.to_string());
+        std::fprintf(stderr, "rdmalab: lesson not loaded: %s\n", e.to_string().c_str());
+    }
     lessonLoadErrors_ = lines.join('\n');
+    if (!lines.isEmpty())
+        QTimer::singleShot(0, this, [this] {
+            statusBar()->showMessage(tr("Some lesson files could not be loaded: %1").arg(lessonLoadErrors_));
+        });
 }
 
 const labs::Lesson* MainWindow::currentLesson() const {
@@ -424,7 +444,10 @@ void MainWindow::buildUi() {
 void MainWindow::startSelectedLesson() {
     const auto* lesson = currentLesson();
     if (!lesson) {
-        statusBar()->showMessage(tr("No lessons found in %1. %2").arg(lessonsDirectory(), lessonLoadErrors_));
+        const QString text = tr("No lessons found in %1. %2").arg(lessonsDirectory(), lessonLoadErrors_);
+        statusBar()->showMessage(text);
+        std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
+        if (options_.autoplay) finishHeadless(false); // nothing to play: no point waiting for the time-out
         return;
     }
     autosave_.restart(); // a new session, a new file

@@ -2,6 +2,7 @@
 #include "commandline.h"
 #include "testutil.hpp"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using rdmalab::app::CommandLineEntry;
@@ -17,9 +18,10 @@ QString typed(const QString& name) {
 }
 
 /// Runs the app offscreen (no display needed).
-rdmalab::test::CliRun runApp(const QStringList& args) {
+rdmalab::test::CliRun runApp(const QStringList& args, const QString& lessonsDir = {}) {
     auto environment = QProcessEnvironment::systemEnvironment();
     environment.insert("QT_QPA_PLATFORM", "offscreen");
+    if (!lessonsDir.isEmpty()) environment.insert("RDMALAB_LESSONS_DIR", lessonsDir);
     return runProgram(RDMALAB_APP_PATH, args, environment);
 }
 
@@ -28,6 +30,26 @@ rdmalab::test::CliRun runApp(const QStringList& args) {
 class AppCliTest : public QObject {
     Q_OBJECT
   private slots:
+    void anUnknownLessonFailsInsteadOfRunningAnother() {
+        const auto run = runApp({"--lesson", "nosuch", "--autoplay", "--quit"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("There is no lesson 'nosuch'; the lessons are: ") &&
+                     run.err.contains("write"),
+                 qPrintable(run.err));
+    }
+
+    void badLessonFilesAreReported() {
+        QTemporaryDir dir;
+        QFile bad(dir.filePath("broken.yaml"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("id: broken\ntitle: [unclosed\n");
+        bad.close();
+        const auto run = runApp({"--autoplay", "--quit"}, dir.path());
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("lesson not loaded: ") && run.err.contains("broken.yaml"),
+                 qPrintable(run.err));
+    }
+
     void parserTakesEveryOptionOfTheTable() {
         for (const auto& entry : commandLineTable()) {
             for (const auto& name : entry.names) {
