@@ -32,7 +32,7 @@ constexpr std::size_t kMaxBenchSizes = 64;     ///< entries of bench.start's "si
 constexpr std::size_t kMaxBenchKinds = 16;     ///< entries of bench.start's "kinds"
 
 /// A command field of the wrong type or out of range; the reply names the field.
-class FieldError : public std::runtime_error {
+class CommandFieldError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
@@ -41,11 +41,12 @@ const char* json_type(const nlohmann::json& v) {
     return v.is_number_integer() ? "integer" : v.type_name();
 }
 
-/// Typed, checked access to the fields of one command: a wrong type is a FieldError naming the field,
-/// never a library exception.
-class Fields {
+/// Typed, checked access to the fields of one command: a wrong type is a CommandFieldError naming the
+/// field, never a library exception. (rdmalab/fields.hpp does the same for trace events, whose readers
+/// need type checks only; commands also need ranges, and their errors use the protocol's wording.)
+class CommandFields {
   public:
-    explicit Fields(const nlohmann::json& command) : c_(command) {}
+    explicit CommandFields(const nlohmann::json& command) : c_(command) {}
 
     bool has(const char* field) const { return c_.contains(field); }
     const nlohmann::json& raw(const char* field) const { return c_.at(field); }
@@ -72,13 +73,14 @@ class Fields {
         const bool integral =
             v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(hi) : v.is_number_integer();
         if (!integral || v.get<long long>() < lo || v.get<long long>() > hi)
-            throw FieldError(
+            throw CommandFieldError(
                 fmt::format("field '{}' must be an integer in {} .. {} (got {})", field, lo, hi, brief(v)));
         return v.get<long long>();
     }
 
-    static FieldError mismatch(const std::string& field, const char* expected, const nlohmann::json& v) {
-        return FieldError(fmt::format("field '{}' must be {} (got {})", field, expected, brief(v)));
+    static CommandFieldError mismatch(const std::string& field, const char* expected,
+                                      const nlohmann::json& v) {
+        return CommandFieldError(fmt::format("field '{}' must be {} (got {})", field, expected, brief(v)));
     }
     /// A short rendering of a value for error messages (a long string or array is cut).
     static std::string brief(const nlohmann::json& v) {
@@ -262,13 +264,13 @@ class Server {
             invalid(line_number, "not a JSON object");
             return true;
         }
-        const Fields fields(command);
+        const CommandFields fields(command);
         nlohmann::json id;
         if (fields.has("id")) {
             id = fields.raw("id");
             if (!id.is_string() && !id.is_number() && !id.is_null()) {
-                invalid(line_number,
-                        fmt::format("field 'id' must be a string or a number (got {})", Fields::brief(id)));
+                invalid(line_number, fmt::format("field 'id' must be a string or a number (got {})",
+                                                 CommandFields::brief(id)));
                 return true;
             }
         }
@@ -276,7 +278,7 @@ class Server {
             reply(id, "invalid", false,
                   {{"error",
                     fmt::format("line {}: field 'cmd' must be a string naming a command ({})", line_number,
-                                fields.has("cmd") ? "got " + Fields::brief(fields.raw("cmd"))
+                                fields.has("cmd") ? "got " + CommandFields::brief(fields.raw("cmd"))
                                                   : "it is missing")}});
             return true;
         }
@@ -335,7 +337,7 @@ class Server {
             }
         } catch (const RdmaError& e) {
             reply(id, cmd, false, {{"error", e.info().to_string()}, {"error_info", e.info().to_json()}});
-        } catch (const FieldError& e) {
+        } catch (const CommandFieldError& e) {
             reply(id, cmd, false, {{"error", fmt::format("line {}: {}", line_number, e.what())}});
         } catch (const std::bad_alloc&) {
             reply(id, cmd, false,
@@ -350,7 +352,7 @@ class Server {
   private:
     void start(const nlohmann::json& id, const nlohmann::json& command) {
         OperationOptions options;
-        const Fields f(command);
+        const CommandFields f(command);
         const auto op = op_kind_from_string(f.string("op", ""));
         if (!op) {
             reply(id, "op.start", false,
@@ -362,7 +364,7 @@ class Server {
             if (!f.raw("size").is_number_unsigned() || f.raw("size").get<std::uint64_t>() == 0) {
                 reply(id, "op.start", false,
                       {{"error", fmt::format("field 'size' must be a positive integer (got {})",
-                                             Fields::brief(f.raw("size")))}});
+                                             CommandFields::brief(f.raw("size")))}});
                 return;
             }
             options.size = f.raw("size").get<std::size_t>();
@@ -401,7 +403,7 @@ class Server {
         };
         if (bench_ && bench_->running())
             return fail("a measurement is already running; send bench.stop first");
-        const Fields f(c);
+        const CommandFields f(c);
         std::vector<BenchKind> kinds;
         const nlohmann::json kind_list =
             f.has("kinds") ? f.raw("kinds") : nlohmann::json::array({f.string("kind", "")});
@@ -413,7 +415,7 @@ class Server {
                 return fail(
                     fmt::format("field 'kind' must be one of send_lat, write_lat, read_lat, atomic_lat, "
                                 "tcp_lat, write_bw, read_bw, send_bw, tcp_bw (got {})",
-                                Fields::brief(k)));
+                                CommandFields::brief(k)));
             kinds.push_back(*kind);
         }
         const long long iters = f.integer("iters", 1, 100000000, 1000);
@@ -424,8 +426,8 @@ class Server {
         if (f.has("seconds")) {
             const auto& v = f.raw("seconds");
             if (!v.is_number() || !(v.get<double>() > 0) || v.get<double>() > 3600)
-                return fail(
-                    fmt::format("field 'seconds' must be a number in (0, 3600] (got {})", Fields::brief(v)));
+                return fail(fmt::format("field 'seconds' must be a number in (0, 3600] (got {})",
+                                        CommandFields::brief(v)));
             seconds = v.get<double>();
         }
         std::optional<int> cpu_a, cpu_b;
@@ -433,8 +435,8 @@ class Server {
             const auto& cpus = f.raw("cpus");
             if (!cpus.is_array() || cpus.empty() || cpus.size() > 2)
                 return fail("field 'cpus' must be [A] or [A, B] with CPU numbers 0 .. 4095");
-            cpu_a = int(Fields::integer_value("cpus", cpus[0], 0, 4095));
-            if (cpus.size() == 2) cpu_b = int(Fields::integer_value("cpus", cpus[1], 0, 4095));
+            cpu_a = int(CommandFields::integer_value("cpus", cpus[0], 0, 4095));
+            if (cpus.size() == 2) cpu_b = int(CommandFields::integer_value("cpus", cpus[1], 0, 4095));
         }
         std::vector<std::size_t> sizes;
         const bool sweep = f.boolean("sweep", false);
@@ -446,7 +448,7 @@ class Server {
             if (!list.is_array() || list.empty() || list.size() > kMaxBenchSizes)
                 return fail(fmt::format("field 'sizes' must be an array of 1 .. {} sizes", kMaxBenchSizes));
             for (const auto& v : list)
-                sizes.push_back(std::size_t(Fields::integer_value("sizes", v, 1, 1LL << 30)));
+                sizes.push_back(std::size_t(CommandFields::integer_value("sizes", v, 1, 1LL << 30)));
         } else {
             sizes.push_back(std::size_t(f.integer("size", 1, 1LL << 30, 2)));
         }
