@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: installs the Debian packages, builds the dev and asan+ubsan presets,
-# runs the host tests, then boots the SoftRoCE test bed (tests/softroce/) and runs every device test inside it,
+# runs the host tests, runs each fuzz target for a bounded time (tests/fuzz/run.sh), then boots the SoftRoCE test bed (tests/softroce/) and runs every device test inside it,
 # in both builds. Fails when any test fails, when the VM run fails, or when the device tests did not run.
 #
 # In CI (CI=true), or with --fresh-machine, the dev preset is built and host-tested inside a minimal Debian 12
@@ -61,6 +61,9 @@ for preset in "${host_presets[@]}"; do
   [ "${PIPESTATUS[0]}" -eq 0 ] || host_status=1
   count "$logs/host-$preset.log"
 done
+
+step "fuzzing: each libFuzzer target for ${RDMALAB_FUZZ_SECONDS:-30} s (tests/fuzz/run.sh)"
+tests/fuzz/run.sh || die "a fuzz target found a crash, leak or time-out (input kept in build/fuzz/findings)"
 
 step "device tests inside the SoftRoCE test bed (qemu TCG, rdma_rxe on lo)"
 device_count=$(ctest --test-dir build/dev -L device -N | sed -n 's/^Total Tests: //p')

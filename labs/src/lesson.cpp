@@ -248,13 +248,13 @@ std::string LessonError::to_string() const {
     return out;
 }
 
-std::optional<Lesson> load_lesson(const std::string& path, LessonError& error) {
-    error = LessonError{};
-    error.file = path;
+namespace {
+
+/// Parses a lesson from `load()`'s YAML document; failures fill `error` (whose file is already set).
+template <typename Load> std::optional<Lesson> parse_with(Load load, LessonError& error) {
     try {
-        const YAML::Node root = YAML::LoadFile(path);
-        Lesson lesson = parse(root);
-        lesson.file = path;
+        Lesson lesson = parse(load());
+        lesson.file = error.file;
         return lesson;
     } catch (const Failure& f) {
         error.line = f.line;
@@ -273,6 +273,20 @@ std::optional<Lesson> load_lesson(const std::string& path, LessonError& error) {
         error.message = e.msg;
     }
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Lesson> load_lesson(const std::string& path, LessonError& error) {
+    error = LessonError{};
+    error.file = path;
+    return parse_with([&] { return YAML::LoadFile(path); }, error);
+}
+
+std::optional<Lesson> parse_lesson(const std::string& text, const std::string& name, LessonError& error) {
+    error = LessonError{};
+    error.file = name;
+    return parse_with([&] { return YAML::Load(text); }, error);
 }
 
 std::vector<Lesson> load_lessons(const std::string& directory, std::vector<LessonError>& errors) {

@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # build
   cmake ninja-build g++ pkg-config clang-format
+  # fuzzing (tests/fuzz: libFuzzer is in clang's runtime package)
+  clang libclang-rt-14-dev
   # engine
   libibverbs-dev librdmacm-dev rdma-core ibverbs-providers libfmt-dev nlohmann-json3-dev
   # app and labs

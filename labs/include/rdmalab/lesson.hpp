@@ -63,6 +63,9 @@ struct LessonError {
 /// and field path.
 std::optional<Lesson> load_lesson(const std::string& path, LessonError& error);
 
+/// The same from the text of a lesson file; `name` stands for the file in errors.
+std::optional<Lesson> parse_lesson(const std::string& text, const std::string& name, LessonError& error);
+
 /// Loads every *.yaml in `directory`, sorted by `order` then id; bad files are skipped and reported in
 /// `errors`.
 std::vector<Lesson> load_lessons(const std::string& directory, std::vector<LessonError>& errors);

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (preset `fuzz`, clang, ASan+UBSan) and runs each for a bounded time on a seed
+# corpus made from the repository's real files: every line of the recordings in tests/data for the trace
+# reader, every lesson in labs/lessons for the lesson parser, plus the inputs kept in
+# tests/fuzz/regressions/TARGET/ (each crash ever found, kept so it is tried first on every run).
+# Fails when a target crashes, leaks or times out; the input is kept in build/fuzz/findings/.
+#
+# usage: tests/fuzz/run.sh [SECONDS per target, default ${RDMALAB_FUZZ_SECONDS:-30}]
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-${RDMALAB_FUZZ_SECONDS:-30}}
+die() { printf 'fuzz: FAILED: %s\n' "$*" >&2; exit 1; }
+
+cmake --preset fuzz >/dev/null || die "configure the fuzz preset"
+cmake --build --preset fuzz || die "build the fuzz targets"
+
+work=build/fuzz/run
+rm -rf "$work" && mkdir -p "$work/seeds/fuzz_trace_line" "$work/seeds/fuzz_lesson" build/fuzz/findings
+n=0
+for f in tests/data/*.jsonl; do
+  while IFS= read -r line; do
+    n=$((n + 1)); printf '%s' "$line" >"$work/seeds/fuzz_trace_line/$n"
+  done <"$f"
+done
+cp labs/lessons/*.yaml "$work/seeds/fuzz_lesson/"
+
+passed=0; failed=0
+for target in fuzz_trace_line fuzz_lesson; do
+  corpus=$work/corpus-$target
+  mkdir -p "$corpus"
+  dirs=("$corpus" "$work/seeds/$target")
+  [ -d "tests/fuzz/regressions/$target" ] && dirs+=("tests/fuzz/regressions/$target")
+  printf '\n---- %s for %s s (%s seed files)\n' "$target" "$seconds" "$(ls "$work/seeds/$target" | wc -l)"
+  if build/fuzz/tests/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+      -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$target-" "${dirs[@]}" >"$work/$target.log" 2>&1; then
+    passed=$((passed + 1))
+    grep -E '^stat::number_of_executed_units|^stat::new_units_added' "$work/$target.log" | sed 's/^/  /'
+  else
+    failed=$((failed + 1))
+    tail -n 40 "$work/$target.log"
+    echo "  input kept in: $(ls build/fuzz/findings/$target-* 2>/dev/null | tr '\n' ' ')"
+  fi
+done
+printf '\nfuzz: %s passed, %s failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]
