@@ -69,10 +69,8 @@ std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceF
                           .arg(info.size() >> 20)
                           .arg(kMaxRecordingBytes >> 20));
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        error.message = QStringLiteral("cannot open: %1").arg(file.errorString());
-        return std::nullopt;
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return refuse(QStringLiteral("cannot open: %1").arg(file.errorString()));
     std::vector<TraceEvent> events;
     std::size_t line_number = 0;
     while (!file.atEnd()) {
@@ -95,10 +93,7 @@ std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceF
         }
         events.push_back(std::move(*event));
     }
-    if (events.empty()) {
-        error.message = QStringLiteral("the file holds no trace events");
-        return std::nullopt;
-    }
+    if (events.empty()) return refuse(QStringLiteral("the file holds no trace events"));
     return events;
 }
 

@@ -86,6 +86,13 @@ class FileSizeLimit {
     rlimit saved_{};
     void (*previousHandler_)(int) = nullptr;
 };
+
+/// A sessions folder that cannot be created: its parent in `dir` is a regular file. Empty on failure.
+QString uncreatableFolderIn(const QTemporaryDir& dir) {
+    QFile blocker(dir.filePath("not-a-folder"));
+    if (!blocker.open(QIODevice::WriteOnly)) return {};
+    return dir.filePath("not-a-folder/sessions");
+}
 } // namespace
 
 class AutosaveTest : public QObject {
@@ -93,10 +100,8 @@ class AutosaveTest : public QObject {
   private slots:
     void anUncreatableFolderIsShownWithItsPathAndTheSessionStaysInMemory() {
         QTemporaryDir dir;
-        QFile blocker(dir.filePath("not-a-folder"));
-        QVERIFY(blocker.open(QIODevice::WriteOnly));
-        blocker.close();
-        const QString sessions = dir.filePath("not-a-folder/sessions");
+        const QString sessions = uncreatableFolderIn(dir);
+        QVERIFY(!sessions.isEmpty());
         ScopedEnv env("RDMALAB_SESSIONS_DIR", sessions.toUtf8());
         MainWindow window(StartOptions{});
         window.show();
@@ -121,10 +126,8 @@ class AutosaveTest : public QObject {
 
     void aMeasurementThatCannotBeAutosavedSaysSo() {
         QTemporaryDir dir;
-        QFile blocker(dir.filePath("not-a-folder"));
-        QVERIFY(blocker.open(QIODevice::WriteOnly));
-        blocker.close();
-        const QString sessions = dir.filePath("not-a-folder/sessions");
+        const QString sessions = uncreatableFolderIn(dir);
+        QVERIFY(!sessions.isEmpty());
         ScopedEnv env("RDMALAB_SESSIONS_DIR", sessions.toUtf8());
         BenchStartOptions options;
         options.kinds = {"tcp_lat"};
