@@ -3,6 +3,7 @@
 
 #include "rdmalab/trace.hpp"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -124,7 +125,20 @@ class CliDeviceTest : public QObject {
         const QStringList wrapper = {"setpriv",        "--reuid=65534",        "--regid=65534",
                                      "--clear-groups", "--inh-caps=-all",      "--bounding-set=-all",
                                      "prlimit",        "--memlock=65536:65536"};
-        const auto run = runCli({"op", "write", "--size", "1M"}, wrapper);
+        // The unprivileged user must be able to reach the program: a checkout in a private folder
+        // (mktemp -d is 0700) is not, so it runs a copy from a folder everyone can enter.
+        const QString shared = QStringLiteral("/tmp/rdmalab-memlock-test-%1").arg(getpid());
+        QDir().mkpath(shared);
+        QFile::setPermissions(shared, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner |
+                                          QFile::ReadOther | QFile::ExeOther | QFile::ReadGroup |
+                                          QFile::ExeGroup);
+        const QString program = shared + "/rdmalab-cli";
+        QFile::remove(program);
+        QVERIFY(QFile::copy(QStringLiteral(RDMALAB_CLI_PATH), program));
+        const auto run = rdmalab::test::runProgram(
+            wrapper.first(), wrapper.mid(1) + QStringList{program, "op", "write", "--size", "1M"},
+            QProcessEnvironment::systemEnvironment());
+        QDir(shared).removeRecursively();
         QVERIFY2(!run.crashed, qPrintable(run.err));
         QCOMPARE(run.exitCode, 1);
         const QString all = run.out + run.err;
