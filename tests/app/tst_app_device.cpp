@@ -26,6 +26,7 @@ class AppDeviceTest : public QObject {
     Q_OBJECT
   private slots:
     void init() { RDMALAB_REQUIRE_DEVICE(); }
+    void cleanup() { RDMALAB_CHECK_RESOURCES(); }
 
     void benchSweepRunsHeadlessAndExports() {
         QTemporaryDir dir;

@@ -2,10 +2,20 @@
 
 #include "rdmalab/device.hpp"
 
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QThread>
 #include <QtGlobal>
+#include <QtTest>
+
+#include <optional>
 
 namespace rdmalab::test {
 
@@ -77,6 +87,103 @@ CliRun renderManPage(const QString& path) {
         run.err = QStringLiteral("man -l %1 printed nothing: %2").arg(path, run.err);
     }
     return run;
+}
+
+QString RdmaResourceCounts::describe() const {
+    if (!error.isEmpty()) return error;
+    QStringList parts;
+    for (auto it = counts.begin(); it != counts.end(); ++it)
+        parts << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
+    return parts.join(QStringLiteral(", "));
+}
+
+RdmaResourceCounts rdmaResourceCounts() {
+    RdmaResourceCounts result;
+    QString rdma = QStandardPaths::findExecutable(QStringLiteral("rdma"));
+    if (rdma.isEmpty())
+        rdma = QStandardPaths::findExecutable(QStringLiteral("rdma"),
+                                              {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")});
+    if (rdma.isEmpty()) {
+        result.error = QStringLiteral("the rdma tool (iproute2) is not installed");
+        return result;
+    }
+    QProcess process;
+    process.start(rdma, {QStringLiteral("-j"), QStringLiteral("resource"), QStringLiteral("show")});
+    if (!process.waitForFinished(10000) || process.exitCode() != 0) {
+        result.error = QStringLiteral("`rdma -j resource show` failed: %1")
+                           .arg(QString::fromUtf8(process.readAllStandardError()).trimmed());
+        return result;
+    }
+    QJsonParseError parseError{};
+    const auto document = QJsonDocument::fromJson(process.readAllStandardOutput(), &parseError);
+    if (!document.isArray()) {
+        result.error =
+            QStringLiteral("`rdma -j resource show` printed no JSON array: %1").arg(parseError.errorString());
+        return result;
+    }
+    for (const auto& entry : document.array()) {
+        const auto device = entry.toObject();
+        const QString name = device.value(QStringLiteral("ifname")).toString();
+        for (auto it = device.begin(); it != device.end(); ++it)
+            if (it.key() != QLatin1String("ifindex") && it.value().isDouble())
+                result.counts.insert(name + u' ' + it.key(), it.value().toInteger());
+    }
+    return result;
+}
+
+namespace {
+std::optional<RdmaResourceCounts> resourceBaseline;
+}
+
+void beginResourceCheck() {
+    resourceBaseline = rdmaResourceCounts();
+}
+
+QString endResourceCheck() {
+    if (!resourceBaseline) return {}; // the test was skipped before it began
+    const RdmaResourceCounts before = *resourceBaseline;
+    resourceBaseline.reset();
+    RdmaResourceCounts after = rdmaResourceCounts();
+    // Objects of processes that just ended are released by the kernel as their files close: allow a moment.
+    QElapsedTimer clock;
+    clock.start();
+    while (before.error.isEmpty() && after.error.isEmpty() && after.counts != before.counts &&
+           clock.elapsed() < 3000) {
+        QThread::msleep(100);
+        after = rdmaResourceCounts();
+    }
+    QString difference;
+    if (!before.error.isEmpty() || !after.error.isEmpty()) {
+        if (deviceRequired())
+            difference = QStringLiteral("RDMA resources could not be counted: %1")
+                             .arg(before.error.isEmpty() ? after.error : before.error);
+    } else if (after.counts != before.counts) {
+        QStringList changed;
+        QStringList keys = before.counts.keys() + after.counts.keys();
+        keys.removeDuplicates();
+        keys.sort();
+        for (const auto& key : keys)
+            if (before.counts.value(key) != after.counts.value(key))
+                changed << QStringLiteral("%1: %2 before, %3 after")
+                               .arg(key)
+                               .arg(before.counts.value(key))
+                               .arg(after.counts.value(key));
+        difference =
+            QStringLiteral("RDMA resources differ after the test: ") + changed.join(QStringLiteral("; "));
+    }
+    const QString log = qEnvironmentVariable("RDMALAB_RESOURCE_LOG");
+    if (!log.isEmpty()) {
+        QFile file(log);
+        if (file.open(QIODevice::Append | QIODevice::Text)) {
+            const QString name = QCoreApplication::applicationName() + u'.' +
+                                 QString::fromLatin1(QTest::currentTestFunction());
+            const QString line = difference.isEmpty()
+                                     ? QStringLiteral("%1\tsame\t%2\n").arg(name, after.describe())
+                                     : QStringLiteral("%1\tDIFFERENT\t%2\n").arg(name, difference);
+            file.write(line.toUtf8());
+        }
+    }
+    return difference;
 }
 
 } // namespace rdmalab::test

@@ -1,6 +1,7 @@
 // Helpers shared by the test suites.
 #pragma once
 
+#include <QMap>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -31,6 +32,20 @@ CliRun runProgram(const QString& program, const QStringList& args,
 /// no overstrike. `out` is the text; a failure has a non-zero exit code and says why in `err`.
 CliRun renderManPage(const QString& path);
 
+/// The kernel's RDMA resource counts (`rdma -j resource show`), per device and kind ("rxe0 qp").
+struct RdmaResourceCounts {
+    QMap<QString, qint64> counts;
+    QString error; ///< why the counts could not be read (empty when they were)
+    QString describe() const;
+};
+RdmaResourceCounts rdmaResourceCounts();
+
+/// Records the kernel's RDMA resource counts before a device test (called from its init()).
+void beginResourceCheck();
+/// Compares the counts after the test with those before (waiting up to 3 s for asynchronous release):
+/// an empty string when equal, else what differs. Appends one line per test to $RDMALAB_RESOURCE_LOG.
+QString endResourceCheck();
+
 } // namespace rdmalab::test
 
 /// Skips (host) or fails (test bed) the current test when there is no RDMA device.
@@ -40,4 +55,12 @@ CliRun renderManPage(const QString& path);
             if (rdmalab::test::deviceRequired()) QFAIL(rdmalab::test::noDeviceMessage().constData());        \
             QSKIP(rdmalab::test::noDeviceMessage().constData());                                             \
         }                                                                                                    \
+        rdmalab::test::beginResourceCheck();                                                                 \
+    } while (false)
+
+/// In a device suite's cleanup(): fails the test when it left RDMA resources behind (or took some away).
+#define RDMALAB_CHECK_RESOURCES()                                                                            \
+    do {                                                                                                     \
+        const QString difference = rdmalab::test::endResourceCheck();                                        \
+        if (!difference.isEmpty()) QFAIL(qPrintable(difference));                                            \
     } while (false)

@@ -14,6 +14,7 @@ class BenchDeviceTest : public QObject {
     Q_OBJECT
   private slots:
     void init() { RDMALAB_REQUIRE_DEVICE(); }
+    void cleanup() { RDMALAB_CHECK_RESOURCES(); }
 
     void latencyKindsMeasureOnTheDevice() {
         for (const QString kind : {"write_lat", "send_lat", "read_lat", "atomic_lat"}) {

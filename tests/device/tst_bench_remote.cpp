@@ -16,6 +16,7 @@ class BenchRemoteTest : public QObject {
     Q_OBJECT
   private slots:
     void init() { RDMALAB_REQUIRE_DEVICE(); }
+    void cleanup() { RDMALAB_CHECK_RESOURCES(); }
 
     void writeLatBetweenTwoProcessesThroughRdmaCm() {
         const auto j = measure("write_lat", 7801, {"--size", "64", "--iters", "200", "--warmup", "20"});

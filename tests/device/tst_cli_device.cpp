@@ -29,6 +29,7 @@ class CliDeviceTest : public QObject {
     Q_OBJECT
   private slots:
     void init() { RDMALAB_REQUIRE_DEVICE(); }
+    void cleanup() { RDMALAB_CHECK_RESOURCES(); }
 
     void devicesJsonListsActiveRoceV2Port() {
         const auto run = runCli({"devices", "--json"});

@@ -55,6 +55,7 @@ class OperationsTest : public QObject {
     Q_OBJECT
   private slots:
     void init() { RDMALAB_REQUIRE_DEVICE(); }
+    void cleanup() { RDMALAB_CHECK_RESOURCES(); }
 
     void sendMovesBytesIntoPostedReceive() {
         const auto o = options_for(OpKind::Send, 200);

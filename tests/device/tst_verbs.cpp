@@ -71,6 +71,7 @@ class VerbsTest : public QObject {
     Q_OBJECT
   private slots:
     void init() { RDMALAB_REQUIRE_DEVICE(); }
+    void cleanup() { RDMALAB_CHECK_RESOURCES(); }
 
     void devicesListActivePortWithRoceV2Gid() {
         const auto devices = list_devices();

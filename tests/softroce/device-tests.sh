@@ -18,9 +18,17 @@ for preset in dev asan; do
   # the app's device tests (the app's host tests run under ASan on the host).
   [ "$preset" = asan ] && exclude="-LE slow -E tst_app_device"
   log="build/device-$preset.log"
+  # Every device test compares the kernel's RDMA resource counts before and after (tests/common/testutil.cpp).
+  export RDMALAB_RESOURCE_LOG="$PWD/build/resources-$preset.log"
+  rm -f "$RDMALAB_RESOURCE_LOG"
   { ctest --test-dir "build/$preset" -L device $exclude --output-on-failure 2>&1 || echo "ctest-failed" > "$log.status"; } |
     tee "$log"
   if [ -f "$log.status" ]; then status=1; rm -f "$log.status"; fi
+  checked=$(cat "$RDMALAB_RESOURCE_LOG" 2>/dev/null | grep -c .)
+  different=$(cat "$RDMALAB_RESOURCE_LOG" 2>/dev/null | grep -c "	DIFFERENT	")
+  echo "---- rdma resources ($preset build): $checked device tests counted before and after, $different with a difference"
+  grep "	DIFFERENT	" "$RDMALAB_RESOURCE_LOG" 2>/dev/null
+  [ "$checked" -gt 0 ] && [ "$different" -eq 0 ] || status=1
 done
 kill "$reporter" 2>/dev/null
 exit $status
