@@ -30,6 +30,34 @@ std::uint64_t fnv1a(const std::uint8_t* data, std::size_t length) {
 
 namespace {
 
+/// Why an rdma_cm event other than the expected one arrived. For REJECTED, `status` is the IB CM's
+/// reject reason (IBTA vol. 1, table 112); for the error events it is a negative errno.
+std::string describe_cm_failure(rdma_cm_event_type type, int status) {
+    switch (type) {
+    case RDMA_CM_EVENT_REJECTED:
+        if (status == 8)
+            return "Nobody listens on that address and port: the peer's connection manager answered the "
+                   "request with REJ reason 8 (invalid service ID).";
+        if (status == 28)
+            return "The application on the other side rejected the connection (REJ reason 28, consumer "
+                   "defined): it serves a different operation, or its setup failed; see its output.";
+        return fmt::format("The peer rejected the connection (REJ reason {}).", status);
+    case RDMA_CM_EVENT_ADDR_ERROR:
+        return fmt::format("The address could not be resolved to an RDMA device ({}): no route to it, or the "
+                           "route leaves through an interface without an RDMA device.",
+                           status < 0 ? errno_name(-status) : std::to_string(status));
+    case RDMA_CM_EVENT_ROUTE_ERROR:
+        return fmt::format("No route to the peer could be resolved ({}).",
+                           status < 0 ? errno_name(-status) : std::to_string(status));
+    case RDMA_CM_EVENT_UNREACHABLE:
+        return "The peer did not answer the connection request: it is unreachable or its host is down.";
+    case RDMA_CM_EVENT_DISCONNECTED:
+        return "The peer disconnected (or its process ended) before the operation finished.";
+    default:
+        return "The connection could not be set up or was torn down by the peer.";
+    }
+}
+
 constexpr std::uint32_t kMagic = 0x52444c42; // "RDLB"
 constexpr std::uint8_t kWireVersion = 1;
 
@@ -106,8 +134,9 @@ struct Side {
                 info.cause = fmt::format("{}: the address is not on an RDMA-capable interface, is in use, or "
                                          "nothing listens there.",
                                          errno_text(err));
-                info.fix = "Use an IP address of the interface the RDMA device sits on (`rdma link show`), "
-                           "start the listener first, or pick another --cm-port.";
+                info.fix = "Use an IP address of the interface the RDMA device sits on (`rdma link show`; "
+                           "not 127.0.0.1: rdma_cm cannot use a device on the loopback interface), start the "
+                           "listener first, or pick another --cm-port.";
             }
             if (tracer && tracer->enabled())
                 tracer->record(endpoint, EventKind::Error, verb, {}, info.to_json());
@@ -154,15 +183,17 @@ struct Side {
                             {"private_data_len", data.size()}});
         if (type != expected) {
             ErrorInfo info{
-                "rdma_get_cm_event",
+                rdma_event_str(type) == std::string("RDMA_CM_EVENT_REJECTED") ? "rdma_connect"
+                                                                              : "rdma_get_cm_event",
                 status < 0 ? -status : 0,
                 rdma_event_str(type),
                 fmt::format("expected {}", rdma_event_str(expected)),
-                type == RDMA_CM_EVENT_REJECTED
-                    ? "The peer rejected the connection (it serves a different operation, or its "
-                      "setup failed: see its output)."
-                    : "The connection could not be set up or was torn down by the peer.",
+                describe_cm_failure(type, status),
                 "Check both sides' output; start the listener first; use the same OPCODE on both."};
+            if (type == RDMA_CM_EVENT_ADDR_ERROR || type == RDMA_CM_EVENT_ROUTE_ERROR ||
+                type == RDMA_CM_EVENT_UNREACHABLE)
+                info.fix = "Use an IP address of an interface that has an RDMA device (`rdma link show`; "
+                           "not 127.0.0.1: rdma_cm needs a non-loopback interface), reachable from here.";
             if (tracer && tracer->enabled())
                 tracer->record(endpoint, EventKind::Error, info.verb, {}, info.to_json());
             throw RdmaError(info);

@@ -99,6 +99,26 @@ ErrorInfo explain_errno(const std::string& verb, int err, const std::string& det
         info.cause = prefix + "The device or its provider library does not support this operation.";
         info.fix = "Use an operation the device supports (see `rdmalab-cli devices`).";
         break;
+    case EBUSY:
+        if (verb == "ibv_dealloc_pd") {
+            info.cause = prefix +
+                         "The protection domain still has objects allocated on it: memory regions, memory "
+                         "windows, queue pairs, shared receive queues or address handles.";
+            info.fix = "Destroy the QPs, SRQs and AHs and deregister the MRs of this PD first (children "
+                       "before parents: QP, MR, CQ, PD, device, as rc_pingpong does).";
+        } else if (verb == "ibv_destroy_cq") {
+            info.cause = prefix +
+                         "The completion queue is still used by a queue pair (as its send or receive CQ) or "
+                         "by a shared receive queue.";
+            info.fix = "Destroy the queue pairs that use this CQ first, then the CQ.";
+        } else if (verb == "ibv_destroy_comp_channel") {
+            info.cause = prefix + "Completion queues created with this channel still exist.";
+            info.fix = "Destroy those completion queues first, then the channel.";
+        } else {
+            info.cause = prefix + "The object is still in use by other objects.";
+            info.fix = "Destroy the objects that use it first.";
+        }
+        break;
     default:
         info.cause = prefix.empty() ? "See the man page of " + verb + "." : detail;
         info.fix = "Check the arguments and the device state.";
@@ -140,11 +160,24 @@ ErrorInfo explain_reg_mr_error(int err, std::size_t length, unsigned access) {
         }
         return info;
     }
+    if ((err == EINVAL || err == EOPNOTSUPP) && (access & IBV_ACCESS_ON_DEMAND)) {
+        info.cause = "IBV_ACCESS_ON_DEMAND asks for on-demand paging (pages pinned only while the NIC uses "
+                     "them), and this device offers none (ibv_query_device_ex reports no IBV_ODP_SUPPORT). "
+                     "Linux 6.1 refuses it with EINVAL, later kernels with EOPNOTSUPP.";
+        info.fix = "Register without IBV_ACCESS_ON_DEMAND (the region is then pinned as a whole), or use a "
+                   "device with ODP.";
+        return info;
+    }
     if (err == EFAULT) {
-        info.cause =
-            "The address range is not mapped in this process, or lacks the page protection the access "
-            "flags need.";
-        info.fix = "Register memory the process owns (malloc/mmap), with the right length.";
+        const bool writable =
+            (access & (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) != 0;
+        info.cause = writable ? "The address range is not mapped in this process, or part of it is mapped "
+                                "read-only (PROT_READ) while the access flags let the NIC write into it "
+                                "(LOCAL_WRITE, REMOTE_WRITE or REMOTE_ATOMIC): the kernel pins the pages for "
+                                "writing and refuses."
+                              : "The address range is not mapped in this process.";
+        info.fix = "Register memory the process owns (malloc/mmap) with the right length, mapped writable "
+                   "when the region may be written.";
         return info;
     }
     if (err == EINVAL) {

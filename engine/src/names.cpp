@@ -70,8 +70,10 @@ std::string_view wc_status_meaning(ibv_wc_status status) {
         return "Local length error: the message did not fit the posted receive buffer, or the work request's "
                "length exceeds what the QP or port supports.";
     case IBV_WC_LOC_QP_OP_ERR:
-        return "Local QP operation error: an internal QP consistency error was detected while processing the "
-               "work request (for example an inline payload larger than max_inline_data).";
+        return "Local QP operation error: the QP found its own work request or receive queue entry "
+               "inconsistent while processing it. SoftRoCE (rxe, Linux 6.1) also reports a bad lkey on the "
+               "requester and a receive buffer too small for an arriving SEND this way, where the IBTA names "
+               "LOC_PROT_ERR and LOC_LEN_ERR.";
     case IBV_WC_LOC_EEC_OP_ERR:
         return "Local EE context operation error (RD transport, unused by RoCE).";
     case IBV_WC_LOC_PROT_ERR:

@@ -46,6 +46,84 @@ nlohmann::json hex(std::uint64_t value) {
     return fmt::format("0x{:x}", value);
 }
 
+/// What in a QP's requested capacity exceeds the device's limits, for an ibv_create_qp failure.
+std::string create_qp_problem(const Context& context, ibv_qp_type type, const QpCapacity& capacity, int err) {
+    std::string detail = fmt::format("{} QP with {} send / {} recv WRs, {} / {} SGEs, inline {}",
+                                     qp_type_name(type), capacity.max_send_wr, capacity.max_recv_wr,
+                                     capacity.max_send_sge, capacity.max_recv_sge, capacity.max_inline_data);
+    ibv_device_attr attr{};
+    if (err != EINVAL || ibv_query_device(context.get(), &attr) != 0) return detail;
+    std::vector<std::string> over;
+    const auto max_wr = static_cast<std::uint32_t>(attr.max_qp_wr);
+    const auto max_sge = static_cast<std::uint32_t>(attr.max_sge);
+    if (capacity.max_send_wr > max_wr)
+        over.push_back(fmt::format("max_send_wr {} > max_qp_wr {}", capacity.max_send_wr, max_wr));
+    if (capacity.max_recv_wr > max_wr)
+        over.push_back(fmt::format("max_recv_wr {} > max_qp_wr {}", capacity.max_recv_wr, max_wr));
+    if (capacity.max_send_sge > max_sge)
+        over.push_back(fmt::format("max_send_sge {} > max_sge {}", capacity.max_send_sge, max_sge));
+    if (capacity.max_recv_sge > max_sge)
+        over.push_back(fmt::format("max_recv_sge {} > max_sge {}", capacity.max_recv_sge, max_sge));
+    if (over.empty())
+        return detail +
+               ": no limit of ibv_query_device is exceeded, so the likely culprit is max_inline_data (" +
+               std::to_string(capacity.max_inline_data) +
+               " bytes), whose limit the device does not report: try a smaller one";
+    std::string text = detail + ": above the device's limits: ";
+    for (std::size_t i = 0; i < over.size(); ++i)
+        text += (i ? ", " : "") + over[i];
+    return text;
+}
+
+/// Attribute values of a modify_qp call the IBTA or the port cannot accept, or empty.
+std::string modify_qp_value_problems(const Context& context, const ibv_qp_attr& a, int mask) {
+    std::vector<std::string> problems;
+    if ((mask & IBV_QP_TIMEOUT) && a.timeout > 31)
+        problems.push_back(
+            fmt::format("timeout {} is above 31 (a 5-bit field: 4.096 us * 2^timeout)", a.timeout));
+    if ((mask & IBV_QP_RETRY_CNT) && a.retry_cnt > 7)
+        problems.push_back(fmt::format("retry_cnt {} is above 7 (a 3-bit field)", a.retry_cnt));
+    if ((mask & IBV_QP_RNR_RETRY) && a.rnr_retry > 7)
+        problems.push_back(
+            fmt::format("rnr_retry {} is above 7 (a 3-bit field; 7 means retry forever)", a.rnr_retry));
+    if ((mask & IBV_QP_MIN_RNR_TIMER) && a.min_rnr_timer > 31)
+        problems.push_back(fmt::format("min_rnr_timer {} is above 31 (a 5-bit code)", a.min_rnr_timer));
+    ibv_device_attr device{};
+    const bool have_device = ibv_query_device(context.get(), &device) == 0;
+    const std::uint8_t port = (mask & IBV_QP_PORT) ? a.port_num : std::uint8_t(1);
+    if ((mask & IBV_QP_PORT) && have_device && (a.port_num < 1 || a.port_num > device.phys_port_cnt))
+        problems.push_back(
+            fmt::format("port_num {} does not exist (the device has port{} 1{})", a.port_num,
+                        device.phys_port_cnt > 1 ? "s" : "",
+                        device.phys_port_cnt > 1 ? fmt::format("..{}", device.phys_port_cnt) : ""));
+    if (mask & IBV_QP_PATH_MTU) {
+        ibv_port_attr port_attr{};
+        if (a.path_mtu < IBV_MTU_256 || a.path_mtu > IBV_MTU_4096)
+            problems.push_back(
+                fmt::format("path_mtu code {} is not one of 1..5 (256..4096 bytes)", int(a.path_mtu)));
+        else if (ibv_query_port(context.get(), port, &port_attr) == 0 && a.path_mtu > port_attr.active_mtu)
+            problems.push_back(fmt::format("path_mtu {} is above the port's active MTU {}",
+                                           mtu_bytes(a.path_mtu), mtu_bytes(port_attr.active_mtu)));
+    }
+    if ((mask & IBV_QP_MAX_QP_RD_ATOMIC) && have_device && a.max_rd_atomic > device.max_qp_init_rd_atom)
+        problems.push_back(fmt::format("max_rd_atomic {} is above the device's max_qp_init_rd_atom {}",
+                                       a.max_rd_atomic, device.max_qp_init_rd_atom));
+    if ((mask & IBV_QP_MAX_DEST_RD_ATOMIC) && have_device && a.max_dest_rd_atomic > device.max_qp_rd_atom)
+        problems.push_back(fmt::format("max_dest_rd_atomic {} is above the device's max_qp_rd_atom {}",
+                                       a.max_dest_rd_atomic, device.max_qp_rd_atom));
+    if ((mask & IBV_QP_AV) && a.ah_attr.is_global) {
+        ibv_port_attr port_attr{};
+        if (ibv_query_port(context.get(), a.ah_attr.port_num ? a.ah_attr.port_num : port, &port_attr) == 0 &&
+            a.ah_attr.grh.sgid_index >= port_attr.gid_tbl_len)
+            problems.push_back(fmt::format("sgid_index {} is beyond the port's GID table ({} entries)",
+                                           a.ah_attr.grh.sgid_index, port_attr.gid_tbl_len));
+    }
+    std::string text;
+    for (std::size_t i = 0; i < problems.size(); ++i)
+        text += (i ? "; " : "") + problems[i];
+    return text;
+}
+
 } // namespace
 
 std::uint64_t TraceScope::record(EventKind kind, std::string name, nlohmann::json ids,
@@ -417,7 +495,17 @@ std::shared_ptr<CompletionQueue> CompletionQueue::create(std::shared_ptr<Context
                       {"errno", cq ? 0 : err},
                       {"actual_cqe", cq ? cq->cqe : 0},
                       {"dur_ns", elapsed_since(start)}});
-    if (cq == nullptr) fail(scope, explain_errno("ibv_create_cq", err, fmt::format("cqe={}", cqe)));
+    if (cq == nullptr) {
+        std::string detail = fmt::format("cqe={}", cqe);
+        if (err == EINVAL) {
+            ibv_device_attr attr{};
+            if (cqe < 1)
+                detail += ": a completion queue needs at least one entry";
+            else if (ibv_query_device(context->get(), &attr) == 0 && cqe > attr.max_cqe)
+                detail += fmt::format(" is above the device's max_cqe ({})", attr.max_cqe);
+        }
+        fail(scope, explain_errno("ibv_create_cq", err, detail));
+    }
     return std::shared_ptr<CompletionQueue>(
         new CompletionQueue(std::move(context), std::move(channel), cq, scope));
 }
@@ -612,13 +700,14 @@ std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> p
                       {"dur_ns", elapsed_since(start)}});
     }
     if (qp == nullptr)
-        fail(scope, explain_errno("ibv_create_qp", err,
-                                  fmt::format("{} QP with {} send / {} recv WRs, inline {}",
-                                              qp_type_name(type), capacity.max_send_wr, capacity.max_recv_wr,
-                                              capacity.max_inline_data)));
-    QpCapacity actual = capacity;
+        fail(scope,
+             explain_errno("ibv_create_qp", err, create_qp_problem(*pd->context(), type, capacity, err)));
+    // The device may round every capacity up: keep what it granted, which is what post_send checks against.
+    QpCapacity actual;
     actual.max_send_wr = init.cap.max_send_wr;
     actual.max_recv_wr = init.cap.max_recv_wr;
+    actual.max_send_sge = init.cap.max_send_sge;
+    actual.max_recv_sge = init.cap.max_recv_sge;
     actual.max_inline_data = init.cap.max_inline_data;
     pd->context()->register_qp(qp->qp_num, scope.endpoint);
     return std::shared_ptr<QueuePair>(
@@ -700,9 +789,17 @@ TransitionReport QueuePair::modify(ibv_qp_attr attr, int mask, const std::string
                        {"attrs", report.attributes},
                        {"ret", ret},
                        {"dur_ns", elapsed_since(start)}});
-    if (ret != 0)
-        fail(trace_, explain_modify_qp_error(ret, type_, from, to, mask, masks.required | IBV_QP_STATE,
-                                             masks.optional));
+    if (ret != 0) {
+        ErrorInfo info = explain_modify_qp_error(ret, type_, from, to, mask, masks.required | IBV_QP_STATE,
+                                                 masks.optional);
+        const std::string values = ret == EINVAL ? modify_qp_value_problems(*pd_->context(), attr, mask) : "";
+        if (!values.empty() && info.cause.find("attribute mask") == std::string::npos) {
+            info.cause = fmt::format("{} {}->{}: {}.", qp_type_name(type_), qp_state_name(from),
+                                     qp_state_name(to), values);
+            info.fix = "Use values within those ranges (see `rdmalab-cli devices` for the device's limits).";
+        }
+        fail(trace_, info);
+    }
     state_ = to;
     return report;
 }
@@ -867,21 +964,7 @@ void QueuePair::post_send(const SendRequest& request) {
         }
         trace_.record(EventKind::PostWr, std::string(wr_opcode_name(request.opcode)), ids, data);
     }
-    if (ret != 0) {
-        std::string detail = fmt::format("posting {} on QP {} in state {}", wr_opcode_name(request.opcode),
-                                         qp_->qp_num, qp_state_name(state_));
-        ErrorInfo info = explain_errno("ibv_post_send", ret, detail);
-        if (ret == EINVAL && state_ != IBV_QPS_RTS) {
-            info.cause = detail + ": a QP accepts send work requests only in RTS (or SQD).";
-            info.fix = "Finish the RESET->INIT->RTR->RTS transitions before posting sends.";
-        } else if (ret == ENOMEM) {
-            info.cause = detail +
-                         ": the send queue is full (max_send_wr outstanding) or the inline payload is "
-                         "larger than max_inline_data.";
-            info.fix = "Poll completions before posting more, or create the QP with a larger max_send_wr.";
-        }
-        fail(trace_, info);
-    }
+    if (ret != 0) fail(trace_, explain_post_send_error(ret, request));
 }
 
 void QueuePair::post_recv(const RecvRequest& request) {
@@ -906,14 +989,76 @@ void QueuePair::post_recv(const RecvRequest& request) {
             {{"verb", "ibv_post_recv"}, {"queue", "recv"}, {"sg_list", sg}, {"length", total}, {"ret", ret}});
     }
     if (ret != 0) {
-        ErrorInfo info = explain_errno("ibv_post_recv", ret,
-                                       fmt::format("QP {} in state {}", qp_->qp_num, qp_state_name(state_)));
-        if (ret == ENOMEM) {
-            info.cause = "The receive queue is full (max_recv_wr outstanding).";
-            info.fix = "Create the QP with a larger max_recv_wr or wait for receives to complete.";
+        const ibv_qp_state state = current_state_quietly();
+        const std::string detail =
+            fmt::format("posting a receive on QP {} in state {}", qp_->qp_num, qp_state_name(state));
+        ErrorInfo info = explain_errno("ibv_post_recv", ret, detail);
+        if (ret == EINVAL && state == IBV_QPS_RESET) {
+            info.cause = detail + ": a QP takes receive work requests from INIT on (and in RTR, RTS, SQD, "
+                                  "SQE; in ERR they are flushed), never in RESET.";
+            info.fix = "Move the QP to INIT (ibv_modify_qp) before posting receives.";
+        } else if (ret == EINVAL && request.sges.size() > capacity_.max_recv_sge) {
+            info.cause = fmt::format("{}: num_sge {} is above the QP's max_recv_sge {}.", detail,
+                                     request.sges.size(), capacity_.max_recv_sge);
+            info.fix = "Use fewer scatter/gather entries, or create the QP with a larger max_recv_sge.";
+        } else if (ret == ENOMEM) {
+            info.cause = fmt::format("{}: the receive queue is full ({} receives outstanding, max_recv_wr).",
+                                     detail, capacity_.max_recv_wr);
+            info.fix =
+                "Let receives complete (poll the CQ) before posting more, or create the QP with a larger "
+                "max_recv_wr.";
         }
         fail(trace_, info);
     }
+}
+
+ibv_qp_state QueuePair::current_state_quietly() const {
+    ibv_qp_attr attr{};
+    ibv_qp_init_attr init{};
+    return ibv_query_qp(qp_, &attr, IBV_QP_STATE, &init) == 0 ? attr.qp_state : state_;
+}
+
+ErrorInfo QueuePair::explain_post_send_error(int ret, const SendRequest& request) const {
+    const ibv_qp_state state = current_state_quietly();
+    const std::string detail = fmt::format("posting {} on QP {} in state {}", wr_opcode_name(request.opcode),
+                                           qp_->qp_num, qp_state_name(state));
+    ErrorInfo info = explain_errno("ibv_post_send", ret, detail);
+    std::uint64_t total = 0;
+    for (const auto& sge : request.sges)
+        total += sge.length;
+    const bool atomic =
+        request.opcode == IBV_WR_ATOMIC_CMP_AND_SWP || request.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
+    if (ret == EINVAL && (state == IBV_QPS_RESET || state == IBV_QPS_INIT || state == IBV_QPS_RTR)) {
+        info.cause = detail + ": a QP takes send work requests in RTS and SQD (and in SQE and ERR, where "
+                              "they complete with WR_FLUSH_ERR), never in RESET, INIT or RTR.";
+        info.fix = "Finish the RESET->INIT->RTR->RTS transitions before posting sends.";
+    } else if ((ret == EINVAL || ret == ENOMEM) && request.sges.size() > capacity_.max_send_sge) {
+        info.cause = fmt::format("{}: num_sge {} is above the QP's max_send_sge {}.", detail,
+                                 request.sges.size(), capacity_.max_send_sge);
+        info.fix = "Use fewer scatter/gather entries, or create the QP with a larger max_send_sge.";
+    } else if ((ret == EINVAL || ret == ENOMEM) && request.inline_data && total > capacity_.max_inline_data) {
+        info.cause = fmt::format("{}: the inline payload of {} bytes is above the QP's max_inline_data {}.",
+                                 detail, total, capacity_.max_inline_data);
+        info.fix = "Send it without IBV_SEND_INLINE (the NIC then reads it from the registered buffer), or "
+                   "create the QP with a larger max_inline_data.";
+    } else if (ret == EINVAL && atomic && request.remote_addr % 8 != 0) {
+        info.cause =
+            fmt::format("{}: the remote address 0x{:x} is not 8-byte aligned; atomic operations work "
+                        "on one aligned 64-bit word.",
+                        detail, request.remote_addr);
+        info.fix = "Use a remote address that is a multiple of 8.";
+    } else if (ret == EINVAL && atomic && total != 8) {
+        info.cause = fmt::format("{}: an atomic operation needs exactly one 8-byte local buffer for the "
+                                 "original value, not {} bytes.",
+                                 detail, total);
+        info.fix = "Give the atomic one scatter/gather entry of length 8.";
+    } else if (ret == ENOMEM) {
+        info.cause = fmt::format("{}: the send queue is full ({} requests outstanding, max_send_wr).", detail,
+                                 capacity_.max_send_wr);
+        info.fix = "Poll completions before posting more (a request leaves the queue when it completes), or "
+                   "create the QP with a larger max_send_wr.";
+    }
+    return info;
 }
 
 } // namespace rdmalab

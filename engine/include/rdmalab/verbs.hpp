@@ -336,6 +336,9 @@ class QueuePair {
     void post_recv(const RecvRequest& request);
 
   private:
+    /// ibv_query_qp's state, or the last known one when the query fails; never traced (error paths).
+    ibv_qp_state current_state_quietly() const;
+    ErrorInfo explain_post_send_error(int ret, const SendRequest& request) const;
     QueuePair(std::shared_ptr<ProtectionDomain> pd, std::shared_ptr<CompletionQueue> send_cq,
               std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp, ibv_qp_type type, QpCapacity capacity,
               TraceScope trace);
