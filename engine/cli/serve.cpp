@@ -184,9 +184,11 @@ class BenchJob {
         tracer_->flush();
     }
 
+    /// Ends with the measurement (the worker drains the last batch itself), so an idle engine keeps no
+    /// thread waking every kReportIntervalMs until the next bench.start or quit.
     void report() {
         std::unique_lock wake(wake_mutex_);
-        while (!finished_) {
+        while (!finished_ && !done_) {
             wake_.wait_for(wake, std::chrono::milliseconds(kReportIntervalMs));
             std::lock_guard lock(run_mutex_);
             if (!done_) drain();
