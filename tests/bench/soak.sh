@@ -21,8 +21,8 @@
 #   and comparing the end with the warm-up sample (the first one after the start, run --every):
 #   - VmRSS and VmHWM: grown by at most --rss-bound KiB (default 1024). A leak of 1.2 KiB per run or more
 #     over the 900 runs after warm-up exceeds it; one leaked lesson trace (tens of KiB) per run exceeds it
-#     many times over. The warm-up excludes what the first runs allocate once (libibverbs' provider, the
-#     allocator's arenas of the measurement threads).
+#     many times over. The warm-up excludes what the first runs allocate and then reuse (docs/soak.md: RSS
+#     rises by ~1.8 MiB over the first 100 runs, then stays).
 # Every run must also succeed: a failed step, an unverified outcome or a failed measurement stops the soak
 # (exit 1) with the engine's error.
 #
