@@ -312,6 +312,7 @@ void BenchWindow::buildUi() {
     engineBanner_ = new QLabel;
     engineBanner_->setObjectName("engineBanner");
     engineBanner_->setWordWrap(true);
+    engineBanner_->setTextFormat(Qt::PlainText); // engine errors and recording errors, which quote the file
     engineBanner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     engineBanner_->setStyleSheet("background:#fde2e1; color:#7a1712; padding:6px; border:1px solid #d9534f;");
     restartButton_ = new QPushButton(tr("Restart engine"));
@@ -418,6 +419,7 @@ void BenchWindow::buildUi() {
     setCentralWidget(central);
     statusLabel_ = new QLabel;
     statusLabel_->setObjectName("statusLabel");
+    statusLabel_->setTextFormat(Qt::PlainText);
     statusBar()->addWidget(statusLabel_, 1);
 
     // Persistent live series.
@@ -599,22 +601,23 @@ void BenchWindow::redraw() {
         statsLabel_->setText(
             tr("<b>%1, %2</b> · %3 of %4 iterations · %5 · min %6 · p50 %7 · mean %8 · p90 %9 · p99 %10 · "
                "p99.9 %11 · max %12")
-                .arg(run->kind, sizeText(run->size))
+                .arg(run->kind.toHtmlEscaped(), sizeText(run->size))
                 .arg(run->samplesUs.size())
                 .arg(run->plannedIters)
-                .arg(run->latencyBasis.isEmpty() ? tr("measuring") : run->latencyBasis)
+                .arg(run->latencyBasis.isEmpty() ? tr("measuring") : run->latencyBasis.toHtmlEscaped())
                 .arg(latencyText(sorted.front()), latencyText(percentile(sorted, 0.5)), latencyText(mean),
                      latencyText(percentile(sorted, 0.9)), latencyText(percentile(sorted, 0.99)),
                      latencyText(percentile(sorted, 0.999)), latencyText(sorted.back())));
     } else if (run && !run->isLatency()) {
         statsLabel_->setText(
-            run->finished ? tr("<b>%1, %2</b> · %3 messages in %4 s · %5 MB/s · %6 Gb/s · %7 million "
-                               "messages/s")
-                                .arg(run->kind, sizeText(run->size))
-                                .arg(run->iters)
-                                .arg(number(run->elapsedS))
-                                .arg(number(run->bwMBps), number(run->bwGbps), number(run->msgRateMpps))
-                          : tr("<b>%1, %2</b> · measuring …").arg(run->kind, sizeText(run->size)));
+            run->finished
+                ? tr("<b>%1, %2</b> · %3 messages in %4 s · %5 MB/s · %6 Gb/s · %7 million "
+                     "messages/s")
+                      .arg(run->kind.toHtmlEscaped(), sizeText(run->size))
+                      .arg(run->iters)
+                      .arg(number(run->elapsedS))
+                      .arg(number(run->bwMBps), number(run->bwGbps), number(run->msgRateMpps))
+                : tr("<b>%1, %2</b> · measuring …").arg(run->kind.toHtmlEscaped(), sizeText(run->size)));
     } else {
         statsLabel_->setText(session_->runs().empty()
                                  ? tr("Choose what to measure and press Run. Every number is measured on the "

@@ -110,6 +110,7 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     deviceLabel_ = new QLabel;
     deviceLabel_->setObjectName("deviceLabel");
     deviceLabel_->setWordWrap(true);
+    deviceLabel_->setTextFormat(Qt::PlainText); // device names come from the runs (or a recording)
 
     softwareDeviceLabel_ = new QLabel;
     softwareDeviceLabel_->setObjectName("softwareDeviceLabel");
@@ -203,6 +204,7 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     measuredTimeLabel_ = new QLabel;
     measuredTimeLabel_->setObjectName("physicsMeasured");
     measuredTimeLabel_->setWordWrap(true);
+    measuredTimeLabel_->setTextFormat(Qt::PlainText);
     chart_ = new QChart;
     chart_->setAnimationOptions(QChart::NoAnimation);
     chart_->legend()->setAlignment(Qt::AlignBottom);

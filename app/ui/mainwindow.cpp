@@ -275,6 +275,7 @@ void MainWindow::buildUi() {
     engineMessage_ = new QLabel;
     engineMessage_->setObjectName("engineMessage");
     engineMessage_->setWordWrap(true);
+    engineMessage_->setTextFormat(Qt::PlainText); // the engine's stderr: shown as it is, never as markup
     engineMessage_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     restartEngineButton_ = new QPushButton(tr("Restart engine"));
     restartEngineButton_->setObjectName("restartEngineButton");
@@ -298,6 +299,9 @@ void MainWindow::buildUi() {
     sessionLabel_->setFont(big);
     stepLabel_ = new QLabel;
     stepLabel_->setObjectName("stepLabel");
+    // Both show strings from the engine or a recording (device, host, step title): text, never markup.
+    sessionLabel_->setTextFormat(Qt::PlainText);
+    stepLabel_->setTextFormat(Qt::PlainText);
     stepLabel_->setWordWrap(true);
     outer->addWidget(sessionLabel_);
     outer->addWidget(stepLabel_);
@@ -554,7 +558,9 @@ void MainWindow::openRecording(const QString& path) {
             std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
             finishHeadless(false);
         } else {
-            QMessageBox::warning(this, tr("Bad recording"), text);
+            QMessageBox box(QMessageBox::Warning, tr("Bad recording"), text, QMessageBox::Ok, this);
+            box.setTextFormat(Qt::PlainText); // the error quotes the file
+            box.exec();
         }
         return;
     }

@@ -139,9 +139,10 @@ class BenchJob {
     BenchJob& operator=(const BenchJob&) = delete;
 
     void stop() { feed_.request_stop(); }
-    /// Blocks until the measurement ends (bench.wait, for scripts).
+    /// Blocks until the measurement ends and both its threads are gone (bench.wait, for scripts).
     void wait() {
         if (worker_.joinable()) worker_.join();
+        if (reporter_.joinable()) reporter_.join(); // woken by the worker when done_ was set
     }
     bool running() const { return !done_.load(); }
 
@@ -179,14 +180,20 @@ class BenchJob {
         }
         done["completed"] = completed;
         done["stopped"] = feed_.stop_requested();
-        done_ = true;
+        {
+            std::lock_guard lock(wake_mutex_); // so the reporter either sees done_ or is waiting
+            done_ = true;
+        }
+        wake_.notify_all();
         emit("bench.done", std::move(done));
         tracer_->flush();
     }
 
+    /// Ends with the measurement (the worker drains the last batch itself), so an idle engine keeps no
+    /// thread waking every kReportIntervalMs until the next bench.start or quit.
     void report() {
         std::unique_lock wake(wake_mutex_);
-        while (!finished_) {
+        while (!finished_ && !done_) {
             wake_.wait_for(wake, std::chrono::milliseconds(kReportIntervalMs));
             std::lock_guard lock(run_mutex_);
             if (!done_) drain();

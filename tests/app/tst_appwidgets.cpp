@@ -1,6 +1,7 @@
 // The main window offscreen, found by object names: replaying a real recording, a dead engine, a bad file.
 #include "mainwindow.h"
 
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
@@ -43,6 +44,38 @@ class AppWidgetsTest : public QObject {
         }
         QTRY_VERIFY(inspector->toPlainText().contains("ibv_reg_mr(pd, (void *)0x"));
         QVERIFY(inspector->toPlainText().contains("mr->rkey = 0x"));
+    }
+
+    void markupInARecordingIsShownAsText() {
+        // A recording whose device name and step title are HTML: the labels show the characters, they do
+        // not render them (a recording is data; it must not restyle or hide the REPLAY label).
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile in(kData + "lesson-write.jsonl");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray text = in.readAll();
+        text.replace("\"device\":\"rxe0\"", "\"device\":\"<b style='font-size:1px'>rxe0</b>\"");
+        text.replace("\"title\":\"Open the RDMA device", "\"title\":\"<i>Open</i> the RDMA device");
+        const QString path = dir.filePath("markup.jsonl");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text);
+        out.close();
+        StartOptions options;
+        options.replayFile = path;
+        MainWindow window(options);
+        window.show();
+        auto* step = window.findChild<QPushButton*>("stepButton");
+        auto* session = window.findChild<QLabel*>("sessionLabel");
+        auto* stepLabel = window.findChild<QLabel*>("stepLabel");
+        QVERIFY(step && session && stepLabel);
+        QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
+        QVERIFY2(session->text().contains("<b style='font-size:1px'>rxe0</b>"), qPrintable(session->text()));
+        QCOMPARE(session->textFormat(), Qt::PlainText);
+        QTRY_VERIFY(step->isEnabled());
+        step->click();
+        QTRY_VERIFY2(stepLabel->text().contains("<i>Open</i>"), qPrintable(stepLabel->text()));
+        QCOMPARE(stepLabel->textFormat(), Qt::PlainText);
     }
 
     void selectingATimelineRowShowsThatEvent() {

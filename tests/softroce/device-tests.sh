@@ -30,5 +30,9 @@ for preset in dev asan; do
   grep "	DIFFERENT	" "$RDMALAB_RESOURCE_LOG" 2>/dev/null
   [ "$checked" -gt 0 ] && [ "$different" -eq 0 ] || status=1
 done
+# One engine process through 40 lessons and measurements: fds, threads and RDMA resources back to where they
+# started, memory flat after warm-up (docs/soak.md has the 1,000-run version). About 50 s in the VM.
+echo "---- soak (dev build): tests/bench/soak.sh --runs 40 --every 10"
+tests/bench/soak.sh --runs 40 --every 10 --cli build/dev/engine/rdmalab-cli || status=1
 kill "$reporter" 2>/dev/null
 exit $status
