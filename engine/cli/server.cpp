@@ -21,6 +21,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 
 namespace rdmalab::cli {
@@ -89,6 +90,46 @@ class CommandFields {
   private:
     const nlohmann::json& c_;
 };
+
+/// Offset (0-based) of the first byte that is not part of well-formed UTF-8 (a stray continuation byte, a
+/// truncated sequence, an overlong form, a surrogate, beyond U+10FFFF), or npos.
+std::size_t invalid_utf8_at(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto lead = static_cast<unsigned char>(s[i]);
+        const std::size_t n = lead < 0x80             ? 1
+                              : (lead & 0xE0) == 0xC0 ? 2
+                              : (lead & 0xF0) == 0xE0 ? 3
+                              : (lead & 0xF8) == 0xF0 ? 4
+                                                      : 0;
+        if (n == 0 || i + n > s.size()) return i;
+        std::uint32_t cp = n == 1 ? lead : n == 2 ? lead & 0x1Fu : n == 3 ? lead & 0x0Fu : lead & 0x07u;
+        for (std::size_t k = 1; k < n; ++k) {
+            const auto next = static_cast<unsigned char>(s[i + k]);
+            if ((next & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (next & 0x3Fu);
+        }
+        const bool overlong = (n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
+        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+        i += n;
+    }
+    return std::string_view::npos;
+}
+
+/// Parses a command line into `object`; returns why it is not a JSON object (empty when it is), naming
+/// the byte at fault (1-based) so a sender can find it.
+std::string read_object(const std::string& line, nlohmann::json& object) {
+    if (const auto nul = line.find('\0'); nul != std::string::npos)
+        return fmt::format("a NUL byte at byte {}", nul + 1);
+    if (const auto bad = invalid_utf8_at(line); bad != std::string_view::npos)
+        return fmt::format("invalid UTF-8 at byte {}", bad + 1);
+    try {
+        object = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::parse_error& e) {
+        return fmt::format("not valid JSON at byte {}", e.byte);
+    }
+    if (!object.is_object()) return fmt::format("a JSON {}, not an object", object.type_name());
+    return {};
+}
 
 /// Reads one line of at most `limit` bytes. Returns false at end of input. A longer line is consumed
 /// to its end without being kept (memory stays bounded) and `too_long` is set.
@@ -269,9 +310,9 @@ class Server::Impl {
             invalid(line_number, fmt::format("nested deeper than {} levels", kMaxCommandNesting));
             return true;
         }
-        nlohmann::json command = nlohmann::json::parse(line, nullptr, false);
-        if (command.is_discarded() || !command.is_object()) {
-            invalid(line_number, "not a JSON object");
+        nlohmann::json command;
+        if (const std::string why = read_object(line, command); !why.empty()) {
+            invalid(line_number, "not a JSON object: " + why);
             return true;
         }
         const CommandFields fields(command);
