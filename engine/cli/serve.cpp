@@ -4,6 +4,7 @@
 #include "cli.hpp"
 #include "server.hpp"
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -11,6 +12,10 @@
 namespace rdmalab::cli {
 
 int serve_stdio() {
+    // A reader that went away (the app closed the pipe or died) must not kill the engine with SIGPIPE
+    // before it has stopped a measurement and released the device's objects: the write fails instead,
+    // and end of input then ends the engine as `quit` does.
+    std::signal(SIGPIPE, SIG_IGN);
     {
         Server server(std::make_shared<JsonLinesSink>(stdout, true));
         serve_lines(std::cin, server);
