@@ -24,7 +24,11 @@ QString BenchRun::applyResult(const nlohmann::json& result) {
     size = *resultSize;
     iters = *resultIters;
     elapsedS = r.get<double>("elapsed_s", elapsedS);
-    if (r.has("lat_us")) {
+    noSamples = r.get<bool>("no_samples", false) || iters == 0;
+    if (noSamples) {
+        latency.reset(); // older recordings carry zeros here: they are not a result
+        latencyBasis = QString::fromStdString(r.text("lat_basis"));
+    } else if (r.has("lat_us")) {
         const Fields l = r.object("lat_us");
         LatencyFigures f;
         const std::pair<const char*, double*> fields[] = {
@@ -66,8 +70,13 @@ void BenchRun::appendSamples(std::vector<double> batch) {
 }
 
 double headlineValue(const BenchRun& run) {
+    if (run.noSamples) return 0.0;
     if (run.isLatency()) return run.latency ? run.latency->p50 : 0.0;
     return run.bwMBps;
+}
+
+QString noSamplesText() {
+    return QStringLiteral("no samples");
 }
 
 } // namespace rdmalab::app

@@ -41,6 +41,9 @@ struct BenchRun {
     QString device; ///< "rxe0", or "loopback TCP (lo, kernel stack)"
     bool softwareDevice = false;
     qint64 iters = 0;
+    /// Not one iteration was measured (stopped before the first): no statistics, shown as "no samples".
+    /// From the result's `no_samples`, or `iters` 0 in a recording made before that field existed.
+    bool noSamples = false;
     double elapsedS = 0;
     std::optional<LatencyFigures> latency;          ///< latency kinds
     QString latencyBasis;                           ///< "half round trip (...)" / "full round trip (...)"
@@ -65,7 +68,11 @@ struct BenchRun {
     void appendSamples(std::vector<double> batch);
 };
 
-/// The figure a comparison shows for a run: p50 latency (µs) for latency kinds, MB/s for bandwidth.
+/// The figure a comparison shows for a run: p50 latency (µs) for latency kinds, MB/s for bandwidth; 0 for
+/// a run without samples.
 double headlineValue(const BenchRun& run);
+
+/// What the views show instead of figures for a run without samples.
+QString noSamplesText();
 
 } // namespace rdmalab::app

@@ -44,7 +44,8 @@ QString runsToCsv(const std::vector<BenchRun>& runs) {
         if (!run.finished) continue;
         QStringList row{run.kind, run.device, run.softwareDevice ? "true" : "false",
                         QString::number(run.size), QString::number(run.iters)};
-        if (run.isLatency() && run.latency) {
+        // A run without samples has no figures: its cells stay empty (never 0).
+        if (run.isLatency() && run.latency && !run.noSamples) {
             const LatencyFigures& l = *run.latency;
             for (double v : {l.min, l.p50, l.mean, l.p90, l.p99, l.p999, l.max, l.stdev})
                 row << number(v);
@@ -52,12 +53,16 @@ QString runsToCsv(const std::vector<BenchRun>& runs) {
             for (int i = 0; i < 8; ++i)
                 row << QString();
         }
-        if (!run.isLatency())
+        if (!run.isLatency() && !run.noSamples)
             row << number(run.bwMBps) << number(run.bwGbps) << number(run.msgRateMpps);
         else
             row << QString() << QString() << QString();
-        row << number(run.cpu.userUsPerMsg) << number(run.cpu.sysUsPerMsg) << number(run.cpu.switchesPerMsg)
-            << (run.cpu.syscallsPerMsg ? number(*run.cpu.syscallsPerMsg) : QString());
+        if (!run.noSamples)
+            row << number(run.cpu.userUsPerMsg) << number(run.cpu.sysUsPerMsg)
+                << number(run.cpu.switchesPerMsg);
+        else
+            row << QString() << QString() << QString();
+        row << (run.cpu.syscallsPerMsg ? number(*run.cpu.syscallsPerMsg) : QString());
         csv += csvLine(row);
     }
     return csv;
@@ -80,24 +85,29 @@ nlohmann::json runsToJson(const std::vector<BenchRun>& runs) {
         o["software_device"] = run.softwareDevice;
         o["size"] = run.size;
         o["iters"] = run.iters;
+        o["no_samples"] = run.noSamples;
         o["elapsed_s"] = run.elapsedS;
         o["units"] = {{"lat", "us"}, {"bw_MBps", "10^6 bytes/s"}, {"bw_Gbps", "10^9 bits/s"}};
-        if (run.isLatency() && run.latency) {
+        const nlohmann::json none = nullptr; // the engine's form for a run without samples
+        if (run.isLatency() && run.noSamples) {
+            o["lat_us"] = none;
+            o["lat_basis"] = run.latencyBasis.toStdString();
+        } else if (run.isLatency() && run.latency) {
             const LatencyFigures& l = *run.latency;
             o["lat_us"] = {{"min", l.min}, {"p50", l.p50},   {"mean", l.mean}, {"p90", l.p90},
                            {"p99", l.p99}, {"p999", l.p999}, {"max", l.max},   {"stdev", l.stdev}};
             o["lat_basis"] = run.latencyBasis.toStdString();
         }
         if (!run.isLatency()) {
-            o["bw_MBps"] = run.bwMBps;
-            o["bw_Gbps"] = run.bwGbps;
-            o["msg_rate_Mpps"] = run.msgRateMpps;
+            o["bw_MBps"] = run.noSamples ? none : nlohmann::json(run.bwMBps);
+            o["bw_Gbps"] = run.noSamples ? none : nlohmann::json(run.bwGbps);
+            o["msg_rate_Mpps"] = run.noSamples ? none : nlohmann::json(run.msgRateMpps);
         }
         o["cpu"] = {{"user_s", run.cpu.userS},
                     {"sys_s", run.cpu.sysS},
-                    {"user_us_per_msg", run.cpu.userUsPerMsg},
-                    {"sys_us_per_msg", run.cpu.sysUsPerMsg},
-                    {"switches_per_msg", run.cpu.switchesPerMsg},
+                    {"user_us_per_msg", run.noSamples ? none : nlohmann::json(run.cpu.userUsPerMsg)},
+                    {"sys_us_per_msg", run.noSamples ? none : nlohmann::json(run.cpu.sysUsPerMsg)},
+                    {"switches_per_msg", run.noSamples ? none : nlohmann::json(run.cpu.switchesPerMsg)},
                     {"syscalls_per_msg", run.cpu.syscallsPerMsg ? nlohmann::json(*run.cpu.syscallsPerMsg)
                                                                 : nlohmann::json(nullptr)}};
         nlohmann::json notes = nlohmann::json::array();

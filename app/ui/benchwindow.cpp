@@ -595,7 +595,11 @@ void BenchWindow::redraw() {
         comparison_->setRuns(finished);
         resultsChanged_ = false;
     }
-    if (run && run->isLatency() && !run->sortedUs.empty()) {
+    if (run && run->finished && run->noSamples) {
+        statsLabel_->setText(tr("<b>%1, %2</b> · %3: stopped before the first measured iteration, so there "
+                                "are no statistics")
+                                 .arg(run->kind, sizeText(run->size), noSamplesText()));
+    } else if (run && run->isLatency() && !run->sortedUs.empty()) {
         const std::vector<double>& sorted = run->sortedUs;
         const double mean = run->sumUs / double(sorted.size());
         statsLabel_->setText(
@@ -871,18 +875,23 @@ void BenchWindow::refreshTable() {
     for (int row = 0; row < int(runs.size()); ++row) {
         const BenchRun& r = runs[std::size_t(row)];
         const bool lat = r.isLatency();
+        const bool none = r.finished && r.noSamples; // the figure columns say so instead of showing 0
         const QStringList cells = {
             r.kind,
             sizeText(r.size),
             r.finished ? QString::number(r.iters) : tr("%1 planned").arg(r.plannedIters),
-            r.finished && lat && r.latency ? number(r.latency->p50) : QString(),
+            none && lat                      ? noSamplesText()
+            : r.finished && lat && r.latency ? number(r.latency->p50)
+                                             : QString(),
             r.finished && lat && r.latency ? number(r.latency->p99) : QString(),
-            r.finished && !lat ? number(r.bwMBps) : QString(),
-            r.finished && !lat ? number(r.bwGbps) : QString(),
-            r.finished && !lat ? number(r.msgRateMpps) : QString(),
-            r.finished ? number(r.cpu.userUsPerMsg, 3) : QString(),
-            r.finished ? number(r.cpu.sysUsPerMsg, 3) : QString(),
-            r.finished ? number(r.cpu.switchesPerMsg, 3) : QString(),
+            none && !lat         ? noSamplesText()
+            : r.finished && !lat ? number(r.bwMBps)
+                                 : QString(),
+            r.finished && !lat && !none ? number(r.bwGbps) : QString(),
+            r.finished && !lat && !none ? number(r.msgRateMpps) : QString(),
+            r.finished && !none ? number(r.cpu.userUsPerMsg, 3) : QString(),
+            r.finished && !none ? number(r.cpu.sysUsPerMsg, 3) : QString(),
+            r.finished && !none ? number(r.cpu.switchesPerMsg, 3) : QString(),
             r.finished && r.cpu.syscallsPerMsg ? number(*r.cpu.syscallsPerMsg, 3) : QString(),
             r.finished ? r.device + (r.softwareDevice ? tr(" (software RDMA)") : QString()) : QString(),
         };

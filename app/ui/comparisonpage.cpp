@@ -440,6 +440,7 @@ QString ComparisonPage::dataPathText(const BenchRun& run) const {
 
 QString ComparisonPage::relativeToTcpText(const BenchRun& run) const {
     if (run.isTcp()) return tx("reference", "参照");
+    if (run.noSamples) return {};
     const QString tcpKind = run.isLatency() ? "tcp_lat" : "tcp_bw";
     const auto tcp = std::find_if(runs_.begin(), runs_.end(), [&](const BenchRun& r) {
         return r.finished && r.kind == tcpKind && r.size == run.size;
@@ -475,19 +476,28 @@ void ComparisonPage::fillComparisonTable() {
         QString device = run.device;
         if (run.softwareDevice) device += '\n' + tx("SoftRoCE: software RDMA", "SoftRoCE：软件 RDMA");
         const bool latency = run.isLatency() && run.latency;
+        // A run stopped before its first iteration has no figures: it says so instead of showing 0.
+        const QString noSamples = tx("no samples", "无样本");
+        auto figure = [&](bool applies, double value, int decimals) {
+            if (!applies) return none;
+            return run.noSamples ? noSamples : QString::number(value, 'f', decimals);
+        };
         comparisonTable_->setItem(row, ColSize, numberItem(QString::number(run.size)));
         comparisonTable_->setItem(row, ColMeasurement, item(kindDescription(run)));
         comparisonTable_->setItem(row, ColDevice, item(device));
         comparisonTable_->setItem(row, ColLatency,
-                                  numberItem(latency ? QString::number(run.latency->p50, 'f', 2) : none));
-        comparisonTable_->setItem(row, ColBandwidthMBps,
-                                  numberItem(run.isLatency() ? none : QString::number(run.bwMBps, 'f', 2)));
-        comparisonTable_->setItem(row, ColBandwidthGbps,
-                                  numberItem(run.isLatency() ? none : QString::number(run.bwGbps, 'f', 3)));
-        comparisonTable_->setItem(row, ColCpuUser, numberItem(QString::number(run.cpu.userUsPerMsg, 'f', 2)));
-        comparisonTable_->setItem(row, ColCpuSys, numberItem(QString::number(run.cpu.sysUsPerMsg, 'f', 2)));
-        comparisonTable_->setItem(row, ColSwitches,
-                                  numberItem(QString::number(run.cpu.switchesPerMsg, 'f', 3)));
+                                  numberItem(figure(run.isLatency() && (latency || run.noSamples),
+                                                    latency ? run.latency->p50 : 0, 2)));
+        comparisonTable_->setItem(row, ColBandwidthMBps, numberItem(figure(!run.isLatency(), run.bwMBps, 2)));
+        comparisonTable_->setItem(row, ColBandwidthGbps, numberItem(figure(!run.isLatency(), run.bwGbps, 3)));
+        comparisonTable_->setItem(
+            row, ColCpuUser,
+            numberItem(run.noSamples ? none : QString::number(run.cpu.userUsPerMsg, 'f', 2)));
+        comparisonTable_->setItem(
+            row, ColCpuSys, numberItem(run.noSamples ? none : QString::number(run.cpu.sysUsPerMsg, 'f', 2)));
+        comparisonTable_->setItem(
+            row, ColSwitches,
+            numberItem(run.noSamples ? none : QString::number(run.cpu.switchesPerMsg, 'f', 3)));
         comparisonTable_->setItem(
             row, ColSyscalls,
             numberItem(run.cpu.syscallsPerMsg ? QString::number(*run.cpu.syscallsPerMsg, 'f', 2) : none));

@@ -251,6 +251,12 @@ BenchResult rdma_latency(const BenchOptions& o) {
     warmup_begins();
     try {
         for (long i = 0;; ++i) {
+            if (i < o.warmup && o.feed && o.feed->stop_requested()) { // stopped in the warm-up: no samples
+                warmup_ends(i * messages_per_iteration);
+                u0 = Usage::take();
+                start = end = now_us();
+                break;
+            }
             if (i == o.warmup) {
                 warmup_ends(o.warmup * messages_per_iteration);
                 u0 = Usage::take();
@@ -432,8 +438,11 @@ BenchResult rdma_bandwidth(const BenchOptions& o) {
         u1 = Usage::take();
     }
     receiver.finish();
-    const long measured =
-        (o.seconds > 0 || !stopped) ? std::max(0L, completed - measured_from) : o.iterations;
+    // Stopped in the warm-up (bench.stop): nothing was measured, whatever completed.
+    const long measured = !started                      ? 0
+                          : (o.seconds > 0 || !stopped) ? std::max(0L, completed - measured_from)
+                                                        : o.iterations;
+    if (!started) start = end;
     r.iterations = measured;
     r.elapsed_s = (end - start) / 1e6;
     const double bytes = double(measured) * double(size);
@@ -591,10 +600,11 @@ BenchResult tcp_bench(const BenchOptions& o) {
         Usage u0, u1;
         try {
             warmup_begins();
-            for (long sent = 0; sent < o.warmup; ++sent)
+            long warm = 0; // bench.stop ends the warm-up too: then nothing is measured
+            for (; warm < o.warmup && !(o.feed && o.feed->stop_requested()); ++warm)
                 write_all(a.fd, buf_a.data(), size);
-            wait_until_received(o.warmup, "the warm-up messages reaching B");
-            warmup_ends(o.warmup);
+            wait_until_received(warm, "the warm-up messages reaching B");
+            warmup_ends(warm);
             u0 = Usage::take();
             start = now_us();
             while (keep_going(o, measured, start)) {
@@ -602,11 +612,11 @@ BenchResult tcp_bench(const BenchOptions& o) {
                 ++measured;
                 if (o.feed && (measured & 63) == 0) {
                     const double t = now_us();
-                    const long done = received_msgs.load(std::memory_order_relaxed) - o.warmup;
+                    const long done = received_msgs.load(std::memory_order_relaxed) - warm;
                     o.feed->progress(std::max(0L, done), (t - start) / 1e6, t);
                 }
             }
-            wait_until_received(o.warmup + measured, "the last messages reaching B");
+            wait_until_received(warm + measured, "the last messages reaching B");
             end = now_us();
             u1 = Usage::take();
         } catch (...) {
@@ -619,9 +629,9 @@ BenchResult tcp_bench(const BenchOptions& o) {
         r.iterations = measured;
         r.elapsed_s = (end - start) / 1e6;
         const double bytes = double(measured) * double(size);
-        r.bw_MBps = bytes / r.elapsed_s / 1e6;
+        r.bw_MBps = r.elapsed_s > 0 ? bytes / r.elapsed_s / 1e6 : 0;
         r.bw_Gbps = r.bw_MBps * 8 / 1000;
-        r.msg_rate_Mpps = double(measured) / r.elapsed_s / 1e6;
+        r.msg_rate_Mpps = r.elapsed_s > 0 ? double(measured) / r.elapsed_s / 1e6 : 0;
         r.cpu = cpu_between(u0, u1, measured);
     }
     r.notes.push_back(
@@ -750,19 +760,26 @@ BenchResult run_bench(const BenchOptions& options) {
         options.feed->publish();
     }
     if (options.feed && options.feed->stop_requested())
-        r.notes.push_back("stopped early on request: fewer iterations than asked");
+        r.notes.push_back(r.has_samples() ? "stopped early on request: fewer iterations than asked"
+                                          : "stopped on request before the first measured iteration: no "
+                                            "samples, so no statistics");
     if (r.software)
         r.notes.push_back("SoftRoCE: RDMA implemented in software by the kernel; not hardware numbers");
     return r;
 }
 
 nlohmann::json to_json(const BenchResult& r, bool with_samples) {
+    // No measured iteration (stopped before the first one): no statistic exists, so none is reported;
+    // zeros would read as a result.
+    const bool none = !r.has_samples();
+    auto figure = [none](double value) { return none ? nlohmann::json(nullptr) : nlohmann::json(value); };
     nlohmann::json j = {
         {"kind", to_string(r.kind)},
         {"device", r.device},
         {"software_device", r.software},
         {"size", r.size},
         {"iters", r.iterations},
+        {"no_samples", none},
         {"elapsed_s", r.elapsed_s},
         {"units", {{"lat", "us"}, {"bw_MBps", "10^6 bytes/s"}, {"bw_Gbps", "10^9 bits/s"}}},
         {"cpu",
@@ -770,9 +787,9 @@ nlohmann::json to_json(const BenchResult& r, bool with_samples) {
           {"sys_s", r.cpu.sys_s},
           {"voluntary_switches", r.cpu.voluntary_switches},
           {"involuntary_switches", r.cpu.involuntary_switches},
-          {"user_us_per_msg", r.cpu.user_us_per_msg},
-          {"sys_us_per_msg", r.cpu.sys_us_per_msg},
-          {"switches_per_msg", r.cpu.switches_per_msg},
+          {"user_us_per_msg", figure(r.cpu.user_us_per_msg)},
+          {"sys_us_per_msg", figure(r.cpu.sys_us_per_msg)},
+          {"switches_per_msg", figure(r.cpu.switches_per_msg)},
           {"syscalls_per_msg",
            r.cpu.syscalls_per_msg ? nlohmann::json(*r.cpu.syscalls_per_msg) : nlohmann::json(nullptr)}}},
         {"notes", r.notes}};
@@ -782,7 +799,12 @@ nlohmann::json to_json(const BenchResult& r, bool with_samples) {
         if (r.cpu_a) j["cpus"]["a"] = *r.cpu_a;
         if (r.cpu_b) j["cpus"]["b"] = *r.cpu_b;
     }
-    if (r.latency) {
+    if (r.latency && none) {
+        j["lat_us"] = nullptr;
+        j["lat_basis"] = r.latency_basis;
+        if (r.latency_basis.rfind("half", 0) == 0) j["rtt_us"] = nullptr;
+        if (with_samples) j["samples_us"] = nlohmann::json::array();
+    } else if (r.latency) {
         const auto& l = *r.latency;
         j["lat_us"] = {{"min", l.min}, {"p50", l.p50},   {"mean", l.mean}, {"p90", l.p90},
                        {"p99", l.p99}, {"p999", l.p999}, {"max", l.max},   {"stdev", l.stdev}};
@@ -793,14 +815,15 @@ nlohmann::json to_json(const BenchResult& r, bool with_samples) {
                            {"max", 2 * l.max}, {"stdev", 2 * l.stdev}};
         if (with_samples) j["samples_us"] = l.samples;
     } else {
-        j["bw_MBps"] = r.bw_MBps;
-        j["bw_Gbps"] = r.bw_Gbps;
-        j["msg_rate_Mpps"] = r.msg_rate_Mpps;
+        j["bw_MBps"] = figure(r.bw_MBps);
+        j["bw_Gbps"] = figure(r.bw_Gbps);
+        j["msg_rate_Mpps"] = figure(r.msg_rate_Mpps);
     }
     return j;
 }
 
 std::string format_table(const std::vector<BenchResult>& results) {
+    static constexpr const char* kNoSamples = "no samples (stopped before the first measured iteration)";
     std::string out;
     if (results.empty()) return out;
     const auto& first = results.front();
@@ -819,6 +842,10 @@ std::string format_table(const std::vector<BenchResult>& results) {
                            "t_p999", "t_max[us]", "stdev");
         for (const auto& r : results) {
             const auto& l = *r.latency;
+            if (!r.has_samples()) {
+                out += fmt::format(" {:>9} {:>10}   {}\n", r.size, r.iterations, kNoSamples);
+                continue;
+            }
             out += fmt::format(
                 " {:>9} {:>10} {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>8.2f}\n",
                 r.size, r.iterations, l.min, l.p50, l.mean, l.p90, l.p99, l.p999, l.max, l.stdev);
@@ -827,9 +854,11 @@ std::string format_table(const std::vector<BenchResult>& results) {
         out += fmt::format(" {:>9} {:>10} {:>14} {:>12} {:>12} {:>14} {:>14}\n", "#bytes", "#iters",
                            "BW avg[MB/s]", "BW[Gb/s]", "MsgRate[Mpps]", "user us/msg", "sys us/msg");
         for (const auto& r : results)
-            out += fmt::format(" {:>9} {:>10} {:>14.2f} {:>12.3f} {:>12.6f} {:>14.3f} {:>14.3f}\n", r.size,
-                               r.iterations, r.bw_MBps, r.bw_Gbps, r.msg_rate_Mpps, r.cpu.user_us_per_msg,
-                               r.cpu.sys_us_per_msg);
+            out += r.has_samples()
+                       ? fmt::format(" {:>9} {:>10} {:>14.2f} {:>12.3f} {:>12.6f} {:>14.3f} {:>14.3f}\n",
+                                     r.size, r.iterations, r.bw_MBps, r.bw_Gbps, r.msg_rate_Mpps,
+                                     r.cpu.user_us_per_msg, r.cpu.sys_us_per_msg)
+                       : fmt::format(" {:>9} {:>10}   {}\n", r.size, r.iterations, kNoSamples);
     }
     out += std::string(90, '-') + "\n";
     // What each message cost the CPU: the part of the data path the tables above cannot show.
@@ -837,6 +866,10 @@ std::string format_table(const std::vector<BenchResult>& results) {
                        "switches/msg", "syscalls/msg");
     std::string note;
     for (const auto& r : results) {
+        if (!r.has_samples()) {
+            out += fmt::format(" {:>9}   {}\n", r.size, kNoSamples);
+            continue;
+        }
         out += fmt::format(" {:>9} {:>14.3f} {:>14.3f} {:>14.3f} {:>14}\n", r.size, r.cpu.user_us_per_msg,
                            r.cpu.sys_us_per_msg, r.cpu.switches_per_msg,
                            r.cpu.syscalls_per_msg ? fmt::format("{:.3f}", *r.cpu.syscalls_per_msg)

@@ -172,6 +172,12 @@ template <class RoundTrip> PingPong ping_pong(const BenchOptions& o, RoundTrip&&
     p.start_us = now_us();
     warmup_begins();
     for (long i = 0;; ++i) {
+        if (i < o.warmup && o.feed && o.feed->stop_requested()) { // stopped in the warm-up: no samples
+            warmup_ends(i * 2);
+            p.before = Usage::take();
+            p.start_us = now_us();
+            break;
+        }
         if (i == o.warmup) {
             warmup_ends(long(o.warmup) * 2);
             p.before = Usage::take();

@@ -267,11 +267,12 @@ void LoopbackOperation::plan() {
                 cap.max_inline_data = options_.inline_data ? static_cast<std::uint32_t>(options_.size) : 0;
                 s.qp = QueuePair::create(s.pd, s.cq, s.cq, IBV_QPT_RC, cap);
             });
-    const unsigned qp_access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+    constexpr unsigned qp_access =
+        IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
     for (Endpoint ep : {Endpoint::A, Endpoint::B})
         add(fmt::format("init_{}", char(ep)),
             fmt::format("{}: RESET->INIT: bind the QP to port {} and allow remote access", char(ep), o.port),
-            ep, [this, ep, qp_access] { side(ep).qp->to_init(options_.port, qp_access); });
+            ep, [this, ep] { side(ep).qp->to_init(options_.port, qp_access); });
     for (Endpoint ep : {Endpoint::A, Endpoint::B})
         add(fmt::format("rtr_{}", char(ep)),
             fmt::format("{}: INIT->RTR: point the QP at the peer's QP number, GID and PSN", char(ep)), ep,

@@ -223,6 +223,47 @@ class BenchModelsTest : public QObject {
         }
     }
 
+    void aRunWithoutSamplesShowsNoSamplesNotZero() {
+        // The engine's result for a measurement stopped before its first iteration, and the same as a
+        // recording made before `no_samples` existed carried it (zeros, iters 0).
+        const nlohmann::json now = nlohmann::json::parse(
+            "{\"kind\":\"write_lat\",\"device\":\"rxe0\",\"size\":64,\"iters\":0,\"no_samples\":true,"
+            "\"lat_us\":null,\"rtt_us\":null,\"lat_basis\":\"half round trip\",\"cpu\":{\"user_s\":0.01,"
+            "\"user_us_per_msg\":null,\"sys_us_per_msg\":null,\"switches_per_msg\":null}}");
+        nlohmann::json before = now;
+        before.erase("no_samples");
+        before["lat_us"] = {{"min", 0}, {"p50", 0},  {"mean", 0}, {"p90", 0},
+                            {"p99", 0}, {"p999", 0}, {"max", 0},  {"stdev", 0}};
+        nlohmann::json bandwidth = now;
+        bandwidth["kind"] = "write_bw";
+        bandwidth.erase("lat_us");
+        bandwidth["bw_MBps"] = nullptr;
+        for (const auto& result : {now, before, bandwidth}) {
+            BenchRun run;
+            QCOMPARE(run.applyResult(result), QString());
+            QVERIFY(run.finished);
+            QVERIFY2(run.noSamples, result.dump().c_str());
+            QVERIFY(!run.latency);
+            QCOMPARE(headlineValue(run), 0.0);
+            // CSV: empty cells, never 0; JSON: the engine's form, which reads back.
+            const QStringList cells = runsToCsv({run}).split(QStringLiteral("\r\n"))[1].split(',');
+            for (int column = 5; column <= 19; ++column)
+                QVERIFY2(cells[column].isEmpty(), qPrintable(cells.join(',')));
+            const nlohmann::json exported = runsToJson({run})[0];
+            QCOMPARE(exported["no_samples"].get<bool>(), true);
+            QVERIFY(run.isLatency() ? exported["lat_us"].is_null() : exported["bw_MBps"].is_null());
+            BenchRun back;
+            QCOMPARE(back.applyResult(exported), QString());
+            QVERIFY(back.noSamples);
+            // The comparison page says so instead of a figure.
+            ComparisonPage page;
+            page.setRuns({run});
+            const QString text = allText(page.findChild<QTableWidget*>("comparisonTable"));
+            QVERIFY2(text.contains("no samples"), qPrintable(text));
+            QVERIFY2(!text.contains("0.00"), qPrintable(text));
+        }
+    }
+
     void writeFileAtomicallyNamesThePathOnError() {
         QTemporaryDir dir;
         const QString good = dir.filePath("runs.csv");

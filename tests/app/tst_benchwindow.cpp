@@ -128,6 +128,39 @@ class BenchWindowTest : public QObject {
         QTRY_VERIFY(window.findChild<QPushButton*>("runButton")->isEnabled());
     }
 
+    void aRunStoppedBeforeItsFirstSampleSaysNoSamples() {
+        // A measurement stopped before its first iteration, as the engine records it.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("stopped.jsonl");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"v\":1,\"seq\":1,\"t_ns\":1,\"ep\":\"-\",\"kind\":\"measure\",\"name\":\"bench.begin\","
+                "\"ids\":{\"id\":1},\"data\":{\"index\":0,\"total\":1,\"kind\":\"tcp_lat\",\"size\":64,"
+                "\"iters\":1000}}\n");
+        f.write("{\"v\":1,\"seq\":2,\"t_ns\":2,\"ep\":\"-\",\"kind\":\"measure\",\"name\":\"bench.result\","
+                "\"ids\":{\"id\":1},\"data\":{\"index\":0,\"kind\":\"tcp_lat\",\"size\":64,\"iters\":0,"
+                "\"no_samples\":true,\"device\":\"loopback TCP (lo, kernel stack)\",\"lat_us\":null,"
+                "\"rtt_us\":null,\"lat_basis\":\"half round trip\",\"cpu\":{\"user_us_per_msg\":null}}}\n");
+        f.write("{\"v\":1,\"seq\":3,\"t_ns\":3,\"ep\":\"-\",\"kind\":\"measure\",\"name\":\"bench.done\","
+                "\"ids\":{\"id\":1},\"data\":{\"ok\":true,\"runs\":1,\"completed\":1,\"stopped\":true}}\n");
+        f.close();
+        BenchStartOptions options;
+        options.replayFile = path;
+        BenchWindow window(options);
+        window.show();
+        auto* session = window.session();
+        QTRY_VERIFY(session->isReplay() && !session->runs().empty() && session->runs()[0].finished);
+        QVERIFY(session->runs()[0].noSamples);
+        auto* table = window.findChild<QTableWidget*>("runsTable");
+        QTRY_COMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 3)->text(), QString("no samples")); // p50
+        QVERIFY(table->item(0, 8)->text().isEmpty());               // CPU per message
+        table->selectRow(0);
+        auto* stats = window.findChild<QLabel*>("statsLabel");
+        QTRY_VERIFY2(stats->text().contains("no samples"), qPrintable(stats->text()));
+        QVERIFY2(!stats->text().contains("0.0"), qPrintable(stats->text()));
+    }
+
     void aBadRecordingNamesLineAndField() {
         QTemporaryDir dir;
         const QString path = dir.filePath("bad.jsonl");

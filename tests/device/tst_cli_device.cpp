@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -21,6 +22,40 @@ QList<QJsonObject> jsonLines(const QString& text) {
     QList<QJsonObject> out;
     for (const auto& line : text.split('\n', Qt::SkipEmptyParts))
         out << QJsonDocument::fromJson(line.toUtf8()).object();
+    return out;
+}
+
+/// The kernel's count of RDMA objects over every device (`rdma -j resource show`: pd, cq, qp, cm_id, mr,
+/// ctx, srq), as "pd=1 cq=2 ..." so a difference names what was left; empty with `error` set on failure.
+QString rdmaResources(QString& error) {
+    const auto run = rdmalab::test::runProgram("rdma", {"-j", "resource", "show"});
+    const auto devices = QJsonDocument::fromJson(run.out.toUtf8()).array();
+    if (run.exitCode != 0 || devices.isEmpty()) {
+        error =
+            QStringLiteral("rdma -j resource show: exit %1: %2%3").arg(run.exitCode).arg(run.out, run.err);
+        return {};
+    }
+    QMap<QString, qint64> total;
+    for (const auto& device : devices) {
+        const auto o = device.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (it.key() != "ifindex" && it.value().isDouble()) total[it.key()] += it.value().toInteger();
+    }
+    QStringList parts;
+    for (auto it = total.begin(); it != total.end(); ++it)
+        parts << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
+    return parts.join(' ');
+}
+
+/// Reads the engine's stdout until `text` appears or `ms` pass; returns everything read.
+QByteArray readUntil(QProcess& process, QByteArray& out, const QByteArray& text, int ms = 60000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!out.contains(text) && timer.elapsed() < ms && process.state() == QProcess::Running) {
+        process.waitForReadyRead(500);
+        out += process.readAllStandardOutput();
+    }
+    out += process.readAllStandardOutput();
     return out;
 }
 } // namespace
@@ -288,6 +323,125 @@ class CliDeviceTest : public QObject {
         QVERIFY(result["iters"].toInt() > 0); // what was measured before the stop is reported
         QVERIFY(result["bw_MBps"].toDouble() > 0);
         QVERIFY(result["elapsed_s"].toDouble() < 59);
+    }
+
+    // stdin closed in the middle: the app died or closed the pipe while a lesson step or a measurement
+    // ran. The engine finishes what it is doing, stops, releases every RDMA object in teardown order and
+    // exits 0 by itself; the kernel's object counts are back where they were.
+    void closingStdinDuringALessonEndsTheEngineCleanly() {
+        QString error;
+        const QString baseline = rdmaResources(error);
+        QVERIFY2(!baseline.isEmpty(), qPrintable(error));
+        QProcess serve;
+        serve.start(RDMALAB_CLI_PATH, {"serve", "--stdio"});
+        QVERIFY(serve.waitForStarted());
+        QByteArray script = "{\"id\":1,\"cmd\":\"op.start\",\"op\":\"write\",\"size\":32}\n";
+        for (int id = 2; id <= 8; ++id)
+            script += "{\"id\":" + QByteArray::number(id) + ",\"cmd\":\"op.step\"}\n";
+        serve.write(script);
+        QByteArray out;
+        readUntil(serve, out, "\"ids\":{\"id\":8}");
+        QVERIFY2(out.contains("\"ids\":{\"id\":8}"), out.constData());
+        const QString during = rdmaResources(error);
+        QVERIFY2(during != baseline, qPrintable("the lesson's objects do not show: " + during));
+        // One more step, and stdin closes while the engine performs it.
+        serve.write("{\"id\":9,\"cmd\":\"op.step\"}\n");
+        serve.closeWriteChannel();
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY2(serve.waitForFinished(30000), "the engine did not exit within 30 s of end of input");
+        out += serve.readAllStandardOutput();
+        QCOMPARE(serve.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(serve.exitCode(), 0);
+        QJsonObject lastStep;
+        QStringList destroyed;
+        bool afterLastStep = false;
+        for (const auto& e : jsonLines(QString::fromUtf8(out))) {
+            if (e["kind"] == "result" && e["ids"].toObject()["id"].toInt() == 9) {
+                lastStep = e["data"].toObject();
+                afterLastStep = true;
+            } else if (afterLastStep && e["kind"] == "verb") {
+                destroyed << e["name"].toString();
+            }
+        }
+        QVERIFY2(lastStep["ok"].toBool(), out.right(2000).constData()); // the step it was doing was finished
+        QCOMPARE(lastStep["step_index"].toInt(), 7);
+        // Then teardown, traced, children before parents.
+        for (const char* verb :
+             {"ibv_destroy_qp", "ibv_destroy_cq", "ibv_dereg_mr", "ibv_dealloc_pd", "ibv_close_device"})
+            QVERIFY2(destroyed.contains(verb), qPrintable(verb + (": " + destroyed.join(' '))));
+        QVERIFY2(destroyed.indexOf("ibv_destroy_qp") < destroyed.indexOf("ibv_destroy_cq") &&
+                     destroyed.indexOf("ibv_dereg_mr") < destroyed.indexOf("ibv_dealloc_pd") &&
+                     destroyed.lastIndexOf("ibv_dealloc_pd") < destroyed.indexOf("ibv_close_device"),
+                 qPrintable(destroyed.join(' ')));
+        QCOMPARE(rdmaResources(error), baseline);
+    }
+
+    void closingStdinDuringAMeasurementStopsItAndEndsTheEngine() {
+        QString error;
+        const QString baseline = rdmaResources(error);
+        QVERIFY2(!baseline.isEmpty(), qPrintable(error));
+        QProcess serve;
+        serve.start(RDMALAB_CLI_PATH, {"serve", "--stdio"});
+        QVERIFY(serve.waitForStarted());
+        serve.write("{\"id\":1,\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"size\":64,\"seconds\":60}\n");
+        QByteArray out;
+        readUntil(serve, out, "bench.samples");
+        QVERIFY2(out.contains("bench.samples"), out.constData());
+        const QString during = rdmaResources(error);
+        QVERIFY2(during != baseline, qPrintable("the measurement's objects do not show: " + during));
+        QElapsedTimer timer;
+        timer.start();
+        serve.closeWriteChannel();
+        QVERIFY2(serve.waitForFinished(30000), "the engine did not stop a 60 s measurement within 30 s");
+        out += serve.readAllStandardOutput();
+        QCOMPARE(serve.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(serve.exitCode(), 0);
+        QJsonObject result, done;
+        for (const auto& e : jsonLines(QString::fromUtf8(out))) {
+            if (e["name"] == "bench.result") result = e["data"].toObject();
+            if (e["name"] == "bench.done") done = e["data"].toObject();
+        }
+        QVERIFY2(done["ok"].toBool() && done["stopped"].toBool(), out.right(2000).constData());
+        QVERIFY(result["iters"].toInt() > 0); // what was measured is reported
+        QVERIFY(result["lat_us"].toObject()["p50"].toDouble() > 0);
+        QVERIFY(result["elapsed_s"].toDouble() < 59);
+        QCOMPARE(rdmaResources(error), baseline);
+    }
+
+    void closingStdinInAMeasurementsWarmUpReportsNoSamples() {
+        // A stop (here: end of input) before the first measured iteration: no statistics, not 0.0 us,
+        // and the stop ends the warm-up of a million iterations at once.
+        for (const char* kind : {"write_lat", "write_bw"}) {
+            QString error;
+            const QString baseline = rdmaResources(error);
+            QVERIFY2(!baseline.isEmpty(), qPrintable(error));
+            QProcess serve;
+            serve.start(RDMALAB_CLI_PATH, {"serve", "--stdio"});
+            QVERIFY(serve.waitForStarted());
+            serve.write(QByteArray("{\"id\":1,\"cmd\":\"bench.start\",\"kind\":\"") + kind +
+                        "\",\"size\":64,\"warmup\":1000000,\"seconds\":60}\n");
+            QByteArray out;
+            readUntil(serve, out, "bench.begin");
+            QVERIFY2(out.contains("bench.begin"), out.constData());
+            QTest::qWait(1500); // into the warm-up: the loopback pair is set up and busy
+            serve.closeWriteChannel();
+            QVERIFY2(serve.waitForFinished(30000), "the engine did not stop a warm-up within 30 s");
+            out += serve.readAllStandardOutput();
+            QCOMPARE(serve.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(serve.exitCode(), 0);
+            QJsonObject result, done;
+            for (const auto& e : jsonLines(QString::fromUtf8(out))) {
+                if (e["name"] == "bench.result") result = e["data"].toObject();
+                if (e["name"] == "bench.done") done = e["data"].toObject();
+            }
+            QVERIFY2(done["ok"].toBool() && done["stopped"].toBool(), out.right(2000).constData());
+            QCOMPARE(result["iters"].toInt(-1), 0);
+            QVERIFY2(result["no_samples"].toBool(), out.right(2000).constData());
+            const char* figure = QByteArray(kind).endsWith("_lat") ? "lat_us" : "bw_MBps";
+            QVERIFY2(result.contains(figure) && result[figure].isNull(), out.right(2000).constData());
+            QCOMPARE(rdmaResources(error), baseline);
+        }
     }
 
   private:

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (preset `fuzz`, clang, ASan+UBSan) and runs each for a bounded time on a seed
 # corpus made from the repository's real files: every line of the recordings in tests/data for the trace
-# reader, every lesson in labs/lessons for the lesson parser, plus the inputs kept in
-# tests/fuzz/regressions/TARGET/ (each crash ever found, kept so it is tried first on every run).
+# reader, every lesson in labs/lessons for the lesson parser, every engine command written in the docs and
+# the tests (one per file, and all of them as one session) for the engine's command parser, the recorded
+# measurement tests/data/bench-compare.jsonl in pieces of 8 lines for the app's bench-event reader, plus
+# the inputs kept in tests/fuzz/regressions/TARGET/ (each crash ever found, kept so it is tried first on
+# every run).
 # Fails when a target crashes, leaks or times out; the input is kept in build/fuzz/findings/.
 #
 # usage: tests/fuzz/run.sh [SECONDS per target, default ${RDMALAB_FUZZ_SECONDS:-30}]
@@ -15,7 +18,9 @@ cmake --preset fuzz >/dev/null || die "configure the fuzz preset"
 cmake --build --preset fuzz || die "build the fuzz targets"
 
 work=build/fuzz/run
-rm -rf "$work" && mkdir -p "$work/seeds/fuzz_trace_line" "$work/seeds/fuzz_lesson" build/fuzz/findings
+targets=(fuzz_trace_line fuzz_lesson fuzz_engine_command fuzz_bench_events)
+rm -rf "$work" && mkdir -p build/fuzz/findings
+for target in "${targets[@]}"; do mkdir -p "$work/seeds/$target"; done
 n=0
 for f in tests/data/*.jsonl; do
   while IFS= read -r line; do
@@ -23,9 +28,16 @@ for f in tests/data/*.jsonl; do
   done <"$f"
 done
 cp labs/lessons/*.yaml "$work/seeds/fuzz_lesson/"
+n=0
+grep -ohE '\{"(id|cmd)":[^)]*\}' docs/*.md README.md tests/host/*.cpp tests/device/*.cpp tests/app/*.cpp | sort -u |
+  while IFS= read -r line; do
+    n=$((n + 1)); printf '%s\n' "$line" >"$work/seeds/fuzz_engine_command/$n"
+  done
+cat "$work"/seeds/fuzz_engine_command/* | grep -v '"quit"' >"$work/seeds/fuzz_engine_command/session"
+split -l 8 -a 3 tests/data/bench-compare.jsonl "$work/seeds/fuzz_bench_events/bench-compare-"
 
 passed=0; failed=0
-for target in fuzz_trace_line fuzz_lesson; do
+for target in "${targets[@]}"; do
   corpus=$work/corpus-$target
   mkdir -p "$corpus"
   dirs=("$corpus" "$work/seeds/$target")

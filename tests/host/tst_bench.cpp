@@ -207,6 +207,58 @@ class BenchTest : public QObject {
             QVERIFY2(b[key].toDouble() > 0, key);
     }
 
+    void aRunWithoutSamplesReportsNoStatistics() {
+        // A measurement stopped before its first measured iteration has no statistics: none of its figures
+        // may read as a result (it used to say 0.0 us).
+        BenchResult lat;
+        lat.kind = BenchKind::TcpLat;
+        lat.size = 64;
+        lat.iterations = 0;
+        lat.latency = compute_stats({});
+        lat.latency_basis = "half round trip (test)";
+        auto j = to_json(lat, true);
+        QCOMPARE(j["no_samples"].get<bool>(), true);
+        QVERIFY2(j["lat_us"].is_null(), j.dump().c_str());
+        QVERIFY2(j["rtt_us"].is_null(), j.dump().c_str());
+        QVERIFY(j["samples_us"].empty());
+        QVERIFY2(j["cpu"]["user_us_per_msg"].is_null(), j.dump().c_str());
+        QVERIFY2(j["cpu"]["switches_per_msg"].is_null(), j.dump().c_str());
+        BenchResult bw;
+        bw.kind = BenchKind::TcpBw;
+        bw.size = 4096;
+        const auto b = to_json(bw);
+        QCOMPARE(b["no_samples"].get<bool>(), true);
+        for (const char* key : {"bw_MBps", "bw_Gbps", "msg_rate_Mpps"})
+            QVERIFY2(b[key].is_null(), key);
+        for (const auto& result : {lat, bw}) {
+            const QString table = QString::fromStdString(format_table({result}));
+            QVERIFY2(table.contains("no samples (stopped before the first measured iteration)"),
+                     qPrintable(table));
+            QVERIFY2(!table.contains("0.00"), qPrintable(table));
+        }
+        // One sample is a result.
+        lat.iterations = 1;
+        lat.latency = compute_stats({3.5});
+        j = to_json(lat);
+        QCOMPARE(j["no_samples"].get<bool>(), false);
+        QCOMPARE(j["lat_us"]["p50"].get<double>(), 3.5);
+    }
+
+    void cliSaysNoSamplesForARunThatMeasuredNothing() {
+        // A duration shorter than any step of the clock ends the run at its first check, before a sample.
+        const auto table = runCli({"bench", "tcp_lat", "--seconds", "1e-300", "--warmup", "1"});
+        QVERIFY2(table.exitCode == 0, qPrintable(table.out + table.err));
+        QVERIFY2(table.out.contains("no samples (stopped before the first measured iteration)"),
+                 qPrintable(table.out));
+        QVERIFY2(!table.out.contains(" 0.00 "), qPrintable(table.out));
+        const auto json = runCli({"bench", "tcp_lat", "--seconds", "1e-300", "--warmup", "1", "--json"});
+        QCOMPARE(json.exitCode, 0);
+        const auto o = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(o["iters"].toInt(-1), 0);
+        QCOMPARE(o["no_samples"].toBool(), true);
+        QVERIFY2(o.contains("lat_us") && o["lat_us"].isNull(), qPrintable(json.out));
+    }
+
     void cliSweepPrintsAnArray() {
         const auto run = runCli({"bench", "tcp_lat", "--sweep", "--iters", "20", "--warmup", "2", "--json"});
         QCOMPARE(run.exitCode, 0);

@@ -48,6 +48,19 @@ class Engine {
         }
         return nullptr;
     }
+    /// Reads events until one satisfies `want` (returned) or the time is up (null).
+    template <class Want> nlohmann::json nextEvent(Want want, int timeoutMs = 60000) {
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < timeoutMs) {
+            while (process_.canReadLine()) {
+                const auto event = nlohmann::json::parse(process_.readLine().toStdString(), nullptr, false);
+                if (!event.is_discarded() && want(event)) return event;
+            }
+            if (!process_.waitForReadyRead(1000) && !alive()) break;
+        }
+        return nullptr;
+    }
     /// Peak resident memory of the engine so far, in KiB (VmHWM), or -1.
     long peakKiB() const {
         QFile status(QStringLiteral("/proc/%1/status").arg(process_.processId()));
@@ -100,12 +113,18 @@ class TestServeAbuse : public QObject {
                                        QByteArray("{\"cmd\":\"\xff\xfe\"}"),
                                        QByteArray("{\"cmd\":\"hel\0lo\"}", 16),
                                        "{\"cmd\":\"hello\"} trailing"};
+        // Each refusal says why: where the JSON breaks, which byte is not UTF-8, where the NUL is.
+        const QStringList why = {"not valid JSON at byte 1",     "a JSON array, not an object",
+                                 "a JSON string, not an object", "not valid JSON at byte 15",
+                                 "invalid UTF-8 at byte 9",      "a NUL byte at byte 12",
+                                 "not valid JSON at byte 19"};
         int line = 0;
         for (const auto& text : bad) {
             ++line;
             const auto result = engine.ask(text);
             QCOMPARE(QString::fromStdString(result.value("name", "")), QStringLiteral("invalid"));
-            QCOMPARE(errorOf(result), QStringLiteral("line %1: not a JSON object").arg(line));
+            QCOMPARE(errorOf(result),
+                     QStringLiteral("line %1: not a JSON object: %2").arg(line).arg(why[line - 1]));
             QVERIFY(engine.alive());
         }
     }
@@ -185,6 +204,31 @@ class TestServeAbuse : public QObject {
             {R"({"cmd":"bench.start","kind":"write_lat","sizes":"big"})", "field 'sizes' must be an array"},
             {R"({"cmd":"bench.start","kind":"write_lat","size":-2})",
              "field 'size' must be an integer in 1 .. 1073741824"},
+            // Numbers out of range: 2^64, 2^64 - 1, negative, fractions, exponents, for every integer field.
+            {"{\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"iters\":18446744073709551616}",
+             "field 'iters' must be an integer in 1 .. 100000000"},
+            {"{\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"iters\":18446744073709551615}",
+             "field 'iters' must be an integer in 1 .. 100000000 (got integer 18446744073709551615)"},
+            {"{\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"iters\":2.5}",
+             "field 'iters' must be an integer in 1 .. 100000000 (got number 2.5)"},
+            {"{\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"warmup\":-1}",
+             "field 'warmup' must be an integer in 0 .. 1000000"},
+            {"{\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"warmup\":1e3}",
+             "field 'warmup' must be an integer in 0 .. 1000000 (got number 1000.0)"},
+            {"{\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"window\":1025}",
+             "field 'window' must be an integer in 1 .. 1024"},
+            {"{\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"max_size\":0}",
+             "field 'max_size' must be an integer in 1 .. 1073741824"},
+            {"{\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"seconds\":3600.5}",
+             "field 'seconds' must be a number in (0, 3600] (got number 3600.5)"},
+            {"{\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"cpus\":[0.5]}",
+             "field 'cpus' must be an integer in 0 .. 4095"},
+            {"{\"cmd\":\"bench.start\",\"kind\":\"write_lat\",\"sizes\":[64,-1]}",
+             "field 'sizes' must be an integer in 1 .. 1073741824 (got integer -1)"},
+            {"{\"cmd\":\"op.start\",\"op\":\"write\",\"size\":-1e3}",
+             "field 'size' must be a positive integer"},
+            {"{\"cmd\":\"op.start\",\"op\":\"nosuch\"}", "field 'op' must be one of"},
+            {"{\"cmd\":\"op.start\",\"op\":\"write\",\"fault\":\"nosuch\"}", "field 'fault' must be one of"},
         };
         for (const auto& c : cases) {
             const auto result = engine.ask(c.line);
@@ -222,6 +266,110 @@ class TestServeAbuse : public QObject {
         QCOMPARE(engine.ask(R"({"cmd":"bench.wait"})")["data"]["ok"].get<bool>(), true);
         QVERIFY(errorOf(engine.ask(R"({"cmd":"nosuch"})")).contains("unknown command 'nosuch'"));
         QVERIFY(engine.alive());
+    }
+
+    void startingTwiceAndStoppingNothingAreAnswered() {
+        Engine engine;
+        QVERIFY(engine.started());
+        // op.start twice: the second replaces the first (nothing touched the device yet), so the next
+        // op.step is the new operation's first step.
+        const auto first = engine.ask("{\"id\":1,\"cmd\":\"op.start\",\"op\":\"write\"}");
+        QVERIFY2(first["data"]["ok"].get<bool>(), qPrintable(errorOf(first)));
+        const auto second = engine.ask("{\"id\":2,\"cmd\":\"op.start\",\"op\":\"read\"}");
+        QVERIFY2(second["data"]["ok"].get<bool>(), qPrintable(errorOf(second)));
+        const auto step = engine.ask("{\"id\":3,\"cmd\":\"op.step\"}");
+        QCOMPARE(step["ids"]["id"].get<int>(), 3);
+        QCOMPARE(step["data"]["step_index"].get<int>(), 0);
+        QCOMPARE(step["data"]["outcome"]["op"].get<std::string>(), std::string("read"));
+        // bench.stop twice with nothing running, op.reset twice.
+        for (int i = 0; i < 2; ++i) {
+            const auto stop = engine.ask("{\"cmd\":\"bench.stop\"}");
+            QCOMPARE(stop["data"]["ok"].get<bool>(), true);
+            QCOMPARE(stop["data"]["was_running"].get<bool>(), false);
+            QCOMPARE(engine.ask("{\"cmd\":\"op.reset\"}")["data"]["ok"].get<bool>(), true);
+        }
+        QVERIFY(errorOf(engine.ask("{\"cmd\":\"op.step\"}")).contains("no operation: send op.start first"));
+        QVERIFY(engine.alive());
+    }
+
+    void aMeasurementStoppedInItsWarmUpReportsNoSamples() {
+        // TCP needs no RDMA device. A million warm-up round trips take many seconds, so the stop arrives
+        // before the first measured iteration: the result has no statistics (not 0.0 us) and comes at
+        // once (the stop ends the warm-up too). While it runs, a second bench.start and an op.start are
+        // refused.
+        for (const char* kind : {"tcp_lat", "tcp_bw"}) {
+            Engine engine;
+            QVERIFY(engine.started());
+            const QByteArray start = QByteArray("{\"id\":1,\"cmd\":\"bench.start\",\"kind\":\"") + kind +
+                                     "\",\"size\":64,\"warmup\":1000000,\"iters\":1000}";
+            const auto started = engine.ask(start);
+            QVERIFY2(started["data"]["ok"].get<bool>(), qPrintable(errorOf(started)));
+            const auto again = engine.ask(start);
+            QVERIFY2(errorOf(again).contains("a measurement is already running"), qPrintable(errorOf(again)));
+            const auto op = engine.ask("{\"cmd\":\"op.start\",\"op\":\"write\"}");
+            QVERIFY2(errorOf(op).contains("a measurement is running"), qPrintable(errorOf(op)));
+            QElapsedTimer clock;
+            clock.start();
+            const auto stop = engine.ask("{\"id\":2,\"cmd\":\"bench.stop\"}");
+            QCOMPARE(stop["data"]["was_running"].get<bool>(), true);
+            const auto result = engine.nextEvent(
+                [](const nlohmann::json& e) { return e.value("name", "") == "bench.result"; });
+            QVERIFY2(result.is_object(), kind);
+            const auto& d = result["data"];
+            QCOMPARE(d["iters"].get<int>(), 0);
+            QCOMPARE(d["no_samples"].get<bool>(), true);
+            if (QByteArray(kind) == "tcp_lat") {
+                QVERIFY2(d.contains("lat_us") && d["lat_us"].is_null(), d.dump().c_str());
+                QVERIFY2(d["rtt_us"].is_null(), d.dump().c_str());
+            } else {
+                QVERIFY2(d.contains("bw_MBps") && d["bw_MBps"].is_null(), d.dump().c_str());
+            }
+            QVERIFY2(d["cpu"]["user_us_per_msg"].is_null(), d.dump().c_str());
+            const auto done =
+                engine.nextEvent([](const nlohmann::json& e) { return e.value("name", "") == "bench.done"; });
+            QVERIFY(done.is_object());
+            QCOMPARE(done["data"]["stopped"].get<bool>(), true);
+            QCOMPARE(done["data"]["ok"].get<bool>(), true);
+            QVERIFY2(
+                clock.elapsed() < 10000,
+                qPrintable(
+                    QStringLiteral("%1 took %2 ms to stop in its warm-up").arg(kind).arg(clock.elapsed())));
+            QVERIFY(engine.alive());
+        }
+    }
+
+    void aFloodOfCommandsKeepsMemoryBounded() {
+        Engine engine;
+        QVERIFY(engine.started());
+        QCOMPARE(engine.ask("{\"cmd\":\"hello\"}")["data"]["ok"].get<bool>(), true);
+        const long before = engine.peakKiB();
+        QVERIFY(before > 0);
+        // 100,000 commands of every kind that needs no device, good and bad, in one write.
+        const QList<QByteArray> kinds = {"{\"cmd\":\"hello\"}",
+                                         "{\"cmd\":\"nosuch\"}",
+                                         "not json",
+                                         "{\"cmd\":\"op.step\"}",
+                                         "{\"cmd\":\"bench.stop\"}",
+                                         "{\"cmd\":\"op.start\",\"op\":\"write\",\"size\":-1}"};
+        const int count = 100000;
+        QByteArray flood;
+        for (int i = 0; i < count; ++i)
+            flood += kinds[i % kinds.size()] + '\n';
+        flood += "{\"id\":\"last\",\"cmd\":\"hello\"}\n";
+        engine.send(flood);
+        int answered = 0;
+        const auto last = engine.nextEvent(
+            [&](const nlohmann::json& e) {
+                if (e.value("kind", "") != "result") return false;
+                ++answered;
+                return e.contains("ids") && e["ids"].value("id", "") == "last";
+            },
+            120000);
+        QVERIFY(last.is_object());
+        QCOMPARE(answered, count + 1); // every line answered, none twice
+        QVERIFY(engine.alive());
+        const long grown = engine.peakKiB() - before;
+        QVERIFY2(grown < 32 * 1024, qPrintable(QStringLiteral("peak memory grew by %1 KiB").arg(grown)));
     }
 
     void aFloodOfCommandsIsAnsweredInFull() {

@@ -112,6 +112,10 @@ struct BenchResult {
     CpuCost cpu;
     std::optional<int> cpu_a, cpu_b; ///< the CPUs the endpoints were pinned to, if they were
     std::vector<std::string> notes;
+
+    /// False when not one iteration was measured (a stop before the first): then there are no statistics,
+    /// and to_json reports `no_samples: true` with null figures instead of zeros.
+    bool has_samples() const { return iterations > 0; }
 };
 
 /// Runs one measurement. Throws RdmaError (verbs) or std::runtime_error (sockets) on failure.
