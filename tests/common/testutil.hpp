@@ -1,6 +1,7 @@
 // Helpers shared by the test suites.
 #pragma once
 
+#include <QList>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -30,6 +31,16 @@ CliRun runProgram(const QString& program, const QStringList& args,
 /// A man page file (roff, or gzipped roff) as `man -l` shows it to a reader: plain text, 200 columns,
 /// no overstrike. `out` is the text; a failure has a non-zero exit code and says why in `err`.
 CliRun renderManPage(const QString& path);
+
+/// The first `count` lines of a recording in tests/data (each with its newline).
+QList<QByteArray> recordingLines(const QString& name, qsizetype count);
+/// A process id no process has now: a child that has ended and been reaped.
+qint64 deadProcessId();
+/// Leaves a session in `directory` as an app killed while autosaving does: the file NAME.jsonl holding
+/// `lines`, then `partial` with no newline, and its marker NAME.jsonl.open naming process `pid` (start
+/// time unknown, this boot) and the time the session started. Returns the session file's path.
+QString writeUnfinishedSession(const QString& directory, const QString& name, const QList<QByteArray>& lines,
+                               const QByteArray& partial, qint64 pid, const QString& startedIso);
 
 } // namespace rdmalab::test
 
