@@ -46,6 +46,7 @@ void EngineClient::start() {
     buffer_.clear();
     pending_ = 0;
     lineNumber_ = 0;
+    skippedEvents_ = 0;
     process_.setProcessChannelMode(QProcess::SeparateChannels);
     process_.start(program_, {"serve", "--stdio"});
 }
@@ -74,28 +75,63 @@ int EngineClient::send(const QString& cmd, const nlohmann::json& fields) {
 }
 
 void EngineClient::readOutput() {
+    if (diedReported_) { // refused or ended: nothing it sends now is read
+        process_.readAllStandardOutput();
+        return;
+    }
+    const qsizetype scanned = buffer_.size(); // holds no newline: only what arrives now is searched
     buffer_ += process_.readAllStandardOutput();
-    qsizetype newline;
-    while ((newline = buffer_.indexOf('\n')) >= 0) {
+    for (qsizetype newline = buffer_.indexOf('\n', scanned); newline >= 0; newline = buffer_.indexOf('\n')) {
+        if (newline > kMaxEngineLineBytes)
+            return refuseOutput(
+                tr("output line %1: longer than %2 MiB").arg(lineNumber_ + 1).arg(kMaxEngineLineBytes >> 20));
         const QByteArray line = buffer_.left(newline);
         buffer_.remove(0, newline + 1);
         ++lineNumber_;
         if (line.trimmed().isEmpty()) continue;
+        const std::string_view text(line.constData(), static_cast<std::size_t>(line.size()));
         TraceParseError error;
-        // An event with a field the views cannot read is garbage like a line that is not JSON: reported
-        // with its field and skipped; what came before is kept.
-        auto event =
-            parseTraceLine(std::string_view(line.constData(), static_cast<std::size_t>(line.size())), error);
+        auto event = parse_json_line(text, error);
         if (!event) {
             error.line = lineNumber_;
-            emit protocolError(
-                QStringLiteral("engine output %1").arg(QString::fromStdString(error.to_string())));
+            return refuseOutput(tr("output %1").arg(QString::fromStdString(error.to_string())));
+        }
+        // An event the views cannot read is skipped with its field named; what came before is kept.
+        if (const auto bad = checkEventFields(*event)) {
+            error.line = lineNumber_;
+            error.field = bad->field();
+            error.message = bad->problem();
+            const QString where = tr("output %1").arg(QString::fromStdString(error.to_string()));
+            if (++skippedEvents_ >= kMaxSkippedEvents)
+                return refuseOutput(
+                    tr("%1 (%2 events had a field of the wrong type)").arg(where).arg(skippedEvents_));
+            emit protocolError(tr("engine %1; the event was skipped").arg(where));
             continue;
         }
         if (event->kind == EventKind::Result && pending_ > 0) --pending_;
         batch_.push_back(std::move(*event));
     }
+    if (buffer_.size() > kMaxEngineLineBytes)
+        return refuseOutput(
+            tr("output line %1: longer than %2 MiB").arg(lineNumber_ + 1).arg(kMaxEngineLineBytes >> 20));
     if (!batch_.empty() && !batchTimer_.isActive()) batchTimer_.start();
+}
+
+void EngineClient::refuseOutput(const QString& reason) {
+    diedReported_ = true; // from here on, nothing it sends is read and its exit is not reported again
+    buffer_.clear();
+    // It does not speak the protocol, so it is not asked to quit: it is stopped. Stopped before the events
+    // before the garbage go out, so whoever handles them already sees an engine that is not running.
+    process_.kill();
+    process_.waitForFinished(2000);
+    flushBatch();
+    pending_ = 0;
+    const QString shown = reason.size() > 600 ? reason.left(600) + QStringLiteral("…") : reason;
+    emit engineDied(
+        tr("The engine process (%1) sent something that is not a trace event: %2\nIt was stopped. "
+           "Nothing you recorded is lost: the trace so far stays in the timeline and can be saved. "
+           "Press Restart engine to go on.")
+            .arg(program_, shown));
 }
 
 void EngineClient::flushBatch() {

@@ -19,6 +19,18 @@ namespace rdmalab::app {
 /// integer.
 std::optional<std::int64_t> commandId(const TraceEvent& event);
 
+/// How EngineClient treats what the engine writes on its standard output. The engine speaks JSON Lines;
+/// an engine that writes something else is broken (the wrong program, a library writing to stdout,
+/// memory corruption) and is treated like one that died: it is stopped, engineDied says what it sent and
+/// where, the events before it are kept, and Restart engine is offered.
+/// - a line that is not a trace event at all (not JSON, not a JSON object, a header field missing or
+///   wrong: v, seq, t_ns, ep, kind, name, ids, data): at once;
+/// - a line longer than kMaxEngineLineBytes (counted before its newline arrives): at once;
+/// - an event with a field of the wrong type for the views (checkEventFields): reported with
+///   protocolError and skipped; the kMaxSkippedEvents-th such event stops the engine.
+inline constexpr qsizetype kMaxEngineLineBytes = 16LL << 20; ///< real lines are far shorter (< 100 KB)
+inline constexpr int kMaxSkippedEvents = 3;
+
 class EngineClient : public QObject {
     Q_OBJECT
   public:
@@ -48,8 +60,8 @@ class EngineClient : public QObject {
     void eventsArrived(const std::vector<rdmalab::TraceEvent>& events);
     /// The engine process failed to start, crashed or exited; `message` says which and how to recover.
     void engineDied(const QString& message);
-    /// A line from the engine that is not a valid event, or an event with a field of the wrong type
-    /// (checkEventFields): shown, skipped, not fatal.
+    /// An event from the engine with a field of the wrong type (checkEventFields): shown and skipped, until
+    /// kMaxSkippedEvents of them stop the engine (engineDied).
     void protocolError(const QString& message);
 
   private:
@@ -57,6 +69,8 @@ class EngineClient : public QObject {
     void flushBatch();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);
+    /// The engine sent garbage: stop it and report it through engineDied, as if it had died.
+    void refuseOutput(const QString& reason);
 
     QProcess process_;
     QString program_;
@@ -66,6 +80,7 @@ class EngineClient : public QObject {
     int nextId_ = 1;
     int pending_ = 0;
     std::size_t lineNumber_ = 0;
+    int skippedEvents_ = 0;
     bool stopping_ = false;
     bool diedReported_ = false;
 };

@@ -36,6 +36,8 @@ class LessonController : public QObject {
     const LabState& state() const { return state_; }
     /// Every event of this session, in order (what "Save trace" writes).
     const std::vector<TraceEvent>& sessionEvents() const { return session_; }
+    /// Replay: the whole recording being replayed (sessionEvents() holds what has been revealed).
+    const std::vector<TraceEvent>& replayEvents() const { return replay_; }
 
     /// Pause between steps while playing, in ms (the speed control).
     void setStepDelay(int ms) { stepDelayMs_ = ms; }

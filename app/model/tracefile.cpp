@@ -9,10 +9,15 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
 
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 
 namespace rdmalab::app {
@@ -50,9 +55,11 @@ std::optional<TraceEvent> parseTraceLine(std::string_view line, TraceParseError&
     return event;
 }
 
-std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceFileError& error) {
+std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceFileError& error,
+                                                     QString* note) {
     error = {};
     error.file = path;
+    if (note) note->clear();
     // Checked before opening: opening a FIFO blocks until a writer comes, and reading a device or a
     // huge file never ends. Real recordings are kilobytes to a few megabytes.
     const QFileInfo info(path);
@@ -86,6 +93,16 @@ std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceF
         auto event = parseTraceLine(std::string_view(line.constData(), static_cast<std::size_t>(line.size())),
                                     parse_error);
         if (!event) {
+            if (!line.endsWith('\n') && file.atEnd() && !events.empty()) {
+                // The writer stopped in the middle of its last line (an app killed while autosaving):
+                // everything before it is whole.
+                if (note)
+                    *note = QStringLiteral("line %1 was incomplete (no newline at the end of the file) and "
+                                           "was dropped; the %2 complete events before it were kept")
+                                .arg(line_number)
+                                .arg(events.size());
+                return events;
+            }
             error.line = line_number;
             error.field = QString::fromStdString(parse_error.field);
             error.message = QString::fromStdString(parse_error.message);
@@ -114,6 +131,120 @@ QString writeTraceFile(const QString& path, const std::vector<TraceEvent>& event
     return {};
 }
 
+namespace {
+
+const QString kMarkerSuffix = QStringLiteral(".open");
+constexpr qint64 kMaxMarkerBytes = 4096;
+
+QByteArray readSmallFile(const QString& path, qint64 limit) {
+    const QFileInfo info(path);
+    if (!info.isFile() || info.size() > limit) return {}; // never a FIFO or a device: they block or never end
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.read(limit) : QByteArray();
+}
+
+QString currentBootId() {
+    return QString::fromLatin1(readSmallFile(QStringLiteral("/proc/sys/kernel/random/boot_id"), 256))
+        .trimmed();
+}
+
+/// State (field 3) and start time (field 22) of /proc/PID/stat; false when there is no such process.
+bool readProcStat(qint64 pid, char& state, quint64& startTicks) {
+    // /proc files report a size of 0: read them without QFileInfo's size check.
+    QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!file.open(QIODevice::ReadOnly)) return false;
+    const QByteArray text = file.read(4096);
+    // The command name (field 2) is in parentheses and may hold spaces and parentheses itself.
+    const qsizetype close = text.lastIndexOf(')');
+    if (close < 0) return false;
+    const QList<QByteArray> fields = text.mid(close + 2).split(' '); // fields 3, 4, ...
+    if (fields.size() < 20) return false;
+    state = fields[0].isEmpty() ? '?' : fields[0][0];
+    bool ok = false;
+    startTicks = fields[19].toULongLong(&ok);
+    return ok;
+}
+
+std::optional<ProcessIdentity> readMarker(const QString& path, QDateTime& started) {
+    const QByteArray text = readSmallFile(path, kMaxMarkerBytes);
+    const auto json = nlohmann::json::parse(text.constData(), text.constData() + text.size(), nullptr, false);
+    if (!json.is_object()) return std::nullopt;
+    try {
+        const Fields fields(json, "marker");
+        ProcessIdentity owner;
+        const auto pid = fields.find<std::int64_t>("pid");
+        if (!pid) return std::nullopt;
+        owner.pid = *pid;
+        owner.startTicks = fields.get<std::uint64_t>("start_ticks", 0);
+        owner.bootId = QString::fromStdString(fields.text("boot_id", ""));
+        started =
+            QDateTime::fromString(QString::fromStdString(fields.text("started", "")), Qt::ISODateWithMs);
+        return owner;
+    } catch (const FieldError&) {
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+ProcessIdentity ProcessIdentity::current() {
+    ProcessIdentity identity;
+    identity.pid = QCoreApplication::applicationPid();
+    char state = 0;
+    if (!readProcStat(identity.pid, state, identity.startTicks)) identity.startTicks = 0;
+    identity.bootId = currentBootId();
+    return identity;
+}
+
+bool ProcessIdentity::isRunning() const {
+    if (pid <= 0) return false;
+    if (!bootId.isEmpty()) {
+        const QString now = currentBootId();
+        if (!now.isEmpty() && now != bootId) return false; // written before the machine restarted
+    }
+    char state = 0;
+    quint64 ticks = 0;
+    if (readProcStat(pid, state, ticks)) {
+        if (state == 'Z' || state == 'X') return false; // ended, not yet reaped by its parent
+        return startTicks == 0 || ticks == startTicks;  // another start time: the pid was reused
+    }
+    // No /proc entry to read: ask the kernel whether the pid exists at all.
+    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+std::vector<UnfinishedSession> findUnfinishedSessions(const QString& directory) {
+    std::vector<UnfinishedSession> found;
+    const QDir dir(directory);
+    const QStringList markers =
+        dir.entryList({QStringLiteral("*.jsonl") + kMarkerSuffix}, QDir::Files | QDir::Hidden, QDir::Name);
+    for (const QString& name : markers) {
+        UnfinishedSession session;
+        session.marker = dir.filePath(name);
+        session.path = session.marker.chopped(kMarkerSuffix.size());
+        auto owner = readMarker(session.marker, session.started);
+        if (!owner || owner->isRunning()) continue; // not ours to judge, or another instance's live session
+        session.owner = *owner;
+        if (!QFileInfo(session.path).isFile()) continue; // nothing to offer
+        if (!session.started.isValid()) session.started = QFileInfo(session.path).lastModified();
+        TraceFileError error;
+        if (const auto events = readTraceFile(session.path, error, &session.note))
+            session.events = events->size();
+        else
+            session.problem = error.toString();
+        found.push_back(std::move(session));
+    }
+    std::stable_sort(found.begin(), found.end(),
+                     [](const auto& a, const auto& b) { return a.started > b.started; });
+    return found;
+}
+
+bool forgetUnfinishedSession(const UnfinishedSession& session, QString* error) {
+    QFile marker(session.marker);
+    if (!marker.exists() || marker.remove()) return true;
+    if (error) *error = QStringLiteral("cannot remove %1: %2").arg(session.marker, marker.errorString());
+    return false;
+}
+
 QString SessionAutosave::defaultDirectory() {
     const QString configured = qEnvironmentVariable("RDMALAB_SESSIONS_DIR");
     if (!configured.isEmpty()) return configured;
@@ -122,6 +253,10 @@ QString SessionAutosave::defaultDirectory() {
 
 SessionAutosave::SessionAutosave(QString directory, QString prefix)
     : directory_(std::move(directory)), prefix_(std::move(prefix)) {}
+
+SessionAutosave::~SessionAutosave() {
+    restart();
+}
 
 void SessionAutosave::setFile(const QString& path) {
     restart();
@@ -152,6 +287,8 @@ bool SessionAutosave::append(const std::vector<TraceEvent>& events) {
 
 void SessionAutosave::restart() {
     file_.close();
+    if (!marker_.isEmpty()) QFile::remove(marker_); // the session ended normally
+    marker_.clear();
     file_.setFileName(QString());
     whole_ = 0;
     error_.clear();
@@ -182,11 +319,32 @@ bool SessionAutosave::open() {
                                        : QStringLiteral("%1-%2.jsonl").arg(stem).arg(attempt));
         if (file_.open(QIODevice::WriteOnly | QIODevice::NewOnly | QIODevice::Unbuffered)) {
             whole_ = 0;
+            writeMarker();
             return true;
         }
         if (!file_.exists() || attempt == 1000)
             return fail(QStringLiteral("cannot create %1: %2").arg(file_.fileName(), file_.errorString()));
     }
+}
+
+void SessionAutosave::writeMarker() {
+    // Written whole (a temporary file renamed into place), so a reader never sees half a marker. Without
+    // it the session is still saved; only the offer to reopen it after a crash is lost.
+    const ProcessIdentity self = ProcessIdentity::current();
+    const nlohmann::json json = {
+        {"pid", self.pid},
+        {"start_ticks", self.startTicks},
+        {"boot_id", self.bootId.toStdString()},
+        {"started", QDateTime::currentDateTime().toString(Qt::ISODateWithMs).toStdString()}};
+    const std::string text = json.dump() + "\n";
+    QSaveFile marker(file_.fileName() + kMarkerSuffix);
+    if (marker.open(QIODevice::WriteOnly) &&
+        marker.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
+        marker.commit())
+        marker_ = marker.fileName();
+    else
+        std::fprintf(stderr, "rdmalab: cannot write the autosave marker %s: %s\n",
+                     qPrintable(marker.fileName()), qPrintable(marker.errorString()));
 }
 
 bool SessionAutosave::failWriting() {

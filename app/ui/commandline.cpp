@@ -35,6 +35,11 @@ QList<CommandLineEntry> commandLineTable() {
          .description = "Replay a recorded trace (JSON Lines) instead of running live.",
          .valueName = "file",
          .group = lessons},
+        {.names = {"reopen-unfinished"},
+         .description = "Reopen the newest session that ended without being closed (the app was killed or "
+                        "crashed) as a replay, instead of running live. With --quit: exit 1 when there is "
+                        "none.",
+         .group = lessons},
         {.names = {"step-delay"},
          .description = "Pause between steps while playing, in ms.",
          .valueName = "ms",
@@ -182,16 +187,20 @@ rdmalab::man::ManPage manPage() {
     }
     page.sections.push_back(std::move(options));
     page.exit_status = {
-        {"0", "The window was closed; with --quit, the lesson verified or the measurement completed, and "
+        {"0", "The window was closed; with --quit, the lesson verified or the measurement completed (with "
+              "--reopen-unfinished: the session was reopened, and with --autoplay replayed to its end), and "
               "the screenshot and export were written."},
-        {"1", "With --quit, the lesson did not verify, the measurement failed, or a file could not be "
-              "written; or an option is unknown or lacks its value."},
+        {"1", "With --quit, the lesson did not verify, the measurement failed, there was no unfinished "
+              "session to reopen, or a file could not be written; or an option is unknown or lacks its "
+              "value."},
         {"2", "A --size or --cpus value is not a number the measurement can use."},
     };
     page.environment = {
         {"RDMALAB_LESSONS_DIR",
          "Directory of the lesson files (*.yaml) to use instead of the installed ones."},
         {"QT_QPA_PLATFORM", "offscreen runs the app without a display (with --autoplay --quit)."},
+        {"RDMALAB_SESSIONS_DIR", "Directory of the autosaved sessions, instead of "
+                                 "~/.local/share/rdmalab/sessions."},
     };
     page.files = {
         {"share/rdmalab/lessons/", "The lessons, found at ../share/rdmalab/lessons from the directory of the "
@@ -199,6 +208,11 @@ rdmalab::man::ManPage manPage() {
         {"share/rdmalab/recordings/", "Example recordings for --replay and File > Open recording, found the "
                                       "same way."},
     };
+    page.files.push_back(
+        {"~/.local/share/rdmalab/sessions/",
+         "Every live session, autosaved as it happens (yyyyMMdd-HHmmss-zzz-PID.jsonl). While a session is "
+         "open, FILE.open names the process writing it; a FILE.open left by a process that is gone marks a "
+         "session that ended without being closed, and the next start offers to reopen it."});
     page.see_also = {"rdmalab-cli(1)", "ibv_devices(1)", "ibv_devinfo(1)", "rdma(8)"};
     return page;
 }

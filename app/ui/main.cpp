@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
                   cpus = option("cpus"), tab = option("tab"), autoplay = option("autoplay"),
                   screenshot = option("screenshot"), exportFile = option("export"), quit = option("quit"),
                   engine = option("engine"), lesson = option("lesson"), present = option("present"),
-                  delay = option("step-delay");
+                  delay = option("step-delay"), reopen = option("reopen-unfinished");
     parser.process(app);
 
     const QString lang = parser.value(language) == "zh" ? "zh" : "en";
@@ -122,6 +122,7 @@ int main(int argc, char** argv) {
     options.presentation = parser.isSet(present);
     options.language = lang;
     options.engineProgram = parser.value(engine);
+    options.reopenUnfinished = parser.isSet(reopen);
     if (parser.isSet(delay))
         options.stepDelayMs = parser.value(delay).toInt();
     else if (options.autoplay)

@@ -18,6 +18,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -116,8 +117,9 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
                                          : tr("Lesson finished with an error: see the inspector."),
                                  10000);
         if (options_.autoplay && !headlessDone_) {
-            // Let the last animation play out, then take the screenshot.
-            auto finish = [this, success] { finishHeadless(success); };
+            // Let the last animation play out, then take the screenshot. A recovered session was cut off
+            // by the crash: replaying it to its end is what a headless --reopen-unfinished run asks for.
+            auto finish = [this, success] { finishHeadless(success || recoveredReplay_); };
             if (dataPathView_->isIdle())
                 QTimer::singleShot(300, this, finish);
             else
@@ -137,7 +139,18 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
             finishHeadless(false);
         });
     }
-    if (!options_.replayFile.isEmpty()) {
+    collectUnfinishedSessions();
+    if (options_.reopenUnfinished && !unfinished_.empty()) {
+        QTimer::singleShot(0, this, &MainWindow::reopenAtStart);
+    } else if (options_.reopenUnfinished && headless()) {
+        const QString text =
+            tr("There is no unfinished session to reopen in %1.").arg(SessionAutosave::defaultDirectory());
+        std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
+        QTimer::singleShot(0, this, [this, text] {
+            statusBar()->showMessage(text);
+            finishHeadless(false);
+        });
+    } else if (!options_.replayFile.isEmpty()) {
         QTimer::singleShot(0, this, [this] { openRecording(options_.replayFile); });
     } else {
         engine_->start();
@@ -291,6 +304,27 @@ void MainWindow::buildUi() {
         "background: #fff3b0; color: #000; border: 1px solid #c8a600; padding: 4px;");
     autosaveWarning_->hide();
     outer->addWidget(autosaveWarning_);
+    recoveryBanner_ = new QFrame;
+    recoveryBanner_->setObjectName("recoveryBanner");
+    recoveryBanner_->setStyleSheet("#recoveryBanner { background: #e3effb; border: 1px solid #1c71d8; }");
+    auto* recoveryLayout = new QHBoxLayout(recoveryBanner_);
+    recoveryMessage_ = new QLabel;
+    recoveryMessage_->setObjectName("recoveryMessage");
+    recoveryMessage_->setWordWrap(true);
+    recoveryMessage_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    reopenSessionButton_ = new QPushButton(tr("Reopen"));
+    reopenSessionButton_->setObjectName("reopenSessionButton");
+    reopenSessionButton_->setToolTip(tr("Open the session as a replay of what was recorded before it ended"));
+    dismissSessionButton_ = new QPushButton(tr("Dismiss"));
+    dismissSessionButton_->setObjectName("dismissSessionButton");
+    dismissSessionButton_->setToolTip(tr("Keep the file, but do not offer it again"));
+    recoveryLayout->addWidget(recoveryMessage_, 1);
+    recoveryLayout->addWidget(reopenSessionButton_);
+    recoveryLayout->addWidget(dismissSessionButton_);
+    recoveryBanner_->hide();
+    outer->addWidget(recoveryBanner_);
+    connect(reopenSessionButton_, &QPushButton::clicked, this, &MainWindow::reopenUnfinishedSession);
+    connect(dismissSessionButton_, &QPushButton::clicked, this, &MainWindow::dismissUnfinishedSession);
 
     sessionLabel_ = new QLabel(tr("Starting the engine…"));
     sessionLabel_->setObjectName("sessionLabel");
@@ -456,6 +490,7 @@ void MainWindow::startSelectedLesson() {
     }
     autosave_.restart(); // a new session, a new file
     autosaveWarning_->hide();
+    recoveredReplay_ = false;
     controller_->startLive(QString::fromStdString(lesson->op), sizeSpin_->value(), messageEdit_->text());
     if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
 }
@@ -549,12 +584,17 @@ void MainWindow::restartEngine() {
 }
 
 void MainWindow::openRecording(const QString& path) {
+    openRecordingFile(path, false);
+}
+
+bool MainWindow::openRecordingFile(const QString& path, bool recovered) {
     TraceFileError error;
-    auto events = readTraceFile(path, error);
+    QString note;
+    auto events = readTraceFile(path, error, &note);
     if (!events) {
         const QString text = tr("Cannot open the recording:\n%1").arg(error.toString());
         statusBar()->showMessage(text, 15000);
-        if (options_.autoplay) {
+        if (headless()) {
             std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
             finishHeadless(false);
         } else {
@@ -562,10 +602,89 @@ void MainWindow::openRecording(const QString& path) {
             box.setTextFormat(Qt::PlainText); // the error quotes the file
             box.exec();
         }
+        return false;
+    }
+    autosave_.restart(); // a replay ends the live session, and its file is complete
+    recoveredReplay_ = recovered;
+    controller_->startReplay(
+        *events,
+        recovered ? tr("%1 (a live session that ended without being closed)").arg(QFileInfo(path).fileName())
+                  : QFileInfo(path).fileName());
+    if (!note.isEmpty()) {
+        statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(path).fileName(), note), 15000);
+        std::fprintf(stderr, "rdmalab: %s: %s\n", qPrintable(path), qPrintable(note));
+    }
+    if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
+    return true;
+}
+
+void MainWindow::collectUnfinishedSessions() {
+    for (auto& session : rdmalab::app::findUnfinishedSessions(SessionAutosave::defaultDirectory())) {
+        if (!session.problem.isEmpty()) {
+            std::fprintf(stderr,
+                         "rdmalab: a session ended without being closed, but cannot be reopened: %s\n",
+                         qPrintable(session.problem));
+            continue;
+        }
+        std::fprintf(stderr,
+                     "rdmalab: the previous session (started %s, %zu events) ended without being "
+                     "closed: %s\n",
+                     qPrintable(session.started.toString(Qt::ISODate)), session.events,
+                     qPrintable(session.path));
+        unfinished_.push_back(std::move(session));
+    }
+    // An unattended run is not someone coming back to the app: it leaves the offer for the next start and
+    // keeps its screenshot free of it.
+    if (!options_.autoplay) offerUnfinishedSession();
+}
+
+void MainWindow::offerUnfinishedSession() {
+    if (unfinished_.empty()) {
+        recoveryBanner_->hide();
         return;
     }
-    controller_->startReplay(*events, QFileInfo(path).fileName());
-    if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
+    const auto& session = unfinished_.front();
+    QString text = tr("The previous session (started %1, %2 events) ended without being closed: the app was "
+                      "killed or crashed. Its autosave keeps everything up to the last complete event: %3")
+                       .arg(QLocale().toString(session.started, QLocale::ShortFormat))
+                       .arg(session.events)
+                       .arg(session.path);
+    if (!session.note.isEmpty())
+        text += tr("\nThe last line was incomplete and is left out (%1).").arg(session.note);
+    if (unfinished_.size() > 1)
+        text += tr("\n%1 more unfinished sessions after this one.").arg(unfinished_.size() - 1);
+    recoveryMessage_->setText(text);
+    recoveryBanner_->show();
+}
+
+void MainWindow::reopenUnfinishedSession() {
+    if (unfinished_.empty()) return;
+    const UnfinishedSession session = unfinished_.front();
+    if (!openRecordingFile(session.path, true)) return;
+    std::fprintf(stderr, "rdmalab: reopened %s as a replay: %zu events\n", qPrintable(session.path),
+                 controller_->replayEvents().size());
+    dismissUnfinishedSession();
+}
+
+void MainWindow::dismissUnfinishedSession() {
+    if (unfinished_.empty()) return;
+    QString error;
+    if (!forgetUnfinishedSession(unfinished_.front(), &error)) {
+        statusBar()->showMessage(error, 15000);
+        std::fprintf(stderr, "rdmalab: %s\n", qPrintable(error));
+    }
+    unfinished_.erase(unfinished_.begin());
+    offerUnfinishedSession();
+}
+
+void MainWindow::reopenAtStart() {
+    reopenUnfinishedSession();
+    if (!recoveredReplay_) {
+        if (headless()) finishHeadless(false);
+        return;
+    }
+    // Without --autoplay there is nothing to wait for: the screenshot shows the reopened session.
+    if (!options_.autoplay && headless()) QTimer::singleShot(300, this, [this] { finishHeadless(true); });
 }
 
 bool MainWindow::saveTrace(const QString& path) {
@@ -622,9 +741,12 @@ void MainWindow::refreshControls() {
     resetButton_->setEnabled((live && running) || replay);
     const auto& s = controller_->state();
     if (!s.device.isEmpty()) {
-        QString label =
-            replay ? tr("REPLAY of a recording — device %1 on %2, recorded %3").arg(s.device, s.host, s.date)
-                   : tr("Live on %1").arg(s.device);
+        QString label = replay ? (recoveredReplay_
+                                      ? tr("REPLAY of a recording of a live session that ended without being "
+                                           "closed — device %1 on %2, recorded %3")
+                                      : tr("REPLAY of a recording — device %1 on %2, recorded %3"))
+                                     .arg(s.device, s.host, s.date)
+                               : tr("Live on %1").arg(s.device);
         if (s.softwareDevice) label += tr("  (SoftRoCE: software RDMA — timings are not hardware timings)");
         sessionLabel_->setText(label);
     }
@@ -759,7 +881,7 @@ void MainWindow::finishHeadless(bool success) {
         if (!saved) std::fprintf(stderr, "rdmalab: could not write %s\n", qPrintable(options_.screenshot));
     }
     headlessStatus_ = success && saved ? 0 : 1;
-    if (!success) {
+    if (!success && !options_.reopenUnfinished) { // a reopened session is not expected to verify
         const auto& s = controller_->state();
         std::fprintf(stderr, "rdmalab: the lesson did not verify%s%s\n", s.lastError ? ":\n" : "",
                      s.lastError ? qPrintable(*s.lastError) : "");

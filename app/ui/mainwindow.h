@@ -41,6 +41,8 @@ struct StartOptions {
     int stepDelayMs = -1;       ///< -1: the speed slider's default
     double animationSpeed = -1; ///< -1: the speed slider's default
     QString engineProgram;
+    /// Open the newest session that ended without being closed as a replay instead of running live.
+    bool reopenUnfinished = false;
 };
 
 class MainWindow : public QMainWindow {
@@ -53,12 +55,18 @@ class MainWindow : public QMainWindow {
     EngineClient* engine() { return engine_; }
     /// Exit status of a headless run (0: lesson verified and screenshot saved).
     int headlessStatus() const { return headlessStatus_; }
+    /// Sessions that ended without being closed, still offered (the first is in the banner).
+    const std::vector<UnfinishedSession>& unfinishedSessions() const { return unfinished_; }
 
   public slots:
     void openRecording(const QString& path);
     bool saveTrace(const QString& path);
     bool exportPng(const QString& path);
     void setPresentationMode(bool on);
+    /// Opens the offered unfinished session as a replay and stops offering it.
+    void reopenUnfinishedSession();
+    /// Stops offering the unfinished session (its file stays); offers the next one, if any.
+    void dismissUnfinishedSession();
 
   private:
     void buildUi();
@@ -73,6 +81,11 @@ class MainWindow : public QMainWindow {
     void showDevices(const nlohmann::json& result);
     void autosave(const std::vector<TraceEvent>& events);
     void finishHeadless(bool success);
+    bool headless() const { return options_.autoplay || options_.quitWhenDone; }
+    bool openRecordingFile(const QString& path, bool recovered);
+    void collectUnfinishedSessions();
+    void offerUnfinishedSession();
+    void reopenAtStart();
     const labs::Lesson* currentLesson() const;
     std::map<std::string, std::string> placeholderValues() const;
 
@@ -90,6 +103,8 @@ class MainWindow : public QMainWindow {
     int headlessStatus_ = 3;
     std::optional<std::uint64_t> selectedSeq_;
     SessionAutosave autosave_; ///< the live session, as it happens (SessionAutosave::defaultDirectory())
+    std::vector<UnfinishedSession> unfinished_; ///< offered for recovery, newest first
+    bool recoveredReplay_ = false;              ///< the replay is a recovered unfinished session
 
     // widgets (object names match the member names without the trailing underscore)
     QComboBox* lessonCombo_ = nullptr;
@@ -106,6 +121,10 @@ class MainWindow : public QMainWindow {
     QLabel* engineMessage_ = nullptr;
     QPushButton* restartEngineButton_ = nullptr;
     QLabel* autosaveWarning_ = nullptr; ///< shown when the session could not be autosaved
+    QFrame* recoveryBanner_ = nullptr;  ///< offers the session an earlier run left unfinished
+    QLabel* recoveryMessage_ = nullptr;
+    QPushButton* reopenSessionButton_ = nullptr;
+    QPushButton* dismissSessionButton_ = nullptr;
     QLabel* sessionLabel_ = nullptr;
     QLabel* stepLabel_ = nullptr;
     QStackedWidget* devicePanel_ = nullptr;

@@ -2,6 +2,7 @@
 #include "commandline.h"
 #include "testutil.hpp"
 
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -18,10 +19,12 @@ QString typed(const QString& name) {
 }
 
 /// Runs the app offscreen (no display needed).
-rdmalab::test::CliRun runApp(const QStringList& args, const QString& lessonsDir = {}) {
+rdmalab::test::CliRun runApp(const QStringList& args, const QString& lessonsDir = {},
+                             const QString& sessionsDir = {}) {
     auto environment = QProcessEnvironment::systemEnvironment();
     environment.insert("QT_QPA_PLATFORM", "offscreen");
     if (!lessonsDir.isEmpty()) environment.insert("RDMALAB_LESSONS_DIR", lessonsDir);
+    if (!sessionsDir.isEmpty()) environment.insert("RDMALAB_SESSIONS_DIR", sessionsDir);
     return runProgram(RDMALAB_APP_PATH, args, environment);
 }
 
@@ -48,6 +51,45 @@ class AppCliTest : public QObject {
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains("lesson not loaded: ") && run.err.contains("broken.yaml"),
                  qPrintable(run.err));
+    }
+
+    // A session an earlier app left unfinished neither blocks nor changes an unattended run: it is named
+    // on stderr and left for the next start.
+    void anUnattendedRunLeavesTheOfferForTheNextStart() {
+        QTemporaryDir dir;
+        const auto lines = rdmalab::test::recordingLines("lesson-write.jsonl", 10);
+        const QString path =
+            rdmalab::test::writeUnfinishedSession(dir.path(), "20240501-100000-000-1", lines, {},
+                                                  rdmalab::test::deadProcessId(), "2024-05-01T10:00:00.000");
+        const QString png = dir.filePath("replay.png");
+        const auto run = runApp({"--replay", RDMALAB_SOURCE_DIR "/tests/data/lesson-send.jsonl", "--autoplay",
+                                 "--step-delay", "0", "--screenshot", png, "--quit"},
+                                {}, dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains("10 events) ended without being closed: " + path), qPrintable(run.err));
+        QVERIFY(QFileInfo(png).size() > 0);
+        QVERIFY(QFile::exists(path + ".open"));
+    }
+
+    void reopenUnfinishedOpensTheNewestSessionAndSaysSo() {
+        QTemporaryDir dir;
+        const auto lines = rdmalab::test::recordingLines("lesson-write.jsonl", 21);
+        const QString path = rdmalab::test::writeUnfinishedSession(
+            dir.path(), "20240501-100000-000-1", lines.first(20), lines[20].left(50),
+            rdmalab::test::deadProcessId(), "2024-05-01T10:00:00.000");
+        const QString png = dir.filePath("recovered.png");
+        const auto run = runApp({"--reopen-unfinished", "--screenshot", png, "--quit"}, {}, dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains("reopened " + path + " as a replay: 20 events"), qPrintable(run.err));
+        QVERIFY2(run.err.contains("line 21 was incomplete"), qPrintable(run.err));
+        QVERIFY(QFileInfo(png).size() > 0);
+        QVERIFY(QFile::exists(path));
+        QVERIFY(!QFile::exists(path + ".open"));
+        // Nothing left to reopen: said, and a failure.
+        const auto none = runApp({"--reopen-unfinished", "--quit"}, {}, dir.path());
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY2(none.err.contains("There is no unfinished session to reopen in " + dir.path()),
+                 qPrintable(none.err));
     }
 
     void parserTakesEveryOptionOfTheTable() {

@@ -1,12 +1,15 @@
 // The app live on the real device through the engine process: whole lessons headless, step-by-step RDMA
-// Write, and a killed engine.
+// Write, a killed engine, and an app killed mid-lesson whose session the next start recovers.
 #include "testutil.hpp"
 
 #include "benchwindow.h"
 #include "mainwindow.h"
+#include "tracefile.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLineSeries>
 
@@ -169,6 +172,86 @@ class AppDeviceTest : public QObject {
         window.findChild<QPushButton*>("restartEngineButton")->click();
         QTRY_VERIFY_WITH_TIMEOUT(window.engine()->isRunning() && !banner->isVisible(), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
+    }
+
+    void killingTheAppMidLessonLeavesASessionTheNextStartRecovers() {
+        QTemporaryDir dir;
+        const QString sessions = dir.filePath("sessions");
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        env.insert("RDMALAB_SESSIONS_DIR", sessions);
+        QProcess app;
+        app.setProcessEnvironment(env);
+        // Slow steps, so the kill lands in the middle of the lesson.
+        app.start(RDMALAB_APP_PATH, {"--lesson", "write", "--autoplay", "--step-delay", "1500"});
+        QVERIFY(app.waitForStarted());
+        const qint64 pid = app.processId();
+        auto sessionFile = [&] {
+            const QStringList files = QDir(sessions).entryList({"*.jsonl"}, QDir::Files);
+            return files.size() == 1 ? sessions + "/" + files.front() : QString();
+        };
+        auto completeLines = [](const QString& path) {
+            QFile file(path);
+            QList<QByteArray> lines;
+            if (!file.open(QIODevice::ReadOnly)) return lines;
+            for (QByteArray line; !file.atEnd();)
+                if ((line = file.readLine()).endsWith('\n')) lines << line;
+            return lines;
+        };
+        QElapsedTimer waited;
+        waited.start();
+        while (completeLines(sessionFile()).size() < 12 && waited.elapsed() < 90000 &&
+               app.state() == QProcess::Running)
+            QTest::qWait(50);
+        const QString path = sessionFile();
+        QVERIFY2(!path.isEmpty() && completeLines(path).size() >= 12,
+                 qPrintable(QString::fromUtf8(app.readAllStandardError())));
+        QVERIFY(QFile::exists(path + ".open"));
+        ::kill(static_cast<pid_t>(pid), SIGKILL);
+        QVERIFY(app.waitForFinished(10000));
+        QCOMPARE(app.exitStatus(), QProcess::CrashExit);
+        const QList<QByteArray> written = completeLines(path);
+        const QString log = QString::fromUtf8(app.readAllStandardError());
+        // The lesson was cut off: it had not ended.
+        bool ended = false;
+        for (const auto& line : written)
+            ended = ended || (line.contains("\"name\":\"op.step\"") && line.contains("\"done\":true"));
+        QVERIFY2(!ended, "the lesson ended before the kill: slow it down");
+        QVERIFY2(QFile::exists(path + ".open"), qPrintable(log)); // left behind: it did not end normally
+
+        // Offered: the next start finds it, with the events written before the kill.
+        const auto found = findUnfinishedSessions(sessions);
+        QCOMPARE(found.size(), std::size_t(1));
+        QCOMPARE(found[0].path, path);
+        QCOMPARE(found[0].owner.pid, pid);
+        QCOMPARE(found[0].events, std::size_t(written.size()));
+
+        // The real app again: it says what it found, and --reopen-unfinished opens exactly those events.
+        const QString png = dir.filePath("recovered.png");
+        QProcess again;
+        again.setProcessEnvironment(env);
+        again.start(RDMALAB_APP_PATH, {"--reopen-unfinished", "--autoplay", "--step-delay", "0",
+                                       "--screenshot", png, "--quit"});
+        QVERIFY(again.waitForFinished(120000));
+        const QString out = QString::fromUtf8(again.readAllStandardError());
+        QVERIFY2(again.exitStatus() == QProcess::NormalExit && again.exitCode() == 0, qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("events) ended without being closed: %1").arg(path)),
+                 qPrintable(out));
+        QVERIFY2(
+            out.contains(QStringLiteral("reopened %1 as a replay: %2 events").arg(path).arg(written.size())),
+            qPrintable(out));
+        QVERIFY(!QImage(png).isNull());
+        QVERIFY(QFile::exists(path));            // the recording stays
+        QVERIFY(!QFile::exists(path + ".open")); // and is not offered again
+        QVERIFY(findUnfinishedSessions(sessions).empty());
+        // The replay is those events, in order.
+        TraceFileError error;
+        const auto reread = readTraceFile(path, error);
+        QVERIFY2(reread, qPrintable(error.toString()));
+        QCOMPARE(reread->size(), std::size_t(written.size()));
+        for (qsizetype i = 0; i < written.size(); ++i)
+            QCOMPARE((*reread)[std::size_t(i)].seq,
+                     nlohmann::json::parse(written[i].toStdString()).at("seq").get<std::uint64_t>());
     }
 };
 

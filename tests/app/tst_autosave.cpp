@@ -2,11 +2,17 @@
 // a file size limit reached mid-session), two sessions started together, a read-only folder. Nothing is
 // lost silently: the failure is shown with the path and the system's reason, the session stays in
 // memory, files hold whole lines only, and an earlier recording is never damaged.
+// And when the app itself dies: a session left without being closed is offered on the next start
+// (never one of an instance that still runs), reopens as a replay of its complete events, or is
+// dismissed and kept.
 #include "benchwindow.h"
 #include "mainwindow.h"
+#include "testutil.hpp"
 #include "tracefile.h"
 
 #include <QLabel>
+#include <QProcess>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -20,6 +26,9 @@
 
 using namespace rdmalab;
 using namespace rdmalab::app;
+using rdmalab::test::deadProcessId;
+using rdmalab::test::recordingLines;
+using rdmalab::test::writeUnfinishedSession;
 
 namespace {
 const QString kData = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/");
@@ -86,6 +95,22 @@ class FileSizeLimit {
     rlimit saved_{};
     void (*previousHandler_)(int) = nullptr;
 };
+
+/// The marker JSON of a process identity, as SessionAutosave writes it.
+QByteArray markerOf(const ProcessIdentity& who) {
+    return QStringLiteral("{\"pid\":%1,\"start_ticks\":%2,\"boot_id\":\"%3\",\"started\":"
+                          "\"2024-05-01T10:00:00.000\"}\n")
+        .arg(who.pid)
+        .arg(who.startTicks)
+        .arg(who.bootId)
+        .toUtf8();
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) qFatal("cannot write %s", qPrintable(path));
+    file.write(bytes);
+}
 
 /// A sessions folder that cannot be created: its parent in `dir` is a regular file. Empty on failure.
 QString uncreatableFolderIn(const QTemporaryDir& dir) {
@@ -223,6 +248,177 @@ class AutosaveTest : public QObject {
         QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         QVERIFY2(error.contains(path), qPrintable(error));
         QCOMPARE(contents(path), earlier);
+    }
+
+    void aSessionThatEndsNormallyLeavesNoMarker() {
+        QTemporaryDir dir;
+        const auto events = recording("lesson-write.jsonl");
+        QString second;
+        {
+            SessionAutosave autosave(dir.path());
+            QVERIFY2(autosave.append({events.begin(), events.begin() + 5}), qPrintable(autosave.error()));
+            const QString marker = autosave.markerPath();
+            QCOMPARE(marker, autosave.path() + ".open");
+            const auto json = nlohmann::json::parse(contents(marker).toStdString());
+            QCOMPARE(json.at("pid").get<qint64>(), QCoreApplication::applicationPid());
+            QVERIFY(json.at("start_ticks").get<quint64>() > 0);
+            QCOMPARE(json.at("start_ticks").get<quint64>(), ProcessIdentity::current().startTicks);
+            QVERIFY(findUnfinishedSessions(dir.path()).empty()); // this process runs: never offered
+            autosave.restart();
+            QVERIFY(!QFile::exists(marker));
+            QVERIFY(autosave.append(events));
+            second = autosave.markerPath();
+            QVERIFY(QFile::exists(second));
+        }
+        QVERIFY(!QFile::exists(second)); // destroyed: the session ended normally
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);
+        QVERIFY(findUnfinishedSessions(dir.path()).empty());
+    }
+
+    void aTrailingPartialLineOpensWithTheCompleteEvents() {
+        QTemporaryDir dir;
+        const auto lines = recordingLines("lesson-write.jsonl", 21);
+        QByteArray whole;
+        for (qsizetype i = 0; i < 20; ++i)
+            whole += lines[i];
+        const QString cut = dir.filePath("cut.jsonl");
+        writeFile(cut, whole + lines[20].left(lines[20].size() / 2));
+        TraceFileError error;
+        QString note;
+        const auto events = readTraceFile(cut, error, &note);
+        QVERIFY2(events, qPrintable(error.toString()));
+        QCOMPARE(events->size(), std::size_t(20));
+        QVERIFY2(note.contains("line 21 was incomplete") && note.contains("20 complete events"),
+                 qPrintable(note));
+        // A bad last line that ends with its newline was written whole: that is a bad file, not a cut one.
+        const QString bad = dir.filePath("bad.jsonl");
+        writeFile(bad, whole + lines[20].left(lines[20].size() / 2) + "\n");
+        QVERIFY(!readTraceFile(bad, error, &note));
+        QCOMPARE(error.line, std::size_t(21));
+        // Nothing complete at all: refused.
+        const QString only = dir.filePath("only.jsonl");
+        writeFile(only, lines[0].left(30));
+        QVERIFY(!readTraceFile(only, error, &note));
+        // A whole file has no note.
+        QVERIFY(readTraceFile(kData + "lesson-send.jsonl", error, &note));
+        QVERIFY(note.isEmpty());
+    }
+
+    void anUnfinishedSessionIsOfferedAndReopensAsAReplay() {
+        QTemporaryDir dir;
+        const auto lines = recordingLines("lesson-write.jsonl", 21);
+        const QString path =
+            writeUnfinishedSession(dir.path(), "20240501-100000-000-1", lines.first(20), lines[20].left(40),
+                                   deadProcessId(), "2024-05-01T10:00:00.000");
+        ScopedEnv env("RDMALAB_SESSIONS_DIR", dir.path().toUtf8());
+        MainWindow window(StartOptions{});
+        window.show();
+        auto* banner = window.findChild<QWidget*>("recoveryBanner");
+        auto* message = window.findChild<QLabel*>("recoveryMessage");
+        auto* reopen = window.findChild<QPushButton*>("reopenSessionButton");
+        QVERIFY(banner && message && reopen && window.findChild<QPushButton*>("dismissSessionButton"));
+        QVERIFY(banner->isVisible());
+        QVERIFY2(message->text().contains("The previous session (started ") &&
+                     message->text().contains("20 events) ended without being closed") &&
+                     message->text().contains(path) && message->text().contains("incomplete"),
+                 qPrintable(message->text()));
+        reopen->click();
+        auto* controller = window.controller();
+        QCOMPARE(controller->mode(), LessonController::Mode::Replay);
+        const auto expected = recording("lesson-write.jsonl");
+        QCOMPARE(controller->replayEvents().size(), std::size_t(20));
+        for (std::size_t i = 0; i < 20; ++i)
+            QCOMPARE(controller->replayEvents()[i].seq, expected[i].seq);
+        QVERIFY(!banner->isVisible());
+        QVERIFY(QFile::exists(path));            // the recording stays
+        QVERIFY(!QFile::exists(path + ".open")); // and is not offered again
+        auto* label = window.findChild<QLabel*>("sessionLabel");
+        QVERIFY2(label->text().contains("REPLAY") && label->text().contains("live session that ended without "
+                                                                            "being closed"),
+                 qPrintable(label->text()));
+        MainWindow again(StartOptions{});
+        again.show();
+        QVERIFY(again.unfinishedSessions().empty());
+        QVERIFY(!again.findChild<QWidget*>("recoveryBanner")->isVisible());
+    }
+
+    void dismissKeepsTheFileAndOffersTheNext() {
+        QTemporaryDir dir;
+        const auto lines = recordingLines("lesson-send.jsonl", 12);
+        const qint64 dead = deadProcessId();
+        const QString older = writeUnfinishedSession(dir.path(), "20240501-090000-000-1", lines.first(5), {},
+                                                     dead, "2024-05-01T09:00:00.000");
+        const QString newer = writeUnfinishedSession(dir.path(), "20240501-100000-000-1", lines, {}, dead,
+                                                     "2024-05-01T10:00:00.000");
+        ScopedEnv env("RDMALAB_SESSIONS_DIR", dir.path().toUtf8());
+        MainWindow window(StartOptions{});
+        window.show();
+        auto* banner = window.findChild<QWidget*>("recoveryBanner");
+        auto* message = window.findChild<QLabel*>("recoveryMessage");
+        auto* dismiss = window.findChild<QPushButton*>("dismissSessionButton");
+        QVERIFY(banner->isVisible());
+        QVERIFY2(message->text().contains(newer) && message->text().contains("12 events") &&
+                     message->text().contains("1 more"),
+                 qPrintable(message->text()));
+        dismiss->click();
+        QVERIFY(banner->isVisible());
+        QVERIFY2(message->text().contains(older) && message->text().contains("5 events") &&
+                     !message->text().contains("more"),
+                 qPrintable(message->text()));
+        dismiss->click();
+        QVERIFY(!banner->isVisible());
+        QVERIFY(window.controller()->mode() != LessonController::Mode::Replay);
+        QCOMPARE(contents(newer), lines.join()); // kept as it was
+        QVERIFY(QFile::exists(older));
+        QVERIFY(!QFile::exists(newer + ".open") && !QFile::exists(older + ".open"));
+        MainWindow again(StartOptions{});
+        QVERIFY(again.unfinishedSessions().empty());
+    }
+
+    void aSessionOfAnInstanceThatStillRunsIsNeverOffered() {
+        QTemporaryDir dir;
+        const auto lines = recordingLines("lesson-send.jsonl", 8);
+        // Another instance, alive: a child process stands in for it.
+        QProcess other;
+        other.start("sleep", {"60"});
+        QVERIFY(other.waitForStarted());
+        const QString path = writeUnfinishedSession(dir.path(), "20240501-100000-000-1", lines, {},
+                                                    other.processId(), "2024-05-01T10:00:00.000");
+        QVERIFY(findUnfinishedSessions(dir.path()).empty());
+        ScopedEnv env("RDMALAB_SESSIONS_DIR", dir.path().toUtf8());
+        {
+            MainWindow window(StartOptions{});
+            window.show();
+            QVERIFY(!window.findChild<QWidget*>("recoveryBanner")->isVisible());
+        }
+        other.kill();
+        QVERIFY(other.waitForFinished());
+        auto found = findUnfinishedSessions(dir.path());
+        QCOMPARE(found.size(), std::size_t(1)); // gone now: offered
+        QCOMPARE(found[0].path, path);
+        QCOMPARE(found[0].events, std::size_t(8));
+        QVERIFY(forgetUnfinishedSession(found[0]));
+
+        // This very process, named exactly: running, never offered. The same pid with another start time
+        // or from another boot is a process that has ended (its pid was reused).
+        const ProcessIdentity self = ProcessIdentity::current();
+        QVERIFY(self.isRunning());
+        const QString mine = writeUnfinishedSession(dir.path(), "20240501-110000-000-2", lines, {}, 1, {});
+        writeFile(mine + ".open", markerOf(self));
+        QVERIFY(findUnfinishedSessions(dir.path()).empty());
+        ProcessIdentity reused = self;
+        reused.startTicks += 1;
+        QVERIFY(!reused.isRunning());
+        writeFile(mine + ".open", markerOf(reused));
+        QCOMPARE(findUnfinishedSessions(dir.path()).size(), std::size_t(1));
+        ProcessIdentity lastBoot = self;
+        lastBoot.bootId = "00000000-0000-0000-0000-000000000000";
+        QVERIFY(!lastBoot.isRunning());
+        writeFile(mine + ".open", markerOf(lastBoot));
+        QCOMPARE(findUnfinishedSessions(dir.path()).size(), std::size_t(1));
+        // A marker that is not ours to read is left alone.
+        writeFile(mine + ".open", "not json");
+        QVERIFY(findUnfinishedSessions(dir.path()).empty());
     }
 };
 

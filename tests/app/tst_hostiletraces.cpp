@@ -1,11 +1,14 @@
 // Hostile traces: every field of the real recordings given every other JSON type, numbers out of range,
-// byte ranges outside the buffer, a wrong-typed event from the engine process. A recording is refused with
-// its file, line and field, or shown; the engine's garbage is reported and skipped; nothing crashes.
+// byte ranges outside the buffer, a wrong-typed event from the engine process, an engine that sends
+// garbage. A recording is refused with its file, line and field, or shown; a wrong-typed event from the
+// engine is reported and skipped, and an engine that sends what is not a trace event is stopped and
+// reported like one that died, its earlier events kept; nothing crashes.
 #include "benchsession.h"
 #include "datapathview.h"
 #include "engineclient.h"
 #include "labstate.h"
 #include "lessoncontroller.h"
+#include "mainwindow.h"
 #include "memoryview.h"
 #include "tracefile.h"
 #include "verbscode.h"
@@ -15,6 +18,8 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -118,6 +123,26 @@ QString engineScript(const QTemporaryDir& dir, const QStringList& replies) {
     file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     return path;
 }
+
+/// A script standing in for the engine: `body` runs after the shebang.
+QString scriptEngine(const QTemporaryDir& dir, const QString& name, const QString& body) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+    file.write(("#!/bin/sh\n" + body).toUtf8());
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
+const char* const kSessionLine = "{\"v\":1,\"seq\":1,\"t_ns\":1,\"ep\":\"-\",\"kind\":\"session\","
+                                 "\"name\":\"rdmalab\",\"ids\":{},\"data\":{\"device\":\"rxe0\","
+                                 "\"device_info\":{\"name\":\"rxe0\",\"software\":true}}}";
+const char* const kStartLine = "{\"v\":1,\"seq\":2,\"t_ns\":2,\"ep\":\"-\",\"kind\":\"result\","
+                               "\"name\":\"op.start\",\"ids\":{\"id\":2},\"data\":{\"ok\":true,"
+                               "\"steps\":[{\"id\":\"open_device\",\"title\":\"Open the device\"}]}}";
+const char* const kWrongTypedLine = "{\"v\":1,\"seq\":3,\"t_ns\":3,\"ep\":\"-\",\"kind\":\"session\","
+                                    "\"name\":\"rdmalab\",\"ids\":{},\"data\":{\"device\":\"rxe9\","
+                                    "\"device_info\":{\"name\":\"rxe9\",\"software\":\"yes\"}}}";
 } // namespace
 
 class HostileTracesTest : public QObject {
@@ -315,6 +340,124 @@ class HostileTracesTest : public QObject {
         QVERIFY(controller.state().softwareDevice);
         QCOMPARE(controller.state().plannedSteps.size(), std::size_t(1));
         engine.stop();
+    }
+
+    void anEngineThatSendsGarbageIsStoppedLikeOneThatDied() {
+        QTemporaryDir dir;
+        const QString script =
+            engineScript(dir, {kSessionLine, kStartLine, "Segmentation fault in libfoo: this is no event"});
+        EngineClient engine;
+        engine.setProgram(script);
+        LessonController controller(&engine);
+        QSignalSpy started(&engine, &EngineClient::started);
+        QSignalSpy died(&engine, &EngineClient::engineDied);
+        QSignalSpy skipped(&engine, &EngineClient::protocolError);
+        engine.start();
+        QTRY_COMPARE(started.count(), 1);
+        controller.startLive("write", 64, "x");
+        QTRY_COMPARE(died.count(), 1);
+        const QString report = died.at(0).at(0).toString();
+        QVERIFY2(report.contains("sent something that is not a trace event: output line 3: field '(line)': "
+                                 "not valid JSON") &&
+                     report.contains(script) && report.contains("Restart engine"),
+                 qPrintable(report));
+        QVERIFY(!engine.isRunning()); // stopped, although the script would have waited for more input
+        QCOMPARE(controller.sessionEvents().size(), std::size_t(2)); // what came before is kept
+        QCOMPARE(controller.state().device, QString("rxe0"));
+        QCOMPARE(skipped.count(), 0);
+        QTest::qWait(300);
+        QCOMPARE(died.count(), 1); // its exit is not reported a second time
+        // A restart runs it again from the start.
+        engine.start();
+        QTRY_COMPARE(started.count(), 2);
+        controller.startLive("write", 64, "x");
+        QTRY_COMPARE(died.count(), 2);
+    }
+
+    void aJsonValueThatIsNoEventStopsTheEngine() {
+        QTemporaryDir dir;
+        EngineClient engine;
+        engine.setProgram(engineScript(dir, {kSessionLine, "[1,2,3]"}));
+        LessonController controller(&engine);
+        QSignalSpy died(&engine, &EngineClient::engineDied);
+        engine.start();
+        QTRY_VERIFY(engine.isRunning());
+        controller.startLive("write", 64, "x");
+        QTRY_COMPARE(died.count(), 1);
+        const QString report = died.at(0).at(0).toString();
+        QVERIFY2(report.contains("output line 2: field '(event)': expected a JSON object"),
+                 qPrintable(report));
+        QCOMPARE(controller.sessionEvents().size(), std::size_t(1));
+    }
+
+    void theThirdWrongTypedEventStopsTheEngine() {
+        QTemporaryDir dir;
+        EngineClient engine;
+        engine.setProgram(engineScript(
+            dir, {kSessionLine, kWrongTypedLine, kWrongTypedLine, kStartLine, kWrongTypedLine, kStartLine}));
+        LessonController controller(&engine);
+        QSignalSpy died(&engine, &EngineClient::engineDied);
+        QSignalSpy skipped(&engine, &EngineClient::protocolError);
+        engine.start();
+        QTRY_VERIFY(engine.isRunning());
+        controller.startLive("write", 64, "x");
+        QTRY_COMPARE(died.count(), 1);
+        QCOMPARE(skipped.count(), 2); // the first two were skipped and reported
+        QVERIFY2(skipped.at(1).at(0).toString().contains("line 3: field 'data.device_info.software'"),
+                 qPrintable(skipped.at(1).at(0).toString()));
+        const QString report = died.at(0).at(0).toString();
+        QVERIFY2(
+            report.contains("output line 5: field 'data.device_info.software': expected a boolean, found "
+                            "string (3 events had a field of the wrong type)"),
+            qPrintable(report));
+        QCOMPARE(controller.sessionEvents().size(), std::size_t(2)); // lines 1 and 4; not 6, after the stop
+        QVERIFY(!engine.isRunning());
+    }
+
+    void anEndlessLineStopsTheEngine() {
+        QTemporaryDir dir;
+        EngineClient engine;
+        // More than kMaxEngineLineBytes and never a newline: it is refused before it ends.
+        engine.setProgram(scriptEngine(dir, "endless.sh",
+                                       "read hello\nprintf '%s\\n' '" + QString(kSessionLine) +
+                                           "'\nexec tr '\\0' x < /dev/zero\n"));
+        QSignalSpy died(&engine, &EngineClient::engineDied);
+        QSignalSpy events(&engine, &EngineClient::eventsArrived);
+        engine.start();
+        QTRY_VERIFY(engine.isRunning());
+        engine.send("hello");
+        QTRY_VERIFY_WITH_TIMEOUT(died.count() == 1, 30000);
+        const QString report = died.at(0).at(0).toString();
+        QVERIFY2(report.contains("output line 2: longer than 16 MiB"), qPrintable(report));
+        QCOMPARE(events.count(), 1); // the event before it arrived
+        QVERIFY(!engine.isRunning());
+    }
+
+    void theWindowShowsAGarbledEngineLikeADeadOneAndOffersARestart() {
+        QTemporaryDir dir;
+        StartOptions options;
+        options.engineProgram =
+            scriptEngine(dir, "garbled.sh",
+                         "read hello\necho 'rdmalab-cli 0.1 (not what you expected)'\nexec cat >/dev/null\n");
+        MainWindow window(options);
+        window.show();
+        QSignalSpy started(window.engine(), &EngineClient::started);
+        auto* banner = window.findChild<QWidget*>("engineBanner");
+        auto* message = window.findChild<QLabel*>("engineMessage");
+        auto* restart = window.findChild<QPushButton*>("restartEngineButton");
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 20000);
+        QVERIFY2(message->text().contains("sent something that is not a trace event: output line 1: field "
+                                          "'(line)': not valid JSON"),
+                 qPrintable(message->text()));
+        QVERIFY(window.isVisible()); // the app stays up
+        QVERIFY(!window.engine()->isRunning());
+        QVERIFY(restart->isVisible() && restart->isEnabled());
+        const auto startsBefore = started.count();
+        restart->click();
+        QTRY_VERIFY_WITH_TIMEOUT(started.count() > startsBefore, 20000); // really started again ...
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible() && !window.engine()->isRunning(),
+                                 20000); // ... and refused
+        QVERIFY(message->text().contains("not a trace event"));
     }
 };
 

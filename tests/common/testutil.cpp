@@ -186,4 +186,42 @@ QString endResourceCheck() {
     return difference;
 }
 
+QList<QByteArray> recordingLines(const QString& name, qsizetype count) {
+    QFile file(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/") + name);
+    if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(file.fileName()));
+    QList<QByteArray> lines;
+    while (!file.atEnd() && lines.size() < count)
+        lines << file.readLine();
+    return lines;
+}
+
+qint64 deadProcessId() {
+    QProcess child;
+    child.start(QStringLiteral("true"), {});
+    if (!child.waitForStarted(10000)) qFatal("cannot start true");
+    const qint64 pid = child.processId();
+    child.waitForFinished(10000); // reaped: the pid is free
+    return pid;
+}
+
+QString writeUnfinishedSession(const QString& directory, const QString& name, const QList<QByteArray>& lines,
+                               const QByteArray& partial, qint64 pid, const QString& startedIso) {
+    const QString path = directory + "/" + name + ".jsonl";
+    QFile session(path);
+    if (!session.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+        qFatal("cannot create %s", qPrintable(path));
+    for (const auto& line : lines)
+        session.write(line);
+    session.write(partial);
+    session.close();
+    QFile bootId(QStringLiteral("/proc/sys/kernel/random/boot_id"));
+    const QByteArray boot = bootId.open(QIODevice::ReadOnly) ? bootId.readAll().trimmed() : QByteArray();
+    QFile marker(path + ".open");
+    if (!marker.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+        qFatal("cannot create %s.open", qPrintable(path));
+    marker.write("{\"pid\":" + QByteArray::number(pid) + ",\"start_ticks\":0,\"boot_id\":\"" + boot +
+                 "\",\"started\":\"" + startedIso.toUtf8() + "\"}\n");
+    return path;
+}
+
 } // namespace rdmalab::test

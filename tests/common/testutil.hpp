@@ -1,6 +1,7 @@
 // Helpers shared by the test suites.
 #pragma once
 
+#include <QList>
 #include <QMap>
 #include <QProcessEnvironment>
 #include <QString>
@@ -45,6 +46,15 @@ void beginResourceCheck();
 /// Compares the counts after the test with those before (waiting up to 3 s for asynchronous release):
 /// an empty string when equal, else what differs. Appends one line per test to $RDMALAB_RESOURCE_LOG.
 QString endResourceCheck();
+/// The first `count` lines of a recording in tests/data (each with its newline).
+QList<QByteArray> recordingLines(const QString& name, qsizetype count);
+/// A process id no process has now: a child that has ended and been reaped.
+qint64 deadProcessId();
+/// Leaves a session in `directory` as an app killed while autosaving does: the file NAME.jsonl holding
+/// `lines`, then `partial` with no newline, and its marker NAME.jsonl.open naming process `pid` (start
+/// time unknown, this boot) and the time the session started. Returns the session file's path.
+QString writeUnfinishedSession(const QString& directory, const QString& name, const QList<QByteArray>& lines,
+                               const QByteArray& partial, qint64 pid, const QString& startedIso);
 
 } // namespace rdmalab::test
 
