@@ -189,7 +189,9 @@ class BenchJob {
         nlohmann::json done = {{"ok", true}, {"runs", runs_.size()}};
         std::size_t completed = 0;
         try {
-            for (std::size_t i = 0; i < runs_.size() && !feed_.stop_requested(); ++i) {
+            // The first run always begins, so a stop that arrives before the worker does still yields
+            // one bench.result (with no samples), as it would a moment later.
+            for (std::size_t i = 0; i < runs_.size() && (i == 0 || !feed_.stop_requested()); ++i) {
                 {
                     std::lock_guard lock(run_mutex_);
                     current_ = i;

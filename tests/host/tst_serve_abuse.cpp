@@ -338,6 +338,26 @@ class TestServeAbuse : public QObject {
         }
     }
 
+    void aStopSentTogetherWithTheStartStillGetsItsResult() {
+        // The stop can reach the engine before its measurement thread has begun the first run; that run
+        // must still report (no samples), or a client waiting for bench.result waits for ever.
+        for (int attempt = 0; attempt < 5; ++attempt) {
+            Engine engine;
+            QVERIFY(engine.started());
+            engine.send("{\"id\":1,\"cmd\":\"bench.start\",\"kind\":\"tcp_lat\",\"size\":64,"
+                        "\"warmup\":1000000,\"iters\":1000}\n{\"id\":2,\"cmd\":\"bench.stop\"}\n");
+            const auto result = engine.nextEvent(
+                [](const nlohmann::json& e) { return e.value("name", "") == "bench.result"; });
+            QVERIFY2(result.is_object(), "no bench.result after a stop sent with the start");
+            QCOMPARE(result["data"]["no_samples"].get<bool>(), true);
+            const auto done =
+                engine.nextEvent([](const nlohmann::json& e) { return e.value("name", "") == "bench.done"; });
+            QVERIFY(done.is_object());
+            QCOMPARE(done["data"]["completed"].get<int>(), 1);
+            QCOMPARE(done["data"]["stopped"].get<bool>(), true);
+        }
+    }
+
     void aFloodOfCommandsKeepsMemoryBounded() {
         // Under ASan, freed memory is held in a quarantine (256 MiB by default) and the peak would measure
         // that, not the engine: the engine started here keeps none (no effect on an ordinary build).
