@@ -183,8 +183,7 @@ struct Side {
                             {"private_data_len", data.size()}});
         if (type != expected) {
             ErrorInfo info{
-                rdma_event_str(type) == std::string("RDMA_CM_EVENT_REJECTED") ? "rdma_connect"
-                                                                              : "rdma_get_cm_event",
+                type == RDMA_CM_EVENT_REJECTED ? "rdma_connect" : "rdma_get_cm_event",
                 status < 0 ? -status : 0,
                 rdma_event_str(type),
                 fmt::format("expected {}", rdma_event_str(expected)),

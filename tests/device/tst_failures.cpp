@@ -43,6 +43,17 @@ std::optional<ErrorInfo> failure_of(const std::function<void()>& call) {
     return std::nullopt;
 }
 
+/// Creates an RC QP with `capacity` on a fresh context, PD and CQ; returns the failure (if any).
+std::optional<ErrorInfo>
+create_qp_failure(const std::function<void(QpCapacity&, const ibv_device_attr&)>& bend) {
+    auto context = Context::open("", std::make_shared<Tracer>());
+    auto pd = ProtectionDomain::alloc(context, Endpoint::A);
+    auto cq = CompletionQueue::create(context, Endpoint::A, 16);
+    QpCapacity capacity;
+    bend(capacity, context->query_device());
+    return failure_of([&] { QueuePair::create(pd, cq, cq, IBV_QPT_RC, capacity); });
+}
+
 /// Two endpoints on one device with RC (or other) QPs, built by hand so each case can bend one thing.
 struct Pair {
     std::shared_ptr<Tracer> tracer = std::make_shared<Tracer>();
@@ -232,36 +243,24 @@ class FailuresTest : public QObject {
     }
 
     void sendQueueDeeperThanTheDeviceAllowsIsEinval() {
-        auto context = Context::open("", std::make_shared<Tracer>());
-        const auto attr = context->query_device();
-        auto pd = ProtectionDomain::alloc(context, Endpoint::A);
-        auto cq = CompletionQueue::create(context, Endpoint::A, 16);
-        QpCapacity capacity;
-        capacity.max_send_wr = static_cast<std::uint32_t>(attr.max_qp_wr) + 1;
-        const auto info = failure_of([&] { QueuePair::create(pd, cq, cq, IBV_QPT_RC, capacity); });
+        const auto info = create_qp_failure([](QpCapacity& capacity, const ibv_device_attr& attr) {
+            capacity.max_send_wr = static_cast<std::uint32_t>(attr.max_qp_wr) + 1;
+        });
         EXPECT_ERROR(info, "ibv_create_qp", "EINVAL");
         QVERIFY2(info->cause.find("max_qp_wr") != std::string::npos, text(*info).constData());
     }
 
     void moreScatterGatherEntriesThanTheDeviceAllowsIsEinval() {
-        auto context = Context::open("", std::make_shared<Tracer>());
-        const auto attr = context->query_device();
-        auto pd = ProtectionDomain::alloc(context, Endpoint::A);
-        auto cq = CompletionQueue::create(context, Endpoint::A, 16);
-        QpCapacity capacity;
-        capacity.max_send_sge = static_cast<std::uint32_t>(attr.max_sge) + 1;
-        const auto info = failure_of([&] { QueuePair::create(pd, cq, cq, IBV_QPT_RC, capacity); });
+        const auto info = create_qp_failure([](QpCapacity& capacity, const ibv_device_attr& attr) {
+            capacity.max_send_sge = static_cast<std::uint32_t>(attr.max_sge) + 1;
+        });
         EXPECT_ERROR(info, "ibv_create_qp", "EINVAL");
         QVERIFY2(info->cause.find("max_sge") != std::string::npos, text(*info).constData());
     }
 
     void inlineDataAboveTheDeviceLimitIsRefusedAtCreation() {
-        auto context = Context::open("", std::make_shared<Tracer>());
-        auto pd = ProtectionDomain::alloc(context, Endpoint::A);
-        auto cq = CompletionQueue::create(context, Endpoint::A, 16);
-        QpCapacity capacity;
-        capacity.max_inline_data = 1u << 20;
-        const auto info = failure_of([&] { QueuePair::create(pd, cq, cq, IBV_QPT_RC, capacity); });
+        const auto info = create_qp_failure(
+            [](QpCapacity& capacity, const ibv_device_attr&) { capacity.max_inline_data = 1u << 20; });
         EXPECT_ERROR(info, "ibv_create_qp", "EINVAL");
         QVERIFY2(info->cause.find("max_inline_data") != std::string::npos, text(*info).constData());
     }
