@@ -18,6 +18,9 @@ QString BenchRun::applyResult(const nlohmann::json& result) {
                                                      {"iters", resultIters.has_value()}};
     for (const auto& [field, present] : required)
         if (!present) return QStringLiteral("bench.result: field '%1' missing").arg(field);
+    if (!find_measurement_kind(*resultKind))
+        return QStringLiteral("bench.result: field 'kind': unknown measurement kind '%1'")
+            .arg(QString::fromStdString(*resultKind));
     kind = QString::fromStdString(*resultKind);
     device = QString::fromStdString(*resultDevice);
     softwareDevice = r.get<bool>("software_device", false);

@@ -2,6 +2,8 @@
 // "measure" events (bench.begin, bench.samples, bench.progress, bench.result; docs/trace-format.md).
 #pragma once
 
+#include "rdmalab/measurement.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <QString>
@@ -58,8 +60,16 @@ struct BenchRun {
     double lastProgressS = 0;
     double lastProgressBytes = 0;
 
-    bool isLatency() const { return kind.endsWith("_lat"); }
-    bool isTcp() const { return kind.startsWith("tcp_"); }
+    /// The kind's entry in the shared vocabulary (rdmalab/measurement.hpp); nullptr for a name it lacks.
+    const MeasurementKind* measurementKind() const { return find_measurement_kind(kind.toStdString()); }
+    bool isLatency() const {
+        const auto* k = measurementKind();
+        return k && k->latency;
+    }
+    bool isTcp() const {
+        const auto* k = measurementKind();
+        return k && k->tcp;
+    }
     /// Fills the result fields from a bench.result object (an event's `data`); returns an error text
     /// naming a missing field, and throws FieldError (rdmalab/fields.hpp) for a field of the wrong type.
     QString applyResult(const nlohmann::json& result);

@@ -39,13 +39,6 @@ using bench_detail::Usage;
 using bench_detail::warmup_begins;
 using bench_detail::warmup_ends;
 
-constexpr std::pair<BenchKind, std::string_view> kNames[] = {
-    {BenchKind::SendLat, "send_lat"}, {BenchKind::WriteLat, "write_lat"},
-    {BenchKind::ReadLat, "read_lat"}, {BenchKind::AtomicLat, "atomic_lat"},
-    {BenchKind::TcpLat, "tcp_lat"},   {BenchKind::WriteBw, "write_bw"},
-    {BenchKind::ReadBw, "read_bw"},   {BenchKind::SendBw, "send_bw"},
-    {BenchKind::TcpBw, "tcp_bw"},
-};
 
 /// How long a loopback wait may see no progress. Both endpoints are on this host, so only a device that
 /// stopped completing (or a stuck peer thread) waits that long: an 8 MiB WRITE on SoftRoCE under
@@ -684,34 +677,6 @@ void BenchFeed::reset() {
     local_messages_ = shared_messages_ = 0;
     local_elapsed_s_ = shared_elapsed_s_ = 0;
     last_publish_us_ = 0;
-}
-
-std::string_view to_string(BenchKind kind) {
-    for (const auto& [k, n] : kNames)
-        if (k == kind) return n;
-    return "?";
-}
-
-std::optional<BenchKind> bench_kind_from_string(std::string_view text) {
-    for (const auto& [k, n] : kNames)
-        if (n == text) return k;
-    return std::nullopt;
-}
-
-std::vector<std::string_view> bench_kind_names() {
-    std::vector<std::string_view> names;
-    for (const auto& entry : kNames)
-        names.push_back(entry.second);
-    return names;
-}
-
-bool is_latency(BenchKind kind) {
-    return kind == BenchKind::SendLat || kind == BenchKind::WriteLat || kind == BenchKind::ReadLat ||
-           kind == BenchKind::AtomicLat || kind == BenchKind::TcpLat;
-}
-
-bool is_tcp(BenchKind kind) {
-    return kind == BenchKind::TcpLat || kind == BenchKind::TcpBw;
 }
 
 LatencyStats compute_stats(std::vector<double> samples) {

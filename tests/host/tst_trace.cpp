@@ -2,6 +2,7 @@
 #include "testutil.hpp"
 
 #include "rdmalab/describe.hpp"
+#include "rdmalab/measurement.hpp"
 #include "rdmalab/trace.hpp"
 
 #include <QTemporaryDir>
@@ -177,6 +178,29 @@ class TraceTest : public QObject {
                              "[A] ibv_reg_mr(access=LOCAL_WRITE|REMOTE_WRITE, length=64) -> ok  lkey=0x1234  "
                              "rkey=0x1234"),
                  text.c_str());
+    }
+
+    void measurementKindsAreOneTable() {
+        const auto kinds = measurement_kinds();
+        QCOMPARE(kinds.size(), std::size_t{9});
+        for (const auto& k : kinds) {
+            QCOMPARE(to_string(k.kind), k.name);
+            QVERIFY(bench_kind_from_string(k.name) == k.kind);
+            QCOMPARE(find_measurement_kind(k.name), &k);
+            QVERIFY2(!k.reference.empty() && !k.title.empty(), std::string(k.name).c_str());
+            QVERIFY2(!k.full_round_trip || k.latency, "only a latency is a round trip");
+        }
+        QVERIFY(!bench_kind_from_string("write_latency"));
+        QVERIFY(find_measurement_kind("") == nullptr);
+        // What the figures mean: READ and atomics are timed one whole operation at a time, SEND/WRITE
+        // and TCP ping-pong halved; tcp_* use kernel sockets.
+        QVERIFY(measurement_kind(BenchKind::ReadLat).full_round_trip);
+        QVERIFY(measurement_kind(BenchKind::AtomicLat).full_round_trip);
+        QVERIFY(!measurement_kind(BenchKind::WriteLat).full_round_trip);
+        QVERIFY(!measurement_kind(BenchKind::TcpLat).full_round_trip);
+        QVERIFY(is_tcp(BenchKind::TcpBw) && is_tcp(BenchKind::TcpLat) && !is_tcp(BenchKind::SendLat));
+        QVERIFY(is_latency(BenchKind::AtomicLat) && !is_latency(BenchKind::SendBw));
+        QCOMPARE(measurement_kind(BenchKind::WriteBw).reference, std::string_view("ib_write_bw"));
     }
 };
 

@@ -2,6 +2,8 @@
 // (ping-pong halved for SEND/WRITE latency, busy polling, warm-up excluded) and the CPU they cost.
 #pragma once
 
+#include "rdmalab/measurement.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <atomic>
@@ -14,15 +16,6 @@
 #include <vector>
 
 namespace rdmalab {
-
-enum class BenchKind { SendLat, WriteLat, ReadLat, AtomicLat, TcpLat, WriteBw, ReadBw, SendBw, TcpBw };
-
-std::string_view to_string(BenchKind kind);
-std::optional<BenchKind> bench_kind_from_string(std::string_view text);
-/// Every kind's name, in declaration order (what bench_kind_from_string accepts).
-std::vector<std::string_view> bench_kind_names();
-bool is_latency(BenchKind kind);
-bool is_tcp(BenchKind kind);
 
 /// Hands live figures from a running measurement to another thread (the engine process's reporter),
 /// and a stop request back. The measured loop keeps new samples in a private buffer and publishes them
