@@ -31,12 +31,13 @@ RdmaError::RdmaError(ErrorInfo info) : std::runtime_error(info.to_string()), inf
 
 namespace {
 ErrorInfo base(const std::string& verb, int err) {
-    ErrorInfo info;
-    info.verb = verb;
-    info.err = err;
-    info.code = errno_name(err);
-    info.meaning = errno_text(err);
-    return info;
+    // The cause and the fix are the caller's: they depend on the verb and the situation.
+    return ErrorInfo{.verb = verb,
+                     .err = err,
+                     .code = errno_name(err),
+                     .meaning = errno_text(err),
+                     .cause = {},
+                     .fix = {}};
 }
 
 std::string kib(std::uint64_t bytes) {
@@ -240,77 +241,70 @@ std::optional<ErrorInfo> explain_memory_shortfall(std::uint64_t bytes, const std
                           mebibytes(*available));
     }
     if (limit.empty()) return std::nullopt;
-    ErrorInfo info;
-    info.verb = "aligned_alloc";
-    info.err = ENOMEM;
-    info.code = "ENOMEM";
-    info.meaning = errno_text(ENOMEM);
-    info.cause =
-        fmt::format("{}: {} of memory needed, but {}. Nothing was allocated.", what, mebibytes(bytes), limit);
-    info.fix = fix;
-    return info;
+    return ErrorInfo{.verb = "aligned_alloc",
+                     .err = ENOMEM,
+                     .code = "ENOMEM",
+                     .meaning = errno_text(ENOMEM),
+                     .cause = fmt::format("{}: {} of memory needed, but {}. Nothing was allocated.", what,
+                                          mebibytes(bytes), limit),
+                     .fix = fix};
 }
 
 ErrorInfo explain_no_device() {
-    ErrorInfo info;
-    info.verb = "ibv_get_device_list";
-    info.err = ENODEV;
-    info.code = "no RDMA device";
-    info.meaning = "the kernel exposes no RDMA device: /sys/class/infiniband is empty or missing";
     std::string commands;
     for (const auto& iface : network_interfaces()) {
         if (!commands.empty()) commands += " or ";
         commands += fmt::format("`sudo rdma link add rxe_{0} type rxe netdev {0}`", iface);
     }
     if (commands.empty()) commands = "`sudo rdma link add rxe0 type rxe netdev IFACE`";
-    info.cause =
-        "There is no RDMA NIC, or its driver is not loaded. Without hardware, SoftRoCE (the rdma_rxe "
-        "kernel module) implements RoCE v2 in software on any Ethernet interface.";
-    info.fix =
-        fmt::format("Create a SoftRoCE device: `sudo modprobe rdma_rxe`, then {}; check it with "
-                    "`rdma link show` and `ibv_devinfo`. If the kernel lacks rdma_rxe (CONFIG_RDMA_RXE), "
-                    "use the project's test bed: tests/softroce/vm-run.sh -- rdmalab-cli devices.",
-                    commands);
-    return info;
+    return ErrorInfo{
+        .verb = "ibv_get_device_list",
+        .err = ENODEV,
+        .code = "no RDMA device",
+        .meaning = "the kernel exposes no RDMA device: /sys/class/infiniband is empty or missing",
+        .cause =
+            "There is no RDMA NIC, or its driver is not loaded. Without hardware, SoftRoCE (the rdma_rxe "
+            "kernel module) implements RoCE v2 in software on any Ethernet interface.",
+        .fix =
+            fmt::format("Create a SoftRoCE device: `sudo modprobe rdma_rxe`, then {}; check it with "
+                        "`rdma link show` and `ibv_devinfo`. If the kernel lacks rdma_rxe (CONFIG_RDMA_RXE), "
+                        "use the project's test bed: tests/softroce/vm-run.sh -- rdmalab-cli devices.",
+                        commands)};
 }
 
 ErrorInfo explain_device_not_found(const std::string& name, const std::vector<std::string>& available) {
-    ErrorInfo info;
-    info.verb = "ibv_get_device_list";
-    info.err = ENODEV;
-    info.code = "device not found";
-    info.meaning = fmt::format("no RDMA device named '{}'", name);
-    info.cause = fmt::format("The devices present are: {}.", fmt::join(available, ", "));
-    info.fix = "Pass one of those names with --device, or omit --device to use the first one.";
-    return info;
+    return ErrorInfo{.verb = "ibv_get_device_list",
+                     .err = ENODEV,
+                     .code = "device not found",
+                     .meaning = fmt::format("no RDMA device named '{}'", name),
+                     .cause = fmt::format("The devices present are: {}.", fmt::join(available, ", ")),
+                     .fix = "Pass one of those names with --device, or omit --device to use the first one."};
 }
 
 ErrorInfo explain_port_not_active(const std::string& device, int port, ibv_port_state state) {
-    ErrorInfo info;
-    info.verb = "ibv_query_port";
-    info.err = ENETDOWN;
-    info.code = std::string(port_state_name(state));
-    info.meaning = fmt::format("port {} of {} is not ACTIVE, so it cannot carry traffic", port, device);
-    info.cause =
-        "The link is down: cable or netdev down, or (InfiniBand) no subnet manager has configured the "
-        "port (state INIT or ARMED).";
-    info.fix = "For RoCE/SoftRoCE bring the netdev up (`ip link set IFACE up`) and check `rdma link show`; "
-               "for InfiniBand start a subnet manager (opensm) and check the cable.";
-    return info;
+    return ErrorInfo{
+        .verb = "ibv_query_port",
+        .err = ENETDOWN,
+        .code = std::string(port_state_name(state)),
+        .meaning = fmt::format("port {} of {} is not ACTIVE, so it cannot carry traffic", port, device),
+        .cause =
+            "The link is down: cable or netdev down, or (InfiniBand) no subnet manager has configured the "
+            "port (state INIT or ARMED).",
+        .fix = "For RoCE/SoftRoCE bring the netdev up (`ip link set IFACE up`) and check `rdma link show`; "
+               "for InfiniBand start a subnet manager (opensm) and check the cable."};
 }
 
 ErrorInfo explain_no_rocev2_gid(const std::string& device, int port) {
-    ErrorInfo info;
-    info.verb = "ibv_query_gid_ex";
-    info.err = ENOENT;
-    info.code = "no RoCE v2 GID";
-    info.meaning = fmt::format("port {} of {} has no RoCE v2 entry in its GID table", port, device);
-    info.cause = "RoCE GIDs are made from the netdev's IP addresses; the interface has none, or the port is "
-                 "InfiniBand.";
-    info.fix =
-        "Give the interface an IP address (`ip addr add ... dev IFACE`, `ip link set IFACE up`) and check "
-        "the GID table with `rdmalab-cli devices`.";
-    return info;
+    return ErrorInfo{
+        .verb = "ibv_query_gid_ex",
+        .err = ENOENT,
+        .code = "no RoCE v2 GID",
+        .meaning = fmt::format("port {} of {} has no RoCE v2 entry in its GID table", port, device),
+        .cause = "RoCE GIDs are made from the netdev's IP addresses; the interface has none, or the port is "
+                 "InfiniBand.",
+        .fix = "Give the interface an IP address (`ip addr add ... dev IFACE`, `ip link set IFACE up`) and "
+               "check "
+               "the GID table with `rdmalab-cli devices`."};
 }
 
 ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, ibv_qp_state to,
@@ -347,10 +341,13 @@ ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, 
 }
 
 ErrorInfo explain_wc_status(ibv_wc_status status, const std::string& opcode) {
-    ErrorInfo info;
-    info.verb = fmt::format("completion of {}", opcode);
-    info.code = std::string(wc_status_name(status));
-    info.meaning = std::string(wc_status_meaning(status));
+    // A completion status is not an errno; the cause and the fix depend on the status (below).
+    ErrorInfo info{.verb = fmt::format("completion of {}", opcode),
+                   .err = 0,
+                   .code = std::string(wc_status_name(status)),
+                   .meaning = std::string(wc_status_meaning(status)),
+                   .cause = {},
+                   .fix = {}};
     switch (status) {
     case IBV_WC_REM_ACCESS_ERR:
         info.cause =

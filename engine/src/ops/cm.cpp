@@ -1,8 +1,10 @@
 #include "rdmalab/cm.hpp"
 
-#include "op_common.hpp"
+#include "explain/cm_failure.hpp"
+#include "ops/op_common.hpp"
 #include "rdmalab/names.hpp"
 #include "resolve.hpp"
+#include "verbs/traced_call.hpp"
 
 #include <endian.h>
 #include <fmt/format.h>
@@ -29,34 +31,6 @@ std::uint64_t fnv1a(const std::uint8_t* data, std::size_t length) {
 }
 
 namespace {
-
-/// Why an rdma_cm event other than the expected one arrived. For REJECTED, `status` is the IB CM's
-/// reject reason (IBTA vol. 1, table 112); for the error events it is a negative errno.
-std::string describe_cm_failure(rdma_cm_event_type type, int status) {
-    switch (type) {
-    case RDMA_CM_EVENT_REJECTED:
-        if (status == 8)
-            return "Nobody listens on that address and port: the peer's connection manager answered the "
-                   "request with REJ reason 8 (invalid service ID).";
-        if (status == 28)
-            return "The application on the other side rejected the connection (REJ reason 28, consumer "
-                   "defined): it serves a different operation, or its setup failed; see its output.";
-        return fmt::format("The peer rejected the connection (REJ reason {}).", status);
-    case RDMA_CM_EVENT_ADDR_ERROR:
-        return fmt::format("The address could not be resolved to an RDMA device ({}): no route to it, or the "
-                           "route leaves through an interface without an RDMA device.",
-                           status < 0 ? errno_name(-status) : std::to_string(status));
-    case RDMA_CM_EVENT_ROUTE_ERROR:
-        return fmt::format("No route to the peer could be resolved ({}).",
-                           status < 0 ? errno_name(-status) : std::to_string(status));
-    case RDMA_CM_EVENT_UNREACHABLE:
-        return "The peer did not answer the connection request: it is unreachable or its host is down.";
-    case RDMA_CM_EVENT_DISCONNECTED:
-        return "The peer disconnected (or its process ended) before the operation finished.";
-    default:
-        return "The connection could not be set up or was torn down by the peer.";
-    }
-}
 
 constexpr std::uint32_t kMagic = 0x52444c42; // "RDLB"
 constexpr std::uint8_t kWireVersion = 1;
@@ -123,25 +97,30 @@ struct Side {
 
     TraceScope scope() const { return TraceScope{tracer, endpoint}; }
 
+    /// Traces an rdma_cm call that returned `ret` (0, or -1 with errno set) and throws when it failed.
     void traced(const char* verb, int ret, nlohmann::json args = nlohmann::json::object()) const {
-        const int err = ret != 0 ? errno : 0;
-        if (tracer && tracer->enabled())
-            tracer->record(endpoint, EventKind::Verb, verb, {},
-                           {{"args", std::move(args)}, {"ret", ret}, {"errno", err}});
-        if (ret != 0) {
-            ErrorInfo info = explain_errno(verb, err);
-            if (err == ECONNREFUSED || err == EADDRNOTAVAIL || err == ENODEV || err == EADDRINUSE) {
-                info.cause = fmt::format("{}: the address is not on an RDMA-capable interface, is in use, or "
-                                         "nothing listens there.",
-                                         errno_text(err));
-                info.fix = "Use an IP address of the interface the RDMA device sits on (`rdma link show`; "
-                           "not 127.0.0.1: rdma_cm cannot use a device on the loopback interface), start the "
-                           "listener first, or pick another --cm-port.";
-            }
-            if (tracer && tracer->enabled())
-                tracer->record(endpoint, EventKind::Error, verb, {}, info.to_json());
-            throw RdmaError(info);
-        }
+        const TraceScope trace = scope();
+        traced_call(
+            VerbCall{.scope = trace, .verb = verb}, [ret] { return ret; },
+            [&](const auto& outcome, nlohmann::json&, nlohmann::json& data) {
+                data["args"] = std::move(args);
+                data["errno"] = outcome.ok() ? 0 : outcome.err;
+            },
+            [&](const auto& outcome) {
+                const int err = outcome.err;
+                ErrorInfo info = explain_errno(verb, err);
+                if (err == ECONNREFUSED || err == EADDRNOTAVAIL || err == ENODEV || err == EADDRINUSE) {
+                    info.cause =
+                        fmt::format("{}: the address is not on an RDMA-capable interface, is in use, "
+                                    "or nothing listens there.",
+                                    errno_text(err));
+                    info.fix =
+                        "Use an IP address of the interface the RDMA device sits on (`rdma link show`; "
+                        "not 127.0.0.1: rdma_cm cannot use a device on the loopback interface), start "
+                        "the listener first, or pick another --cm-port.";
+                }
+                return info;
+            });
     }
 
     /// Waits for one rdma_cm event of the expected type; copies its private data.
@@ -150,19 +129,16 @@ struct Side {
         pollfd pfd{channel.channel->fd, POLLIN, 0};
         const int ready = ::poll(&pfd, 1, timeout_ms);
         if (ready <= 0) {
-            ErrorInfo info{
-                "rdma_get_cm_event",
-                ETIMEDOUT,
-                "ETIMEDOUT",
-                "no connection event arrived in time",
-                fmt::format("Waited {} ms for {}: the peer is not running, not reachable through an "
-                            "RDMA device, or failed.",
-                            timeout_ms, rdma_event_str(expected)),
-                "Start the listener (--listen) before the connector (--connect) and check the "
-                "address and --cm-port on both sides."};
-            if (tracer && tracer->enabled())
-                tracer->record(endpoint, EventKind::Error, info.verb, {}, info.to_json());
-            throw RdmaError(info);
+            fail(scope(),
+                 ErrorInfo{.verb = "rdma_get_cm_event",
+                           .err = ETIMEDOUT,
+                           .code = "ETIMEDOUT",
+                           .meaning = "no connection event arrived in time",
+                           .cause = fmt::format("Waited {} ms for {}: the peer is not running, not "
+                                                "reachable through an RDMA device, or failed.",
+                                                timeout_ms, rdma_event_str(expected)),
+                           .fix = "Start the listener (--listen) before the connector (--connect) and "
+                                  "check the address and --cm-port on both sides."});
         }
         rdma_cm_event* event = nullptr;
         if (rdma_get_cm_event(channel.channel, &event) != 0) traced("rdma_get_cm_event", -1);
@@ -183,19 +159,17 @@ struct Side {
                             {"private_data_len", data.size()}});
         if (type != expected) {
             ErrorInfo info{
-                type == RDMA_CM_EVENT_REJECTED ? "rdma_connect" : "rdma_get_cm_event",
-                status < 0 ? -status : 0,
-                rdma_event_str(type),
-                fmt::format("expected {}", rdma_event_str(expected)),
-                describe_cm_failure(type, status),
-                "Check both sides' output; start the listener first; use the same OPCODE on both."};
+                .verb = type == RDMA_CM_EVENT_REJECTED ? "rdma_connect" : "rdma_get_cm_event",
+                .err = status < 0 ? -status : 0,
+                .code = rdma_event_str(type),
+                .meaning = fmt::format("expected {}", rdma_event_str(expected)),
+                .cause = describe_cm_failure(type, status),
+                .fix = "Check both sides' output; start the listener first; use the same OPCODE on both."};
             if (type == RDMA_CM_EVENT_ADDR_ERROR || type == RDMA_CM_EVENT_ROUTE_ERROR ||
                 type == RDMA_CM_EVENT_UNREACHABLE)
                 info.fix = "Use an IP address of an interface that has an RDMA device (`rdma link show`; "
                            "not 127.0.0.1: rdma_cm needs a non-loopback interface), reachable from here.";
-            if (tracer && tracer->enabled())
-                tracer->record(endpoint, EventKind::Error, info.verb, {}, info.to_json());
-            throw RdmaError(info);
+            fail(scope(), std::move(info));
         }
         return data;
     }
@@ -208,6 +182,14 @@ struct Side {
         const int ret = rdma_init_qp_attr(id.id, &attr, &mask);
         traced("rdma_init_qp_attr", ret, {{"qp_state", qp_state_name(to)}});
         qp->modify(attr, mask, name);
+    }
+
+    /// The event channel and the rdma_cm id (`*where`) a side starts with.
+    void create_id(rdma_cm_id** where) {
+        channel.channel = rdma_create_event_channel();
+        if (!channel.channel) traced("rdma_create_event_channel", -1);
+        traced("rdma_create_id", rdma_create_id(channel.channel, where, nullptr, RDMA_PS_TCP),
+               {{"port_space", "RDMA_PS_TCP"}});
     }
 
     void step(const std::string& step_id, const std::string& title) const {
@@ -224,10 +206,20 @@ struct Side {
     }
 };
 
-void record_outcome(const std::shared_ptr<Tracer>& tracer, Endpoint endpoint, const OperationOutcome& out) {
+/// A side that ran to its end: its verdict, recorded as a `verified` or `not_verified` check event.
+void finish_side(const std::shared_ptr<Tracer>& tracer, Endpoint endpoint, bool ok, OperationOutcome& out) {
+    out.success = ok;
+    out.finished = true;
     if (tracer && tracer->enabled())
         tracer->record(endpoint, EventKind::Check, out.success ? "verified" : "not_verified", {},
                        {{"ok", out.success}, {"checks", out.checks}, {"summary", out.summary}});
+}
+
+/// A side stopped by an error: the error and a one-line summary naming the side.
+void side_failed(const char* side, const RdmaError& e, OperationOutcome& out) {
+    out.error = e.info();
+    out.finished = true;
+    out.summary = fmt::format("{} failed: {} {}", side, e.info().verb, e.info().code);
 }
 
 } // namespace
@@ -241,10 +233,7 @@ OperationOutcome run_cm_listener(const OperationOptions& options, const CmOption
     try {
         b.step("listen", fmt::format("B: listen for a connection on {}:{} (rdma_listen)",
                                      cm.address.empty() ? "0.0.0.0" : cm.address, cm.port));
-        b.channel.channel = rdma_create_event_channel();
-        if (!b.channel.channel) b.traced("rdma_create_event_channel", -1);
-        b.traced("rdma_create_id", rdma_create_id(b.channel.channel, &b.listen_id.id, nullptr, RDMA_PS_TCP),
-                 {{"port_space", "RDMA_PS_TCP"}});
+        b.create_id(&b.listen_id.id);
         const detail::AddrInfo addr = detail::resolve_ipv4(cm.address, cm.port, true);
         b.traced("rdma_bind_addr", rdma_bind_addr(b.listen_id.id, addr->ai_addr),
                  {{"address", cm.address.empty() ? "0.0.0.0" : cm.address}, {"port", cm.port}});
@@ -256,9 +245,12 @@ OperationOutcome run_cm_listener(const OperationOptions& options, const CmOption
         RequestData r{};
         if (req.size() < sizeof r) {
             rdma_reject(conn, nullptr, 0);
-            throw RdmaError({"rdma_accept", EPROTO, "EPROTO", "the connection request is not from rdmalab",
-                             "The peer's private data is missing or too short.",
-                             "Connect with `rdmalab-cli op OPCODE --connect HOST`."});
+            throw RdmaError(ErrorInfo{.verb = "rdma_accept",
+                                      .err = EPROTO,
+                                      .code = "EPROTO",
+                                      .meaning = "the connection request is not from rdmalab",
+                                      .cause = "The peer's private data is missing or too short.",
+                                      .fix = "Connect with `rdmalab-cli op OPCODE --connect HOST`."});
         }
         std::memcpy(&r, req.data(), sizeof r);
         const auto op = static_cast<OpKind>(r.op);
@@ -266,12 +258,14 @@ OperationOutcome run_cm_listener(const OperationOptions& options, const CmOption
         const std::size_t size = be32toh(r.size);
         if (be32toh(r.magic) != kMagic || r.version != kWireVersion || op != options.op) {
             rdma_reject(conn, nullptr, 0);
-            throw RdmaError(
-                {"rdma_accept", EPROTO, "rejected",
-                 fmt::format("A asked for '{}', this side serves '{}'", r.op <= 6 ? to_string(op) : "?",
-                             to_string(options.op)),
-                 "The two sides were started with different OPCODEs (or different rdmalab versions).",
-                 "Start both sides with the same OPCODE."});
+            throw RdmaError(ErrorInfo{
+                .verb = "rdma_accept",
+                .err = EPROTO,
+                .code = "rejected",
+                .meaning = fmt::format("A asked for '{}', this side serves '{}'",
+                                       r.op <= 6 ? to_string(op) : "?", to_string(options.op)),
+                .cause = "The two sides were started with different OPCODEs (or different rdmalab versions).",
+                .fix = "Start both sides with the same OPCODE."});
         }
         b.step("setup_B",
                fmt::format("B: PD, {}-byte region with access {}, CQ and RC QP on the device rdma_cm "
@@ -357,18 +351,14 @@ OperationOutcome run_cm_listener(const OperationOptions& options, const CmOption
             }
         }
         out.responder_qp_state = std::string(qp_state_name(b.qp->query_state()));
-        out.success = check.ok;
-        out.finished = true;
         if (out.summary.empty())
             out.summary =
                 check.ok ? fmt::format("B served {} of {} bytes over rdma_cm and verified its memory on {}",
                                        to_string(op), size, b.context->device_name())
                          : "B's verification failed";
-        record_outcome(tracer, Endpoint::B, out);
+        finish_side(tracer, Endpoint::B, check.ok, out);
     } catch (const RdmaError& e) {
-        out.error = e.info();
-        out.finished = true;
-        out.summary = fmt::format("B failed: {} {}", e.info().verb, e.info().code);
+        side_failed("B", e, out);
     }
     return out;
 }
@@ -385,10 +375,7 @@ OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptio
         a.step("resolve", fmt::format("A: resolve {}:{} to an RDMA device and a route (rdma_resolve_addr, "
                                       "rdma_resolve_route)",
                                       cm.address, cm.port));
-        a.channel.channel = rdma_create_event_channel();
-        if (!a.channel.channel) a.traced("rdma_create_event_channel", -1);
-        a.traced("rdma_create_id", rdma_create_id(a.channel.channel, &a.id.id, nullptr, RDMA_PS_TCP),
-                 {{"port_space", "RDMA_PS_TCP"}});
+        a.create_id(&a.id.id);
         const detail::AddrInfo addr = detail::resolve_ipv4(cm.address, cm.port, false);
         a.traced("rdma_resolve_addr", rdma_resolve_addr(a.id.id, nullptr, addr->ai_addr, 2000),
                  {{"host", cm.address}, {"port", cm.port}});
@@ -425,9 +412,12 @@ OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptio
         auto rep_bytes = a.wait_event(RDMA_CM_EVENT_CONNECT_RESPONSE, cm.timeout_ms);
         ReplyData rep{};
         if (rep_bytes.size() < sizeof rep)
-            throw RdmaError({"rdma_connect", EPROTO, "EPROTO", "the peer is not an rdmalab listener",
-                             "The accept carried no rdmalab private data.",
-                             "Start B with `rdmalab-cli op OPCODE --listen`."});
+            throw RdmaError(ErrorInfo{.verb = "rdma_connect",
+                                      .err = EPROTO,
+                                      .code = "EPROTO",
+                                      .meaning = "the peer is not an rdmalab listener",
+                                      .cause = "The accept carried no rdmalab private data.",
+                                      .fix = "Start B with `rdmalab-cli op OPCODE --listen`."});
         std::memcpy(&rep, rep_bytes.data(), sizeof rep);
         std::uint64_t remote_addr = be64toh(rep.addr);
         std::uint32_t rkey = be32toh(rep.rkey);
@@ -501,19 +491,15 @@ OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptio
             // B may already be gone; the operation's result stands.
         }
         a.context->poll_async_events();
-        out.success = check.ok;
-        out.finished = true;
         out.summary = check.ok ? (options.fault == FaultKind::None
                                       ? fmt::format("{} of {} bytes over rdma_cm completed on {}",
                                                     to_string(op), size, a.context->device_name())
                                       : fmt::format("fault {} observed over rdma_cm: {} and QP in ERR",
                                                     to_string(options.fault), wc_status_name(expected)))
                                : "A's operation did not verify";
-        record_outcome(tracer, Endpoint::A, out);
+        finish_side(tracer, Endpoint::A, check.ok, out);
     } catch (const RdmaError& e) {
-        out.error = e.info();
-        out.finished = true;
-        out.summary = fmt::format("A failed: {} {}", e.info().verb, e.info().code);
+        side_failed("A", e, out);
     }
     return out;
 }
@@ -527,9 +513,13 @@ detail::AddrInfo detail::resolve_ipv4(const std::string& host, std::uint16_t por
     const std::string service = std::to_string(port);
     const int ret = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &result);
     if (ret != 0)
-        throw RdmaError({"getaddrinfo", 0, "EAI", gai_strerror(ret),
-                         fmt::format("'{}' is not an IPv4 address or a resolvable host name.", host),
-                         "Pass the IP address of the peer's RDMA interface."});
+        throw RdmaError(
+            ErrorInfo{.verb = "getaddrinfo",
+                      .err = 0,
+                      .code = "EAI",
+                      .meaning = gai_strerror(ret),
+                      .cause = fmt::format("'{}' is not an IPv4 address or a resolvable host name.", host),
+                      .fix = "Pass the IP address of the peer's RDMA interface."});
     return {result, &freeaddrinfo};
 }
 

@@ -1,6 +1,6 @@
 #include "rdmalab/operation.hpp"
 
-#include "op_common.hpp"
+#include "ops/op_common.hpp"
 #include "rdmalab/names.hpp"
 
 #include <endian.h>
@@ -15,19 +15,6 @@ namespace rdmalab {
 using namespace detail;
 
 namespace {
-constexpr std::pair<OpKind, std::string_view> kOpNames[] = {
-    {OpKind::Send, "send"},          {OpKind::SendImm, "send_imm"}, {OpKind::Write, "write"},
-    {OpKind::WriteImm, "write_imm"}, {OpKind::Read, "read"},        {OpKind::CompareSwap, "cas"},
-    {OpKind::FetchAdd, "faa"},
-};
-constexpr std::pair<FaultKind, std::string_view> kFaultNames[] = {
-    {FaultKind::None, "none"},
-    {FaultKind::BadRkey, "bad-rkey"},
-    {FaultKind::NoRemoteAccess, "no-remote-access"},
-    {FaultKind::OutOfBounds, "out-of-bounds"},
-    {FaultKind::NoRecv, "no-recv"},
-};
-
 std::string hex_bytes(std::span<const std::uint8_t> bytes, std::size_t limit) {
     std::string out;
     const std::size_t n = std::min(bytes.size(), limit);
@@ -50,74 +37,6 @@ constexpr std::uint64_t kWrIdMain = 1;
 constexpr std::uint64_t kWrIdRecv = 2;
 constexpr std::uint64_t kWrIdAfterFault = 3;
 } // namespace
-
-std::string_view to_string(OpKind op) {
-    for (const auto& [k, n] : kOpNames)
-        if (k == op) return n;
-    return "?";
-}
-std::optional<OpKind> op_kind_from_string(std::string_view text) {
-    for (const auto& [k, n] : kOpNames)
-        if (n == text) return k;
-    return std::nullopt;
-}
-std::string_view to_string(FaultKind fault) {
-    for (const auto& [k, n] : kFaultNames)
-        if (k == fault) return n;
-    return "?";
-}
-std::optional<FaultKind> fault_kind_from_string(std::string_view text) {
-    for (const auto& [k, n] : kFaultNames)
-        if (n == text) return k;
-    return std::nullopt;
-}
-std::vector<std::string_view> op_kind_names() {
-    std::vector<std::string_view> names;
-    for (const auto& entry : kOpNames)
-        names.push_back(entry.second);
-    return names;
-}
-std::vector<std::string_view> fault_kind_names() {
-    std::vector<std::string_view> names;
-    for (const auto& entry : kFaultNames)
-        names.push_back(entry.second);
-    return names;
-}
-
-ibv_wc_status expected_status(FaultKind fault) {
-    switch (fault) {
-    case FaultKind::None:
-        return IBV_WC_SUCCESS;
-    case FaultKind::BadRkey:
-    case FaultKind::NoRemoteAccess:
-    case FaultKind::OutOfBounds:
-        return IBV_WC_REM_ACCESS_ERR;
-    case FaultKind::NoRecv:
-        return IBV_WC_RNR_RETRY_EXC_ERR;
-    }
-    return IBV_WC_SUCCESS;
-}
-
-std::string validate(const OperationOptions& o) {
-    if (o.size == 0) return "--size must be at least 1 byte";
-    if (o.size > (1ULL << 30)) return "--size must be at most 1 GiB";
-    if (is_atomic(o.op) && o.size != 8)
-        return "atomics (cas, faa) always operate on exactly 8 bytes: use --size 8 or leave it out";
-    if (o.message.empty()) return "the message must not be empty";
-    if (o.fault == FaultKind::NoRecv && !is_send(o.op))
-        return "--fault no-recv needs a two-sided operation (send or send_imm): one-sided operations do not "
-               "consume receive requests";
-    if ((o.fault == FaultKind::BadRkey || o.fault == FaultKind::NoRemoteAccess ||
-         o.fault == FaultKind::OutOfBounds) &&
-        is_send(o.op))
-        return fmt::format("--fault {} needs a one-sided operation (write, write_imm, read, cas, faa): SEND "
-                           "does not use an rkey",
-                           to_string(o.fault));
-    if (o.inline_data && (o.op == OpKind::Read || is_atomic(o.op)))
-        return "--inline applies only to SEND and RDMA WRITE payloads";
-    if (o.port == 0) return "port numbers start at 1";
-    return {};
-}
 
 struct LoopbackOperation::Side {
     Endpoint endpoint;
@@ -525,12 +444,12 @@ bool LoopbackOperation::run_next() {
         outcome_.summary = fmt::format("step '{}' failed: {}", info.id, e.info().verb);
         return false;
     } catch (const std::exception& e) {
-        outcome_.error = ErrorInfo{info.id,
-                                   0,
-                                   "exception",
-                                   e.what(),
-                                   "an unexpected error inside the engine",
-                                   "Report this with the trace file."};
+        outcome_.error = ErrorInfo{.verb = info.id,
+                                   .err = 0,
+                                   .code = "exception",
+                                   .meaning = e.what(),
+                                   .cause = "an unexpected error inside the engine",
+                                   .fix = "Report this with the trace file."};
         outcome_.finished = true;
         outcome_.summary = fmt::format("step '{}' failed: {}", info.id, e.what());
         if (tracer_ && tracer_->enabled())

@@ -1,0 +1,14 @@
+// Why an rdma_cm connection failed, in words (internal: the rdma_cm operations' error cause).
+#pragma once
+
+#include <rdma/rdma_cma.h>
+
+#include <string>
+
+namespace rdmalab::detail {
+
+/// Why an rdma_cm event other than the expected one arrived. For REJECTED, `status` is the IB CM's
+/// reject reason (IBTA vol. 1, table 112); for the error events it is a negative errno.
+std::string describe_cm_failure(rdma_cm_event_type type, int status);
+
+} // namespace rdmalab::detail

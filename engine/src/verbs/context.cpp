@@ -1,0 +1,222 @@
+// Context: opening a device, its queries and its asynchronous events; the trace scope and GID text.
+#include "rdmalab/device.hpp"
+#include "rdmalab/names.hpp"
+#include "rdmalab/verbs.hpp"
+#include "verbs/traced_call.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <memory>
+
+namespace rdmalab {
+
+using namespace detail;
+
+std::uint64_t TraceScope::record(EventKind kind, std::string name, nlohmann::json ids,
+                                 nlohmann::json data) const {
+    if (!tracer) return 0;
+    return tracer->record(endpoint, kind, std::move(name), std::move(ids), std::move(data));
+}
+
+std::string gid_to_string(const ibv_gid& gid) {
+    char text[INET6_ADDRSTRLEN] = {};
+    if (inet_ntop(AF_INET6, gid.raw, text, sizeof text) == nullptr) return "?";
+    return text;
+}
+
+bool gid_from_string(const std::string& text, ibv_gid& gid) {
+    return inet_pton(AF_INET6, text.c_str(), gid.raw) == 1;
+}
+
+Context::Context(ibv_context* context, bool owned, std::string name, std::shared_ptr<Tracer> tracer)
+    : context_(context), owned_(owned), device_name_(std::move(name)), tracer_(std::move(tracer)) {
+    // Non-blocking async fd so poll_async_events() never waits.
+    const int flags = fcntl(context_->async_fd, F_GETFL);
+    if (flags >= 0) fcntl(context_->async_fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+std::shared_ptr<Context> Context::open(const std::string& device_name, std::shared_ptr<Tracer> tracer) {
+    TraceScope scope{tracer, Endpoint::None};
+    int count = 0;
+    std::vector<std::string> names;
+    ibv_device** list = traced_call(
+        VerbCall{.scope = scope, .verb = "ibv_get_device_list"},
+        [&] {
+            errno = 0;
+            ibv_device** devices = ibv_get_device_list(&count);
+            for (int i = 0; devices != nullptr && i < count; ++i)
+                names.emplace_back(ibv_get_device_name(devices[i]));
+            return devices;
+        },
+        [&](const auto& call, nlohmann::json&, nlohmann::json& data) {
+            data["args"] = nlohmann::json::object();
+            data["ret"] = call.ok() ? count : -1; // the number of devices, not 0
+            data["devices"] = names;
+        },
+        [](const auto&) { return explain_no_device(); });
+    const std::unique_ptr<ibv_device*, decltype(&ibv_free_device_list)> guard(list, &ibv_free_device_list);
+    if (count == 0) fail(scope, explain_no_device());
+    ibv_device* chosen = nullptr;
+    for (int i = 0; i < count; ++i)
+        if (device_name.empty() || device_name == ibv_get_device_name(list[i])) {
+            chosen = list[i];
+            break;
+        }
+    if (chosen == nullptr) fail(scope, explain_device_not_found(device_name, names));
+    const std::string name = ibv_get_device_name(chosen);
+    ibv_context* context = traced_call(
+        VerbCall{.scope = scope, .verb = "ibv_open_device", .timed = true},
+        [&] { return ibv_open_device(chosen); },
+        [&](const auto&, nlohmann::json&, nlohmann::json& data) {
+            data["args"] = {{"device", name}};
+        },
+        [&](const auto& call) {
+            return explain_errno("ibv_open_device", call.err,
+                                 fmt::format("opening {} (/dev/infiniband/uverbs*)", name));
+        });
+    return std::shared_ptr<Context>(new Context(context, true, name, std::move(tracer)));
+}
+
+std::shared_ptr<Context> Context::borrow(ibv_context* context, std::shared_ptr<Tracer> tracer) {
+    return std::shared_ptr<Context>(
+        new Context(context, false, ibv_get_device_name(context->device), std::move(tracer)));
+}
+
+Context::~Context() {
+    if (!owned_) return;
+    const TraceScope scope{tracer_, Endpoint::None};
+    traced_release(
+        scope, "ibv_close_device", [&] { return ibv_close_device(context_); },
+        [&](nlohmann::json&, nlohmann::json& data) {
+            data["args"] = {{"device", device_name_}};
+        });
+}
+
+ibv_device_attr Context::query_device() const {
+    ibv_device_attr attr{};
+    const int ret = ibv_query_device(context_, &attr);
+    if (ret != 0) fail(TraceScope{tracer_, Endpoint::None}, explain_errno("ibv_query_device", ret));
+    return attr;
+}
+
+ibv_port_attr Context::query_port(std::uint8_t port) const {
+    ibv_port_attr attr{};
+    const TraceScope scope{tracer_, Endpoint::None};
+    traced_call(
+        VerbCall{.scope = scope, .verb = "ibv_query_port"},
+        [&] { return ibv_query_port(context_, port, &attr); },
+        [&](const auto& call, nlohmann::json&, nlohmann::json& data) {
+            data["args"] = {{"port", port}};
+            data["state"] = call.ok() ? port_state_name(attr.state) : "";
+            data["active_mtu"] = call.ok() ? mtu_bytes(attr.active_mtu) : 0;
+            data["link_layer"] = call.ok() ? link_layer_name(attr.link_layer) : "";
+        },
+        [&](const auto& call) {
+            return explain_errno("ibv_query_port", call.value, fmt::format("port {}", port));
+        });
+    return attr;
+}
+
+void Context::require_active_port(std::uint8_t port) const {
+    const auto attr = query_port(port);
+    if (attr.state != IBV_PORT_ACTIVE)
+        fail(TraceScope{tracer_, Endpoint::None}, explain_port_not_active(device_name_, port, attr.state));
+}
+
+ibv_gid Context::query_gid(std::uint8_t port, int index) const {
+    ibv_gid gid{};
+    const int ret = ibv_query_gid(context_, port, index, &gid);
+    if (ret != 0)
+        fail(TraceScope{tracer_, Endpoint::None},
+             explain_errno("ibv_query_gid", errno, fmt::format("port {} index {}", port, index)));
+    return gid;
+}
+
+int Context::rocev2_gid_index(std::uint8_t port) const {
+    const auto attr = query_port(port);
+    PortInfo info;
+    info.port = port;
+    for (int i = 0; i < attr.gid_tbl_len; ++i) {
+        ibv_gid_entry entry{};
+        if (ibv_query_gid_ex(context_, port, static_cast<std::uint32_t>(i), &entry, 0) != 0) continue;
+        GidEntry gid;
+        gid.index = i;
+        gid.gid = gid_to_string(entry.gid);
+        gid.type = std::string(gid_type_name(entry.gid_type));
+        info.gids.push_back(gid);
+    }
+    const auto index = pick_rocev2_gid(info);
+    TraceScope scope{tracer_, Endpoint::None};
+    if (!index) fail(scope, explain_no_rocev2_gid(device_name_, port));
+    // One event for the chosen GID, not one per ibv_query_gid_ex of the scan.
+    if (scope.on())
+        scope.record(
+            EventKind::Verb, "ibv_query_gid_ex", {},
+            {{"args", {{"port", port}, {"index", *index}}},
+             {"ret", 0},
+             {"gid", info.gids[static_cast<std::size_t>(*index)].gid},
+             {"type", "RoCE v2"},
+             {"why", "first RoCE v2 GID of the port (IPv4-mapped preferred): RoCE v2 runs over UDP/IP "
+                     "and can be routed"}});
+    return *index;
+}
+
+void Context::register_qp(std::uint32_t qp_num, Endpoint endpoint) {
+    std::lock_guard lock(qp_mutex_);
+    qp_endpoints_[qp_num] = endpoint;
+}
+
+std::vector<AsyncEvent> Context::poll_async_events() {
+    std::vector<AsyncEvent> events;
+    for (;;) {
+        ibv_async_event raw{};
+        if (ibv_get_async_event(context_, &raw) != 0) break; // EAGAIN: nothing pending
+        AsyncEvent event;
+        event.type = raw.event_type;
+        event.name = std::string(async_event_name(raw.event_type));
+        event.meaning = std::string(async_event_meaning(raw.event_type));
+        switch (raw.event_type) {
+        case IBV_EVENT_QP_FATAL:
+        case IBV_EVENT_QP_REQ_ERR:
+        case IBV_EVENT_QP_ACCESS_ERR:
+        case IBV_EVENT_COMM_EST:
+        case IBV_EVENT_SQ_DRAINED:
+        case IBV_EVENT_PATH_MIG:
+        case IBV_EVENT_PATH_MIG_ERR:
+        case IBV_EVENT_QP_LAST_WQE_REACHED:
+            event.qp_num = raw.element.qp->qp_num;
+            {
+                std::lock_guard lock(qp_mutex_);
+                auto it = qp_endpoints_.find(*event.qp_num);
+                if (it != qp_endpoints_.end()) event.endpoint = it->second;
+            }
+            break;
+        case IBV_EVENT_PORT_ACTIVE:
+        case IBV_EVENT_PORT_ERR:
+        case IBV_EVENT_LID_CHANGE:
+        case IBV_EVENT_PKEY_CHANGE:
+        case IBV_EVENT_SM_CHANGE:
+        case IBV_EVENT_CLIENT_REREGISTER:
+        case IBV_EVENT_GID_CHANGE:
+            event.port = raw.element.port_num;
+            break;
+        default:
+            break;
+        }
+        ibv_ack_async_event(&raw);
+        if (tracer_ && tracer_->enabled()) {
+            nlohmann::json ids = nlohmann::json::object();
+            if (event.qp_num) ids["qpn"] = *event.qp_num;
+            nlohmann::json data = {{"meaning", event.meaning}};
+            if (event.port) data["port"] = *event.port;
+            tracer_->record(event.endpoint, EventKind::Async, event.name, ids, data);
+        }
+        events.push_back(std::move(event));
+    }
+    return events;
+}
+
+} // namespace rdmalab

@@ -1,0 +1,296 @@
+// QueuePair: creating and destroying one, its state query, and posting send and receive work requests
+// with the explanation of a refused post.
+#include "rdmalab/names.hpp"
+#include "rdmalab/verbs.hpp"
+#include "verbs/traced_call.hpp"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+
+#include <cerrno>
+
+namespace rdmalab {
+
+using namespace detail;
+
+namespace {
+
+std::vector<ibv_sge> to_ibv_sges(const std::vector<Sge>& sges) {
+    std::vector<ibv_sge> out;
+    out.reserve(sges.size());
+    for (const auto& s : sges)
+        out.push_back({s.addr, s.length, s.lkey});
+    return out;
+}
+
+/// What in a QP's requested capacity exceeds the device's limits, for an ibv_create_qp failure.
+std::string create_qp_problem(const Context& context, ibv_qp_type type, const QpCapacity& capacity, int err) {
+    std::string detail = fmt::format("{} QP with {} send / {} recv WRs, {} / {} SGEs, inline {}",
+                                     qp_type_name(type), capacity.max_send_wr, capacity.max_recv_wr,
+                                     capacity.max_send_sge, capacity.max_recv_sge, capacity.max_inline_data);
+    ibv_device_attr attr{};
+    if (err != EINVAL || ibv_query_device(context.get(), &attr) != 0) return detail;
+    std::vector<std::string> over;
+    const auto max_wr = static_cast<std::uint32_t>(attr.max_qp_wr);
+    const auto max_sge = static_cast<std::uint32_t>(attr.max_sge);
+    if (capacity.max_send_wr > max_wr)
+        over.push_back(fmt::format("max_send_wr {} > max_qp_wr {}", capacity.max_send_wr, max_wr));
+    if (capacity.max_recv_wr > max_wr)
+        over.push_back(fmt::format("max_recv_wr {} > max_qp_wr {}", capacity.max_recv_wr, max_wr));
+    if (capacity.max_send_sge > max_sge)
+        over.push_back(fmt::format("max_send_sge {} > max_sge {}", capacity.max_send_sge, max_sge));
+    if (capacity.max_recv_sge > max_sge)
+        over.push_back(fmt::format("max_recv_sge {} > max_sge {}", capacity.max_recv_sge, max_sge));
+    if (over.empty())
+        return detail +
+               ": no limit of ibv_query_device is exceeded, so the likely culprit is max_inline_data (" +
+               std::to_string(capacity.max_inline_data) +
+               " bytes), whose limit the device does not report: try a smaller one";
+    std::string text = detail + ": above the device's limits: ";
+    for (std::size_t i = 0; i < over.size(); ++i)
+        text += (i ? ", " : "") + over[i];
+    return text;
+}
+
+/// A posted request's scatter/gather list as its event shows it: the entries, their total length, and
+/// the first entry's lkey among the ids.
+void sg_fields(const std::vector<Sge>& sges, nlohmann::json& ids, nlohmann::json& data) {
+    nlohmann::json sg = nlohmann::json::array();
+    std::uint64_t total = 0;
+    for (const auto& s : sges) {
+        sg.push_back({{"addr", hex(s.addr)}, {"length", s.length}, {"lkey", s.lkey}});
+        total += s.length;
+    }
+    data["sg_list"] = sg;
+    data["length"] = total;
+    if (!sges.empty()) ids["lkey"] = sges.front().lkey;
+}
+
+} // namespace
+
+QueuePair::QueuePair(std::shared_ptr<ProtectionDomain> pd, std::shared_ptr<CompletionQueue> send_cq,
+                     std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp, ibv_qp_type type,
+                     QpCapacity capacity, TraceScope trace)
+    : pd_(std::move(pd)), send_cq_(std::move(send_cq)), recv_cq_(std::move(recv_cq)), qp_(qp), type_(type),
+      capacity_(capacity), trace_(std::move(trace)) {}
+
+std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> pd,
+                                             std::shared_ptr<CompletionQueue> send_cq,
+                                             std::shared_ptr<CompletionQueue> recv_cq, ibv_qp_type type,
+                                             const QpCapacity& capacity) {
+    ibv_qp_init_attr init{};
+    init.send_cq = send_cq->get();
+    init.recv_cq = recv_cq->get();
+    init.qp_type = type;
+    init.sq_sig_all = 0;
+    init.cap.max_send_wr = capacity.max_send_wr;
+    init.cap.max_recv_wr = capacity.max_recv_wr;
+    init.cap.max_send_sge = capacity.max_send_sge;
+    init.cap.max_recv_sge = capacity.max_recv_sge;
+    init.cap.max_inline_data = capacity.max_inline_data;
+    const auto& scope = pd->trace();
+    ibv_qp* qp = traced_call(
+        VerbCall{.scope = scope, .verb = "ibv_create_qp", .timed = true},
+        [&] { return ibv_create_qp(pd->get(), &init); },
+        [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
+            ids = {{"pd", pd->handle()}, {"send_cq", send_cq->id()}, {"recv_cq", recv_cq->id()}};
+            if (call.ok()) ids["qpn"] = call.value->qp_num;
+            data["args"] = {
+                {"qp_type", qp_type_name(type)},         {"max_send_wr", capacity.max_send_wr},
+                {"max_recv_wr", capacity.max_recv_wr},   {"max_send_sge", capacity.max_send_sge},
+                {"max_recv_sge", capacity.max_recv_sge}, {"max_inline_data", capacity.max_inline_data}};
+            data["state"] = "RESET";
+        },
+        [&](const auto& call) {
+            return explain_errno("ibv_create_qp", call.err,
+                                 create_qp_problem(*pd->context(), type, capacity, call.err));
+        });
+    // The device may round every capacity up: keep what it granted, which is what post_send checks against.
+    QpCapacity actual;
+    actual.max_send_wr = init.cap.max_send_wr;
+    actual.max_recv_wr = init.cap.max_recv_wr;
+    actual.max_send_sge = init.cap.max_send_sge;
+    actual.max_recv_sge = init.cap.max_recv_sge;
+    actual.max_inline_data = init.cap.max_inline_data;
+    pd->context()->register_qp(qp->qp_num, scope.endpoint);
+    return std::shared_ptr<QueuePair>(
+        new QueuePair(std::move(pd), std::move(send_cq), std::move(recv_cq), qp, type, actual, scope));
+}
+
+QueuePair::~QueuePair() {
+    const std::uint32_t qpn = qp_->qp_num;
+    traced_release(
+        trace_, "ibv_destroy_qp", [&] { return ibv_destroy_qp(qp_); },
+        [&](nlohmann::json& ids, nlohmann::json&) { ids["qpn"] = qpn; });
+}
+
+ibv_qp_state QueuePair::query_state() const {
+    ibv_qp_attr attr{};
+    ibv_qp_init_attr init{};
+    traced_call(
+        VerbCall{.scope = trace_, .verb = "ibv_query_qp"},
+        [&] { return ibv_query_qp(qp_, &attr, IBV_QP_STATE, &init); },
+        [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
+            ids["qpn"] = qp_->qp_num;
+            data["args"] = {{"attr_mask", {"STATE"}}};
+            data["state"] = call.ok() ? qp_state_name(attr.qp_state) : "";
+        },
+        [](const auto& call) { return explain_errno("ibv_query_qp", call.value); });
+    return attr.qp_state;
+}
+
+void QueuePair::post_send(const SendRequest& request) {
+    std::vector<ibv_sge> sges = to_ibv_sges(request.sges);
+    ibv_send_wr wr{};
+    wr.wr_id = request.wr_id;
+    wr.sg_list = sges.empty() ? nullptr : sges.data();
+    wr.num_sge = static_cast<int>(sges.size());
+    wr.opcode = request.opcode;
+    unsigned flags = 0;
+    if (request.signaled) flags |= IBV_SEND_SIGNALED;
+    if (request.inline_data) flags |= IBV_SEND_INLINE;
+    if (request.solicited) flags |= IBV_SEND_SOLICITED;
+    wr.send_flags = flags;
+    if (request.imm_data) wr.imm_data = htonl(*request.imm_data);
+    switch (request.opcode) {
+    case IBV_WR_RDMA_WRITE:
+    case IBV_WR_RDMA_WRITE_WITH_IMM:
+    case IBV_WR_RDMA_READ:
+        wr.wr.rdma.remote_addr = request.remote_addr;
+        wr.wr.rdma.rkey = request.rkey;
+        break;
+    case IBV_WR_ATOMIC_CMP_AND_SWP:
+    case IBV_WR_ATOMIC_FETCH_AND_ADD:
+        wr.wr.atomic.remote_addr = request.remote_addr;
+        wr.wr.atomic.rkey = request.rkey;
+        wr.wr.atomic.compare_add = request.compare_add;
+        wr.wr.atomic.swap = request.swap;
+        break;
+    default:
+        break;
+    }
+    if (type_ == IBV_QPT_UD && request.ah) {
+        wr.wr.ud.ah = request.ah->get();
+        wr.wr.ud.remote_qpn = request.remote_qpn;
+        wr.wr.ud.remote_qkey = request.remote_qkey;
+    }
+    ibv_send_wr* bad = nullptr;
+    traced_call(
+        VerbCall{.scope = trace_,
+                 .verb = "ibv_post_send",
+                 .kind = EventKind::PostWr,
+                 .event = wr_opcode_name(request.opcode)},
+        [&] { return ibv_post_send(qp_, &wr, &bad); },
+        [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
+            ids = {{"qpn", qp_->qp_num}, {"wr_id", request.wr_id}};
+            data["queue"] = "send";
+            data["opcode"] = wr_opcode_name(request.opcode);
+            data["signaled"] = request.signaled;
+            data["inline"] = request.inline_data;
+            sg_fields(request.sges, ids, data);
+            if (request.imm_data) data["imm_data"] = *request.imm_data;
+            if (request.opcode != IBV_WR_SEND && request.opcode != IBV_WR_SEND_WITH_IMM) {
+                data["remote_addr"] = hex(request.remote_addr);
+                ids["rkey"] = request.rkey;
+            }
+            if (request.opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
+                data["compare"] = request.compare_add;
+                data["swap"] = request.swap;
+            } else if (request.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+                data["add"] = request.compare_add;
+            }
+        },
+        [&](const auto& call) { return explain_post_send_error(call.value, request); });
+}
+
+void QueuePair::post_recv(const RecvRequest& request) {
+    std::vector<ibv_sge> sges = to_ibv_sges(request.sges);
+    ibv_recv_wr wr{};
+    wr.wr_id = request.wr_id;
+    wr.sg_list = sges.empty() ? nullptr : sges.data();
+    wr.num_sge = static_cast<int>(sges.size());
+    ibv_recv_wr* bad = nullptr;
+    traced_call(
+        VerbCall{.scope = trace_, .verb = "ibv_post_recv", .kind = EventKind::PostWr, .event = "RECV"},
+        [&] { return ibv_post_recv(qp_, &wr, &bad); },
+        [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
+            ids = {{"qpn", qp_->qp_num}, {"wr_id", request.wr_id}};
+            data["queue"] = "recv";
+            sg_fields(request.sges, ids, data);
+        },
+        [&](const auto& call) {
+            const int ret = call.value;
+            const ibv_qp_state state = current_state_quietly();
+            const std::string detail =
+                fmt::format("posting a receive on QP {} in state {}", qp_->qp_num, qp_state_name(state));
+            ErrorInfo info = explain_errno("ibv_post_recv", ret, detail);
+            if (ret == EINVAL && state == IBV_QPS_RESET) {
+                info.cause = detail +
+                             ": a QP takes receive work requests from INIT on (and in RTR, RTS, SQD, "
+                             "SQE; in ERR they are flushed), never in RESET.";
+                info.fix = "Move the QP to INIT (ibv_modify_qp) before posting receives.";
+            } else if (ret == EINVAL && request.sges.size() > capacity_.max_recv_sge) {
+                info.cause = fmt::format("{}: num_sge {} is above the QP's max_recv_sge {}.", detail,
+                                         request.sges.size(), capacity_.max_recv_sge);
+                info.fix = "Use fewer scatter/gather entries, or create the QP with a larger max_recv_sge.";
+            } else if (ret == ENOMEM) {
+                info.cause =
+                    fmt::format("{}: the receive queue is full ({} receives outstanding, max_recv_wr).",
+                                detail, capacity_.max_recv_wr);
+                info.fix = "Let receives complete (poll the CQ) before posting more, or create the QP with a "
+                           "larger max_recv_wr.";
+            }
+            return info;
+        });
+}
+
+ibv_qp_state QueuePair::current_state_quietly() const {
+    ibv_qp_attr attr{};
+    ibv_qp_init_attr init{};
+    return ibv_query_qp(qp_, &attr, IBV_QP_STATE, &init) == 0 ? attr.qp_state : state_;
+}
+
+ErrorInfo QueuePair::explain_post_send_error(int ret, const SendRequest& request) const {
+    const ibv_qp_state state = current_state_quietly();
+    const std::string detail = fmt::format("posting {} on QP {} in state {}", wr_opcode_name(request.opcode),
+                                           qp_->qp_num, qp_state_name(state));
+    ErrorInfo info = explain_errno("ibv_post_send", ret, detail);
+    std::uint64_t total = 0;
+    for (const auto& sge : request.sges)
+        total += sge.length;
+    const bool atomic =
+        request.opcode == IBV_WR_ATOMIC_CMP_AND_SWP || request.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
+    if (ret == EINVAL && (state == IBV_QPS_RESET || state == IBV_QPS_INIT || state == IBV_QPS_RTR)) {
+        info.cause = detail + ": a QP takes send work requests in RTS and SQD (and in SQE and ERR, where "
+                              "they complete with WR_FLUSH_ERR), never in RESET, INIT or RTR.";
+        info.fix = "Finish the RESET->INIT->RTR->RTS transitions before posting sends.";
+    } else if ((ret == EINVAL || ret == ENOMEM) && request.sges.size() > capacity_.max_send_sge) {
+        info.cause = fmt::format("{}: num_sge {} is above the QP's max_send_sge {}.", detail,
+                                 request.sges.size(), capacity_.max_send_sge);
+        info.fix = "Use fewer scatter/gather entries, or create the QP with a larger max_send_sge.";
+    } else if ((ret == EINVAL || ret == ENOMEM) && request.inline_data && total > capacity_.max_inline_data) {
+        info.cause = fmt::format("{}: the inline payload of {} bytes is above the QP's max_inline_data {}.",
+                                 detail, total, capacity_.max_inline_data);
+        info.fix = "Send it without IBV_SEND_INLINE (the NIC then reads it from the registered buffer), or "
+                   "create the QP with a larger max_inline_data.";
+    } else if (ret == EINVAL && atomic && request.remote_addr % 8 != 0) {
+        info.cause =
+            fmt::format("{}: the remote address 0x{:x} is not 8-byte aligned; atomic operations work "
+                        "on one aligned 64-bit word.",
+                        detail, request.remote_addr);
+        info.fix = "Use a remote address that is a multiple of 8.";
+    } else if (ret == EINVAL && atomic && total != 8) {
+        info.cause = fmt::format("{}: an atomic operation needs exactly one 8-byte local buffer for the "
+                                 "original value, not {} bytes.",
+                                 detail, total);
+        info.fix = "Give the atomic one scatter/gather entry of length 8.";
+    } else if (ret == ENOMEM) {
+        info.cause = fmt::format("{}: the send queue is full ({} requests outstanding, max_send_wr).", detail,
+                                 capacity_.max_send_wr);
+        info.fix = "Poll completions before posting more (a request leaves the queue when it completes), or "
+                   "create the QP with a larger max_send_wr.";
+    }
+    return info;
+}
+
+} // namespace rdmalab
