@@ -32,20 +32,11 @@ struct EventRef {
     QString queue;
 };
 
-/// The boxes of one host.
+/// The boxes of one host: its layers, then the objects inside its RNIC.
 struct HostItems {
-    Block* frame = nullptr;
+    Block *frame = nullptr, *verbs = nullptr, *kernel = nullptr, *rnic = nullptr, *port = nullptr;
     BufferBlock* app = nullptr;
-    Block* verbs = nullptr;
-    Block* kernel = nullptr;
-    Block* rnic = nullptr;
-    Block* port = nullptr;
-    Block* pd = nullptr;
-    Block* qp = nullptr;
-    Block* sq = nullptr;
-    Block* rq = nullptr;
-    Block* mtt = nullptr;
-    Block* cq = nullptr;
+    Block *pd = nullptr, *qp = nullptr, *sq = nullptr, *rq = nullptr, *mtt = nullptr, *cq = nullptr;
     Block* doorbell = nullptr;
     Block* part(Part p) const;
 };
