@@ -27,12 +27,33 @@ quint64 parseHex(const QString& text) {
 
 /// The part of [offset, offset + length) inside the first `size` bytes, as (offset, length) with both in
 /// [0, size]; nothing when it lies outside. Computed without overflow, however large the input.
+quint64 completionWrId(const TraceEvent& e) {
+    return static_cast<quint64>(lenientInt(e.data, "wr_id", lenientInt(e.ids, "wr_id", 0)));
+}
+
 std::optional<std::pair<int, int>> clip(quint64 offset, quint64 length, qsizetype size) {
     const auto limit = static_cast<quint64>(std::clamp<qsizetype>(size, 0, INT_MAX));
     if (offset >= limit || length == 0) return std::nullopt;
     return std::pair{static_cast<int>(offset), static_cast<int>(std::min(length, limit - offset))};
 }
 } // namespace
+
+QString lenientText(const nlohmann::json& j, const char* key) {
+    if (!j.is_object()) return {};
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return {};
+    if (it->is_string()) return QString::fromStdString(it->get<std::string>());
+    return QString::fromStdString(it->dump());
+}
+
+qint64 lenientInt(const nlohmann::json& j, const char* key, qint64 fallback) {
+    if (!j.is_object()) return fallback;
+    auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    if (it->is_number_integer() || it->is_number_unsigned()) return it->get<qint64>();
+    if (it->is_boolean()) return it->get<bool>() ? 1 : 0;
+    return fallback;
+}
 
 std::optional<Side> sideOf(const TraceEvent& event) {
     if (event.endpoint == Endpoint::A) return Side::A;
@@ -51,7 +72,88 @@ QString LabState::peerQpnText(Side side) const {
     return qp.destQpn ? QString::number(qp.destQpn) : QStringLiteral("-");
 }
 
+std::optional<PendingSend> LabState::pendingSendFor(const TraceEvent& e) const {
+    const auto side = sideOf(e);
+    if (e.kind != EventKind::Wc || !side) return std::nullopt;
+    const auto& pending = objects[index(*side)].pending;
+    const quint64 wr = completionWrId(e);
+    auto it =
+        std::find_if(pending.begin(), pending.end(), [wr](const PendingSend& w) { return w.wrId == wr; });
+    if (it == pending.end()) return std::nullopt;
+    return *it;
+}
+
+// PD, CQ, port and sends in flight. Lenient (the data-path view drew them from any event it was given),
+// so it runs first and a wrong-typed field later in apply() does not undo it.
+void LabState::applyObjects(const TraceEvent& e) {
+    const auto side = sideOf(e);
+    const auto& d = e.data;
+    const bool ok = lenientInt(d, "ret", 0) == 0;
+    if (e.kind == EventKind::Verb) {
+        const std::string& n = e.name;
+        if (n == "ibv_open_device" && ok) port.deviceOpen = true;
+        if (n == "ibv_close_device") {
+            port.deviceOpen = false;
+            port.state.clear();
+            port.gid.clear();
+            port.gidType.clear();
+            port.mtu = 0;
+        }
+        if (n == "ibv_query_port" && ok) {
+            port.state = lenientText(d, "state");
+            port.mtu = lenientInt(d, "active_mtu", port.mtu);
+            port.linkLayer = lenientText(d, "link_layer");
+            if (d.contains("args")) port.port = static_cast<int>(lenientInt(d["args"], "port", port.port));
+        }
+        if (n == "ibv_query_gid_ex" && ok) {
+            port.gid = lenientText(d, "gid");
+            port.gidType = lenientText(d, "type");
+        }
+        if (!side) return;
+        auto& x = objects[index(*side)];
+        if (n == "ibv_alloc_pd" && ok) {
+            x.pd = true;
+            x.pdId = lenientInt(e.ids, "pd", -1);
+        } else if (n == "ibv_dealloc_pd") {
+            x.pd = false;
+        } else if (n == "ibv_create_cq" && ok) {
+            x.cq = true;
+            x.cqId = lenientInt(e.ids, "cq", -1);
+            x.cqe = lenientInt(d, "actual_cqe", 0);
+            x.polled = 0;
+        } else if (n == "ibv_destroy_cq") {
+            x.cq = false;
+        } else if (n == "ibv_destroy_qp") {
+            x.pending.clear();
+        }
+    } else if (e.kind == EventKind::PostWr && side && ok &&
+               lenientText(d, "queue") != QLatin1String("recv")) {
+        PendingSend w;
+        w.opcode = QString::fromStdString(e.name);
+        w.wrId = static_cast<quint64>(lenientInt(e.ids, "wr_id", 0));
+        w.length = static_cast<quint64>(lenientInt(d, "length", 0));
+        w.rkey = static_cast<quint32>(lenientInt(e.ids, "rkey", 0));
+        objects[index(*side)].pending.push_back(w);
+    } else if (e.kind == EventKind::Wc && side) {
+        auto& x = objects[index(*side)];
+        const quint64 wr = completionWrId(e);
+        auto it = std::find_if(x.pending.begin(), x.pending.end(),
+                               [wr](const PendingSend& w) { return w.wrId == wr; });
+        if (it != x.pending.end()) x.pending.erase(it);
+        ++x.polled;
+        const QString status = QString::fromStdString(e.name);
+        QString op = lenientText(d, "opcode");
+        if (op.startsWith(QLatin1Char('('))) op.clear();
+        x.lastWc = QStringLiteral("last completion: %1%2 · %3 B · wr_id %4")
+                       .arg(status, op.isEmpty() ? QString() : QStringLiteral(" · ") + op)
+                       .arg(lenientInt(d, "byte_len", 0))
+                       .arg(lenientInt(d, "wr_id", lenientInt(e.ids, "wr_id", 0)));
+        x.lastWcError = status != QLatin1String("IBV_WC_SUCCESS");
+    }
+}
+
 bool LabState::apply(const TraceEvent& e) {
+    applyObjects(e);
     const auto side = sideOf(e);
     const Fields d(e.data, "data");
     const Fields ids(e.ids, "ids");

@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <array>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -90,6 +91,40 @@ struct PortSummary {
     QStringList gids; ///< "index gid type netdev"
 };
 
+/// A send-queue work request that was posted and has not completed yet: what happens between the post and
+/// its completion is illustrated from these facts when the completion arrives.
+struct PendingSend {
+    QString opcode;
+    quint64 wrId = 0;
+    quint64 length = 0;
+    quint32 rkey = 0; ///< the remote key the request carries (0 for sends)
+};
+
+/// The verbs objects of one side besides its region and QP: protection domain, completion queue, what
+/// was polled from it, and the sends in flight.
+struct SideObjects {
+    bool pd = false;
+    qint64 pdId = -1;
+    bool cq = false;
+    qint64 cqId = -1;
+    qint64 cqe = 0; ///< actual_cqe of ibv_create_cq
+    int polled = 0; ///< completions polled since the CQ was created
+    QString lastWc; ///< "last completion: STATUS · OPCODE · N B · wr_id W"
+    bool lastWcError = false;
+    std::deque<PendingSend> pending; ///< in posting order; a completion removes its own (by wr_id)
+};
+
+/// The port as ibv_query_port and ibv_query_gid_ex report it; ibv_close_device clears it.
+struct PortState {
+    bool deviceOpen = false;
+    int port = 1;
+    QString state; ///< "ACTIVE", ...
+    QString linkLayer;
+    QString gid;
+    QString gidType;
+    qint64 mtu = 0;
+};
+
 struct StepState {
     QString id;
     QString title;
@@ -129,7 +164,22 @@ class LabState {
     QString checkSummary;
     QStringList checkLines;
     QString peerQpnText(Side side) const;
+
+    // Objects and port, folded leniently (a field of the wrong type reads as absent; never throws)
+    std::array<SideObjects, 2> objects;
+    PortState port;
+    /// The pending send a completion event retires (matched by wr_id on its side), looked up before the
+    /// event is applied; nothing for other events or when none matches.
+    std::optional<PendingSend> pendingSendFor(const TraceEvent& event) const;
+
+  private:
+    void applyObjects(const TraceEvent& event);
 };
+
+/// Lenient field readers (what the object fold and the data-path view use): a missing or wrong-typed field
+/// reads as empty text or `fallback`; numbers and booleans read as text by their JSON form.
+QString lenientText(const nlohmann::json& object, const char* key);
+qint64 lenientInt(const nlohmann::json& object, const char* key, qint64 fallback = 0);
 
 /// True when byte `at` lies in one of `ranges` (offset, length), whatever the ranges hold: negative or
 /// huge values never overflow (the views check every byte with it).

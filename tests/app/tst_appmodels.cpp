@@ -82,6 +82,94 @@ class AppModelsTest : public QObject {
         QVERIFY(!state.qps[0].created); // after teardown
     }
 
+    void labStateFoldsObjectsPortAndSendsInFlight() {
+        // What the data-path view draws besides regions and QPs (PD, CQ, port, sends in flight, the last
+        // completion), folded from the recordings; the values are the recordings' own.
+        struct Case {
+            const char* file;
+            QString opcode;
+            quint32 rkey;
+            QString lastWc;
+            bool error;
+        };
+        const Case cases[] = {
+            {"lesson-write.jsonl", "RDMA_WRITE", 1353,
+             "last completion: IBV_WC_SUCCESS · RDMA_WRITE · 64 B · wr_id 1", false},
+            {"lesson-read.jsonl", "RDMA_READ", 1947,
+             "last completion: IBV_WC_SUCCESS · RDMA_READ · 64 B · wr_id 1", false},
+            {"lesson-send.jsonl", "SEND", 0, "last completion: IBV_WC_SUCCESS · SEND · 64 B · wr_id 1",
+             false},
+            {"fault-bad-rkey.jsonl", "RDMA_WRITE", 16714104,
+             "last completion: IBV_WC_REM_ACCESS_ERR · 0 B · wr_id 1", true},
+        };
+        for (const auto& c : cases) {
+            const auto events = load(c.file);
+            LabState state;
+            bool sawPending = false, sawCompletion = false;
+            for (const auto& e : events) {
+                if (e.kind == EventKind::Wc && e.endpoint == Endpoint::A && !sawCompletion) {
+                    // Before A's first completion: its send is in flight, and the completion retires it.
+                    const auto& a = state.objects[0];
+                    QCOMPARE(a.pending.size(), 1u);
+                    QCOMPARE(a.pending[0].opcode, c.opcode);
+                    QCOMPARE(a.pending[0].wrId, 1u);
+                    QCOMPARE(a.pending[0].length, 64u);
+                    QCOMPARE(a.pending[0].rkey, c.rkey);
+                    QVERIFY(state.objects[1].pending.empty()); // a posted receive is not a send in flight
+                    const auto retired = state.pendingSendFor(e);
+                    QVERIFY(retired);
+                    QCOMPARE(retired->rkey, c.rkey);
+                    QCOMPARE(a.polled, 0);
+                    QVERIFY(a.pd && a.cq);
+                    QCOMPARE(a.pdId, 0);
+                    QCOMPARE(a.cqId, 4);
+                    QCOMPARE(a.cqe, 31);
+                    QCOMPARE(state.objects[1].pdId, 1);
+                    QCOMPARE(state.objects[1].cqId, 5);
+                    QVERIFY(state.port.deviceOpen);
+                    QCOMPARE(state.port.state, QString("PORT_ACTIVE"));
+                    QCOMPARE(state.port.mtu, 4096);
+                    QCOMPARE(state.port.linkLayer, QString("Ethernet"));
+                    QCOMPARE(state.port.port, 1);
+                    QCOMPARE(state.port.gid, QString("::ffff:127.0.0.1"));
+                    QCOMPARE(state.port.gidType, QString("RoCE v2"));
+                    sawPending = true;
+                    state.apply(e);
+                    QVERIFY(state.objects[0].pending.empty());
+                    QCOMPARE(state.objects[0].polled, 1);
+                    QCOMPARE(state.objects[0].lastWc, c.lastWc);
+                    QCOMPARE(state.objects[0].lastWcError, c.error);
+                    sawCompletion = true;
+                    continue;
+                }
+                state.apply(e);
+            }
+            QVERIFY2(sawPending && sawCompletion, c.file);
+            // Teardown: the objects are gone and the closed device forgets its port.
+            for (const auto& side : state.objects) {
+                QVERIFY(!side.pd);
+                QVERIFY(!side.cq);
+                QVERIFY(side.pending.empty());
+            }
+            QVERIFY(!state.port.deviceOpen);
+            QVERIFY(state.port.state.isEmpty());
+            QVERIFY(state.port.gid.isEmpty());
+            QCOMPARE(state.port.mtu, 0);
+        }
+        // The send: B's receive completes on B; the fault: the send after the failed write is flushed.
+        LabState send;
+        for (const auto& e : load("lesson-send.jsonl"))
+            send.apply(e);
+        QCOMPARE(send.objects[1].polled, 1);
+        QCOMPARE(send.objects[1].lastWc, QString("last completion: IBV_WC_SUCCESS · RECV · 64 B · wr_id 2"));
+        LabState fault;
+        for (const auto& e : load("fault-bad-rkey.jsonl"))
+            fault.apply(e);
+        QCOMPARE(fault.objects[0].polled, 2);
+        QCOMPARE(fault.objects[0].lastWc, QString("last completion: IBV_WC_WR_FLUSH_ERR · 0 B · wr_id 3"));
+        QVERIFY(fault.objects[0].lastWcError);
+    }
+
     void labStateShowsAFault() {
         LabState state;
         for (const auto& e : load("fault-bad-rkey.jsonl"))

@@ -1,0 +1,177 @@
+#include "impl.h" // HostItems::part
+
+#include <algorithm>
+#include <cmath>
+
+namespace rdmalab::app {
+
+namespace datapath {
+
+namespace {
+
+struct KindRule {
+    EventKind kind;
+    Move move;
+    std::array<Part, 2> highlight;
+};
+
+// By event kind; a kind not listed (session, step, result, measure) refreshes the header and highlights
+// nothing. Verbs go on to the verb table; a post highlights the queue it went to (see highlightFor).
+constexpr KindRule kHeader{EventKind::Session, Move::Header, {Part::None, Part::None}};
+constexpr KindRule kKinds[] = {
+    {EventKind::Check, Move::Check, {Part::None, Part::None}},
+    {EventKind::Error, Move::Error, {Part::Frame, Part::None}},
+    {EventKind::Async, Move::Async, {Part::Qp, Part::None}},
+    {EventKind::Data, Move::Data, {Part::App, Part::None}},
+    {EventKind::QpState, Move::QpState, {Part::Qp, Part::None}},
+    {EventKind::PostWr, Move::PostWr, {Part::Sq, Part::Doorbell}},
+    {EventKind::Wc, Move::Completion, {Part::Cq, Part::App}},
+    {EventKind::Verb, Move::ObjectCall, {Part::Verbs, Part::None}},
+};
+
+struct VerbRule {
+    std::string_view verb;
+    Move move;
+    Part part;
+    bool appearing;
+    std::array<Part, 2> highlight;
+};
+
+// By verb name. A verb not listed goes down the control path to the RNIC (appearing when it creates
+// something) and highlights the CQ or QP its name names, else the verbs library.
+constexpr VerbRule kVerbs[] = {
+    {"ibv_get_device_list", Move::Nothing, Part::None, false, {Part::Verbs, Part::None}},
+    {"ibv_poll_cq", Move::Nothing, Part::None, false, {Part::Cq, Part::None}},
+    {"ibv_req_notify_cq", Move::Nothing, Part::None, false, {Part::Cq, Part::None}},
+    {"ibv_open_device", Move::DeviceCall, Part::Port, false, {Part::Verbs, Part::None}},
+    {"ibv_query_port", Move::DeviceCall, Part::Port, false, {Part::Verbs, Part::None}},
+    {"ibv_query_gid_ex", Move::DeviceCall, Part::Port, false, {Part::Verbs, Part::None}},
+    {"ibv_close_device", Move::DeviceCall, Part::Port, false, {Part::Verbs, Part::None}},
+    {"ibv_query_qp", Move::Query, Part::Qp, false, {Part::Qp, Part::None}},
+    {"ibv_alloc_pd", Move::ObjectCall, Part::Pd, true, {Part::Pd, Part::None}},
+    {"ibv_dealloc_pd", Move::ObjectCall, Part::Pd, false, {Part::Pd, Part::None}},
+    {"ibv_create_cq", Move::ObjectCall, Part::Cq, true, {Part::Cq, Part::None}},
+    {"ibv_destroy_cq", Move::ObjectCall, Part::Cq, false, {Part::Cq, Part::None}},
+    {"ibv_create_comp_channel", Move::ObjectCall, Part::Cq, true, {Part::Verbs, Part::None}},
+    {"ibv_destroy_comp_channel", Move::ObjectCall, Part::Cq, false, {Part::Verbs, Part::None}},
+    {"ibv_create_qp", Move::ObjectCall, Part::Qp, true, {Part::Qp, Part::None}},
+    {"ibv_destroy_qp", Move::ObjectCall, Part::Qp, false, {Part::Qp, Part::None}},
+    {"ibv_reg_mr", Move::ObjectCall, Part::Mtt, true, {Part::App, Part::Mtt}},
+    {"ibv_dereg_mr", Move::ObjectCall, Part::Mtt, false, {Part::App, Part::Mtt}},
+};
+
+const VerbRule* verbRule(std::string_view name) {
+    auto it = std::find_if(std::begin(kVerbs), std::end(kVerbs),
+                           [name](const VerbRule& r) { return r.verb == name; });
+    return it == std::end(kVerbs) ? nullptr : &*it;
+}
+
+const KindRule& kindRule(EventKind kind) {
+    auto it = std::find_if(std::begin(kKinds), std::end(kKinds),
+                           [kind](const KindRule& r) { return r.kind == kind; });
+    return it == std::end(kKinds) ? kHeader : *it;
+}
+
+struct FaultRule {
+    const char* statusPart; ///< the status contains it
+    Fault fault;
+    const char* nak;
+};
+
+// In order: the first whose text the status contains decides.
+const FaultRule kFaults[] = {
+    {"FLUSH", Fault::Flushed, ""},
+    {"RNR", Fault::NotReady, "RNR NAK (retried, then gave up)"},
+    {"REM_ACCESS", Fault::RemoteAccess, "NAK: remote access error"},
+};
+
+struct OpcodeRule {
+    const char* opcode;
+    bool prefix; ///< matches every opcode that starts with it
+    OpcodeShape shape;
+};
+
+// In order; an opcode not listed is an RDMA write (payload out, bytes land at the responder).
+const OpcodeRule kOpcodes[] = {
+    {"RDMA_READ", false, {.read = true}},
+    {"ATOMIC", true, {.atomic = true}},
+    {"SEND", true, {.send = true, .payload = true}},
+};
+
+struct ShortName {
+    const char* opcode;
+    const char* label;
+};
+
+const ShortName kShortOpcodes[] = {
+    {"RDMA_WRITE", "WRITE"},       {"RDMA_WRITE_WITH_IMM", "WRITE+IMM"}, {"RDMA_READ", "READ"},
+    {"SEND_WITH_IMM", "SEND+IMM"}, {"ATOMIC_CMP_AND_SWP", "CAS"},        {"ATOMIC_FETCH_AND_ADD", "FAA"},
+};
+
+} // namespace
+
+Rule ruleFor(EventKind kind, std::string_view name, bool sided) {
+    const KindRule& k = kindRule(kind);
+    if (kind != EventKind::Verb) return {k.move, Part::None, false};
+    const VerbRule* v = verbRule(name);
+    Rule rule = v ? Rule{v->move, v->part, v->appearing}
+                  : Rule{Move::ObjectCall, Part::Rnic, name.rfind("ibv_create", 0) == 0};
+    if (rule.move != Move::Nothing && !sided) rule.move = Move::DeviceCall;
+    return rule;
+}
+
+std::array<Part, 2> highlightFor(EventKind kind, const QString& name, const QString& queue) {
+    if (kind == EventKind::PostWr && queue == QLatin1String("recv")) return {Part::Rq, Part::None};
+    if (kind != EventKind::Verb) return kindRule(kind).highlight;
+    if (const VerbRule* v = verbRule(name.toStdString())) return v->highlight;
+    if (name.contains(QLatin1String("_cq"))) return {Part::Cq, Part::None};
+    if (name.contains(QLatin1String("_qp"))) return {Part::Qp, Part::None};
+    return kindRule(kind).highlight;
+}
+
+Fault faultOf(const QString& status) {
+    for (const auto& f : kFaults)
+        if (status.contains(QLatin1String(f.statusPart))) return f.fault;
+    return status == QLatin1String("IBV_WC_SUCCESS") ? Fault::None : Fault::Other;
+}
+
+QString nakText(Fault fault, const QString& shortStatus) {
+    for (const auto& f : kFaults)
+        if (f.fault == fault) return QString::fromUtf8(f.nak);
+    return QStringLiteral("NAK: %1").arg(shortStatus);
+}
+
+OpcodeShape shapeOf(const QString& opcode) {
+    for (const auto& o : kOpcodes)
+        if (o.prefix ? opcode.startsWith(QLatin1String(o.opcode)) : opcode == QLatin1String(o.opcode))
+            return o.shape;
+    return {.payload = true};
+}
+
+QString shortOpcode(const QString& op) {
+    for (const auto& n : kShortOpcodes)
+        if (op == QLatin1String(n.opcode)) return QString::fromLatin1(n.label);
+    return op;
+}
+
+QString shortStatus(const QString& status) {
+    QString s = status;
+    if (s.startsWith(QLatin1String("IBV_WC_"))) s = s.mid(7);
+    return s;
+}
+
+Block* HostItems::part(Part p) const {
+    // Indexed by Part; the buffer (a BufferBlock) is the one part of another type.
+    static constexpr Block* HostItems::*kParts[] = {
+        nullptr,          &HostItems::frame, nullptr,        &HostItems::verbs,    &HostItems::kernel,
+        &HostItems::rnic, &HostItems::port,  &HostItems::pd, &HostItems::qp,       &HostItems::sq,
+        &HostItems::rq,   &HostItems::mtt,   &HostItems::cq, &HostItems::doorbell,
+    };
+    if (p == Part::App) return app;
+    const auto member = kParts[static_cast<std::size_t>(p)];
+    return member ? this->*member : nullptr;
+}
+
+} // namespace datapath
+
+} // namespace rdmalab::app

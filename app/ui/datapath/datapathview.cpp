@@ -1,0 +1,281 @@
+#include "impl.h"
+
+#include <QResizeEvent>
+#include <QSequentialAnimationGroup>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rdmalab::app {
+
+using namespace datapath;
+
+// ---- animation helpers
+
+QVariantAnimation* DataPathView::Impl::anim(QParallelAnimationGroup* g, int duration,
+                                            std::function<void(qreal)> fn, int delay, QEasingCurve curve) {
+    auto* a = new QVariantAnimation;
+    a->setStartValue(0.0);
+    a->setEndValue(1.0);
+    a->setDuration(duration);
+    a->setEasingCurve(curve);
+    QObject::connect(a, &QVariantAnimation::valueChanged, a, [fn](const QVariant& v) { fn(v.toReal()); });
+    if (delay > 0) {
+        auto* seq = new QSequentialAnimationGroup;
+        seq->addPause(delay);
+        seq->addAnimation(a);
+        g->addAnimation(seq);
+    } else {
+        g->addAnimation(a);
+    }
+    return a;
+}
+
+Token* DataPathView::Impl::token(const QString& label, bool illustrated, bool error, QPointF at) {
+    auto* t = new Token(&theme, label, illustrated, error);
+    t->setPos(at);
+    scene->addItem(t);
+    temps.push_back(t);
+    return t;
+}
+
+Overlay* DataPathView::Impl::overlay(QRectF r, const QString& label, bool error) {
+    auto* o = new Overlay(&theme, r, label, error);
+    scene->addItem(o);
+    temps.push_back(o);
+    return o;
+}
+
+void DataPathView::Impl::travel(QParallelAnimationGroup* g, QGraphicsItem* item, const QPainterPath& path,
+                                int duration, int delay) {
+    item->setPos(path.pointAtPercent(0));
+    anim(
+        g, duration, [item, path](qreal t) { item->setPos(path.pointAtPercent(std::clamp(t, 0.0, 1.0))); },
+        delay, QEasingCurve::InOutQuad);
+}
+
+void DataPathView::Impl::fadeIn(QParallelAnimationGroup* g, QGraphicsItem* item, int duration, int delay) {
+    item->setOpacity(0);
+    anim(
+        g, duration, [item](qreal t) { item->setOpacity(t); }, delay);
+}
+
+void DataPathView::Impl::pulse(QParallelAnimationGroup* g, Block* b, int duration, int delay) {
+    anim(
+        g, duration, [b](qreal t) { b->setFlash(std::sin(t * M_PI)); }, delay);
+}
+
+void DataPathView::Impl::clearTemps() {
+    for (auto* item : temps) {
+        scene->removeItem(item);
+        delete item;
+    }
+    temps.clear();
+}
+
+void DataPathView::Impl::syncToTarget() {
+    const bool replay = target.replay;
+    shown = target;
+    shown.replay = replay;
+    refreshAll();
+}
+
+// ---- the event queue: one stage at a time, each a group of parallel animations
+
+void DataPathView::Impl::pump() {
+    for (;;) {
+        if (stages.empty()) {
+            if (queue.empty()) {
+                finish();
+                return;
+            }
+            const TraceEvent e = std::move(queue.front());
+            queue.pop_front();
+            stageEvent(e);
+            continue;
+        }
+        Stage stage = std::move(stages.front());
+        stages.pop_front();
+        auto* g = new QParallelAnimationGroup(view);
+        stage(g);
+        if (g->animationCount() == 0) {
+            delete g;
+            clearTemps();
+            continue;
+        }
+        group = g;
+        QObject::connect(g, &QAbstractAnimation::finished, view, [this, g] {
+            if (group != g) return;
+            group = nullptr;
+            g->deleteLater();
+            clearTemps();
+            pump();
+        });
+        g->start();
+        return;
+    }
+}
+
+void DataPathView::Impl::finish() {
+    syncToTarget();
+    if (busy) {
+        busy = false;
+        emit view->idle();
+    }
+}
+
+void DataPathView::Impl::abort() {
+    if (group) {
+        auto* g = group;
+        group = nullptr;
+        QObject::disconnect(g, nullptr, view, nullptr);
+        g->stop();
+        delete g;
+    }
+    stages.clear();
+    clearTemps();
+    statusFlash = 0;
+    for (auto& h : host)
+        for (Block* b : {static_cast<Block*>(h.frame), static_cast<Block*>(h.app), h.verbs, h.kernel, h.rnic,
+                         h.port, h.pd, h.qp, h.sq, h.rq, h.mtt, h.cq, h.doorbell}) {
+            b->setFlash(0);
+            b->setOpacity(1);
+            b->error = false;
+        }
+}
+
+// -------------------------------------------------------------------------------------------------------------
+
+DataPathView::DataPathView(QWidget* parent) : QGraphicsView(parent), d(std::make_unique<Impl>()) {
+    setObjectName(QStringLiteral("dataPathView"));
+    d->view = this;
+    d->theme.set(false);
+    d->scene = new QGraphicsScene(this);
+    setScene(d->scene);
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setFrameShape(QFrame::NoFrame);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setAlignment(Qt::AlignCenter);
+    setAccessibleName(tr("RDMA data path"));
+    setAccessibleDescription(
+        tr("Hosts A and B with their software layers, RNIC queues and the RoCE v2 link"));
+    d->build();
+    d->refreshAll();
+}
+
+DataPathView::~DataPathView() {
+    d->abort();
+}
+
+void DataPathView::setPresentationMode(bool on) {
+    d->theme.set(on);
+    d->refreshAll();
+    d->applyTheme();
+}
+
+bool DataPathView::presentationMode() const {
+    return d->theme.presentation;
+}
+
+void DataPathView::setAnimationSpeed(double factor) {
+    d->speed = std::isfinite(factor) ? std::max(0.0, factor) : 1.0;
+    if (d->speed <= 0 && d->busy) {
+        d->abort();
+        while (!d->queue.empty()) {
+            d->stageEvent(d->queue.front());
+            d->queue.pop_front();
+            d->stages.clear();
+        }
+        d->finish();
+    }
+}
+
+double DataPathView::animationSpeed() const {
+    return d->speed;
+}
+
+bool DataPathView::isIdle() const {
+    return !d->busy;
+}
+
+QSize DataPathView::minimumSizeHint() const {
+    return {700, 440};
+}
+
+QSize DataPathView::sizeHint() const {
+    return {1400, 880};
+}
+
+void DataPathView::resetScene() {
+    const bool wasBusy = d->busy;
+    d->abort();
+    d->queue.clear();
+    d->history.clear();
+    d->shown = LabState{};
+    d->target = LabState{};
+    d->busy = false;
+    highlightSeq(0);
+    d->refreshAll();
+    if (wasBusy) emit idle();
+}
+
+void DataPathView::showEvents(const std::vector<rdmalab::TraceEvent>& events,
+                              const rdmalab::app::LabState& state) {
+    d->target = state;
+    d->shown.replay = state.replay;
+    if (d->speed <= 0) {
+        d->abort();
+        auto pending = std::move(d->queue);
+        d->queue.clear();
+        pending.insert(pending.end(), events.begin(), events.end());
+        for (const auto& e : pending) {
+            d->stageEvent(e);
+            d->stages.clear();
+        }
+        d->busy = true;
+        d->finish();
+        return;
+    }
+    d->queue.insert(d->queue.end(), events.begin(), events.end());
+    if (d->busy) return; // the running sequence picks them up
+    d->busy = true;
+    d->pump();
+}
+
+void DataPathView::highlightSeq(std::uint64_t seq) {
+    for (Block* b : d->highlighted)
+        b->setHighlighted(false);
+    d->highlighted.clear();
+    auto it = d->history.find(seq);
+    if (seq == 0 || it == d->history.end()) return;
+    const EventRef& ref = it->second;
+    std::vector<Block*> boxes;
+    if (!ref.side) {
+        // Without a side, a verb or an async event concerns the device: both ports.
+        if (ref.kind == EventKind::Verb || ref.kind == EventKind::Async)
+            for (auto& h : d->host)
+                boxes.push_back(h.port);
+    } else {
+        const auto& h = d->host[static_cast<std::size_t>(index(*ref.side))];
+        for (Part p : highlightFor(ref.kind, ref.name, ref.queue))
+            if (Block* b = h.part(p)) boxes.push_back(b);
+    }
+    for (Block* b : boxes) {
+        b->setHighlighted(true);
+        d->highlighted.push_back(b);
+    }
+}
+
+void DataPathView::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    fitInView(d->scene->sceneRect(), Qt::KeepAspectRatio);
+}
+
+void DataPathView::showEvent(QShowEvent* event) {
+    QGraphicsView::showEvent(event);
+    fitInView(d->scene->sceneRect(), Qt::KeepAspectRatio);
+}
+
+} // namespace rdmalab::app

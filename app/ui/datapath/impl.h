@@ -1,0 +1,147 @@
+// Private to the data-path view (app/ui/datapath/*.cpp): the view's scene items, its animation queue, and
+// the members that build, refresh and animate the picture. Split by concern over scene.cpp (building and
+// refreshing), stages.cpp (each Move's animation; the tables are in choreography.cpp) and datapathview.cpp
+// (animation helpers, the queue and the public API).
+#pragma once
+
+#include "choreography.h"
+#include "datapathview.h"
+#include "items.h"
+#include "layout.h"
+#include "theme.h"
+
+#include <QEasingCurve>
+#include <QGraphicsScene>
+#include <QParallelAnimationGroup>
+#include <QVariantAnimation>
+
+#include <array>
+#include <deque>
+#include <functional>
+#include <map>
+
+namespace rdmalab::app {
+
+namespace datapath {
+
+/// What highlightSeq needs of an event seen earlier.
+struct EventRef {
+    std::optional<Side> side;
+    EventKind kind = EventKind::Verb;
+    QString name;
+    QString queue;
+};
+
+/// The boxes of one host: its layers, then the objects inside its RNIC.
+struct HostItems {
+    Block *frame = nullptr, *verbs = nullptr, *kernel = nullptr, *rnic = nullptr, *port = nullptr;
+    BufferBlock* app = nullptr;
+    Block *pd = nullptr, *qp = nullptr, *sq = nullptr, *rq = nullptr, *mtt = nullptr, *cq = nullptr;
+    Block* doorbell = nullptr;
+    Block* part(Part p) const;
+};
+
+/// An event as the stagers see it: its rule, side and outcome.
+struct Cue {
+    const TraceEvent* event = nullptr;
+    Rule rule;
+    int s = -1;         ///< host index, -1 without a side
+    std::size_t hs = 0; ///< host index for the arrays (0 without a side)
+    bool ok = true;     ///< ret == 0
+    QString name;
+    QString queue;
+    std::optional<PendingSend> completedSend; ///< what a completion retires (see LabState::pendingSendFor)
+};
+
+/// One step of an event's animation: adds its animations to the group (none: applied at once).
+using Stage = std::function<void(QParallelAnimationGroup*)>;
+
+} // namespace datapath
+
+struct DataPathView::Impl {
+    using Block = datapath::Block;
+    using Stage = datapath::Stage;
+
+    DataPathView* view = nullptr;
+    QGraphicsScene* scene = nullptr;
+    Theme theme;
+    double speed = 1.0;
+
+    std::array<datapath::HostItems, 2> host;
+    datapath::Decor* title = nullptr;
+    datapath::Decor* statusLine = nullptr;
+    datapath::Decor* link = nullptr;
+    datapath::Decor* legend = nullptr;
+    std::vector<QGraphicsItem*> decor;
+
+    LabState shown;  ///< what the picture shows (advances event by event)
+    LabState target; ///< the state after the last queued events
+    std::deque<TraceEvent> queue;
+    std::deque<Stage> stages;
+    std::map<std::uint64_t, datapath::EventRef> history;
+    QParallelAnimationGroup* group = nullptr;
+    std::vector<QGraphicsItem*> temps;
+    bool busy = false;
+    qreal statusFlash = 0;
+    std::vector<Block*> highlighted;
+
+    template <typename T = Block> T* box(QRectF r, QColor Theme::*fill, qreal z = 1) {
+        auto* b = new T(&theme, r, fill);
+        b->setZValue(z);
+        scene->addItem(b);
+        return b;
+    }
+
+    int ms(int base) const {
+        return std::max(1, static_cast<int>(std::lround(base / std::max(0.05, speed))));
+    }
+
+    // scene.cpp: building the picture and refreshing it from `shown`
+    void build();
+    void buildHost(int s);
+    void paintLanes(QPainter* p, int s);
+    void applyTheme();
+    void paintTitle(QPainter* p);
+    void paintStatus(QPainter* p);
+    void paintLink(QPainter* p);
+    void paintLegend(QPainter* p);
+    void refreshHeader();
+    void refreshPorts();
+    void refreshBuffer(int s);
+    void refreshMtt(int s);
+    void refreshQp(int s);
+    void refreshQueues(int s);
+    void refreshAll();
+
+    // datapathview.cpp: animation helpers and the queue
+    QVariantAnimation* anim(QParallelAnimationGroup* g, int duration, std::function<void(qreal)> fn,
+                            int delay = 0, QEasingCurve curve = QEasingCurve::Linear);
+    datapath::Token* token(const QString& label, bool illustrated, bool error, QPointF at);
+    datapath::Overlay* overlay(QRectF r, const QString& label, bool error);
+    void travel(QParallelAnimationGroup* g, QGraphicsItem* item, const QPainterPath& path, int duration,
+                int delay = 0);
+    void fadeIn(QParallelAnimationGroup* g, QGraphicsItem* item, int duration, int delay = 0);
+    void pulse(QParallelAnimationGroup* g, Block* b, int duration, int delay = 0);
+    void pump();
+    void finish();
+    void abort();
+    void clearTemps();
+    void syncToTarget();
+
+    // choreography.cpp: an event's animation, staged by its Move (see choreography.h)
+    void stageEvent(const TraceEvent& e);
+    void stageHeader(const datapath::Cue& c);
+    void stageCheck(const datapath::Cue& c);
+    void stageError(const datapath::Cue& c);
+    void stageAsync(const datapath::Cue& c);
+    void stageData(const datapath::Cue& c);
+    void stageQpState(const datapath::Cue& c);
+    void stagePostWr(const datapath::Cue& c);
+    void stageCompletion(const datapath::Cue& c);
+    void stageDeviceCall(const datapath::Cue& c);
+    void stageQuery(const datapath::Cue& c);
+    void stageObjectCall(const datapath::Cue& c);
+    void illustrate(int s, const PendingSend& w, const QString& status);
+};
+
+} // namespace rdmalab::app

@@ -1,0 +1,396 @@
+#include "impl.h"
+
+#include <QFontMetricsF>
+
+#include <algorithm>
+
+namespace rdmalab::app {
+
+using namespace datapath;
+
+namespace {
+QString hex(quint64 v) {
+    return QStringLiteral("0x") + QString::number(v, 16);
+}
+} // namespace
+
+void DataPathView::Impl::build() {
+    scene->setSceneRect(0, 0, kSceneW, kSceneH);
+    for (int s = 0; s < 2; ++s) {
+        auto& h = host[static_cast<std::size_t>(s)];
+        h.frame = box(QRectF(hostX(s), kHostTop, kHostW, kHostBottom - kHostTop), &Theme::hostFill, 0);
+        h.frame->title = s == 0 ? QStringLiteral("Host A · requester") : QStringLiteral("Host B · responder");
+        h.frame->radius = 10;
+        h.app = box<BufferBlock>(L(s, 0, kAppY, kInnerW, kAppH), &Theme::app);
+        h.app->title = QStringLiteral("Application buffer");
+        h.verbs = box(L(s, 0, kVerbsY, kInnerW, kVerbsH), &Theme::verbs);
+        h.verbs->title = QStringLiteral("Verbs library (libibverbs) · user space");
+        h.verbs->centerTitle = true;
+        h.kernel = box(L(s, 0, kKernelY, kKernelW, kKernelH), &Theme::kernel);
+        h.kernel->title = QStringLiteral("Kernel (ib_uverbs: control path only)");
+        h.kernel->centerTitle = true;
+        h.rnic = box(L(s, 0, kRnicY, kInnerW, kRnicH), &Theme::rnic);
+        h.rnic->title = QStringLiteral("RNIC");
+        h.rnic->centerTitle = true;
+        h.port = box(L(s, 0, kPortY, kInnerW, kPortH), &Theme::port);
+        h.port->centerTitle = true;
+        for (Block* b : {h.verbs, h.kernel, h.port})
+            b->vcenter = true;
+        h.pd = box(L(s, 80, kRnicY + 5, 100, 26), &Theme::object, 2);
+        h.doorbell = box(L(s, kDataLaneX - 70, kRnicY + 5, 140, 26), &Theme::object, 2);
+        h.doorbell->title = QStringLiteral("doorbell");
+        h.doorbell->centerTitle = true;
+        h.doorbell->vcenter = true;
+        h.qp = box(L(s, 12, kRnicY + 38, 330, 302), &Theme::object, 2);
+        h.qp->wrapLast = 3;
+        h.sq = box(L(s, 22, kRnicY + 196, 310, 68), &Theme::slot, 3);
+        h.sq->slotCount = 4;
+        h.rq = box(L(s, 22, kRnicY + 268, 310, 68), &Theme::slot, 3);
+        h.rq->slotCount = 4;
+        h.mtt = box(L(s, 354, kRnicY + 38, 274, 150), &Theme::object, 2);
+        h.mtt->wrapLast = 2;
+        h.cq = box(L(s, 354, kRnicY + 196, 274, 140), &Theme::object, 2);
+        h.cq->slotCount = 4;
+        auto* lanes = new Decor(QRectF(hostX(s), kAppY, kHostW, kRnicY - kAppY + 40),
+                                [this, s](QPainter* p) { paintLanes(p, s); });
+        lanes->setZValue(5);
+        scene->addItem(lanes);
+        decor.push_back(lanes);
+    }
+    title = new Decor(QRectF(0, 0, kSceneW, 46), [this](QPainter* p) { paintTitle(p); });
+    statusLine = new Decor(QRectF(0, 784, kSceneW, 34), [this](QPainter* p) { paintStatus(p); });
+    link = new Decor(QRectF(0, kHostBottom, kSceneW, 56), [this](QPainter* p) { paintLink(p); });
+    legend = new Decor(QRectF(0, 824, kSceneW, 56), [this](QPainter* p) { paintLegend(p); });
+    for (auto* dcr : {title, statusLine, link, legend}) {
+        dcr->setZValue(1);
+        scene->addItem(dcr);
+        decor.push_back(dcr);
+    }
+    applyTheme();
+}
+
+// Lanes: control path (outer side, through the kernel) and data path (inner side, skipping it).
+void DataPathView::Impl::paintLanes(QPainter* p, int s) {
+    const qreal cx = P(s, kControlLaneX, 0).x();
+    const qreal dx = P(s, kDataLaneX, 0).x();
+    QPen cp(theme.controlLane, theme.pen + 0.8);
+    p->setPen(cp);
+    p->setBrush(theme.controlLane);
+    for (auto [y0, y1] : {std::pair{kAppY + kAppH, kVerbsY}, std::pair{kVerbsY + kVerbsH, kKernelY},
+                          std::pair{kKernelY + kKernelH, kRnicY}}) {
+        p->drawLine(QPointF(cx, y0), QPointF(cx, y1 - 2));
+        arrowHead(p, QPointF(cx, y1), QPointF(cx, y0), 7);
+    }
+    p->setFont(theme.font(theme.small, true));
+    p->setPen(theme.controlLane);
+    const qreal lw = 150;
+    const qreal ly = kVerbsY + kVerbsH;
+    const QRectF lr =
+        s == 0 ? QRectF(cx + 8, ly, lw, kKernelY - ly) : QRectF(cx - 8 - lw, ly, lw, kKernelY - ly);
+    p->drawText(lr, (s == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter,
+                QStringLiteral("control path"));
+    // Data path: one band from the verbs library straight into the RNIC, beside the kernel.
+    QColor band = theme.dataLane;
+    band.setAlphaF(static_cast<float>(theme.presentation ? 0.9 : 0.75));
+    p->setPen(QPen(band, theme.thick + 2, Qt::SolidLine, Qt::FlatCap));
+    p->drawLine(QPointF(dx, kAppY + kAppH), QPointF(dx, kRnicY - 4));
+    p->setBrush(band);
+    p->setPen(Qt::NoPen);
+    arrowHead(p, QPointF(dx, kRnicY + 1), QPointF(dx, kAppY), 11);
+    p->setFont(theme.font(theme.presentation ? 12 : theme.small, true));
+    p->setPen(theme.dataLane);
+    const QRectF tr = L(s, kKernelW + 2, kKernelY - 2, kInnerW - kKernelW - 2, kKernelH + 4);
+    const QRectF half = s == 0 ? QRectF(tr.left(), tr.top(), dx - tr.left() - 6, tr.height())
+                               : QRectF(dx + 6, tr.top(), tr.right() - dx - 6, tr.height());
+    p->drawText(half, Qt::AlignCenter | Qt::TextWordWrap, QStringLiteral("data path: skips the kernel"));
+}
+
+void DataPathView::Impl::applyTheme() {
+    scene->setBackgroundBrush(theme.background);
+    scene->update();
+    for (auto* item : scene->items())
+        item->update();
+}
+
+void DataPathView::Impl::paintTitle(QPainter* p) {
+    const QRectF r(12, 8, kSceneW - 24, 32);
+    qreal x = r.left();
+    p->setFont(theme.font(theme.title + 2, true));
+    p->setPen(theme.text);
+    const QString dev = shown.device.isEmpty() ? QStringLiteral("no device yet") : shown.device;
+    const QFontMetricsF fm(p->font());
+    p->drawText(QRectF(x, r.top(), fm.horizontalAdvance(dev) + 4, r.height()), Qt::AlignVCenter, dev);
+    x += fm.horizontalAdvance(dev) + 14;
+    auto badge = [&](const QString& text, const QColor& bg, const QColor& fg, bool right) {
+        p->setFont(theme.font(theme.small + 1, true));
+        const QFontMetricsF fb(p->font());
+        const qreal w = fb.horizontalAdvance(text) + 18;
+        const QRectF b(right ? r.right() - w : x, r.top() + 3, w, r.height() - 6);
+        p->setPen(QPen(fg, theme.pen));
+        p->setBrush(bg);
+        p->drawRoundedRect(b, 5, 5);
+        p->setPen(fg);
+        p->drawText(b, Qt::AlignCenter, text);
+        return w;
+    };
+    if (shown.softwareDevice) {
+        QColor bg = theme.presentation ? QColor(Qt::black) : QColor("#fff1c2");
+        x += badge(QStringLiteral("SoftRoCE (software RDMA)"), bg,
+                   theme.presentation ? theme.accent : QColor("#7a5200"), false) +
+             14;
+    }
+    qreal right = r.right();
+    if (shown.replay) {
+        right -= badge(QStringLiteral("REPLAY"), theme.presentation ? theme.accent : QColor("#5a2ca0"),
+                       theme.presentation ? QColor(Qt::black) : QColor(Qt::white), true) +
+                 14;
+    }
+    if (shown.step.index >= 0 || !shown.step.title.isEmpty()) {
+        p->setFont(theme.font(theme.base + 1));
+        p->setPen(theme.text);
+        QString text = shown.step.title;
+        if (shown.step.index >= 0 && shown.step.count > 0)
+            text = QStringLiteral("Step %1/%2: %3").arg(shown.step.index + 1).arg(shown.step.count).arg(text);
+        drawLine(
+            p,
+            QRectF(x + 10, r.top() + (r.height() - QFontMetricsF(p->font()).height()) / 2, right - x - 20, 0),
+            text, Qt::AlignHCenter);
+    }
+}
+
+void DataPathView::Impl::paintStatus(QPainter* p) {
+    QString text;
+    QColor color = theme.text;
+    if (shown.lastError) {
+        text = QStringLiteral("✖ ") + shown.lastError->section(QLatin1Char('\n'), 0, 0);
+        color = theme.error;
+    } else if (shown.verified) {
+        text = (*shown.verified ? QStringLiteral("✔ ") : QStringLiteral("✖ ")) + shown.checkSummary;
+        color = *shown.verified ? theme.ok : theme.error;
+    }
+    if (text.isEmpty()) return;
+    p->setFont(theme.font(theme.title, true));
+    const QFontMetricsF fm(p->font());
+    const qreal w = std::min(kSceneW - 60, fm.horizontalAdvance(text) + 40);
+    const QRectF r((kSceneW - w) / 2, 786, w, 30);
+    QColor bg = theme.presentation ? QColor(Qt::black) : theme.hostFill;
+    p->setBrush(bg);
+    p->setPen(QPen(color, theme.pen + 2 * statusFlash + 0.5));
+    p->drawRoundedRect(r, 6, 6);
+    p->setPen(color);
+    drawLine(p, r.adjusted(14, (r.height() - fm.height()) / 2, -14, 0), text, Qt::AlignHCenter);
+}
+
+void DataPathView::Impl::paintLink(QPainter* p) {
+    const QPointF a = portCenter(0), b = portCenter(1);
+    QPen pen(theme.text, theme.thick + 1);
+    p->setPen(pen);
+    p->setBrush(Qt::NoBrush);
+    QPainterPath path(a);
+    path.lineTo(a.x(), kLinkY);
+    path.lineTo(b.x(), kLinkY);
+    path.lineTo(b);
+    p->drawPath(path);
+    p->setFont(theme.font(theme.base, true));
+    p->setPen(theme.text);
+    const QString label = QStringLiteral("RoCE v2: UDP/IP, port 4791");
+    const QFontMetricsF fm(p->font());
+    const qreal w = fm.horizontalAdvance(label) + 20;
+    const QRectF lr((kSceneW - w) / 2, kLinkY - fm.height() - 6, w, fm.height() + 2);
+    p->drawText(lr, Qt::AlignCenter, label);
+}
+
+void DataPathView::Impl::paintLegend(QPainter* p) {
+    const qreal y = 834;
+    p->setFont(theme.font(theme.base));
+    const QFontMetricsF fm(p->font());
+    const QString solidText = QStringLiteral("solid = observed event from the real device");
+    const QString dashedText = QStringLiteral("dashed = illustration of what happens inside the NIC");
+    const qreal sw = 44, gap = 10, sep = 40;
+    const qreal total =
+        sw + gap + fm.horizontalAdvance(solidText) + sep + sw + gap + fm.horizontalAdvance(dashedText);
+    qreal x = (kSceneW - total) / 2;
+    const QRectF s1(x, y, sw, 24);
+    p->setBrush(theme.accent);
+    p->setPen(QPen(theme.accent.darker(130), theme.pen));
+    p->drawRoundedRect(s1, 6, 6);
+    x += sw + gap;
+    p->setPen(theme.text);
+    p->drawText(QRectF(x, y, fm.horizontalAdvance(solidText) + 2, 24), Qt::AlignVCenter, solidText);
+    x += fm.horizontalAdvance(solidText) + sep;
+    const QRectF s2(x, y, sw, 24);
+    QColor h = theme.illustrated;
+    h.setAlphaF(static_cast<float>(0.35));
+    p->setBrush(hatch(h));
+    p->setPen(QPen(theme.illustrated, theme.pen + 0.8, Qt::DashLine));
+    p->drawRoundedRect(s2, 6, 6);
+    x += sw + gap;
+    p->setFont(theme.font(theme.base, false, true));
+    p->setPen(theme.presentation ? theme.text : theme.illustrated.darker(120));
+    p->drawText(QRectF(x, y, fm.horizontalAdvance(dashedText) + 20, 24), Qt::AlignVCenter, dashedText);
+}
+
+// ---- refreshing from `shown`
+// ----------------------------------------------------------------------------
+
+void DataPathView::Impl::refreshHeader() {
+    title->update();
+    statusLine->update();
+}
+
+void DataPathView::Impl::refreshPorts() {
+    for (int s = 0; s < 2; ++s) {
+        auto* port = host[static_cast<std::size_t>(s)].port;
+        QStringList parts;
+        parts << QStringLiteral("Port %1").arg(shown.port.port);
+        if (!shown.port.state.isEmpty()) parts << shown.port.state;
+        if (shown.port.mtu > 0) parts << QStringLiteral("MTU %1").arg(shown.port.mtu);
+        if (!shown.port.gid.isEmpty())
+            parts << QStringLiteral("GID %1%2")
+                         .arg(shown.port.gid, shown.port.gidType.isEmpty()
+                                                  ? QString()
+                                                  : QStringLiteral(" (%1)").arg(shown.port.gidType));
+        port->title = parts.join(QStringLiteral(" · "));
+        port->present = shown.port.deviceOpen || !shown.port.state.isEmpty();
+        port->update();
+        auto* rnic = host[static_cast<std::size_t>(s)].rnic;
+        rnic->title =
+            shown.device.isEmpty() ? QStringLiteral("RNIC") : QStringLiteral("RNIC · %1").arg(shown.device);
+        rnic->update();
+    }
+}
+
+void DataPathView::Impl::refreshBuffer(int s) {
+    auto& h = host[static_cast<std::size_t>(s)];
+    const auto& m = shown.memory[static_cast<std::size_t>(s)];
+    const auto& r = shown.regions[static_cast<std::size_t>(s)];
+    h.app->bytes = m.bytes;
+    h.app->length = m.length ? m.length : r.length;
+    h.app->changed = m.changed;
+    QString info;
+    if (r.registered)
+        info = QStringLiteral("%1 · %2 B at %3 · lkey %4")
+                   .arg(r.label.isEmpty() ? QStringLiteral("region") : r.label)
+                   .arg(r.length)
+                   .arg(hex(r.addr))
+                   .arg(hex(r.lkey));
+    else if (!m.bytes.isEmpty())
+        info = QStringLiteral("not registered");
+    h.app->titleRight = info;
+    const auto& x = shown.objects[static_cast<std::size_t>(s)];
+    h.app->footer = x.lastWc;
+    h.app->footerError = x.lastWcError;
+    h.app->footerOk = !x.lastWcError && !x.lastWc.isEmpty();
+    h.app->update();
+}
+
+void DataPathView::Impl::refreshMtt(int s) {
+    auto& b = *host[static_cast<std::size_t>(s)].mtt;
+    const auto& r = shown.regions[static_cast<std::size_t>(s)];
+    b.title = QStringLiteral("MTT");
+    b.titleRight = QStringLiteral("memory translation table");
+    b.present = r.registered;
+    b.lines.clear();
+    if (!r.registered) {
+        b.lines << QStringLiteral("no region registered");
+    } else {
+        b.lines << QStringLiteral("addr %1").arg(hex(r.addr)) << QStringLiteral("length %1 B").arg(r.length)
+                << QStringLiteral("lkey 0x%1 · rkey 0x%2").arg(r.lkey, 0, 16).arg(r.rkey, 0, 16)
+                << QStringLiteral("access %1")
+                       .arg(r.access.isEmpty() ? QStringLiteral("(local read only)")
+                                               : r.access.join(QStringLiteral(", ")));
+    }
+    b.update();
+}
+
+void DataPathView::Impl::refreshQp(int s) {
+    auto& h = host[static_cast<std::size_t>(s)];
+    const auto& q = shown.qps[static_cast<std::size_t>(s)];
+    h.qp->present = q.created;
+    h.qp->lines.clear();
+    h.qp->bigText.clear();
+    h.qp->error = false;
+    if (!q.created) {
+        h.qp->title = QStringLiteral("QP");
+        h.qp->lines << QStringLiteral("no queue pair (none created, or destroyed)");
+    } else {
+        h.qp->title = QStringLiteral("QP %1%2").arg(q.qpn).arg(
+            q.type.isEmpty() ? QString() : QStringLiteral(" · ") + q.type);
+        h.qp->bigText = q.state.isEmpty() ? QStringLiteral("?") : q.state;
+        h.qp->bigColor = q.state == QLatin1String("RTS")   ? theme.ok
+                         : q.state == QLatin1String("ERR") ? theme.error
+                                                           : theme.accent;
+        h.qp->error = q.state == QLatin1String("ERR");
+        QStringList info;
+        if (q.destQpn) info << QStringLiteral("peer QPN %1").arg(q.destQpn);
+        if (q.pathMtu) info << QStringLiteral("MTU %1").arg(q.pathMtu);
+        if (!info.isEmpty()) h.qp->lines << info.join(QStringLiteral(" · "));
+        QStringList psn;
+        if (q.sqPsn) psn << QStringLiteral("SQ PSN %1").arg(q.sqPsn);
+        if (q.rqPsn) psn << QStringLiteral("RQ PSN %1").arg(q.rqPsn);
+        if (!psn.isEmpty()) h.qp->lines << psn.join(QStringLiteral(" · "));
+        if (!q.lastTransition.isEmpty()) {
+            h.qp->lines << QStringLiteral("last: %1").arg(q.lastTransition);
+            h.qp->lines << QStringLiteral("mask: %1").arg(q.lastMask.join(QStringLiteral(" ")));
+        }
+    }
+    h.qp->update();
+    h.sq->present = h.rq->present = q.created;
+    h.sq->update();
+    h.rq->update();
+}
+
+void DataPathView::Impl::refreshQueues(int s) {
+    auto& h = host[static_cast<std::size_t>(s)];
+    h.sq->slotLabels.clear();
+    h.rq->slotLabels.clear();
+    int sqCount = 0, rqCount = 0;
+    for (const auto& w : shown.workRequests) {
+        if (index(w.side) != s || w.completed) continue;
+        const QString label = QStringLiteral("%1 #%2").arg(shortOpcode(w.opcode)).arg(w.wrId);
+        if (w.queue == QLatin1String("recv")) {
+            if (h.rq->slotLabels.size() < h.rq->slotCount) h.rq->slotLabels << label;
+            ++rqCount;
+        } else {
+            if (h.sq->slotLabels.size() < h.sq->slotCount) h.sq->slotLabels << label;
+            ++sqCount;
+        }
+    }
+    h.sq->title = QStringLiteral("SQ · send queue");
+    h.sq->titleRight = sqCount ? QStringLiteral("%1 WQE%2").arg(sqCount).arg(sqCount == 1 ? "" : "s")
+                               : QStringLiteral("empty");
+    h.rq->title = QStringLiteral("RQ · receive queue");
+    h.rq->titleRight = rqCount ? QStringLiteral("%1 WQE%2").arg(rqCount).arg(rqCount == 1 ? "" : "s")
+                               : QStringLiteral("empty");
+    const auto& x = shown.objects[static_cast<std::size_t>(s)];
+    h.cq->present = x.cq;
+    h.cq->title = x.cq ? QStringLiteral("CQ %1").arg(x.cqId) : QStringLiteral("CQ");
+    h.cq->titleRight = x.cq && x.cqe ? QStringLiteral("%1 CQEs").arg(x.cqe) : QString();
+    h.cq->lines.clear();
+    if (!x.cq)
+        h.cq->lines << QStringLiteral("no completion queue");
+    else
+        h.cq->lines
+            << (x.polled
+                    ? QStringLiteral("%1 CQE%2 polled by the app").arg(x.polled).arg(x.polled == 1 ? "" : "s")
+                    : QStringLiteral("no completions yet"));
+    h.pd->present = x.pd;
+    h.pd->title = x.pd ? QStringLiteral("PD %1").arg(x.pdId) : QStringLiteral("no PD");
+    h.pd->centerTitle = true;
+    h.pd->vcenter = true;
+    for (auto* b : {h.sq, h.rq, h.cq, h.pd})
+        b->update();
+}
+
+void DataPathView::Impl::refreshAll() {
+    refreshHeader();
+    refreshPorts();
+    for (int s = 0; s < 2; ++s) {
+        refreshBuffer(s);
+        refreshMtt(s);
+        refreshQp(s);
+        refreshQueues(s);
+    }
+}
+
+} // namespace rdmalab::app

@@ -1,0 +1,360 @@
+#include "impl.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rdmalab::app {
+
+using namespace datapath;
+
+void DataPathView::Impl::stageEvent(const TraceEvent& e) {
+    const auto side = sideOf(e);
+    EventRef ref;
+    ref.side = side;
+    ref.kind = e.kind;
+    ref.name = QString::fromStdString(e.name);
+    ref.queue = lenientText(e.data, "queue");
+    history[e.seq] = ref;
+
+    Cue c;
+    c.event = &e;
+    c.rule = ruleFor(e.kind, e.name, side.has_value());
+    // A completion of a send posted earlier: the facts to illustrate it, before the event retires it.
+    c.completedSend = shown.pendingSendFor(e);
+    try {
+        shown.apply(e);
+    } catch (const std::exception&) {
+        // A malformed event (a field of the wrong type) changes nothing more in the picture.
+    }
+    c.ok = lenientInt(e.data, "ret", 0) == 0;
+    c.s = side ? index(*side) : -1;
+    c.hs = static_cast<std::size_t>(std::max(0, c.s));
+    c.name = ref.name;
+    c.queue = ref.queue;
+
+    using Stager = void (Impl::*)(const Cue&);
+    // Indexed by Move.
+    static constexpr Stager kStagers[] = {
+        nullptr,
+        &Impl::stageHeader,
+        &Impl::stageCheck,
+        &Impl::stageError,
+        &Impl::stageAsync,
+        &Impl::stageData,
+        &Impl::stageQpState,
+        &Impl::stagePostWr,
+        &Impl::stageCompletion,
+        &Impl::stageDeviceCall,
+        &Impl::stageQuery,
+        &Impl::stageObjectCall,
+    };
+    if (const Stager stager = kStagers[static_cast<std::size_t>(c.rule.move)]) (this->*stager)(c);
+}
+
+void DataPathView::Impl::stageHeader(const Cue&) {
+    stages.push_back([this](QParallelAnimationGroup*) {
+        refreshHeader();
+        refreshPorts();
+    });
+}
+
+void DataPathView::Impl::stageCheck(const Cue&) {
+    stages.push_back([this](QParallelAnimationGroup* g) {
+        refreshHeader();
+        anim(g, ms(600), [this](qreal t) {
+            statusFlash = std::sin(t * M_PI);
+            statusLine->update();
+        });
+    });
+}
+
+void DataPathView::Impl::stageError(const Cue& c) {
+    stages.push_back([this, s = c.s, hs = c.hs](QParallelAnimationGroup* g) {
+        refreshHeader();
+        anim(g, ms(700), [this](qreal t) {
+            statusFlash = std::sin(t * M_PI);
+            statusLine->update();
+        });
+        if (s >= 0) {
+            host[hs].frame->error = true;
+            pulse(g, host[hs].verbs, ms(700));
+        }
+    });
+    stages.push_back([this, s = c.s, hs = c.hs](QParallelAnimationGroup*) {
+        if (s >= 0) host[hs].frame->error = false;
+        host[hs].frame->update();
+    });
+}
+
+void DataPathView::Impl::stageAsync(const Cue& c) {
+    stages.push_back([this, s = c.s, hs = c.hs, name = c.name](QParallelAnimationGroup* g) {
+        if (s < 0) {
+            refreshPorts();
+            for (auto& h : host)
+                pulse(g, h.port, ms(600));
+            return;
+        }
+        auto* t = token(name, false, true, center(host[hs].qp));
+        fadeIn(g, t, ms(200));
+        refreshQp(s);
+        host[hs].qp->error = true;
+        pulse(g, host[hs].qp, ms(700));
+    });
+}
+
+void DataPathView::Impl::stageData(const Cue& c) {
+    if (c.s < 0) return;
+    stages.push_back([this, s = c.s, hs = c.hs](QParallelAnimationGroup* g) {
+        refreshBuffer(s);
+        if (!host[hs].app->changed.empty()) pulse(g, host[hs].app, ms(600));
+    });
+}
+
+void DataPathView::Impl::stageQpState(const Cue& c) {
+    if (c.s < 0) return;
+    stages.push_back([this, s = c.s, hs = c.hs, ok = c.ok](QParallelAnimationGroup* g) {
+        auto* t = token(QStringLiteral("ibv_modify_qp"), false, !ok, appPoint(s));
+        travel(g, t, controlPath(s, above(host[hs].qp)), ms(450));
+    });
+    stages.push_back([this, s = c.s, hs = c.hs, ok = c.ok, name = c.name](QParallelAnimationGroup* g) {
+        refreshQp(s);
+        if (!ok) host[hs].qp->error = true;
+        pulse(g, host[hs].qp, ms(500));
+        auto* t = token(name, false, !ok, center(host[hs].qp) + QPointF(0, -52));
+        fadeIn(g, t, ms(150));
+    });
+}
+
+void DataPathView::Impl::stagePostWr(const Cue& c) {
+    if (c.s < 0) return;
+    const int s = c.s;
+    const std::size_t hs = c.hs;
+    const bool ok = c.ok;
+    const bool recv = c.queue == QLatin1String("recv");
+    const QString label =
+        QStringLiteral("WQE %1 #%2").arg(shortOpcode(c.name)).arg(lenientInt(c.event->ids, "wr_id", 0));
+    stages.push_back([this, s, hs, ok, recv, label](QParallelAnimationGroup* g) {
+        Block* q = recv ? host[hs].rq : host[hs].sq;
+        const int slot = static_cast<int>(std::min<qsizetype>(q->slotLabels.size(), q->slotCount - 1));
+        auto* t = token(label, false, !ok, appPoint(s));
+        travel(g, t, dataPath(s, ok ? q->slotRect(slot).center() : rnicEntry(s)), ms(650));
+    });
+    stages.push_back([this, s, hs, ok, recv](QParallelAnimationGroup* g) {
+        refreshQueues(s);
+        Block* q = recv ? host[hs].rq : host[hs].sq;
+        if (!ok) {
+            q->error = true;
+            pulse(g, q, ms(500));
+            return;
+        }
+        pulse(g, q, ms(350));
+        pulse(g, host[hs].doorbell, ms(400));
+        host[hs].doorbell->titleRight.clear();
+    });
+    if (!ok)
+        stages.push_back([this, hs, recv](QParallelAnimationGroup*) {
+            (recv ? host[hs].rq : host[hs].sq)->error = false;
+            (recv ? host[hs].rq : host[hs].sq)->update();
+        });
+}
+
+void DataPathView::Impl::stageCompletion(const Cue& c) {
+    if (c.s < 0) return;
+    const int s = c.s;
+    const std::size_t hs = c.hs;
+    const QString& status = c.name;
+    const bool success = status == QLatin1String("IBV_WC_SUCCESS");
+    if (c.completedSend) illustrate(s, *c.completedSend, status);
+    const QString label = QStringLiteral("CQE %1").arg(shortStatus(status));
+    stages.push_back([this, s, hs, success, label](QParallelAnimationGroup* g) {
+        refreshQueues(s); // the work request is retired
+        auto* t = token(label, false, !success, host[hs].cq->slotRect(0).center());
+        fadeIn(g, t, ms(250));
+        host[hs].cq->error = !success;
+        pulse(g, host[hs].cq, ms(350));
+    });
+    stages.push_back([this, s, hs, success, label](QParallelAnimationGroup* g) {
+        auto* t = token(label, false, !success, host[hs].cq->slotRect(0).center());
+        travel(g, t, upPath(s, host[hs].cq->slotRect(0).center()), ms(550));
+    });
+    stages.push_back([this, s, hs](QParallelAnimationGroup* g) {
+        host[hs].cq->error = false;
+        refreshQueues(s);
+        refreshBuffer(s);
+        refreshQp(s);
+        pulse(g, host[hs].app, ms(300));
+    });
+}
+
+void DataPathView::Impl::stageDeviceCall(const Cue&) {
+    stages.push_back([this](QParallelAnimationGroup* g) {
+        refreshPorts();
+        refreshHeader();
+        for (auto& h : host)
+            pulse(g, h.port, ms(300));
+    });
+}
+
+void DataPathView::Impl::stageQuery(const Cue& c) {
+    stages.push_back([this, s = c.s, box = host[c.hs].part(c.rule.part)](QParallelAnimationGroup* g) {
+        refreshQp(s);
+        pulse(g, box, ms(350));
+    });
+}
+
+void DataPathView::Impl::stageObjectCall(const Cue& c) {
+    const int s = c.s;
+    const std::size_t hs = c.hs;
+    const bool ok = c.ok;
+    const bool appearing = c.rule.appearing;
+    Block* targetBox = host[hs].part(c.rule.part);
+    const QString verb = c.name;
+    const QPointF dest = targetBox == host[hs].rnic ? rnicEntry(s) : above(targetBox);
+    stages.push_back([this, s, ok, verb, dest](QParallelAnimationGroup* g) {
+        auto* t = token(verb, false, !ok, appPoint(s));
+        travel(g, t, controlPath(s, dest), ms(500));
+    });
+    if (c.name == QLatin1String("ibv_reg_mr") && ok) {
+        // The keys the registration returned travel from the kernel into the MTT.
+        stages.push_back([this, s, hs](QParallelAnimationGroup* g) {
+            refreshBuffer(s);
+            pulse(g, host[hs].app, ms(350));
+            const auto& r = shown.regions[hs];
+            auto* t = token(QStringLiteral("lkey 0x%1 · rkey 0x%2").arg(r.lkey, 0, 16).arg(r.rkey, 0, 16),
+                            false, false, P(s, kControlLaneX + 60, kKernelY + kKernelH / 2));
+            travel(g, t,
+                   polyline({P(s, kControlLaneX + 60, kKernelY + kKernelH / 2),
+                             QPointF(center(host[hs].mtt).x(), kRnicY + 18), center(host[hs].mtt)}),
+                   ms(500));
+        });
+    }
+    stages.push_back([this, s, targetBox, ok, appearing](QParallelAnimationGroup* g) {
+        refreshMtt(s);
+        refreshQp(s);
+        refreshQueues(s);
+        refreshBuffer(s);
+        if (!ok) targetBox->error = true;
+        if (appearing && ok) fadeIn(g, targetBox, ms(250));
+        pulse(g, targetBox, ms(appearing ? 400 : 250));
+    });
+    if (!ok)
+        stages.push_back([targetBox](QParallelAnimationGroup*) {
+            targetBox->error = false;
+            targetBox->update();
+        });
+}
+void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& status) {
+    const int r = 1 - s;
+    const auto hs = static_cast<std::size_t>(s);
+    const auto hr = static_cast<std::size_t>(r);
+    const Fault fault = faultOf(status);
+    const bool success = fault == Fault::None;
+    if (fault == Fault::Flushed) {
+        stages.push_back([this, hs](QParallelAnimationGroup* g) {
+            overlay(host[hs].qp->rect().adjusted(4, 30, -4, -150),
+                    QStringLiteral("QP in ERR: nothing is sent"), true);
+            auto* t = token(QStringLiteral("flushed, not sent"), true, true, center(host[hs].sq));
+            travel(
+                g, t,
+                polyline({center(host[hs].sq), QPointF(center(host[hs].sq).x(), kBelowRnicY),
+                          QPointF(center(host[hs].cq).x(), kBelowRnicY), host[hs].cq->slotRect(0).center()}),
+                ms(800));
+        });
+        return;
+    }
+    const QString op = w.opcode;
+    const OpcodeShape shape = shapeOf(op);
+    const bool read = shape.read;
+    const bool atomic = shape.atomic;
+    const bool send = shape.send;
+    const bool rnr = fault == Fault::NotReady;
+    const QString bytes = QStringLiteral("%1 B").arg(w.length);
+
+    // 1. The NIC reads the payload from local memory (not for READ and atomics: they carry no payload).
+    if (shape.payload) {
+        stages.push_back([this, s, hs, bytes](QParallelAnimationGroup* g) {
+            overlay(host[hs].app->cellsRect().adjusted(-3, -2, 3, 2),
+                    QStringLiteral("NIC reads the payload (DMA)"), false);
+            auto* t = token(QStringLiteral("DMA read %1").arg(bytes), true, false, bufferLanePoint(s));
+            travel(g, t, dmaPath(s, center(host[hs].sq), false), ms(600));
+        });
+    }
+    // 2. The request crosses the link.
+    QString request;
+    if (send)
+        request = QStringLiteral("%1 packet · %2").arg(shortOpcode(op), bytes);
+    else if (read)
+        request = QStringLiteral("READ request · rkey 0x%1 · %2").arg(w.rkey, 0, 16).arg(bytes);
+    else if (atomic)
+        request = QStringLiteral("%1 request · rkey 0x%2").arg(shortOpcode(op)).arg(w.rkey, 0, 16);
+    else
+        request =
+            QStringLiteral("%1 packet · rkey 0x%2 · %3").arg(shortOpcode(op)).arg(w.rkey, 0, 16).arg(bytes);
+    stages.push_back([this, s, hs, hr, send, request](QParallelAnimationGroup* g) {
+        Block* to = send ? host[hr].rq : host[hr].mtt;
+        auto* t = token(request, true, false, center(host[hs].sq));
+        travel(g, t, wirePath(s, center(host[hs].sq), center(to)), ms(900));
+    });
+    // 3. The responder checks the key (or finds a receive WQE).
+    QString check;
+    if (send)
+        check =
+            rnr ? QStringLiteral("✗ no receive WQE posted") : QStringLiteral("takes the next receive WQE");
+    else
+        check = success ? QStringLiteral("rkey 0x%1 valid, access allowed").arg(w.rkey, 0, 16)
+                        : QStringLiteral("✗ rkey 0x%1 / access rejected").arg(w.rkey, 0, 16);
+    stages.push_back([this, hr, send, check, success](QParallelAnimationGroup* g) {
+        Block* at = send ? host[hr].rq : host[hr].mtt;
+        auto* o = overlay(at->rect().adjusted(-3, -3, 3, 3), check, !success);
+        fadeIn(g, o, ms(300));
+        anim(g, ms(500), [](qreal) {});
+    });
+    if (!success) {
+        const QString nak = nakText(fault, shortStatus(status));
+        stages.push_back([this, s, r, hs, hr, send, nak](QParallelAnimationGroup* g) {
+            Block* from = send ? host[hr].rq : host[hr].mtt;
+            auto* t = token(nak, true, true, center(from));
+            travel(g, t, wirePath(r, center(from), center(host[hs].sq)), ms(900));
+        });
+        return;
+    }
+    if (read || atomic) {
+        stages.push_back([this, r, hr, bytes, atomic](QParallelAnimationGroup* g) {
+            overlay(host[hr].app->cellsRect().adjusted(-3, -2, 3, 2),
+                    atomic ? QStringLiteral("NIC reads, compares/adds and writes 8 bytes (DMA)")
+                           : QStringLiteral("NIC reads the requested bytes (DMA)"),
+                    false);
+            auto* t = token(atomic ? QStringLiteral("DMA read-modify-write")
+                                   : QStringLiteral("DMA read %1").arg(bytes),
+                            true, false, bufferLanePoint(r));
+            travel(g, t, dmaPath(r, center(host[hr].mtt), false), ms(600));
+        });
+        stages.push_back([this, s, r, hs, hr, bytes, atomic](QParallelAnimationGroup* g) {
+            auto* t = token(atomic ? QStringLiteral("ATOMIC response · old value")
+                                   : QStringLiteral("READ response · %1").arg(bytes),
+                            true, false, center(host[hr].mtt));
+            travel(g, t, wirePath(r, center(host[hr].mtt), center(host[hs].sq)), ms(900));
+        });
+        stages.push_back([this, s, hs, bytes, atomic](QParallelAnimationGroup* g) {
+            overlay(host[hs].app->cellsRect().adjusted(-3, -2, 3, 2),
+                    QStringLiteral("bytes land in A's memory (DMA)"), false);
+            auto* t = token(QStringLiteral("DMA write %1").arg(atomic ? QStringLiteral("8 B") : bytes), true,
+                            false, center(host[hs].sq));
+            travel(g, t, dmaPath(s, center(host[hs].sq), true), ms(600));
+        });
+        return;
+    }
+    stages.push_back([this, r, hr, bytes, send](QParallelAnimationGroup* g) {
+        overlay(host[hr].app->cellsRect().adjusted(-3, -2, 3, 2),
+                QStringLiteral("bytes land in B's memory (DMA), no CPU involved"), false);
+        Block* from = send ? host[hr].rq : host[hr].mtt;
+        auto* t = token(QStringLiteral("DMA write %1").arg(bytes), true, false, center(from));
+        travel(g, t, dmaPath(r, center(from), true), ms(600));
+    });
+    stages.push_back([this, s, r, hs, hr](QParallelAnimationGroup* g) {
+        auto* t = token(QStringLiteral("ACK"), true, false, center(host[hr].qp));
+        travel(g, t, wirePath(r, center(host[hr].sq), center(host[hs].sq)), ms(800));
+    });
+}
+
+} // namespace rdmalab::app
