@@ -30,7 +30,7 @@ EngineClient::~EngineClient() {
 }
 
 QString EngineClient::defaultProgram() {
-    const QString beside = QCoreApplication::applicationDirPath() + "/rdmalab-cli";
+    QString beside = QCoreApplication::applicationDirPath() + "/rdmalab-cli";
     if (QFileInfo(beside).isExecutable()) return beside;
 #ifdef RDMALAB_BUILD_CLI
     if (QFileInfo(QStringLiteral(RDMALAB_BUILD_CLI)).isExecutable()) return QStringLiteral(RDMALAB_BUILD_CLI);

@@ -246,7 +246,7 @@ bool forgetUnfinishedSession(const UnfinishedSession& session, QString* error) {
 }
 
 QString SessionAutosave::defaultDirectory() {
-    const QString configured = qEnvironmentVariable("RDMALAB_SESSIONS_DIR");
+    QString configured = qEnvironmentVariable("RDMALAB_SESSIONS_DIR");
     if (!configured.isEmpty()) return configured;
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/sessions";
 }

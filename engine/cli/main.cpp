@@ -51,7 +51,7 @@ std::optional<std::uint64_t> parse_number(std::string_view text) {
     if (!text.empty()) {
         const char last = text.back();
         if (last == 'k' || last == 'K') scale = 1024;
-        if (last == 'm' || last == 'M') scale = 1024 * 1024;
+        if (last == 'm' || last == 'M') scale = std::uint64_t{1024} * 1024;
         if (scale != 1) text.remove_suffix(1);
     }
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);

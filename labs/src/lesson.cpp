@@ -1,5 +1,6 @@
 #include "rdmalab/lesson.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -70,13 +71,13 @@ class Fields {
         for (auto it = node.begin(); it != node.end(); ++it) {
             const YAML::Node key = it->first;
             if (!key.IsScalar()) fail(key.Mark(), path_, "keys must be plain names");
-            const std::string name = key.Scalar();
+            const std::string& name = key.Scalar();
             if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
                 std::string list;
                 for (auto a : allowed)
                     list += (list.empty() ? "" : ", ") + std::string(a);
                 fail(key.Mark(), join(path_, name),
-                     "unknown key '" + name + "' (allowed here: " + list + ")");
+                     fmt::format("unknown key '{}' (allowed here: {})", name, list));
             }
             if (entries_.count(name))
                 fail(key.Mark(), join(path_, name),
