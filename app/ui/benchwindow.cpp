@@ -92,19 +92,15 @@ void clearChart(QChart* chart) {
 /// Series the live charts keep and update in place (replace()), so a redraw allocates little.
 struct LiveCharts {
     QLineSeries* timeSeries = nullptr;
-    QValueAxis* timeX = nullptr;
-    QValueAxis* timeY = nullptr;
+    QValueAxis *timeX = nullptr, *timeY = nullptr;
     QLineSeries* histogramUpper = nullptr;
     QAreaSeries* histogramArea = nullptr;
-    QValueAxis* histogramX = nullptr;
-    QValueAxis* histogramY = nullptr;
+    QValueAxis *histogramX = nullptr, *histogramY = nullptr;
     QLineSeries* cdf = nullptr;
     std::vector<QScatterSeries*> percentileMarks;
-    QValueAxis* cdfX = nullptr;
-    QValueAxis* cdfY = nullptr;
+    QValueAxis *cdfX = nullptr, *cdfY = nullptr;
     QLineSeries* bandwidth = nullptr;
-    QValueAxis* bandwidthX = nullptr;
-    QValueAxis* bandwidthY = nullptr;
+    QValueAxis *bandwidthX = nullptr, *bandwidthY = nullptr;
 };
 
 QStringList BenchWindow::comparisonKinds() {
@@ -136,10 +132,8 @@ BenchWindow::BenchWindow(const BenchStartOptions& options, QWidget* parent)
     connect(session_, &BenchSession::runningChanged, this, &BenchWindow::refreshControls);
     connect(session_, &BenchSession::finished, this, &BenchWindow::onFinished);
     connect(engine_, &EngineClient::engineDied, this, &BenchWindow::onEngineDied);
-    connect(engine_, &EngineClient::protocolError, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connectEngineBanner(this, engine_, engineBanner_);
     connect(engine_, &EngineClient::started, this, [this] {
-        engineBanner_->hide();
         refreshControls();
         // Start once the window has painted and settled, so start-up work does not disturb the run.
         if (options_.autoplay && !options_.kinds.isEmpty() && session_->runs().empty())

@@ -93,10 +93,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
 
     connect(engine_, &EngineClient::eventsArrived, this, &MainWindow::onEngineEvents);
     connect(engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
-    connect(engine_, &EngineClient::protocolError, this,
-            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connectEngineBanner(this, engine_, engineBanner_);
     connect(engine_, &EngineClient::started, this, [this] {
-        engineBanner_->hide();
         engine_->send("hello");
         engine_->send("devices");
     });

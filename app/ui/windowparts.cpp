@@ -1,11 +1,14 @@
 #include "windowparts.h"
 
+#include "engineclient.h"
+
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMainWindow>
 #include <QPushButton>
 #include <QScreen>
+#include <QStatusBar>
 #include <QToolBar>
 
 #include <algorithm>
@@ -45,6 +48,12 @@ Banner* makeEngineBanner(QPushButton** restartButton, QWidget* parent) {
                               Banner::Tone::Error, parent);
     *restartButton = banner->addButton(QStringLiteral("restartEngineButton"), Banner::tr("Restart engine"));
     return banner;
+}
+
+void connectEngineBanner(QMainWindow* window, EngineClient* engine, Banner* banner) {
+    QObject::connect(engine, &EngineClient::started, banner, &QWidget::hide);
+    QObject::connect(engine, &EngineClient::protocolError, window,
+                     [window](const QString& message) { window->statusBar()->showMessage(message, 8000); });
 }
 
 QLabel* makeAutosaveWarning() {

@@ -11,6 +11,8 @@ class QToolBar;
 
 namespace rdmalab::app {
 
+class EngineClient;
+
 /// A message (plain text, selectable: it may quote the engine's stderr or a file) with buttons beside it,
 /// hidden until there is something to say.
 class Banner : public QFrame {
@@ -35,6 +37,10 @@ class Banner : public QFrame {
 /// The lesson window's and the measurement window's engine banner: red, with a "Restart engine" button
 /// (restartEngineButton).
 Banner* makeEngineBanner(QPushButton** restartButton, QWidget* parent = nullptr);
+
+/// The engine banner follows the engine: it hides when the engine (re)starts; the engine's protocol
+/// errors show in the window's status bar for 8 s.
+void connectEngineBanner(QMainWindow* window, EngineClient* engine, Banner* banner);
 
 /// The yellow warning shown when a session or measurement could not be autosaved (autosaveWarning);
 /// hidden until there is one.
