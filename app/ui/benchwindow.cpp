@@ -1,9 +1,13 @@
 #include "benchwindow.h"
 
 #include "benchexport.h"
+#include "benchstats.h"
 #include "chartexport.h"
 #include "comparisonpage.h"
+#include "enginebanner.h"
+#include "headlessrun.h"
 #include "tracefile.h"
+#include "windowparts.h"
 
 #include <QApplication>
 #include <QAreaSeries>
@@ -45,35 +49,6 @@ namespace rdmalab::app {
 
 namespace {
 
-QString sizeText(qint64 bytes) {
-    if (bytes >= (1LL << 20) && bytes % (1LL << 20) == 0) return QStringLiteral("%1 MiB").arg(bytes >> 20);
-    if (bytes >= 1024 && bytes % 1024 == 0) return QStringLiteral("%1 KiB").arg(bytes >> 10);
-    return QStringLiteral("%1 B").arg(bytes);
-}
-
-QString number(double v, int significant = 4) {
-    // Plain digits up to a million: "220800", never "2.208e+05", in tables and labels.
-    if (std::abs(v) >= 1 && std::abs(v) < 1e6)
-        return QString::number(v, 'f', std::max(0, significant - 1 - int(std::log10(std::abs(v)))));
-    return QString::number(v, 'g', significant);
-}
-
-/// The unit latency charts use: µs, or ms once values reach 10 ms (large messages under emulation).
-struct LatencyUnit {
-    double perUs = 1; ///< divide µs by this
-    QString name = QStringLiteral("µs");
-};
-
-LatencyUnit latencyUnitFor(double maxUs) {
-    if (maxUs >= 10'000) return {1000, QStringLiteral("ms")};
-    return {};
-}
-
-QString latencyText(double us) {
-    const LatencyUnit u = latencyUnitFor(us);
-    return QStringLiteral("%1 %2").arg(number(us / u.perUs), u.name);
-}
-
 struct KindInfo {
     const char* id;
     const char* label;
@@ -104,13 +79,6 @@ QColor kindColor(const QString& kind) {
     return it == colors.end() ? QColor(Qt::darkGray) : it->second;
 }
 
-/// Nearest-rank percentile of sorted samples (the engine's method, so live and final figures agree).
-double percentile(const std::vector<double>& sorted, double p) {
-    if (sorted.empty()) return 0;
-    const auto rank = static_cast<std::size_t>(std::ceil(p * double(sorted.size())));
-    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
-
 void clearChart(QChart* chart) {
     chart->removeAllSeries();
     for (auto* axis : chart->axes()) {
@@ -124,19 +92,15 @@ void clearChart(QChart* chart) {
 /// Series the live charts keep and update in place (replace()), so a redraw allocates little.
 struct LiveCharts {
     QLineSeries* timeSeries = nullptr;
-    QValueAxis* timeX = nullptr;
-    QValueAxis* timeY = nullptr;
+    QValueAxis *timeX = nullptr, *timeY = nullptr;
     QLineSeries* histogramUpper = nullptr;
     QAreaSeries* histogramArea = nullptr;
-    QValueAxis* histogramX = nullptr;
-    QValueAxis* histogramY = nullptr;
+    QValueAxis *histogramX = nullptr, *histogramY = nullptr;
     QLineSeries* cdf = nullptr;
     std::vector<QScatterSeries*> percentileMarks;
-    QValueAxis* cdfX = nullptr;
-    QValueAxis* cdfY = nullptr;
+    QValueAxis *cdfX = nullptr, *cdfY = nullptr;
     QLineSeries* bandwidth = nullptr;
-    QValueAxis* bandwidthX = nullptr;
-    QValueAxis* bandwidthY = nullptr;
+    QValueAxis *bandwidthX = nullptr, *bandwidthY = nullptr;
 };
 
 QStringList BenchWindow::comparisonKinds() {
@@ -145,7 +109,8 @@ QStringList BenchWindow::comparisonKinds() {
 
 BenchWindow::BenchWindow(const BenchStartOptions& options, QWidget* parent)
     : QMainWindow(parent), options_(options), engine_(new EngineClient(this)),
-      session_(new BenchSession(engine_, this)), live_(std::make_unique<LiveCharts>()) {
+      session_(new BenchSession(engine_, this)), headless_(new HeadlessRun(1, this)),
+      live_(std::make_unique<LiveCharts>()) {
     setObjectName("benchWindow");
     setWindowTitle(tr("rdmalab — TCP and RDMA, measured side by side"));
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
@@ -153,7 +118,7 @@ BenchWindow::BenchWindow(const BenchStartOptions& options, QWidget* parent)
     redrawTimer_.setInterval(kRedrawIntervalMs);
     connect(&redrawTimer_, &QTimer::timeout, this, &BenchWindow::redraw);
     buildUi();
-    resize(1600, 1000);
+    fitToScreen(this, QSize(1600, 1000));
 
     connect(session_, &BenchSession::dataChanged, this, &BenchWindow::scheduleRedraw);
     connect(session_, &BenchSession::runFinished, this, [this](int) {
@@ -167,10 +132,8 @@ BenchWindow::BenchWindow(const BenchStartOptions& options, QWidget* parent)
     connect(session_, &BenchSession::runningChanged, this, &BenchWindow::refreshControls);
     connect(session_, &BenchSession::finished, this, &BenchWindow::onFinished);
     connect(engine_, &EngineClient::engineDied, this, &BenchWindow::onEngineDied);
-    connect(engine_, &EngineClient::protocolError, this,
-            [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connectEngineBanner(this, engine_, engineBanner_);
     connect(engine_, &EngineClient::started, this, [this] {
-        engineBanner_->hide();
         refreshControls();
         // Start once the window has painted and settled, so start-up work does not disturb the run.
         if (options_.autoplay && !options_.kinds.isEmpty() && session_->runs().empty())
@@ -179,13 +142,10 @@ BenchWindow::BenchWindow(const BenchStartOptions& options, QWidget* parent)
 
     if (options_.tab == "cpu") tabs_->setCurrentIndex(1);
     if (options_.tab == "compare") tabs_->setCurrentIndex(2);
-    if (options_.autoplay) {
-        QTimer::singleShot(3600 * 1000, this, [this] {
-            if (headlessDone_) return;
-            std::fprintf(stderr, "rdmalab: the measurement did not finish within an hour\n");
-            finishHeadless(false);
-        });
-    }
+    headless_->setQuitWhenDone(options_.quitWhenDone);
+    connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { finishHeadless(false); });
+    if (options_.autoplay)
+        headless_->armDeadline(3600 * 1000, QStringLiteral("the measurement did not finish within an hour"));
     if (!options_.replayFile.isEmpty())
         QTimer::singleShot(0, this, [this] { openRecording(options_.replayFile); });
     else
@@ -212,9 +172,67 @@ QChartView* BenchWindow::makeChartView(const QString& objectName, const QString&
 }
 
 void BenchWindow::buildUi() {
-    auto* bar = addToolBar(tr("Measure"));
-    bar->setObjectName("benchToolBar");
-    bar->setMovable(false);
+    buildToolBar();
+    auto* central = new QWidget;
+    auto* outer = new QVBoxLayout(central);
+    outer->setContentsMargins(6, 6, 6, 6);
+    // Engine errors, failed measurements and recordings that cannot be opened; Restart only for the first.
+    engineBanner_ = makeEngineBanner(&restartButton_);
+    restartButton_->hide();
+    connect(restartButton_, &QPushButton::clicked, this, [this] {
+        restartButton_->hide();
+        engineBanner_->hide();
+        engine_->start();
+    });
+    outer->addWidget(engineBanner_);
+    autosaveWarning_ = makeAutosaveWarning();
+    outer->addWidget(autosaveWarning_);
+    deviceLabel_ = new QLabel;
+    deviceLabel_->setObjectName("deviceLabel");
+    deviceLabel_->setWordWrap(true);
+    outer->addWidget(deviceLabel_);
+    statsLabel_ = new QLabel;
+    statsLabel_->setObjectName("statsLabel");
+    statsLabel_->setWordWrap(true);
+    statsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    outer->addWidget(statsLabel_);
+
+    buildTabs();
+    runsTable_ = new QTableWidget;
+    runsTable_->setObjectName("runsTable");
+    runsTable_->setColumnCount(13);
+    runsTable_->setHorizontalHeaderLabels({tr("Kind"), tr("Size"), tr("Iterations"), tr("p50 µs"),
+                                           tr("p99 µs"), tr("MB/s (10^6)"), tr("Gb/s"), tr("Mmsg/s"),
+                                           tr("user µs/msg"), tr("sys µs/msg"), tr("switches/msg"),
+                                           tr("syscalls/msg"), tr("Device")});
+    runsTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    runsTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+    runsTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    runsTable_->verticalHeader()->hide();
+    runsTable_->horizontalHeader()->setStretchLastSection(true);
+    connect(runsTable_, &QTableWidget::itemSelectionChanged, this, [this] {
+        const auto rows = runsTable_->selectionModel()->selectedRows();
+        selectedRun_ = rows.isEmpty() ? -1 : rows.first().row();
+        scheduleRedraw();
+    });
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(tabs_);
+    split->addWidget(runsTable_);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    outer->addWidget(split, 1);
+    setCentralWidget(central);
+    statusLabel_ = new QLabel;
+    statusLabel_->setObjectName("statusLabel");
+    statusLabel_->setTextFormat(Qt::PlainText);
+    statusBar()->addWidget(statusLabel_, 1);
+
+    buildLiveSeries();
+}
+
+void BenchWindow::buildToolBar() {
+    auto* bar = addFixedToolBar(this, tr("Measure"), "benchToolBar");
     kindCombo_ = new QComboBox;
     kindCombo_->setObjectName("kindCombo");
     kindCombo_->addItem(tr("TCP vs RDMA (latency and bandwidth)"), comparisonKinds());
@@ -305,46 +323,9 @@ void BenchWindow::buildUi() {
         if (i >= 0) sizeCombo_->setCurrentIndex(i);
     }
     sweepCheck_->setChecked(options_.sweep);
+}
 
-    auto* central = new QWidget;
-    auto* outer = new QVBoxLayout(central);
-    outer->setContentsMargins(6, 6, 6, 6);
-    engineBanner_ = new QLabel;
-    engineBanner_->setObjectName("engineBanner");
-    engineBanner_->setWordWrap(true);
-    engineBanner_->setTextFormat(Qt::PlainText); // engine errors and recording errors, which quote the file
-    engineBanner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    engineBanner_->setStyleSheet("background:#fde2e1; color:#7a1712; padding:6px; border:1px solid #d9534f;");
-    restartButton_ = new QPushButton(tr("Restart engine"));
-    restartButton_->setObjectName("restartEngineButton");
-    restartButton_->hide();
-    connect(restartButton_, &QPushButton::clicked, this, [this] {
-        restartButton_->hide();
-        engineBanner_->hide();
-        engine_->start();
-    });
-    auto* bannerRow = new QHBoxLayout;
-    bannerRow->addWidget(engineBanner_, 1);
-    bannerRow->addWidget(restartButton_, 0, Qt::AlignTop);
-    engineBanner_->hide();
-    outer->addLayout(bannerRow);
-    autosaveWarning_ = new QLabel;
-    autosaveWarning_->setObjectName("autosaveWarning");
-    autosaveWarning_->setWordWrap(true);
-    autosaveWarning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    autosaveWarning_->setStyleSheet("background:#fff3b0; color:#000; padding:4px; border:1px solid #c8a600;");
-    autosaveWarning_->hide();
-    outer->addWidget(autosaveWarning_);
-    deviceLabel_ = new QLabel;
-    deviceLabel_->setObjectName("deviceLabel");
-    deviceLabel_->setWordWrap(true);
-    outer->addWidget(deviceLabel_);
-    statsLabel_ = new QLabel;
-    statsLabel_->setObjectName("statsLabel");
-    statsLabel_->setWordWrap(true);
-    statsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    outer->addWidget(statsLabel_);
-
+void BenchWindow::buildTabs() {
     tabs_ = new QTabWidget;
     tabs_->setObjectName("benchTabs");
     auto* livePage = new QWidget;
@@ -391,38 +372,9 @@ void BenchWindow::buildUi() {
     comparison_->setLanguage(options_.language);
     tabs_->addTab(comparison_, tr("TCP vs RDMA"));
     connect(tabs_, &QTabWidget::currentChanged, this, &BenchWindow::scheduleRedraw);
+}
 
-    runsTable_ = new QTableWidget;
-    runsTable_->setObjectName("runsTable");
-    runsTable_->setColumnCount(13);
-    runsTable_->setHorizontalHeaderLabels({tr("Kind"), tr("Size"), tr("Iterations"), tr("p50 µs"),
-                                           tr("p99 µs"), tr("MB/s (10^6)"), tr("Gb/s"), tr("Mmsg/s"),
-                                           tr("user µs/msg"), tr("sys µs/msg"), tr("switches/msg"),
-                                           tr("syscalls/msg"), tr("Device")});
-    runsTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    runsTable_->setSelectionMode(QAbstractItemView::SingleSelection);
-    runsTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    runsTable_->verticalHeader()->hide();
-    runsTable_->horizontalHeader()->setStretchLastSection(true);
-    connect(runsTable_, &QTableWidget::itemSelectionChanged, this, [this] {
-        const auto rows = runsTable_->selectionModel()->selectedRows();
-        selectedRun_ = rows.isEmpty() ? -1 : rows.first().row();
-        scheduleRedraw();
-    });
-
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(tabs_);
-    split->addWidget(runsTable_);
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 1);
-    outer->addWidget(split, 1);
-    setCentralWidget(central);
-    statusLabel_ = new QLabel;
-    statusLabel_->setObjectName("statusLabel");
-    statusLabel_->setTextFormat(Qt::PlainText);
-    statusBar()->addWidget(statusLabel_, 1);
-
-    // Persistent live series.
+void BenchWindow::buildLiveSeries() {
     auto& L = *live_;
     auto axis = [](const QString& title) {
         auto* a = new QValueAxis;
@@ -430,74 +382,53 @@ void BenchWindow::buildUi() {
         a->setLabelFormat("%.4g");
         return a;
     };
-    {
-        QChart* c = timeSeriesView_->chart();
-        L.timeSeries = new QLineSeries;
-        L.timeSeries->setName(tr("latency (µs)"));
-        L.timeSeries->setPen(QPen(QColor(0x1f, 0x77, 0xb4), 1));
-        c->addSeries(L.timeSeries);
-        L.timeX = axis(tr("iteration"));
-        L.timeY = axis(tr("µs"));
-        c->addAxis(L.timeX, Qt::AlignBottom);
-        c->addAxis(L.timeY, Qt::AlignLeft);
-        L.timeSeries->attachAxis(L.timeX);
-        L.timeSeries->attachAxis(L.timeY);
+    // A series on its chart, with a value axis below and one at the left.
+    auto place = [&](QChartView* view, QAbstractSeries* series, QValueAxis*& x, const QString& xTitle,
+                     QValueAxis*& y, const QString& yTitle) {
+        QChart* c = view->chart();
+        c->addSeries(series);
+        x = axis(xTitle);
+        y = axis(yTitle);
+        c->addAxis(x, Qt::AlignBottom);
+        c->addAxis(y, Qt::AlignLeft);
+        series->attachAxis(x);
+        series->attachAxis(y);
         c->legend()->hide();
+    };
+    L.timeSeries = new QLineSeries;
+    L.timeSeries->setName(tr("latency (µs)"));
+    L.timeSeries->setPen(QPen(QColor(0x1f, 0x77, 0xb4), 1));
+    place(timeSeriesView_, L.timeSeries, L.timeX, tr("iteration"), L.timeY, tr("µs"));
+
+    L.histogramUpper = new QLineSeries;
+    L.histogramArea = new QAreaSeries(L.histogramUpper);
+    L.histogramUpper->setParent(L.histogramArea); // an area series does not own its line series
+    L.histogramArea->setName(tr("iterations per bin"));
+    L.histogramArea->setColor(QColor(0x1f, 0x77, 0xb4, 140));
+    place(histogramView_, L.histogramArea, L.histogramX, tr("µs"), L.histogramY, tr("iterations"));
+
+    L.cdf = new QLineSeries;
+    L.cdf->setName(tr("CDF"));
+    place(cdfView_, L.cdf, L.cdfX, tr("µs"), L.cdfY, tr("% of iterations at or below"));
+    L.cdfY->setRange(0, 100);
+    QChart* cdfChart = cdfView_->chart();
+    const QColor marks[] = {QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e), QColor(0xd6, 0x27, 0x28),
+                            QColor(0x7f, 0x00, 0x7f)};
+    for (const QColor& color : marks) {
+        auto* s = new QScatterSeries;
+        s->setMarkerSize(9);
+        s->setColor(color);
+        cdfChart->addSeries(s);
+        s->attachAxis(L.cdfX);
+        s->attachAxis(L.cdfY);
+        L.percentileMarks.push_back(s);
     }
-    {
-        QChart* c = histogramView_->chart();
-        L.histogramUpper = new QLineSeries;
-        L.histogramArea = new QAreaSeries(L.histogramUpper);
-        L.histogramUpper->setParent(L.histogramArea); // an area series does not own its line series
-        L.histogramArea->setName(tr("iterations per bin"));
-        L.histogramArea->setColor(QColor(0x1f, 0x77, 0xb4, 140));
-        c->addSeries(L.histogramArea);
-        L.histogramX = axis(tr("µs"));
-        L.histogramY = axis(tr("iterations"));
-        c->addAxis(L.histogramX, Qt::AlignBottom);
-        c->addAxis(L.histogramY, Qt::AlignLeft);
-        L.histogramArea->attachAxis(L.histogramX);
-        L.histogramArea->attachAxis(L.histogramY);
-        c->legend()->hide();
-    }
-    {
-        QChart* c = cdfView_->chart();
-        L.cdf = new QLineSeries;
-        L.cdf->setName(tr("CDF"));
-        c->addSeries(L.cdf);
-        L.cdfX = axis(tr("µs"));
-        L.cdfY = axis(tr("% of iterations at or below"));
-        L.cdfY->setRange(0, 100);
-        c->addAxis(L.cdfX, Qt::AlignBottom);
-        c->addAxis(L.cdfY, Qt::AlignLeft);
-        L.cdf->attachAxis(L.cdfX);
-        L.cdf->attachAxis(L.cdfY);
-        const QColor marks[] = {QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e), QColor(0xd6, 0x27, 0x28),
-                                QColor(0x7f, 0x00, 0x7f)};
-        for (const QColor& color : marks) {
-            auto* s = new QScatterSeries;
-            s->setMarkerSize(9);
-            s->setColor(color);
-            c->addSeries(s);
-            s->attachAxis(L.cdfX);
-            s->attachAxis(L.cdfY);
-            L.percentileMarks.push_back(s);
-        }
-        c->legend()->markers(L.cdf).first()->setVisible(false);
-    }
-    {
-        QChart* c = bandwidthView_->chart();
-        L.bandwidth = new QLineSeries;
-        L.bandwidth->setName(tr("MB/s (10^6 B/s)"));
-        c->addSeries(L.bandwidth);
-        L.bandwidthX = axis(tr("seconds"));
-        L.bandwidthY = axis(tr("MB/s (10^6 B/s)"));
-        c->addAxis(L.bandwidthX, Qt::AlignBottom);
-        c->addAxis(L.bandwidthY, Qt::AlignLeft);
-        L.bandwidth->attachAxis(L.bandwidthX);
-        L.bandwidth->attachAxis(L.bandwidthY);
-        c->legend()->hide();
-    }
+    cdfChart->legend()->show(); // it names the percentile marks
+    cdfChart->legend()->markers(L.cdf).first()->setVisible(false);
+
+    L.bandwidth = new QLineSeries;
+    L.bandwidth->setName(tr("MB/s (10^6 B/s)"));
+    place(bandwidthView_, L.bandwidth, L.bandwidthX, tr("seconds"), L.bandwidthY, tr("MB/s (10^6 B/s)"));
 }
 
 void BenchWindow::startMeasurement() {
@@ -535,18 +466,17 @@ void BenchWindow::openRecording(const QString& path) {
     TraceFileError error;
     auto events = readTraceFile(path, error);
     if (!events) {
-        engineBanner_->setText(tr("Could not open the recording: %1").arg(error.toString()));
-        engineBanner_->show();
+        engineBanner_->showMessage(tr("Could not open the recording: %1").arg(error.toString()));
         if (options_.autoplay) finishHeadless(false);
         return;
     }
     const bool measured = std::any_of(events->begin(), events->end(),
                                       [](const TraceEvent& e) { return e.kind == EventKind::Measure; });
     if (!measured) {
-        engineBanner_->setText(tr("%1 holds no measurement (no \"measure\" events): open it in the lesson "
-                                  "window instead.")
-                                   .arg(path));
-        engineBanner_->show();
+        engineBanner_->showMessage(
+            tr("%1 holds no measurement (no \"measure\" events): open it in the lesson "
+               "window instead.")
+                .arg(path));
         if (options_.autoplay) finishHeadless(false);
         return;
     }
@@ -578,10 +508,7 @@ void BenchWindow::redraw() {
     // measurement. Result charts change only when a run finishes.
     if (tabs_->currentIndex() == 0) {
         // A bandwidth run is shown: the latency charts keep the latest latency run, and vice versa.
-        const BenchRun* latencyRun = run && run->isLatency() ? run : nullptr;
-        if (!latencyRun)
-            for (const auto& r : session_->runs())
-                if (r.isLatency() && !r.samplesUs.empty()) latencyRun = &r;
+        const BenchRun* latencyRun = latencyRunToShow(session_->runs(), run);
         redrawTimeSeries(latencyRun);
         redrawDistribution(latencyRun);
         redrawBandwidth(run);
@@ -595,39 +522,7 @@ void BenchWindow::redraw() {
         comparison_->setRuns(finished);
         resultsChanged_ = false;
     }
-    if (run && run->finished && run->noSamples) {
-        statsLabel_->setText(tr("<b>%1, %2</b> · %3: stopped before the first measured iteration, so there "
-                                "are no statistics")
-                                 .arg(run->kind, sizeText(run->size), noSamplesText()));
-    } else if (run && run->isLatency() && !run->sortedUs.empty()) {
-        const std::vector<double>& sorted = run->sortedUs;
-        const double mean = run->sumUs / double(sorted.size());
-        statsLabel_->setText(
-            tr("<b>%1, %2</b> · %3 of %4 iterations · %5 · min %6 · p50 %7 · mean %8 · p90 %9 · p99 %10 · "
-               "p99.9 %11 · max %12")
-                .arg(run->kind.toHtmlEscaped(), sizeText(run->size))
-                .arg(run->samplesUs.size())
-                .arg(run->plannedIters)
-                .arg(run->latencyBasis.isEmpty() ? tr("measuring") : run->latencyBasis.toHtmlEscaped())
-                .arg(latencyText(sorted.front()), latencyText(percentile(sorted, 0.5)), latencyText(mean),
-                     latencyText(percentile(sorted, 0.9)), latencyText(percentile(sorted, 0.99)),
-                     latencyText(percentile(sorted, 0.999)), latencyText(sorted.back())));
-    } else if (run && !run->isLatency()) {
-        statsLabel_->setText(
-            run->finished
-                ? tr("<b>%1, %2</b> · %3 messages in %4 s · %5 MB/s · %6 Gb/s · %7 million "
-                     "messages/s")
-                      .arg(run->kind.toHtmlEscaped(), sizeText(run->size))
-                      .arg(run->iters)
-                      .arg(number(run->elapsedS))
-                      .arg(number(run->bwMBps), number(run->bwGbps), number(run->msgRateMpps))
-                : tr("<b>%1, %2</b> · measuring …").arg(run->kind.toHtmlEscaped(), sizeText(run->size)));
-    } else {
-        statsLabel_->setText(session_->runs().empty()
-                                 ? tr("Choose what to measure and press Run. Every number is measured on the "
-                                      "device named above, now.")
-                                 : QString());
-    }
+    statsLabel_->setText(runSummaryText(run, !session_->runs().empty()));
 }
 
 void BenchWindow::redrawTimeSeries(const BenchRun* run) {
@@ -673,67 +568,30 @@ void BenchWindow::redrawDistribution(const BenchRun* run) {
         cdfView_->chart()->setTitle(tr("Latency CDF (latency kinds)"));
         return;
     }
-    const std::vector<double>& sortedUs = run->sortedUs;
-    const LatencyUnit unit = latencyUnitFor(sortedUs.back());
-    std::vector<double> scaled; // in the chart's unit
-    if (unit.perUs != 1) {
-        scaled.reserve(sortedUs.size());
-        for (double v : sortedUs)
-            scaled.push_back(v / unit.perUs);
-    }
-    const std::vector<double>& sorted = unit.perUs != 1 ? scaled : sortedUs;
-    L.histogramX->setTitleText(unit.name);
-    L.cdfX->setTitleText(unit.name);
-    const double lo = sorted.front();
-    // Bins span min .. p99.9 so one outlier does not squeeze the shape into a single bar.
-    const double hi = std::max(percentile(sorted, 0.999), lo + 1e-3);
-    constexpr int kBins = 40;
-    const double width = (hi - lo) / kBins;
-    std::vector<int> counts(kBins, 0);
-    std::size_t above = 0;
-    for (double v : sorted) {
-        if (v > hi) {
-            ++above;
-            continue;
-        }
-        counts[std::size_t(std::min(kBins - 1, int((v - lo) / width)))]++;
-    }
-    QList<QPointF> steps;
-    int peak = 1;
-    for (int b = 0; b < kBins; ++b) {
-        const double x0 = lo + b * width;
-        steps.append(QPointF(x0, counts[std::size_t(b)]));
-        steps.append(QPointF(x0 + width, counts[std::size_t(b)]));
-        peak = std::max(peak, counts[std::size_t(b)]);
-    }
-    L.histogramUpper->replace(steps);
+    const LatencyDistribution d = latencyDistributionOf(run->sortedUs);
+    const Histogram& h = d.histogram;
+    L.histogramX->setTitleText(d.unit.name);
+    L.cdfX->setTitleText(d.unit.name);
+    L.histogramUpper->replace(h.steps());
     L.histogramArea->setColor(kindColor(run->kind).lighter(130));
     L.histogramArea->setBorderColor(kindColor(run->kind));
-    L.histogramX->setRange(lo, hi);
-    L.histogramY->setRange(0, peak * 1.1);
+    L.histogramX->setRange(h.lo, h.hi);
+    L.histogramY->setRange(0, h.peak * 1.1);
     L.histogramY->applyNiceNumbers();
     histogramView_->chart()->setTitle(
-        above ? tr("Latency histogram — %1 iterations above p99.9 (%2 %3) not drawn")
-                    .arg(above)
-                    .arg(number(hi), unit.name)
-              : tr("Latency histogram — %1 iterations").arg(sorted.size()));
+        h.above ? tr("Latency histogram — %1 iterations above p99.9 (%2 %3) not drawn")
+                      .arg(h.above)
+                      .arg(figureText(h.hi), d.unit.name)
+                : tr("Latency histogram — %1 iterations").arg(run->sortedUs.size()));
 
-    QList<QPointF> cdf;
-    const std::size_t n = sorted.size();
-    const std::size_t points = std::min<std::size_t>(n, 400);
-    for (std::size_t k = 0; k < points; ++k) {
-        const std::size_t i = points == 1 ? 0 : k * (n - 1) / (points - 1);
-        cdf.append(QPointF(sorted[i], 100.0 * double(i + 1) / double(n)));
-    }
-    L.cdf->replace(cdf);
+    L.cdf->replace(d.cdf);
     L.cdf->setPen(QPen(kindColor(run->kind), 2));
-    L.cdfX->setRange(lo, sorted.back());
-    const std::pair<double, const char*> marks[] = {
-        {0.5, "p50"}, {0.9, "p90"}, {0.99, "p99"}, {0.999, "p99.9"}};
-    for (std::size_t m = 0; m < L.percentileMarks.size(); ++m) {
-        const double v = percentile(sorted, marks[m].first);
-        L.percentileMarks[m]->replace(QList<QPointF>{QPointF(v, marks[m].first * 100)});
-        L.percentileMarks[m]->setName(QStringLiteral("%1 %2 %3").arg(marks[m].second, number(v), unit.name));
+    L.cdfX->setRange(h.lo, d.max);
+    for (std::size_t m = 0; m < L.percentileMarks.size() && m < d.marks.size(); ++m) {
+        const PercentileMark& mark = d.marks[m];
+        L.percentileMarks[m]->replace(QList<QPointF>{QPointF(mark.value, mark.fraction * 100)});
+        L.percentileMarks[m]->setName(
+            QStringLiteral("%1 %2 %3").arg(mark.label, figureText(mark.value), d.unit.name));
     }
     cdfView_->chart()->legend()->show();
     cdfView_->chart()->setTitle(tr("Latency CDF — %1, %2").arg(run->kind, sizeText(run->size)));
@@ -742,11 +600,7 @@ void BenchWindow::redrawDistribution(const BenchRun* run) {
 void BenchWindow::redrawBandwidth(const BenchRun* run) {
     auto& L = *live_;
     // A latency run is shown: draw the latest bandwidth run instead, if there is one.
-    if (!run || run->isLatency()) {
-        run = nullptr;
-        for (const auto& r : session_->runs())
-            if (!r.isLatency() && !r.bandwidth.empty()) run = &r;
-    }
+    run = bandwidthRunToShow(session_->runs(), run);
     if (!run || run->bandwidth.empty()) {
         L.bandwidth->clear();
         bandwidthView_->chart()->setTitle(tr("Bandwidth over time (bandwidth kinds)"));
@@ -802,14 +656,10 @@ void BenchWindow::redrawSizeCharts() {
         auto* x = new QCategoryAxis;
         x->setTitleText(tr("message size (log scale)"));
         x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        const int e0 = int(std::floor(std::log2(xMin))), e1 = int(std::ceil(std::log2(xMax)));
-        const int stride = e1 - e0 <= 8 ? 1 : e1 - e0 <= 14 ? 2 : 4;
-        std::vector<int> labelled; // from the top, so the largest size is labelled
-        for (int e = e1; e >= e0; e -= stride)
-            labelled.insert(labelled.begin(), e);
-        for (int e : labelled) // QCategoryAxis wants its categories in ascending order
+        const SizeAxis axis = sizeAxisFor(xMin, xMax);
+        for (int e : axis.labelled) // QCategoryAxis wants its categories in ascending order
             x->append(sizeText(qint64(1) << e), e);
-        x->setRange(e0 - 0.3, e1 + 0.3);
+        x->setRange(axis.first - 0.3, axis.last + 0.3);
         auto* y = new QLogValueAxis;
         y->setBase(10);
         y->setTitleText(yTitle);
@@ -874,27 +724,7 @@ void BenchWindow::refreshTable() {
     runsTable_->setRowCount(int(runs.size()));
     for (int row = 0; row < int(runs.size()); ++row) {
         const BenchRun& r = runs[std::size_t(row)];
-        const bool lat = r.isLatency();
-        const bool none = r.finished && r.noSamples; // the figure columns say so instead of showing 0
-        const QStringList cells = {
-            r.kind,
-            sizeText(r.size),
-            r.finished ? QString::number(r.iters) : tr("%1 planned").arg(r.plannedIters),
-            none && lat                      ? noSamplesText()
-            : r.finished && lat && r.latency ? number(r.latency->p50)
-                                             : QString(),
-            r.finished && lat && r.latency ? number(r.latency->p99) : QString(),
-            none && !lat         ? noSamplesText()
-            : r.finished && !lat ? number(r.bwMBps)
-                                 : QString(),
-            r.finished && !lat && !none ? number(r.bwGbps) : QString(),
-            r.finished && !lat && !none ? number(r.msgRateMpps) : QString(),
-            r.finished && !none ? number(r.cpu.userUsPerMsg, 3) : QString(),
-            r.finished && !none ? number(r.cpu.sysUsPerMsg, 3) : QString(),
-            r.finished && !none ? number(r.cpu.switchesPerMsg, 3) : QString(),
-            r.finished && r.cpu.syscallsPerMsg ? number(*r.cpu.syscallsPerMsg, 3) : QString(),
-            r.finished ? r.device + (r.softwareDevice ? tr(" (software RDMA)") : QString()) : QString(),
-        };
+        const QStringList cells = runTableRow(r);
         for (int col = 0; col < cells.size(); ++col) {
             auto* item = runsTable_->item(row, col);
             if (!item) {
@@ -909,23 +739,11 @@ void BenchWindow::refreshTable() {
 }
 
 void BenchWindow::refreshHeader() {
-    QString text;
-    const QString device = session_->device();
-    if (session_->isReplay())
-        text = tr("<b>REPLAY</b> of %1 — figures recorded earlier, nothing is measured now. ")
-                   .arg(session_->replaySource().toHtmlEscaped());
-    if (!device.isEmpty()) {
-        text += tr("RDMA measured on <b>%1</b>").arg(device.toHtmlEscaped());
-        if (session_->softwareDevice())
-            text += tr(" — <span style='color:#a15c00'><b>SoftRoCE: RDMA done in software by the Linux "
-                       "kernel (rdma_rxe); these are not hardware numbers.</b></span>");
-        text +=
-            tr(" TCP runs over the loopback interface (lo) through the kernel stack of the same machine.");
-    } else if (!session_->runs().empty()) {
-        text += tr("TCP runs over the loopback interface (lo) through the kernel stack of this machine.");
-    } else {
-        text += tr("Nothing measured yet.");
-    }
+    const QString text = measurementBannerText({.device = session_->device(),
+                                                .softwareDevice = session_->softwareDevice(),
+                                                .replay = session_->isReplay(),
+                                                .source = session_->replaySource()},
+                                               !session_->runs().empty());
     if (text != deviceLabel_->text()) deviceLabel_->setText(text);
 }
 
@@ -953,20 +771,18 @@ void BenchWindow::onFinished(bool ok, const QString& error) {
                                   : tr("Done: %1 measurements.").arg(session_->runs().size()));
     } else {
         statusLabel_->setText(tr("The measurement failed: %1").arg(error.section('\n', 0, 0)));
-        engineBanner_->setText(tr("The measurement failed.\n%1").arg(error));
-        engineBanner_->show();
+        engineBanner_->showMessage(tr("The measurement failed.\n%1").arg(error));
     }
-    if (options_.autoplay && !headlessDone_) {
+    if (options_.autoplay && !headless_->finished()) {
         QTimer::singleShot(300, this, [this, ok] { finishHeadless(ok); });
     }
 }
 
 void BenchWindow::onEngineDied(const QString& message) {
-    engineBanner_->setText(message);
-    engineBanner_->show();
+    engineBanner_->showMessage(message);
     restartButton_->show();
     refreshControls();
-    if (options_.autoplay && !headlessDone_ && !session_->running()) finishHeadless(false);
+    if (options_.autoplay && !headless_->finished() && !session_->running()) finishHeadless(false);
 }
 
 void BenchWindow::exportResults(const QString& path) {
@@ -1004,22 +820,18 @@ void BenchWindow::autosave() {
 }
 
 void BenchWindow::finishHeadless(bool ok) {
-    if (headlessDone_) return;
-    headlessDone_ = true;
-    bool written = true;
-    if (!options_.exportPath.isEmpty()) {
-        exportResults(options_.exportPath);
-        written = QFileInfo::exists(options_.exportPath);
-    }
-    if (!options_.screenshot.isEmpty()) {
-        if (!grab().save(options_.screenshot, "PNG")) {
-            std::fprintf(stderr, "rdmalab: could not write %s\n", qPrintable(options_.screenshot));
-            written = false;
+    const bool first = headless_->finish(ok, [this] {
+        bool written = true;
+        if (!options_.exportPath.isEmpty()) {
+            exportResults(options_.exportPath);
+            written = QFileInfo::exists(options_.exportPath);
         }
-    }
-    headlessStatus_ = ok && written ? 0 : 1;
-    if (!ok) std::fprintf(stderr, "rdmalab: measurement failed: %s\n", qPrintable(session_->lastError()));
-    if (options_.quitWhenDone) QTimer::singleShot(0, qApp, [this] { qApp->exit(headlessStatus_); });
+        if (!options_.screenshot.isEmpty() && !saveScreenshot(grab().toImage(), options_.screenshot))
+            written = false;
+        return written;
+    });
+    if (first && !ok)
+        std::fprintf(stderr, "rdmalab: measurement failed: %s\n", qPrintable(session_->lastError()));
 }
 
 } // namespace rdmalab::app

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "benchsession.h"
+#include "headlessrun.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -24,6 +25,7 @@ class QTableWidget;
 
 namespace rdmalab::app {
 
+class Banner;
 class ComparisonPage;
 struct LiveCharts;
 
@@ -59,7 +61,7 @@ class BenchWindow : public QMainWindow {
     BenchSession* session() { return session_; }
     EngineClient* engine() { return engine_; }
     /// Exit status of a headless run (0: measured, screenshot and export written).
-    int headlessStatus() const { return headlessStatus_; }
+    int headlessStatus() const { return headless_->status(); }
     /// Number of chart redraws so far (tests check the batching).
     int redrawCount() const { return redrawCount_; }
 
@@ -72,6 +74,9 @@ class BenchWindow : public QMainWindow {
 
   private:
     void buildUi();
+    void buildToolBar();
+    void buildTabs();
+    void buildLiveSeries();
     QChartView* makeChartView(const QString& objectName, const QString& title);
     void scheduleRedraw();
     void redraw();
@@ -94,35 +99,29 @@ class BenchWindow : public QMainWindow {
     BenchStartOptions options_;
     EngineClient* engine_;
     BenchSession* session_;
+    HeadlessRun* headless_; ///< how an --autoplay / --quit run ends (status 1 until it does)
     QTimer redrawTimer_;
     int redrawCount_ = 0;
     int selectedRun_ = -1; ///< -1: follow the run being measured
-    bool headlessDone_ = false;
-    int headlessStatus_ = 1;
 
-    QComboBox* kindCombo_ = nullptr;
-    QComboBox* sizeCombo_ = nullptr;
+    // The toolbar: what to measure, and the buttons.
+    QComboBox *kindCombo_ = nullptr, *sizeCombo_ = nullptr;
     QCheckBox* sweepCheck_ = nullptr;
     QSpinBox* itersSpin_ = nullptr;
-    QPushButton* runButton_ = nullptr;
-    QPushButton* stopButton_ = nullptr;
-    QPushButton* exportButton_ = nullptr;
+    QPushButton *runButton_ = nullptr, *stopButton_ = nullptr, *exportButton_ = nullptr;
+    // Above the charts: the engine banner (engineMessage, restartEngineButton), the autosave warning, the
+    // device and the shown run's statistics; the status bar.
+    Banner* engineBanner_ = nullptr;
     QPushButton* restartButton_ = nullptr;
-    QLabel* deviceLabel_ = nullptr;
-    QLabel* statusLabel_ = nullptr;
-    QLabel* statsLabel_ = nullptr;
-    QLabel* engineBanner_ = nullptr;
-    QLabel* autosaveWarning_ = nullptr; ///< shown when a measurement could not be autosaved
+    QLabel *autosaveWarning_ = nullptr, *deviceLabel_ = nullptr, *statsLabel_ = nullptr,
+           *statusLabel_ = nullptr;
+    // The pages and the runs table.
     QTabWidget* tabs_ = nullptr;
-    QTableWidget* runsTable_ = nullptr;
-    QChartView* timeSeriesView_ = nullptr;
-    QChartView* histogramView_ = nullptr;
-    QChartView* cdfView_ = nullptr;
-    QChartView* bandwidthView_ = nullptr;
-    QChartView* sizeLatencyView_ = nullptr;
-    QChartView* sizeBandwidthView_ = nullptr;
-    QChartView* cpuView_ = nullptr;
+    QChartView *timeSeriesView_ = nullptr, *histogramView_ = nullptr, *cdfView_ = nullptr,
+               *bandwidthView_ = nullptr;
+    QChartView *sizeLatencyView_ = nullptr, *sizeBandwidthView_ = nullptr, *cpuView_ = nullptr;
     ComparisonPage* comparison_ = nullptr;
+    QTableWidget* runsTable_ = nullptr;
     std::unique_ptr<LiveCharts> live_; ///< the persistent series the live charts update in place
     bool resultsChanged_ = true;       ///< a run finished since the size/CPU charts were drawn
 };

@@ -2,10 +2,13 @@
 
 #include "benchwindow.h"
 #include "datapathview.h"
+#include "enginebanner.h"
+#include "headlessrun.h"
+#include "inspector.h"
 #include "memoryview.h"
 #include "qpstateview.h"
 #include "tracefile.h"
-#include "verbscode.h"
+#include "windowparts.h"
 
 #include <QAction>
 #include <QApplication>
@@ -54,10 +57,6 @@ QString recordingsDirectory() {
     return QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data");
 }
 
-QString html(const QString& text) {
-    return text.toHtmlEscaped().replace('\n', "<br>");
-}
-
 int delayForSpeed(int slider) {
     // Slider 1 (slow) .. 10 (fast): pause between steps while playing.
     static constexpr int kDelays[] = {2500, 1800, 1300, 1000, 700, 500, 350, 220, 120, 40};
@@ -69,7 +68,7 @@ int delayForSpeed(int slider) {
 MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     : QMainWindow(parent), options_(options), engine_(new EngineClient(this)),
       controller_(new LessonController(engine_, this)), timeline_(new TimelineModel(this)),
-      filter_(new TimelineFilter(this)), language_(options.language) {
+      filter_(new TimelineFilter(this)), headless_(new HeadlessRun(3, this)), language_(options.language) {
     setObjectName("mainWindow");
     setWindowTitle(tr("rdmalab — RDMA data paths, step by step"));
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
@@ -94,10 +93,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
 
     connect(engine_, &EngineClient::eventsArrived, this, &MainWindow::onEngineEvents);
     connect(engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
-    connect(engine_, &EngineClient::protocolError, this,
-            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connectEngineBanner(this, engine_, engineBanner_);
     connect(engine_, &EngineClient::started, this, [this] {
-        engineBanner_->hide();
         engine_->send("hello");
         engine_->send("devices");
     });
@@ -116,7 +113,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         statusBar()->showMessage(success ? tr("Lesson finished: the data moved and was verified.")
                                          : tr("Lesson finished with an error: see the inspector."),
                                  10000);
-        if (options_.autoplay && !headlessDone_) {
+        if (options_.autoplay && !headless_->finished()) {
             // Let the last animation play out, then take the screenshot. A recovered session was cut off
             // by the crash: replaying it to its end is what a headless --reopen-unfinished run asks for.
             auto finish = [this, success] { finishHeadless(success || recoveredReplay_); };
@@ -132,13 +129,10 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     if (options_.animationSpeed >= 0) dataPathView_->setAnimationSpeed(options_.animationSpeed);
     if (options_.presentation) setPresentationMode(true);
 
-    if (options_.autoplay) {
-        QTimer::singleShot(180000, this, [this] {
-            if (headlessDone_) return;
-            std::fprintf(stderr, "rdmalab: the lesson did not finish within 180 s\n");
-            finishHeadless(false);
-        });
-    }
+    headless_->setQuitWhenDone(options_.quitWhenDone);
+    connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { finishHeadless(false); });
+    if (options_.autoplay)
+        headless_->armDeadline(180000, QStringLiteral("the lesson did not finish within 180 s"));
     collectUnfinishedSessions();
     if (options_.reopenUnfinished && !unfinished_.empty()) {
         QTimer::singleShot(0, this, &MainWindow::reopenAtStart);
@@ -185,9 +179,66 @@ const labs::Lesson* MainWindow::currentLesson() const {
 }
 
 void MainWindow::buildUi() {
-    auto* bar = addToolBar(tr("Lesson"));
-    bar->setObjectName("lessonToolBar");
-    bar->setMovable(false);
+    buildToolBar();
+    buildMenus();
+    auto* central = new QWidget;
+    auto* outer = new QVBoxLayout(central);
+    outer->setContentsMargins(4, 4, 4, 4);
+    engineBanner_ = makeEngineBanner(&restartEngineButton_);
+    outer->addWidget(engineBanner_);
+    autosaveWarning_ = makeAutosaveWarning();
+    outer->addWidget(autosaveWarning_);
+    recoveryBanner_ = new Banner("recoveryBanner", "recoveryMessage", Banner::Tone::Info);
+    auto* reopen =
+        recoveryBanner_->addButton("reopenSessionButton", tr("Reopen"),
+                                   tr("Open the session as a replay of what was recorded before it ended"));
+    auto* dismiss = recoveryBanner_->addButton("dismissSessionButton", tr("Dismiss"),
+                                               tr("Keep the file, but do not offer it again"));
+    outer->addWidget(recoveryBanner_);
+    connect(reopen, &QPushButton::clicked, this, &MainWindow::reopenUnfinishedSession);
+    connect(dismiss, &QPushButton::clicked, this, &MainWindow::dismissUnfinishedSession);
+
+    sessionLabel_ = new QLabel(tr("Starting the engine…"));
+    sessionLabel_->setObjectName("sessionLabel");
+    QFont big = sessionLabel_->font();
+    big.setBold(true);
+    sessionLabel_->setFont(big);
+    stepLabel_ = new QLabel;
+    stepLabel_->setObjectName("stepLabel");
+    // Both show strings from the engine or a recording (device, host, step title): text, never markup.
+    sessionLabel_->setTextFormat(Qt::PlainText);
+    stepLabel_->setTextFormat(Qt::PlainText);
+    stepLabel_->setWordWrap(true);
+    outer->addWidget(sessionLabel_);
+    outer->addWidget(stepLabel_);
+
+    auto* top = new QSplitter(Qt::Horizontal);
+    top->addWidget(buildDevicePanel());
+    dataPathView_ = new DataPathView;
+    qpStateView_ = new QpStateView;
+    memoryView_ = new MemoryView;
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(qpStateView_);
+    right->addWidget(memoryView_);
+    top->addWidget(dataPathView_);
+    top->addWidget(right);
+    top->setStretchFactor(0, 0);
+    top->setStretchFactor(1, 3);
+    top->setStretchFactor(2, 1);
+
+    auto* main = new QSplitter(Qt::Vertical);
+    main->addWidget(top);
+    main->addWidget(buildTimelineAndInspector());
+    main->setStretchFactor(0, 3);
+    main->setStretchFactor(1, 2);
+    outer->addWidget(main, 1);
+    setCentralWidget(central);
+    fitToScreen(this, QSize(1680, 1050));
+    connectControls();
+}
+
+void MainWindow::buildToolBar() {
+    auto* bar = addFixedToolBar(this, tr("Lesson"), "lessonToolBar");
     lessonCombo_ = new QComboBox;
     lessonCombo_->setObjectName("lessonCombo");
     for (const auto& l : lessons_)
@@ -250,7 +301,9 @@ void MainWindow::buildUi() {
         window->setAttribute(Qt::WA_DeleteOnClose);
         window->show();
     });
+}
 
+void MainWindow::buildMenus() {
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
     fileMenu->addAction(tr("&Open recording…"), QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
@@ -277,70 +330,9 @@ void MainWindow::buildUi() {
     connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
     auto* engineMenu = menuBar()->addMenu(tr("&Engine"));
     engineMenu->addAction(tr("&Restart engine"), this, &MainWindow::restartEngine);
+}
 
-    auto* central = new QWidget;
-    auto* outer = new QVBoxLayout(central);
-    outer->setContentsMargins(4, 4, 4, 4);
-    engineBanner_ = new QFrame;
-    engineBanner_->setObjectName("engineBanner");
-    engineBanner_->setStyleSheet("#engineBanner { background: #fbe3e4; border: 1px solid #c01c28; }");
-    auto* bannerLayout = new QHBoxLayout(engineBanner_);
-    engineMessage_ = new QLabel;
-    engineMessage_->setObjectName("engineMessage");
-    engineMessage_->setWordWrap(true);
-    engineMessage_->setTextFormat(Qt::PlainText); // the engine's stderr: shown as it is, never as markup
-    engineMessage_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    restartEngineButton_ = new QPushButton(tr("Restart engine"));
-    restartEngineButton_->setObjectName("restartEngineButton");
-    bannerLayout->addWidget(engineMessage_, 1);
-    bannerLayout->addWidget(restartEngineButton_);
-    engineBanner_->hide();
-    outer->addWidget(engineBanner_);
-    autosaveWarning_ = new QLabel;
-    autosaveWarning_->setObjectName("autosaveWarning");
-    autosaveWarning_->setWordWrap(true);
-    autosaveWarning_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    autosaveWarning_->setStyleSheet(
-        "background: #fff3b0; color: #000; border: 1px solid #c8a600; padding: 4px;");
-    autosaveWarning_->hide();
-    outer->addWidget(autosaveWarning_);
-    recoveryBanner_ = new QFrame;
-    recoveryBanner_->setObjectName("recoveryBanner");
-    recoveryBanner_->setStyleSheet("#recoveryBanner { background: #e3effb; border: 1px solid #1c71d8; }");
-    auto* recoveryLayout = new QHBoxLayout(recoveryBanner_);
-    recoveryMessage_ = new QLabel;
-    recoveryMessage_->setObjectName("recoveryMessage");
-    recoveryMessage_->setWordWrap(true);
-    recoveryMessage_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    reopenSessionButton_ = new QPushButton(tr("Reopen"));
-    reopenSessionButton_->setObjectName("reopenSessionButton");
-    reopenSessionButton_->setToolTip(tr("Open the session as a replay of what was recorded before it ended"));
-    dismissSessionButton_ = new QPushButton(tr("Dismiss"));
-    dismissSessionButton_->setObjectName("dismissSessionButton");
-    dismissSessionButton_->setToolTip(tr("Keep the file, but do not offer it again"));
-    recoveryLayout->addWidget(recoveryMessage_, 1);
-    recoveryLayout->addWidget(reopenSessionButton_);
-    recoveryLayout->addWidget(dismissSessionButton_);
-    recoveryBanner_->hide();
-    outer->addWidget(recoveryBanner_);
-    connect(reopenSessionButton_, &QPushButton::clicked, this, &MainWindow::reopenUnfinishedSession);
-    connect(dismissSessionButton_, &QPushButton::clicked, this, &MainWindow::dismissUnfinishedSession);
-
-    sessionLabel_ = new QLabel(tr("Starting the engine…"));
-    sessionLabel_->setObjectName("sessionLabel");
-    QFont big = sessionLabel_->font();
-    big.setBold(true);
-    sessionLabel_->setFont(big);
-    stepLabel_ = new QLabel;
-    stepLabel_->setObjectName("stepLabel");
-    // Both show strings from the engine or a recording (device, host, step title): text, never markup.
-    sessionLabel_->setTextFormat(Qt::PlainText);
-    stepLabel_->setTextFormat(Qt::PlainText);
-    stepLabel_->setWordWrap(true);
-    outer->addWidget(sessionLabel_);
-    outer->addWidget(stepLabel_);
-
-    // Device panel: the engine's view of devices and ports, or how to get one.
+QWidget* MainWindow::buildDevicePanel() {
     devicePanel_ = new QStackedWidget;
     devicePanel_->setObjectName("devicePanel");
     deviceTree_ = new QTreeWidget;
@@ -366,21 +358,10 @@ void MainWindow::buildUi() {
     noDeviceLayout->addStretch();
     devicePanel_->addWidget(noDevicePage);
     devicePanel_->setMinimumWidth(240);
+    return devicePanel_;
+}
 
-    dataPathView_ = new DataPathView;
-    qpStateView_ = new QpStateView;
-    memoryView_ = new MemoryView;
-    auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(qpStateView_);
-    right->addWidget(memoryView_);
-    auto* top = new QSplitter(Qt::Horizontal);
-    top->addWidget(devicePanel_);
-    top->addWidget(dataPathView_);
-    top->addWidget(right);
-    top->setStretchFactor(0, 0);
-    top->setStretchFactor(1, 3);
-    top->setStretchFactor(2, 1);
-
+QWidget* MainWindow::buildTimelineAndInspector() {
     inspector_ = new QTextBrowser;
     inspector_->setObjectName("inspector");
     inspector_->setOpenExternalLinks(false);
@@ -421,16 +402,10 @@ void MainWindow::buildUi() {
     bottom->addWidget(inspector_);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
+    return bottom;
+}
 
-    auto* main = new QSplitter(Qt::Vertical);
-    main->addWidget(top);
-    main->addWidget(bottom);
-    main->setStretchFactor(0, 3);
-    main->setStretchFactor(1, 2);
-    outer->addWidget(main, 1);
-    setCentralWidget(central);
-    resize(1680, 1050);
-
+void MainWindow::connectControls() {
     connect(playButton_, &QPushButton::clicked, controller_, &LessonController::play);
     connect(pauseButton_, &QPushButton::clicked, controller_, &LessonController::pause);
     connect(stepButton_, &QPushButton::clicked, controller_, &LessonController::step);
@@ -499,12 +474,7 @@ void MainWindow::onEngineEvents(const std::vector<TraceEvent>& events) {
     for (const auto& e : events) {
         if (e.kind != EventKind::Result) continue;
         if (e.name == "devices") showDevices(e.data);
-        if (e.name == "hello") {
-            const Fields hello(e.data, "data");
-            sessionLabel_->setText(tr("Engine %1 ready (trace format %2)")
-                                       .arg(QString::fromStdString(hello.text("version", "?")),
-                                            QString::fromStdString(hello.text("format", "?"))));
-        }
+        if (e.name == "hello") sessionLabel_->setText(engineReadyText(e.data));
     }
 }
 
@@ -518,7 +488,7 @@ void MainWindow::showDevices(const nlohmann::json& result) {
             tr("<h3>No RDMA device</h3><p>rdmalab shows real verbs calls on a real device, so it needs "
                "one. Without an RDMA NIC, <b>SoftRoCE</b> (the <code>rdma_rxe</code> kernel module) "
                "implements RoCE v2 in software on an ordinary Ethernet interface.</p>");
-        if (!devices.noDeviceFix.isEmpty()) text += "<p>" + html(devices.noDeviceFix) + "</p>";
+        if (!devices.noDeviceFix.isEmpty()) text += "<p>" + htmlText(devices.noDeviceFix) + "</p>";
         text += tr("<p>Or open a recording of a real run to replay it.</p>");
         noDeviceText_->setText(text);
         devicePanel_->setCurrentIndex(1);
@@ -532,7 +502,7 @@ void MainWindow::showDevices(const nlohmann::json& result) {
     }
     for (const auto& p : ports) {
         auto* dev = new QTreeWidgetItem(deviceTree_, {QStringLiteral("%1 port %2").arg(p.device).arg(p.port),
-                                                      p.software ? tr("SoftRoCE (software)") : p.driver});
+                                                      deviceKindText(p.driver, p.software)});
         new QTreeWidgetItem(dev, {tr("state"), p.state});
         new QTreeWidgetItem(dev, {tr("link layer"), p.linkLayer});
         new QTreeWidgetItem(dev, {tr("active MTU"), QString::number(p.activeMtu)});
@@ -570,11 +540,10 @@ void MainWindow::autosave(const std::vector<TraceEvent>& events) {
 }
 
 void MainWindow::onEngineDied(const QString& message) {
-    engineMessage_->setText(message);
-    engineBanner_->show();
+    engineBanner_->showMessage(message);
     sessionLabel_->setText(tr("The engine process stopped."));
     refreshControls();
-    if (options_.autoplay && !headlessDone_) finishHeadless(false);
+    if (options_.autoplay && !headless_->finished()) finishHeadless(false);
 }
 
 void MainWindow::restartEngine() {
@@ -653,8 +622,7 @@ void MainWindow::offerUnfinishedSession() {
         text += tr("\nThe last line was incomplete and is left out (%1).").arg(session.note);
     if (unfinished_.size() > 1)
         text += tr("\n%1 more unfinished sessions after this one.").arg(unfinished_.size() - 1);
-    recoveryMessage_->setText(text);
-    recoveryBanner_->show();
+    recoveryBanner_->showMessage(text);
 }
 
 void MainWindow::reopenUnfinishedSession() {
@@ -741,14 +709,12 @@ void MainWindow::refreshControls() {
     resetButton_->setEnabled((live && running) || replay);
     const auto& s = controller_->state();
     if (!s.device.isEmpty()) {
-        QString label = replay ? (recoveredReplay_
-                                      ? tr("REPLAY of a recording of a live session that ended without being "
-                                           "closed — device %1 on %2, recorded %3")
-                                      : tr("REPLAY of a recording — device %1 on %2, recorded %3"))
-                                     .arg(s.device, s.host, s.date)
-                               : tr("Live on %1").arg(s.device);
-        if (s.softwareDevice) label += tr("  (SoftRoCE: software RDMA — timings are not hardware timings)");
-        sessionLabel_->setText(label);
+        sessionLabel_->setText(lessonBannerText({.device = s.device,
+                                                 .softwareDevice = s.softwareDevice,
+                                                 .replay = replay,
+                                                 .host = s.host,
+                                                 .date = s.date,
+                                                 .recovered = recoveredReplay_}));
     }
     if (s.step.index >= 0)
         stepLabel_->setText(
@@ -759,50 +725,8 @@ void MainWindow::refreshControls() {
         stepLabel_->setText(tr("Ready: %1 steps planned. Press Step or Play.").arg(s.plannedSteps.size()));
 }
 
-std::map<std::string, std::string> MainWindow::placeholderValues() const {
-    // Meanings per step follow docs/lab-format.md ("Placeholders").
-    const auto& s = controller_->state();
-    const QString stepId = s.step.id;
-    const int side = s.step.sideless ? 0 : index(s.step.side);
-    const auto& r = s.regions[side];
-    const auto& q = s.qps[side];
-    auto hex = [](quint64 v) { return QStringLiteral("0x%1").arg(v, 0, 16).toStdString(); };
-    std::map<std::string, std::string> v;
-    v["device"] = s.device.toStdString();
-    v["size"] = std::to_string(sizeSpin_->value());
-    v["message"] = messageEdit_->text().toStdString();
-    if (!s.step.sideless) v["endpoint"] = side == 0 ? "A" : "B";
-    if (s.portMtu) v["mtu"] = std::to_string(s.portMtu);
-    if (!s.gid.isEmpty()) v["gid"] = s.gid.toStdString();
-    if (r.registered) {
-        v["lkey"] = hex(r.lkey);
-        v["rkey"] = hex(r.rkey);
-        v["addr"] = hex(r.addr);
-        v["access"] = r.access.join("|").toStdString();
-    }
-    if (stepId.startsWith("post_send") && s.regions[1].registered) {
-        v["addr"] = hex(s.regions[1].addr); // the remote address and rkey the work request carries
-        v["rkey"] = hex(s.regions[1].rkey);
-    }
-    if (q.created) {
-        v["qpn"] = std::to_string(q.qpn);
-        if (q.destQpn) v["peer_qpn"] = std::to_string(q.destQpn);
-        if (q.pathMtu) v["mtu"] = std::to_string(q.pathMtu);
-        if (stepId.startsWith("rtr_")) v["psn"] = hex(q.rqPsn);
-        if (stepId.startsWith("rts_")) v["psn"] = hex(q.sqPsn);
-        if (stepId.startsWith("init_") && !q.lastAccessFlags.isEmpty())
-            v["access"] = q.lastAccessFlags.join("|").toStdString();
-    }
-    if (!s.completions.empty()) {
-        v["status"] = s.completions.back().status.toStdString();
-        v["byte_len"] = std::to_string(s.completions.back().byteLen);
-    }
-    return v;
-}
-
 void MainWindow::refreshInspector() {
     const auto& s = controller_->state();
-    const auto& events = timeline_->events();
     const std::string lang = language_.toStdString();
     QString out;
     // The event to describe: the selected one, else the last "interesting" event of the current step.
@@ -811,82 +735,38 @@ void MainWindow::refreshInspector() {
         const int row = timeline_->rowOfSeq(*selectedSeq_);
         if (row >= 0) shown = &timeline_->event(row);
     }
-    if (!shown)
-        for (auto it = events.rbegin(); it != events.rend(); ++it) {
-            if (it->kind == EventKind::Step) break;
-            if (it->kind == EventKind::Verb || it->kind == EventKind::QpState ||
-                it->kind == EventKind::PostWr || it->kind == EventKind::Wc || it->kind == EventKind::Error) {
-                shown = &*it;
-                if (it->kind != EventKind::Verb || it->name.rfind("ibv_query", 0) != 0) break;
-            }
-        }
+    if (!shown) shown = inspectedEvent(timeline_->events());
 
-    if (const auto* lesson = currentLesson(); lesson && controller_->mode() == LessonController::Mode::Live) {
-        out += "<h3>" + html(QString::fromStdString(lesson->title.get(lang))) + "</h3>";
-        if (s.step.index < 0) out += "<p>" + html(QString::fromStdString(lesson->summary.get(lang))) + "</p>";
+    const auto* lesson = currentLesson();
+    if (lesson && controller_->mode() == LessonController::Mode::Live) {
+        out += "<h3>" + htmlText(QString::fromStdString(lesson->title.get(lang))) + "</h3>";
+        if (s.step.index < 0)
+            out += "<p>" + htmlText(QString::fromStdString(lesson->summary.get(lang))) + "</p>";
     }
-    if (const auto* lesson = currentLesson(); lesson && !s.step.id.isEmpty()) {
+    if (lesson && !s.step.id.isEmpty()) {
         if (const auto* step = lesson->step(s.step.id.toStdString())) {
-            out += "<h4>" + html(QString::fromStdString(step->title.get(lang))) + "</h4>";
-            out += "<p>" +
-                   html(QString::fromStdString(labs::render(step->text.get(lang), placeholderValues()))) +
-                   "</p>";
-        }
-    }
-    if (shown) {
-        out += "<h4>" + html(QString::fromStdString(shown->name)) + " <small>(" +
-               QString::fromStdString(std::string(to_string(shown->kind))) +
-               tr(", observed, event #%1)").arg(shown->seq) + "</small></h4>";
-        const QString code = verbsCode(*shown);
-        if (!code.isEmpty())
+            const auto values = placeholderValues(s, sizeSpin_->value(), messageEdit_->text());
+            out += "<h4>" + htmlText(QString::fromStdString(step->title.get(lang))) + "</h4>";
             out +=
-                "<pre style='background:#f4f4f4;color:#111;padding:6px'>" + code.toHtmlEscaped() + "</pre>";
-        out += "<table cellspacing=0 cellpadding=2>";
-        auto row = [&](const QString& k, const QString& v) {
-            out += "<tr><td><b>" + html(k) + "</b></td><td>" + html(v) + "</td></tr>";
-        };
-        for (auto it = shown->ids.begin(); it != shown->ids.end(); ++it)
-            row(QString::fromStdString(it.key()),
-                (it.key() == "lkey" || it.key() == "rkey") && it->is_number_unsigned()
-                    ? QStringLiteral("0x%1").arg(it->get<quint64>(), 0, 16)
-                    : QString::fromStdString(to_text(*it)));
-        for (auto it = shown->data.begin(); it != shown->data.end(); ++it) {
-            if (it.key() == "hex") continue;
-            row(QString::fromStdString(it.key()), QString::fromStdString(to_text(*it)));
+                "<p>" + htmlText(QString::fromStdString(labs::render(step->text.get(lang), values))) + "</p>";
         }
-        out += "</table>";
     }
-    if (s.lastError)
-        out += "<h4 style='color:#c01c28'>" + tr("Error") + "</h4><p>" + html(*s.lastError) + "</p>";
-    if (s.verified) {
-        out += QStringLiteral("<h4 style='color:%1'>%2</h4>")
-                   .arg(*s.verified ? "#26a269" : "#c01c28", html(s.checkSummary));
-        for (const auto& line : s.checkLines)
-            out += html(line) + "<br>";
-    }
-    if (controller_->mode() == LessonController::Mode::Replay)
-        out = "<p style='background:#fff3b0;color:#000;padding:4px'><b>" + tr("REPLAY") + "</b> " +
-              tr("of a recording made on %1 (%2) at %3: these events were observed then, not now.")
-                  .arg(html(s.device), html(s.host), html(s.date)) +
-              "</p>" + out;
+    if (shown) out += eventHtml(*shown);
+    out += outcomeHtml(s);
+    if (controller_->mode() == LessonController::Mode::Replay) out = replayNoteHtml(s) + out;
     inspector_->setHtml(out);
 }
 
 void MainWindow::finishHeadless(bool success) {
-    if (headlessDone_) return;
-    headlessDone_ = true;
-    bool saved = true;
-    if (!options_.screenshot.isEmpty()) {
-        saved = grab().save(options_.screenshot, "PNG");
-        if (!saved) std::fprintf(stderr, "rdmalab: could not write %s\n", qPrintable(options_.screenshot));
-    }
-    headlessStatus_ = success && saved ? 0 : 1;
+    const bool first = headless_->finish(success, [this] {
+        return options_.screenshot.isEmpty() || saveScreenshot(grab().toImage(), options_.screenshot);
+    });
+    if (!first) return;
     if (!success && !options_.reopenUnfinished) { // a reopened session is not expected to verify
         const auto& s = controller_->state();
         std::fprintf(stderr, "rdmalab: the lesson did not verify%s%s\n", s.lastError ? ":\n" : "",
                      s.lastError ? qPrintable(*s.lastError) : "");
     }
-    if (options_.quitWhenDone) QTimer::singleShot(0, qApp, [this] { qApp->exit(headlessStatus_); });
 }
 
 } // namespace rdmalab::app

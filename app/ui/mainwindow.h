@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engineclient.h"
+#include "headlessrun.h"
 #include "lessoncontroller.h"
 #include "timelinemodel.h"
 #include "tracefile.h"
@@ -13,7 +14,6 @@
 
 class QAction;
 class QComboBox;
-class QFrame;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -26,6 +26,7 @@ class QTreeWidget;
 
 namespace rdmalab::app {
 
+class Banner;
 class DataPathView;
 class MemoryView;
 class QpStateView;
@@ -54,7 +55,7 @@ class MainWindow : public QMainWindow {
     LessonController* controller() { return controller_; }
     EngineClient* engine() { return engine_; }
     /// Exit status of a headless run (0: lesson verified and screenshot saved).
-    int headlessStatus() const { return headlessStatus_; }
+    int headlessStatus() const { return headless_->status(); }
     /// Sessions that ended without being closed, still offered (the first is in the banner).
     const std::vector<UnfinishedSession>& unfinishedSessions() const { return unfinished_; }
 
@@ -70,6 +71,11 @@ class MainWindow : public QMainWindow {
 
   private:
     void buildUi();
+    void buildToolBar();
+    void buildMenus();
+    QWidget* buildDevicePanel();
+    QWidget* buildTimelineAndInspector();
+    void connectControls();
     void loadLessons();
     void startSelectedLesson();
     void onEngineEvents(const std::vector<TraceEvent>& events);
@@ -87,56 +93,49 @@ class MainWindow : public QMainWindow {
     void offerUnfinishedSession();
     void reopenAtStart();
     const labs::Lesson* currentLesson() const;
-    std::map<std::string, std::string> placeholderValues() const;
 
     StartOptions options_;
     EngineClient* engine_;
     LessonController* controller_;
     TimelineModel* timeline_;
     TimelineFilter* filter_;
+    HeadlessRun* headless_; ///< how an --autoplay / --quit run ends (status 3 until it does)
     std::vector<labs::Lesson> lessons_;
     QString lessonLoadErrors_;
     QString language_;
     bool presentation_ = false;
-    bool haveDevice_ = false;
-    bool headlessDone_ = false;
-    int headlessStatus_ = 3;
-    std::optional<std::uint64_t> selectedSeq_;
     SessionAutosave autosave_; ///< the live session, as it happens (SessionAutosave::defaultDirectory())
     std::vector<UnfinishedSession> unfinished_; ///< offered for recovery, newest first
     bool recoveredReplay_ = false;              ///< the replay is a recovered unfinished session
 
-    // widgets (object names match the member names without the trailing underscore)
-    QComboBox* lessonCombo_ = nullptr;
+    // Widgets (object names match the member names without the trailing underscore).
+    // The toolbar: the lesson, its size and message, the player, the speed and the language.
+    QComboBox *lessonCombo_ = nullptr, *languageCombo_ = nullptr;
     QSpinBox* sizeSpin_ = nullptr;
     QLineEdit* messageEdit_ = nullptr;
-    QPushButton* playButton_ = nullptr;
-    QPushButton* pauseButton_ = nullptr;
-    QPushButton* stepButton_ = nullptr;
-    QPushButton* resetButton_ = nullptr;
+    QPushButton *playButton_ = nullptr, *pauseButton_ = nullptr, *stepButton_ = nullptr,
+                *resetButton_ = nullptr;
     QSlider* speedSlider_ = nullptr;
-    QComboBox* languageCombo_ = nullptr;
     QAction* presentationAction_ = nullptr;
-    QFrame* engineBanner_ = nullptr;
-    QLabel* engineMessage_ = nullptr;
+    // Above the views: the engine stopped (engineMessage, restartEngineButton), an earlier session is offered
+    // for recovery, the session could not be autosaved; the session and the step.
+    Banner *engineBanner_ = nullptr, *recoveryBanner_ = nullptr;
     QPushButton* restartEngineButton_ = nullptr;
-    QLabel* autosaveWarning_ = nullptr; ///< shown when the session could not be autosaved
-    QFrame* recoveryBanner_ = nullptr;  ///< offers the session an earlier run left unfinished
-    QLabel* recoveryMessage_ = nullptr;
-    QPushButton* reopenSessionButton_ = nullptr;
-    QPushButton* dismissSessionButton_ = nullptr;
-    QLabel* sessionLabel_ = nullptr;
-    QLabel* stepLabel_ = nullptr;
+    QLabel *autosaveWarning_ = nullptr, *sessionLabel_ = nullptr, *stepLabel_ = nullptr;
+    // The device panel: the devices and ports, or how to get one.
     QStackedWidget* devicePanel_ = nullptr;
     QTreeWidget* deviceTree_ = nullptr;
     QLabel* noDeviceText_ = nullptr;
+    bool haveDevice_ = false; ///< the engine reported a port: lessons can run live
+    // The views of the state.
     DataPathView* dataPathView_ = nullptr;
     QpStateView* qpStateView_ = nullptr;
     MemoryView* memoryView_ = nullptr;
-    QTextBrowser* inspector_ = nullptr;
+    // The timeline, its filters and the inspector of the selected (else the step's latest) event.
     QTableView* timelineView_ = nullptr;
-    QComboBox* kindFilter_ = nullptr;
-    QComboBox* endpointFilter_ = nullptr;
+    QComboBox *kindFilter_ = nullptr, *endpointFilter_ = nullptr;
+    std::optional<std::uint64_t> selectedSeq_;
+    QTextBrowser* inspector_ = nullptr;
 };
 
 } // namespace rdmalab::app

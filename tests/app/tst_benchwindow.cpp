@@ -1,6 +1,7 @@
 // The measurement window offscreen: a recorded real measurement replayed, a live TCP measurement through
 // the engine process (TCP needs no RDMA device, so this runs on any host), redraw batching, a bad file.
 #include "benchwindow.h"
+#include "windowparts.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -115,7 +116,7 @@ class BenchWindowTest : public QObject {
         auto* session = window.session();
         QTRY_VERIFY_WITH_TIMEOUT(!session->runs().empty() && !session->runs()[0].samplesUs.empty(), 20000);
         ::kill(static_cast<pid_t>(window.engine()->processId()), SIGKILL);
-        auto* banner = window.findChild<QLabel*>("engineBanner");
+        auto* banner = window.findChild<QLabel*>("engineMessage");
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
         QVERIFY2(banner->text().contains("crashed"), qPrintable(banner->text()));
         QVERIFY(!session->running());
@@ -176,10 +177,22 @@ class BenchWindowTest : public QObject {
         options.replayFile = path;
         BenchWindow window(options);
         window.show();
-        auto* banner = window.findChild<QLabel*>("engineBanner");
+        auto* banner = window.findChild<QLabel*>("engineMessage");
         QTRY_VERIFY(banner->isVisible());
         QVERIFY2(banner->text().contains("line 3"), qPrintable(banner->text()));
         QVERIFY2(banner->text().contains("name"), qPrintable(banner->text()));
+    }
+
+    void windowsFitA1280x720Projector() {
+        // 90 % of the available area, never more than the size the windows were designed at.
+        QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize(1280, 720)), QSize(1152, 648));
+        QCOMPARE(fittedWindowSize(QSize(1600, 1000), QSize(1280, 720)), QSize(1152, 648));
+        QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize(2560, 1440)), QSize(1680, 1050));
+        QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize(1920, 1080)), QSize(1680, 972));
+        // Not below a usable minimum while the screen has room for it; no screen: the designed size.
+        QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize(820, 600)), QSize(800, 560));
+        QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize(640, 480)), QSize(640, 480));
+        QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize()), QSize(1680, 1050));
     }
 
     void closingTheWindowFreesEveryChartSeries() {

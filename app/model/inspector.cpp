@@ -1,0 +1,121 @@
+#include "inspector.h"
+
+#include "verbscode.h"
+
+#include "rdmalab/fields.hpp"
+
+#include <QCoreApplication>
+
+namespace rdmalab::app {
+
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("rdmalab::app::MainWindow", text);
+}
+
+bool describable(const TraceEvent& e) {
+    return e.kind == EventKind::Verb || e.kind == EventKind::QpState || e.kind == EventKind::PostWr ||
+           e.kind == EventKind::Wc || e.kind == EventKind::Error;
+}
+
+} // namespace
+
+QString htmlText(const QString& text) {
+    return text.toHtmlEscaped().replace('\n', "<br>");
+}
+
+const TraceEvent* inspectedEvent(const std::vector<TraceEvent>& events) {
+    const TraceEvent* shown = nullptr;
+    for (auto it = events.rbegin(); it != events.rend(); ++it) {
+        if (it->kind == EventKind::Step) break;
+        if (!describable(*it)) continue;
+        shown = &*it;
+        if (it->kind != EventKind::Verb || it->name.rfind("ibv_query", 0) != 0) break;
+    }
+    return shown;
+}
+
+std::map<std::string, std::string> placeholderValues(const LabState& s, int size, const QString& message) {
+    const QString stepId = s.step.id;
+    const int side = s.step.sideless ? 0 : index(s.step.side);
+    const auto& r = s.regions[std::size_t(side)];
+    const auto& q = s.qps[std::size_t(side)];
+    auto hex = [](quint64 v) { return QStringLiteral("0x%1").arg(v, 0, 16).toStdString(); };
+    std::map<std::string, std::string> v;
+    v["device"] = s.device.toStdString();
+    v["size"] = std::to_string(size);
+    v["message"] = message.toStdString();
+    if (!s.step.sideless) v["endpoint"] = side == 0 ? "A" : "B";
+    if (s.portMtu) v["mtu"] = std::to_string(s.portMtu);
+    if (!s.gid.isEmpty()) v["gid"] = s.gid.toStdString();
+    if (r.registered) {
+        v["lkey"] = hex(r.lkey);
+        v["rkey"] = hex(r.rkey);
+        v["addr"] = hex(r.addr);
+        v["access"] = r.access.join("|").toStdString();
+    }
+    if (stepId.startsWith("post_send") && s.regions[1].registered) {
+        v["addr"] = hex(s.regions[1].addr); // the remote address and rkey the work request carries
+        v["rkey"] = hex(s.regions[1].rkey);
+    }
+    if (q.created) {
+        v["qpn"] = std::to_string(q.qpn);
+        if (q.destQpn) v["peer_qpn"] = std::to_string(q.destQpn);
+        if (q.pathMtu) v["mtu"] = std::to_string(q.pathMtu);
+        if (stepId.startsWith("rtr_")) v["psn"] = hex(q.rqPsn);
+        if (stepId.startsWith("rts_")) v["psn"] = hex(q.sqPsn);
+        if (stepId.startsWith("init_") && !q.lastAccessFlags.isEmpty())
+            v["access"] = q.lastAccessFlags.join("|").toStdString();
+    }
+    if (!s.completions.empty()) {
+        v["status"] = s.completions.back().status.toStdString();
+        v["byte_len"] = std::to_string(s.completions.back().byteLen);
+    }
+    return v;
+}
+
+QString eventHtml(const TraceEvent& event) {
+    QString out = "<h4>" + htmlText(QString::fromStdString(event.name)) + " <small>(" +
+                  QString::fromStdString(std::string(to_string(event.kind))) +
+                  tr(", observed, event #%1)").arg(event.seq) + "</small></h4>";
+    const QString code = verbsCode(event);
+    if (!code.isEmpty())
+        out += "<pre style='background:#f4f4f4;color:#111;padding:6px'>" + code.toHtmlEscaped() + "</pre>";
+    out += "<table cellspacing=0 cellpadding=2>";
+    auto row = [&](const QString& k, const QString& v) {
+        out += "<tr><td><b>" + htmlText(k) + "</b></td><td>" + htmlText(v) + "</td></tr>";
+    };
+    for (auto it = event.ids.begin(); it != event.ids.end(); ++it)
+        row(QString::fromStdString(it.key()),
+            (it.key() == "lkey" || it.key() == "rkey") && it->is_number_unsigned()
+                ? QStringLiteral("0x%1").arg(it->get<quint64>(), 0, 16)
+                : QString::fromStdString(to_text(*it)));
+    for (auto it = event.data.begin(); it != event.data.end(); ++it) {
+        if (it.key() == "hex") continue;
+        row(QString::fromStdString(it.key()), QString::fromStdString(to_text(*it)));
+    }
+    return out + "</table>";
+}
+
+QString outcomeHtml(const LabState& s) {
+    QString out;
+    if (s.lastError)
+        out += "<h4 style='color:#c01c28'>" + tr("Error") + "</h4><p>" + htmlText(*s.lastError) + "</p>";
+    if (s.verified) {
+        out += QStringLiteral("<h4 style='color:%1'>%2</h4>")
+                   .arg(*s.verified ? "#26a269" : "#c01c28", htmlText(s.checkSummary));
+        for (const auto& line : s.checkLines)
+            out += htmlText(line) + "<br>";
+    }
+    return out;
+}
+
+QString replayNoteHtml(const LabState& s) {
+    return "<p style='background:#fff3b0;color:#000;padding:4px'><b>" + tr("REPLAY") + "</b> " +
+           tr("of a recording made on %1 (%2) at %3: these events were observed then, not now.")
+               .arg(htmlText(s.device), htmlText(s.host), htmlText(s.date)) +
+           "</p>";
+}
+
+} // namespace rdmalab::app

@@ -1,0 +1,41 @@
+// What the lesson window's inspector shows, without widgets: which event it describes when none is
+// selected, the values a step's text fills its placeholders with (docs/lab-format.md, "Placeholders"),
+// and the HTML of an event, of the lesson's outcome and of the replay note.
+#pragma once
+
+#include "labstate.h"
+
+#include "rdmalab/trace.hpp"
+
+#include <QString>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rdmalab::app {
+
+/// The event the inspector describes when none is selected: the last verb call, QP state change, posted
+/// work request, completion or error of the current step (the events after the last `step`), passing
+/// over ibv_query* calls when the step made another call; null when the step has none of these.
+const TraceEvent* inspectedEvent(const std::vector<TraceEvent>& events);
+
+/// The values a step's text fills its placeholders with, from the folded state of the session, the
+/// message size and the message the lesson sends.
+std::map<std::string, std::string> placeholderValues(const LabState& state, int size, const QString& message);
+
+/// One event as the inspector shows it: its name, kind and sequence number, the verbs code it stands
+/// for, and its ids and data as a table (lkey and rkey in hex; the memory bytes left out).
+QString eventHtml(const TraceEvent& event);
+
+/// The lesson's outcome so far: the error, and the check's summary and lines once it verified or not;
+/// empty before either.
+QString outcomeHtml(const LabState& state);
+
+/// The note a replay opens with: where and when the recording was made, and that nothing is live.
+QString replayNoteHtml(const LabState& state);
+
+/// Plain text as HTML: escaped, line breaks kept.
+QString htmlText(const QString& text);
+
+} // namespace rdmalab::app

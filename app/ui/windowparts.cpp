@@ -1,0 +1,95 @@
+#include "windowparts.h"
+
+#include "engineclient.h"
+
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMainWindow>
+#include <QPushButton>
+#include <QScreen>
+#include <QStatusBar>
+#include <QToolBar>
+
+#include <algorithm>
+
+namespace rdmalab::app {
+
+Banner::Banner(const QString& name, const QString& messageName, Tone tone, QWidget* parent)
+    : QFrame(parent), message_(new QLabel) {
+    setObjectName(name);
+    const char* colors = tone == Tone::Error ? "background: #fbe3e4; border: 1px solid #c01c28;"
+                                             : "background: #e3effb; border: 1px solid #1c71d8;";
+    setStyleSheet(QStringLiteral("#%1 { %2 }").arg(name, QLatin1String(colors)));
+    auto* layout = new QHBoxLayout(this);
+    message_->setObjectName(messageName);
+    message_->setWordWrap(true);
+    message_->setTextFormat(Qt::PlainText); // the engine's stderr, errors quoting a file: text, never markup
+    message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(message_, 1);
+    hide();
+}
+
+QPushButton* Banner::addButton(const QString& name, const QString& text, const QString& toolTip) {
+    auto* button = new QPushButton(text);
+    button->setObjectName(name);
+    button->setToolTip(toolTip);
+    layout()->addWidget(button);
+    return button;
+}
+
+void Banner::showMessage(const QString& text) {
+    message_->setText(text);
+    show();
+}
+
+Banner* makeEngineBanner(QPushButton** restartButton, QWidget* parent) {
+    auto* banner = new Banner(QStringLiteral("engineBanner"), QStringLiteral("engineMessage"),
+                              Banner::Tone::Error, parent);
+    *restartButton = banner->addButton(QStringLiteral("restartEngineButton"), Banner::tr("Restart engine"));
+    return banner;
+}
+
+void connectEngineBanner(QMainWindow* window, EngineClient* engine, Banner* banner) {
+    QObject::connect(engine, &EngineClient::started, banner, &QWidget::hide);
+    QObject::connect(engine, &EngineClient::protocolError, window,
+                     [window](const QString& message) { window->statusBar()->showMessage(message, 8000); });
+}
+
+QLabel* makeAutosaveWarning() {
+    auto* warning = new QLabel;
+    warning->setObjectName(QStringLiteral("autosaveWarning"));
+    warning->setWordWrap(true);
+    warning->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    warning->setStyleSheet(
+        QStringLiteral("background: #fff3b0; color: #000; border: 1px solid #c8a600; padding: 4px;"));
+    warning->hide();
+    return warning;
+}
+
+QToolBar* addFixedToolBar(QMainWindow* window, const QString& title, const QString& name) {
+    auto* bar = window->addToolBar(title);
+    bar->setObjectName(name);
+    bar->setMovable(false);
+    return bar;
+}
+
+QSize fittedWindowSize(QSize preferred, QSize available, QSize minimum) {
+    if (available.isEmpty()) return preferred;
+    const QSize room(available.width() * 9 / 10, available.height() * 9 / 10);
+    return preferred.boundedTo(room).expandedTo(minimum.boundedTo(available));
+}
+
+void fitToScreen(QMainWindow* window, QSize preferred) {
+    const QScreen* screen = window->screen();
+    QSize available = screen ? screen->availableGeometry().size() : QSize();
+    // The offscreen platform (headless screenshots, the tests) has no real screen: its default one is 800x800
+    // (800x600 in newer Qt). Headless runs keep the size they were designed at unless a screen is configured
+    // (offscreen:configfile=screens.json).
+    const bool defaultOffscreen = QGuiApplication::platformName() == QLatin1String("offscreen") &&
+                                  (available == QSize(800, 800) || available == QSize(800, 600));
+    if (defaultOffscreen) available = QSize();
+    window->resize(fittedWindowSize(preferred, available));
+}
+
+} // namespace rdmalab::app

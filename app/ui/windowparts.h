@@ -1,0 +1,60 @@
+// Pieces both windows are built from: the banner across the top (the engine banner of both windows, the
+// lesson window's recovery offer), the fixed toolbar, and the window's first size, fitted to the screen.
+#pragma once
+
+#include <QFrame>
+
+class QLabel;
+class QMainWindow;
+class QPushButton;
+class QToolBar;
+
+namespace rdmalab::app {
+
+class EngineClient;
+
+/// A message (plain text, selectable: it may quote the engine's stderr or a file) with buttons beside it,
+/// hidden until there is something to say.
+class Banner : public QFrame {
+    Q_OBJECT
+  public:
+    enum class Tone { Error, Info };
+
+    /// Hidden until showMessage(); `name` and `messageName` are the object names of the banner and its
+    /// message label (tests find them).
+    Banner(const QString& name, const QString& messageName, Tone tone, QWidget* parent = nullptr);
+
+    /// Adds a button at the right, in the order added.
+    QPushButton* addButton(const QString& name, const QString& text, const QString& toolTip = {});
+    QLabel* message() const { return message_; }
+    /// Sets the message and shows the banner.
+    void showMessage(const QString& text);
+
+  private:
+    QLabel* message_;
+};
+
+/// The lesson window's and the measurement window's engine banner: red, with a "Restart engine" button
+/// (restartEngineButton).
+Banner* makeEngineBanner(QPushButton** restartButton, QWidget* parent = nullptr);
+
+/// The engine banner follows the engine: it hides when the engine (re)starts; the engine's protocol
+/// errors show in the window's status bar for 8 s.
+void connectEngineBanner(QMainWindow* window, EngineClient* engine, Banner* banner);
+
+/// The yellow warning shown when a session or measurement could not be autosaved (autosaveWarning);
+/// hidden until there is one.
+QLabel* makeAutosaveWarning();
+
+/// The window's toolbar: not movable, named for tests and saved state.
+QToolBar* addFixedToolBar(QMainWindow* window, const QString& title, const QString& name);
+
+/// The size a window opens with: `preferred`, shrunk to 90 % of the available screen area (a 1280x720
+/// projector, a small laptop), never below `minimum`.
+QSize fittedWindowSize(QSize preferred, QSize available, QSize minimum = QSize(800, 560));
+
+/// Resizes the window to fittedWindowSize() of its screen's available geometry (on the offscreen platform's
+/// default screen, to `preferred`).
+void fitToScreen(QMainWindow* window, QSize preferred);
+
+} // namespace rdmalab::app

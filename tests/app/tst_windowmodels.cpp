@@ -1,0 +1,434 @@
+// What the windows show, computed without widgets (app/model): the measurement window's histogram, CDF
+// and percentile marks from a real recording, the inspector's event and placeholders for real lessons,
+// the headless-run finish and the engine banner's text.
+#include "benchsession.h"
+#include "benchstats.h"
+#include "enginebanner.h"
+#include "engineclient.h"
+#include "headlessrun.h"
+#include "inspector.h"
+#include "labstate.h"
+#include "tracefile.h"
+
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <numeric>
+
+using namespace rdmalab;
+using namespace rdmalab::app;
+
+namespace {
+
+std::vector<TraceEvent> load(const QString& name) {
+    TraceFileError error;
+    auto events = readTraceFile(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/") + name, error);
+    if (!events) qFatal("%s", qPrintable(error.toString()));
+    return *events;
+}
+
+/// The runs of tests/data/bench-compare.jsonl (rxe0 in the test bed, 200 iterations each), replayed.
+std::vector<BenchRun> benchCompareRuns() {
+    EngineClient engine;
+    BenchSession session(&engine);
+    session.openReplay(load("bench-compare.jsonl"), "bench-compare.jsonl");
+    return session.runs();
+}
+
+const BenchRun& runOf(const std::vector<BenchRun>& runs, const QString& kind, qint64 size) {
+    for (const auto& r : runs)
+        if (r.kind == kind && r.size == size) return r;
+    qFatal("no %s run of %lld B", qPrintable(kind), size);
+}
+
+/// The first events of a recording, up to and including sequence number `last`.
+std::vector<TraceEvent> upTo(const std::vector<TraceEvent>& events, std::uint64_t last) {
+    std::vector<TraceEvent> prefix;
+    for (const auto& e : events)
+        if (e.seq <= last) prefix.push_back(e);
+    return prefix;
+}
+
+/// The state the lesson window holds after the events up to `last`.
+LabState foldedUpTo(const std::vector<TraceEvent>& events, std::uint64_t last) {
+    LabState state;
+    for (const auto& e : upTo(events, last))
+        state.apply(e);
+    return state;
+}
+
+std::uint64_t inspectedSeq(const std::vector<TraceEvent>& events, std::uint64_t last) {
+    const auto prefix = upTo(events, last);
+    const TraceEvent* shown = inspectedEvent(prefix);
+    return shown ? shown->seq : 0;
+}
+
+} // namespace
+
+class WindowModelsTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void inspectorDescribesTheStepsLastCallOnTheWriteLesson() {
+        const auto write = load("lesson-write.jsonl");
+        // open_device: ibv_open_device (4), then three ibv_query_port and ibv_query_gid_ex (5-8): the
+        // queries are passed over for the call that opened the device.
+        QCOMPARE(inspectedSeq(write, 8), std::uint64_t(4));
+        QCOMPARE(inspectedSeq(write, 4), std::uint64_t(4));
+        QCOMPARE(inspectedSeq(write, 3), std::uint64_t(3));
+        QCOMPARE(inspectedSeq(write, 2), std::uint64_t(0));   // the step has made no call yet
+        QCOMPARE(inspectedSeq(write, 32), std::uint64_t(32)); // rtr_A: its INIT->RTR transition
+        QCOMPARE(inspectedSeq(write, 40), std::uint64_t(40)); // post_send_A: the posted RDMA_WRITE
+        // poll_cq_A: the completion (43), not the memory snapshots after it (44, 45).
+        QCOMPARE(inspectedSeq(write, 45), std::uint64_t(43));
+        // verify: only ibv_query_qp calls (47, 48) and the check: the first query of the step.
+        QCOMPARE(inspectedSeq(write, 49), std::uint64_t(47));
+        QCOMPARE(inspectedSeq(write, 59), std::uint64_t(58)); // the teardown's last call, ibv_close_device
+    }
+
+    void inspectorShowsTheFailedCompletionOfTheFaultLesson() {
+        const auto fault = load("fault-bad-rkey.jsonl");
+        const auto prefix = upTo(fault, 45);
+        const TraceEvent* shown = inspectedEvent(prefix);
+        QVERIFY(shown);
+        QCOMPARE(shown->name, std::string("IBV_WC_REM_ACCESS_ERR"));
+        const QString html = eventHtml(*shown);
+        QVERIFY2(html.contains("IBV_WC_REM_ACCESS_ERR <small>(wc, observed, event #43)</small>"),
+                 qPrintable(html));
+        QVERIFY2(html.contains("<tr><td><b>wr_id</b></td><td>1</td></tr>"), qPrintable(html));
+        // The memory bytes are not listed; lkey and rkey read in hex.
+        const auto memory = upTo(fault, 44).back();
+        QVERIFY(!eventHtml(memory).contains("hex"));
+        QVERIFY2(eventHtml(memory).contains("<tr><td><b>lkey</b></td><td>0x83e</td></tr>"),
+                 qPrintable(eventHtml(memory)));
+        // The QP query after the fault (47) is the step's only call, so it is shown.
+        QCOMPARE(inspectedSeq(fault, 47), std::uint64_t(47));
+    }
+
+    void placeholdersCarryTheRemoteKeyWhenASendIsPosted() {
+        const auto write = load("lesson-write.jsonl");
+        const LabState posting = foldedUpTo(write, 40);
+        QCOMPARE(posting.step.id, QStringLiteral("post_send_A"));
+        const auto v = placeholderValues(posting, 64, "Hello, RDMA!");
+        QCOMPARE(v.at("device"), std::string("rxe0"));
+        QCOMPARE(v.at("size"), std::string("64"));
+        QCOMPARE(v.at("message"), std::string("Hello, RDMA!"));
+        QCOMPARE(v.at("endpoint"), std::string("A"));
+        // B's buffer: the address and rkey the RDMA WRITE carries, not A's own.
+        QCOMPARE(v.at("addr"), std::string("0x562ac2dd9000"));
+        QCOMPARE(v.at("rkey"), std::string("0x549")); // 1353
+        QCOMPARE(v.at("lkey"), std::string("0x45a")); // A's own, 1114
+        QCOMPARE(v.at("qpn"), std::string("19"));
+        QCOMPARE(v.at("peer_qpn"), std::string("20"));
+        QCOMPARE(v.at("mtu"), std::string("4096"));
+        QCOMPARE(v.at("gid"), std::string("::ffff:127.0.0.1"));
+        QCOMPARE(v.count("status"), std::size_t(0)); // nothing completed yet
+    }
+
+    void placeholdersOfTheTransitionsAndTheCompletion() {
+        const auto write = load("lesson-write.jsonl");
+        const auto rtr = placeholderValues(foldedUpTo(write, 32), 64, {});
+        QCOMPARE(rtr.at("psn"), std::string("0x2000"));          // rq_psn 8192
+        QCOMPARE(rtr.at("addr"), std::string("0x562ac2dd7000")); // A's own buffer outside post_send
+        const auto regB = placeholderValues(foldedUpTo(write, 17), 64, {});
+        QCOMPARE(regB.at("endpoint"), std::string("B"));
+        QCOMPARE(regB.at("access"), std::string("LOCAL_WRITE|REMOTE_WRITE"));
+        QCOMPARE(regB.count("qpn"), std::size_t(0)); // no QP yet
+        const auto polled = placeholderValues(foldedUpTo(write, 43), 64, {});
+        QCOMPARE(polled.at("status"), std::string("IBV_WC_SUCCESS"));
+        QCOMPARE(polled.at("byte_len"), std::string("64"));
+        const auto opened = placeholderValues(foldedUpTo(write, 8), 64, {});
+        QCOMPARE(opened.count("endpoint"), std::size_t(0)); // open_device belongs to neither side
+    }
+
+    void outcomeAndReplayNoteOfARecording() {
+        const auto fault = load("fault-bad-rkey.jsonl");
+        QCOMPARE(outcomeHtml(foldedUpTo(fault, 40)), QString());
+        const LabState done = foldedUpTo(fault, 64);
+        QVERIFY(done.verified);
+        const QString outcome = outcomeHtml(done);
+        QVERIFY2(outcome.startsWith(
+                     QStringLiteral("<h4 style='color:%1'>").arg(*done.verified ? "#26a269" : "#c01c28")),
+                 qPrintable(outcome));
+        QVERIFY2(outcome.contains("IBV_WC_REM_ACCESS_ERR (expected IBV_WC_REM_ACCESS_ERR)"),
+                 qPrintable(outcome));
+        const QString note = replayNoteHtml(done);
+        QVERIFY2(note.contains("<b>REPLAY</b> of a recording made on rxe0"), qPrintable(note));
+        QCOMPARE(htmlText("a<b>\nc"), QStringLiteral("a&lt;b&gt;<br>c"));
+    }
+
+    void aHeadlessRunFinishesOnceWithTheStatusOfItsOutputs() {
+        HeadlessRun run(3);
+        QCOMPARE(run.status(), 3); // not finished yet
+        QList<int> quits;
+        run.setQuitWhenDone(true, [&](int status) { quits << status; });
+        int writes = 0;
+        QVERIFY(run.finish(true, [&] { return ++writes, true; }));
+        QVERIFY(run.finished());
+        QCOMPARE(run.status(), 0);
+        QCOMPARE(quits, QList<int>{0});
+        // A second finish (the deadline, a late failure) changes nothing and writes nothing again.
+        QVERIFY(!run.finish(false, [&] { return ++writes, false; }));
+        QCOMPARE(run.status(), 0);
+        QCOMPARE(writes, 1);
+        QCOMPARE(quits, QList<int>{0});
+    }
+
+    void aHeadlessRunFailsWhenItsRunOrAnOutputFails() {
+        HeadlessRun failed(1);
+        QVERIFY(failed.finish(false, [] { return true; }));
+        QCOMPARE(failed.status(), 1);
+        HeadlessRun unwritten(1);
+        QVERIFY(unwritten.finish(true, [] { return false; })); // e.g. the screenshot could not be saved
+        QCOMPARE(unwritten.status(), 1);
+        HeadlessRun staying(3); // without --quit nothing quits
+        QVERIFY(staying.finish(true));
+        QCOMPARE(staying.status(), 0);
+    }
+
+    void aHeadlessRunsDeadlinePassesOnlyWhenItIsStillRunning() {
+        HeadlessRun late(3);
+        QSignalSpy passed(&late, &HeadlessRun::deadlinePassed);
+        late.armDeadline(10, QStringLiteral("the test run did not finish within 10 ms"));
+        QVERIFY(passed.wait(2000));
+        HeadlessRun early(3);
+        QSignalSpy notPassed(&early, &HeadlessRun::deadlinePassed);
+        early.armDeadline(10, QStringLiteral("unused"));
+        early.finish(true);
+        QTest::qWait(50);
+        QCOMPARE(notPassed.count(), 0);
+    }
+
+    void screenshotsAreSavedOrReportedAsNotWritten() {
+        QTemporaryDir dir;
+        QImage image(32, 16, QImage::Format_RGB32);
+        image.fill(Qt::red);
+        const QString path = dir.filePath("shot.png");
+        QVERIFY(saveScreenshot(image, path));
+        QCOMPARE(QImage(path).size(), QSize(32, 16));
+        QVERIFY(!saveScreenshot(image, dir.filePath("missing/shot.png")));
+    }
+
+    void lessonBannerSaysLiveOrReplayAndWhenItIsSoftRoce() {
+        QCOMPARE(lessonBannerText({.device = "mlx5_0"}), QStringLiteral("Live on mlx5_0"));
+        QCOMPARE(
+            lessonBannerText({.device = "rxe0", .softwareDevice = true}),
+            QStringLiteral("Live on rxe0  (SoftRoCE: software RDMA — timings are not hardware timings)"));
+        // The recording's own header: rxe0 on the test bed's VM.
+        LabState recorded;
+        for (const auto& e : upTo(load("lesson-write.jsonl"), 1))
+            recorded.apply(e);
+        const QString replay = lessonBannerText({.device = recorded.device,
+                                                 .softwareDevice = recorded.softwareDevice,
+                                                 .replay = true,
+                                                 .host = recorded.host,
+                                                 .date = recorded.date});
+        QVERIFY2(replay.startsWith(QStringLiteral("REPLAY of a recording — device rxe0 on %1, recorded %2")
+                                       .arg(recorded.host, recorded.date)),
+                 qPrintable(replay));
+        QVERIFY2(replay.endsWith("timings are not hardware timings)"), qPrintable(replay));
+        QVERIFY(lessonBannerText({.device = "rxe0", .replay = true, .recovered = true})
+                    .startsWith("REPLAY of a recording of a live session that ended without being closed"));
+    }
+
+    void measurementBannerWarnsAboutSoftRoceNotAboutANic() {
+        const QString nic = measurementBannerText({.device = "mlx5_0"}, true);
+        QCOMPARE(nic,
+                 QStringLiteral("RDMA measured on <b>mlx5_0</b> TCP runs over the loopback interface (lo) "
+                                "through the kernel stack of the same machine."));
+        const QString rxe = measurementBannerText({.device = "rxe0", .softwareDevice = true}, true);
+        QVERIFY2(rxe.contains("SoftRoCE: RDMA done in software by the Linux kernel (rdma_rxe); these are not "
+                              "hardware numbers."),
+                 qPrintable(rxe));
+        QVERIFY(!nic.contains("SoftRoCE"));
+        const QString replay = measurementBannerText(
+            {.device = "rxe0", .softwareDevice = true, .replay = true, .source = "a<b>.jsonl"}, true);
+        QVERIFY2(replay.startsWith("<b>REPLAY</b> of a&lt;b&gt;.jsonl — figures recorded earlier"),
+                 qPrintable(replay));
+        QCOMPARE(measurementBannerText({}, false), QStringLiteral("Nothing measured yet."));
+        QVERIFY(measurementBannerText({}, true).startsWith("TCP runs over the loopback interface"));
+        // The recorded measurement names its device and that it is software.
+        EngineClient engine;
+        BenchSession session(&engine);
+        session.openReplay(load("bench-compare.jsonl"), "bench-compare.jsonl");
+        QCOMPARE(session.device(), QStringLiteral("rxe0"));
+        QVERIFY(session.softwareDevice());
+    }
+
+    void engineReadyAndDeviceKind() {
+        QCOMPARE(engineReadyText({{"version", "0.1.0"}, {"format", 1}}),
+                 QStringLiteral("Engine 0.1.0 ready (trace format 1)"));
+        QCOMPARE(engineReadyText(nlohmann::json::object()),
+                 QStringLiteral("Engine ? ready (trace format ?)"));
+        QCOMPARE(deviceKindText("rxe", true), QStringLiteral("SoftRoCE (software)"));
+        QCOMPARE(deviceKindText("mlx5", false), QStringLiteral("mlx5"));
+    }
+
+    void percentileIsTheNearestRank() {
+        const std::vector<double> ten = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        QCOMPARE(percentile(ten, 0.5), 5.0);   // rank ceil(5) = 5
+        QCOMPARE(percentile(ten, 0.9), 9.0);   // rank 9
+        QCOMPARE(percentile(ten, 0.91), 10.0); // rank ceil(9.1) = 10
+        QCOMPARE(percentile(ten, 0.0), 1.0);
+        QCOMPARE(percentile({}, 0.5), 0.0);
+    }
+
+    void liveMarksAgreeWithTheEnginesResultOnTheRecording() {
+        // The engine computed p50 .. p99.9 from the same samples (the trace keeps 3 decimals of them).
+        const auto runs = benchCompareRuns();
+        int latencyRuns = 0;
+        for (const auto& run : runs) {
+            if (!run.isLatency()) continue;
+            ++latencyRuns;
+            QVERIFY(run.latency);
+            QCOMPARE(run.sortedUs.size(), std::size_t(200));
+            const auto marks = percentileMarksOf(run.sortedUs);
+            QCOMPARE(marks.size(), std::size_t(4));
+            QCOMPARE(marks[0].label, QStringLiteral("p50"));
+            QCOMPARE(marks[3].label, QStringLiteral("p99.9"));
+            const double engine[] = {run.latency->p50, run.latency->p90, run.latency->p99, run.latency->p999};
+            for (int m = 0; m < 4; ++m)
+                QVERIFY2(std::abs(marks[std::size_t(m)].value - engine[m]) < 1e-3,
+                         qPrintable(QStringLiteral("%1 %2 B %3: %4 vs the engine's %5")
+                                        .arg(run.kind)
+                                        .arg(run.size)
+                                        .arg(marks[std::size_t(m)].label)
+                                        .arg(marks[std::size_t(m)].value)
+                                        .arg(engine[m])));
+        }
+        QCOMPARE(latencyRuns, 8);
+    }
+
+    void histogramOfTcpLatencyFromTheRecording() {
+        const auto runs = benchCompareRuns();
+        const BenchRun& tcp = runOf(runs, "tcp_lat", 2);
+        const LatencyDistribution d = latencyDistributionOf(tcp.sortedUs);
+        QCOMPARE(d.unit.name, QStringLiteral("µs"));
+        const Histogram& h = d.histogram;
+        QCOMPARE(h.lo, 84.953);
+        QCOMPARE(h.hi, 6778.691); // p99.9 of 200 samples is the largest
+        QCOMPARE(h.above, std::size_t(0));
+        const std::vector<int> expected = {142, 13, 10, 1, 2, 1, 1, 0, 0, 0, 1, 1, 2, 2, 0, 0, 2, 1, 2, 1,
+                                           0,   2,  1,  6, 3, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1};
+        QCOMPARE(h.counts, expected);
+        QCOMPARE(h.peak, 142);
+        QCOMPARE(std::accumulate(h.counts.begin(), h.counts.end(), 0), 200);
+        const auto steps = h.steps();
+        QCOMPARE(steps.size(), 80);
+        QCOMPARE(steps.first(), QPointF(84.953, 142));
+        QVERIFY(qFuzzyCompare(steps.last().x(), 6778.691));
+        QCOMPARE(steps.last().y(), 1.0);
+        // The CDF: every sample (200 < 400 points), from 0.5 % to 100 %, values ascending.
+        QCOMPARE(d.cdf.size(), 200);
+        QCOMPARE(d.cdf.first(), QPointF(84.953, 0.5));
+        QCOMPARE(d.cdf.last(), QPointF(6778.691, 100.0));
+        QCOMPARE(d.cdf[99], QPointF(178.633, 50.0)); // the 100th sample is p50
+    }
+
+    void aSlowRunIsDrawnInMilliseconds() {
+        // write_lat at 64 KiB reached 51.4 ms under emulation: the charts switch to ms.
+        const auto runs = benchCompareRuns();
+        const BenchRun& write = runOf(runs, "write_lat", 65536);
+        const LatencyDistribution d = latencyDistributionOf(write.sortedUs);
+        QCOMPARE(d.unit.name, QStringLiteral("ms"));
+        QCOMPARE(d.unit.perUs, 1000.0);
+        QVERIFY(qFuzzyCompare(d.max, 51.400637));
+        QVERIFY(qFuzzyCompare(d.histogram.lo, 1.570873));
+        const std::vector<int> expected = {36, 49, 20, 48, 13, 16, 6, 0, 1, 3, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1,
+                                           1,  1,  0,  0,  0,  0,  0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+        QCOMPARE(d.histogram.counts, expected);
+        QVERIFY(qFuzzyCompare(d.marks[0].value, 4.663878)); // p50 in ms
+        QCOMPARE(latencyText(write.sortedUs.back()), QStringLiteral("51.40 ms"));
+        QCOMPARE(latencyText(178.633), QStringLiteral("178.6 µs"));
+    }
+
+    void histogramCountsWhatIsAboveP999AndBinsTheRest() {
+        // 1000 samples 1..1000 µs: p99.9 is 999, so 1000 is above and not binned.
+        std::vector<double> sorted(1000);
+        std::iota(sorted.begin(), sorted.end(), 1.0);
+        const Histogram h = histogramOf(sorted, 4);
+        QCOMPARE(h.lo, 1.0);
+        QCOMPARE(h.hi, 999.0);
+        QCOMPARE(h.width, 249.5);
+        QCOMPARE(h.above, std::size_t(1));
+        QCOMPARE(h.counts, (std::vector<int>{250, 249, 250, 250})); // 999 falls into the last bin
+        // All samples equal: a bin width of 1e-3/bins, every sample in the first bin.
+        const Histogram flat = histogramOf(std::vector<double>(5, 7.0), 40);
+        QCOMPARE(flat.counts[0], 5);
+        QCOMPARE(flat.peak, 5);
+    }
+
+    void cdfThinsLongRunsTo400Points() {
+        std::vector<double> sorted(10000);
+        std::iota(sorted.begin(), sorted.end(), 0.0);
+        const auto cdf = cdfOf(sorted);
+        QCOMPARE(cdf.size(), 400);
+        QCOMPARE(cdf.first(), QPointF(0, 0.01));
+        QCOMPARE(cdf.last(), QPointF(9999, 100));
+        QCOMPARE(cdf[1].x(), 25.0); // 1 * 9999 / 399
+    }
+
+    void theLiveChartsKeepTheLastRunOfTheirKind() {
+        const auto runs = benchCompareRuns();
+        const BenchRun& tcpBw = runOf(runs, "tcp_bw", 2);
+        const BenchRun& readLat = runOf(runs, "read_lat", 2);
+        // A bandwidth run is shown: the latency charts keep the last latency run (read_lat, 64 KiB).
+        QCOMPARE(latencyRunToShow(runs, &tcpBw), &runOf(runs, "read_lat", 65536));
+        QCOMPARE(latencyRunToShow(runs, &readLat), &readLat);
+        QCOMPARE(bandwidthRunToShow(runs, &tcpBw), &tcpBw);
+        QCOMPARE(bandwidthRunToShow(runs, &readLat), &runOf(runs, "write_bw", 65536));
+        QCOMPARE(latencyRunToShow({}, nullptr), nullptr);
+    }
+
+    void sizeAxisLabelsFromTheLargestSizeDown() {
+        const SizeAxis small = sizeAxisFor(2, 65536); // 2^1 .. 2^16: stride 4
+        QCOMPARE(small.first, 1);
+        QCOMPARE(small.last, 16);
+        QCOMPARE(small.labelled, (std::vector<int>{4, 8, 12, 16}));
+        const SizeAxis sweep = sizeAxisFor(2, 8 << 20); // 2^1 .. 2^23
+        QCOMPARE(sweep.labelled.back(), 23);
+        QCOMPARE(sweep.labelled.front(), 3);
+        QCOMPARE(sizeAxisFor(64, 1024).labelled, (std::vector<int>{6, 7, 8, 9, 10}));
+        QCOMPARE(sizeAxisFor(2, 2048).labelled, (std::vector<int>{1, 3, 5, 7, 9, 11})); // span 10: stride 2
+    }
+
+    void summaryAndTableRowOfRecordedRuns() {
+        const auto runs = benchCompareRuns();
+        const BenchRun& tcp = runOf(runs, "tcp_lat", 2);
+        QCOMPARE(runSummaryText(&tcp, true),
+                 QStringLiteral(
+                     "<b>tcp_lat, 2 B</b> · 200 of 200 iterations · half round trip (ping-pong / 2, as "
+                     "sockperf ping-pong) · min 84.95 µs · p50 178.6 µs · mean 753.5 µs · p90 3164 µs · "
+                     "p99 5737 µs · p99.9 6779 µs · max 6779 µs"));
+        const QStringList tcpRow = runTableRow(tcp);
+        QCOMPARE(tcpRow.size(), 13);
+        QCOMPARE(tcpRow.mid(0, 5), (QStringList{"tcp_lat", "2 B", "200", "178.6", "5737"}));
+        QCOMPARE(tcpRow.mid(5, 3), (QStringList{"", "", ""})); // no bandwidth figures for a latency run
+        QCOMPARE(tcpRow.last(), QStringLiteral("loopback TCP (lo, kernel stack)"));
+        const QStringList writeRow = runTableRow(runOf(runs, "write_bw", 65536));
+        QCOMPARE(writeRow, (QStringList{"write_bw", "64 KiB", "200", "", "", "42.41", "0.3393", "0.0006471",
+                                        "0", "1711", "0.06", "0.77", "rxe0 (software RDMA)"}));
+        QCOMPARE(runSummaryText(nullptr, false).left(37),
+                 QStringLiteral("Choose what to measure and press Run."));
+        QCOMPARE(runSummaryText(nullptr, true), QString());
+        BenchRun stopped = tcp;
+        stopped.noSamples = true;
+        QCOMPARE(runTableRow(stopped)[3], noSamplesText());
+        QVERIFY(runSummaryText(&stopped, true).contains("stopped before the first measured iteration"));
+    }
+
+    void figuresAndSizesReadAsTheTablesShowThem() {
+        QCOMPARE(figureText(220800), QStringLiteral("220800"));
+        QCOMPARE(figureText(1.23456), QStringLiteral("1.235"));
+        QCOMPARE(figureText(0.004, 3), QStringLiteral("0.004"));
+        QCOMPARE(figureText(2.5e7), QStringLiteral("2.5e+07"));
+        QCOMPARE(sizeText(2), QStringLiteral("2 B"));
+        QCOMPARE(sizeText(65536), QStringLiteral("64 KiB"));
+        QCOMPARE(sizeText(8 << 20), QStringLiteral("8 MiB"));
+        QCOMPARE(sizeText(1536), QStringLiteral("1536 B"));
+    }
+};
+
+QTEST_GUILESS_MAIN(WindowModelsTest)
+#include "tst_windowmodels.moc"
