@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Sets everything up and runs every test: installs the Debian packages, builds the dev and asan+ubsan presets,
-# runs the host tests, runs each fuzz target for a bounded time (tests/fuzz/run.sh), then boots the SoftRoCE test bed (tests/softroce/) and runs every device test inside it,
-# in both builds. Fails when any test fails, when the VM run fails, or when the device tests did not run.
+# Sets everything up and runs every test: installs the Debian packages, checks the formatting, builds the
+# dev, asan+ubsan and tsan presets, runs the host tests of all three, runs clang-tidy (new findings fail),
+# runs each fuzz target for a bounded time (tests/fuzz/run.sh), then boots the SoftRoCE test bed
+# (tests/softroce/) and runs every device test inside it, in the dev and asan builds. Fails when any test
+# or check fails, when the VM run fails, or when the device tests did not run.
 #
 # In CI (CI=true), or with --fresh-machine, the dev preset is built and host-tested inside a minimal Debian 12
 # root that has only what install-deps.sh installs, and the .deb is built and installed there
@@ -26,6 +28,9 @@ die() { printf '\nrun-all: FAILED: %s\n' "$*" >&2; exit 1; }
 step "dependencies"
 resources/scripts/install-deps.sh || die "installing dependencies"
 
+step "formatting (clang-format --dry-run -Werror)"
+tests/lint/format.sh || die "formatting (tests/lint/format.sh)"
+
 passed=0; failed=0; skipped=0
 # Adds the counts of one ctest run (its output in $1) to the totals; returns ctest's status.
 count() {
@@ -41,12 +46,12 @@ count() {
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 host_status=0
-host_presets=(dev asan)
+host_presets=(dev asan tsan)
 if [ $fresh -eq 1 ]; then
   step "fresh-machine check: a minimal Debian 12 root builds dev, passes the host tests, installs the .deb"
   tests/fresh-machine/check.sh || die "the fresh-machine check (tests/fresh-machine/check.sh)"
   count build/fresh-host-dev.log
-  host_presets=(asan)
+  host_presets=(asan tsan)
 fi
 
 for preset in "${host_presets[@]}"; do
@@ -61,6 +66,9 @@ for preset in "${host_presets[@]}"; do
   [ "${PIPESTATUS[0]}" -eq 0 ] || host_status=1
   count "$logs/host-$preset.log"
 done
+
+step "clang-tidy (bugprone, performance, concurrency; new findings fail: tests/lint/tidy.sh)"
+tests/lint/tidy.sh build/dev || die "clang-tidy found something new (tests/lint/tidy.sh)"
 
 step "fuzzing: each libFuzzer target for ${RDMALAB_FUZZ_SECONDS:-30} s (tests/fuzz/run.sh)"
 tests/fuzz/run.sh || die "a fuzz target found a crash, leak or time-out (input kept in build/fuzz/findings)"

@@ -9,6 +9,8 @@
 #include "tracefile.h"
 #include "windowparts.h"
 
+#include "rdmalab/measurement.hpp"
+
 #include <QApplication>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -49,22 +51,15 @@ namespace rdmalab::app {
 
 namespace {
 
-struct KindInfo {
-    const char* id;
-    const char* label;
-};
+// The order the kind menu lists them in (one-sided WRITE first, as perftest's usual headline); names and
+// titles come from the shared vocabulary (rdmalab/measurement.hpp).
+constexpr BenchKind kMenuOrder[] = {BenchKind::WriteLat,  BenchKind::SendLat, BenchKind::ReadLat,
+                                    BenchKind::AtomicLat, BenchKind::TcpLat,  BenchKind::WriteBw,
+                                    BenchKind::ReadBw,    BenchKind::SendBw,  BenchKind::TcpBw};
 
-constexpr KindInfo kKinds[] = {
-    {"write_lat", "RDMA WRITE latency (ping-pong)"},
-    {"send_lat", "RDMA SEND/RECV latency (ping-pong)"},
-    {"read_lat", "RDMA READ latency"},
-    {"atomic_lat", "RDMA atomic (fetch-and-add) latency"},
-    {"tcp_lat", "TCP latency (ping-pong, TCP_NODELAY)"},
-    {"write_bw", "RDMA WRITE bandwidth"},
-    {"read_bw", "RDMA READ bandwidth"},
-    {"send_bw", "RDMA SEND bandwidth"},
-    {"tcp_bw", "TCP bandwidth (one stream)"},
-};
+QString fromView(std::string_view text) {
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
 
 /// Colours per kind, the same in every chart, so an overlaid series is recognisable.
 QColor kindColor(const QString& kind) {
@@ -240,8 +235,11 @@ void BenchWindow::buildToolBar() {
                         QStringList{"tcp_lat", "send_lat", "write_lat", "read_lat", "atomic_lat"});
     kindCombo_->addItem(tr("All bandwidth kinds (TCP and RDMA)"),
                         QStringList{"tcp_bw", "write_bw", "read_bw", "send_bw"});
-    for (const auto& k : kKinds)
-        kindCombo_->addItem(QStringLiteral("%1 — %2").arg(k.id, tr(k.label)), QStringList{k.id});
+    for (const BenchKind kind : kMenuOrder) {
+        const MeasurementKind& k = measurement_kind(kind);
+        kindCombo_->addItem(QStringLiteral("%1 — %2").arg(fromView(k.name), fromView(k.title)),
+                            QStringList{fromView(k.name)});
+    }
     bar->addWidget(new QLabel(tr(" Measure ")));
     bar->addWidget(kindCombo_);
     sizeCombo_ = new QComboBox;
