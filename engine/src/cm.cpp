@@ -2,7 +2,7 @@
 
 #include "op_common.hpp"
 #include "rdmalab/names.hpp"
-#include "resolve.hpp"
+#include "net/resolve.hpp"
 
 #include <endian.h>
 #include <fmt/format.h>
