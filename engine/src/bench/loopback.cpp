@@ -75,7 +75,7 @@ struct Pair {
         const int gid_index = context->rocev2_gid_index(1);
         const ibv_gid gid = context->query_gid(1, gid_index);
         const auto attr = context->query_device();
-        const auto rd = static_cast<std::uint8_t>(std::clamp(attr.max_qp_rd_atom, 1, 16));
+        const auto rd = rd_atomic_depth(attr.max_qp_rd_atom);
         pd_a = ProtectionDomain::alloc(context, Endpoint::A);
         pd_b = ProtectionDomain::alloc(context, Endpoint::B);
         const int cqe = cq_entries(depth);
@@ -86,13 +86,11 @@ struct Pair {
         const QpCapacity cap = queue_capacity(depth);
         qp_a = QueuePair::create(pd_a, scq_a, rcq_a, IBV_QPT_RC, cap);
         qp_b = QueuePair::create(pd_b, scq_b, rcq_b, IBV_QPT_RC, cap);
-        const unsigned access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-                                IBV_ACCESS_REMOTE_ATOMIC;
         if (auto shortfall = explain_memory_shortfall(
                 2 * std::uint64_t(region_size), fmt::format("A's and B's {}-byte regions", region_size)))
             throw RdmaError(std::move(*shortfall));
-        mr_a = MemoryRegion::allocate(pd_a, region_size, access);
-        mr_b = MemoryRegion::allocate(pd_b, region_size, access);
+        mr_a = MemoryRegion::allocate(pd_a, region_size, kAccess);
+        mr_b = MemoryRegion::allocate(pd_b, region_size, kAccess);
         const ibv_mtu mtu = context->query_port(1).active_mtu;
         PathInfo path;
         path.remote_gid = gid;
@@ -102,7 +100,7 @@ struct Pair {
         path.min_rnr_timer = kMinRnrTimer;
         RtsParams rts;
         rts.max_rd_atomic = rd;
-        connect_pair(*qp_a, *qp_b, 1, access, path, rts);
+        connect_pair(*qp_a, *qp_b, 1, kAccess, path, rts);
     }
 
     /// A's end for the shared loops, B's region as the peer's.

@@ -40,6 +40,16 @@ inline std::uint8_t write_lat_tag(long i) {
 /// RNR NAK timer of the receive side (perftest's MIN_RNR_TIMER, 0.64 ms).
 constexpr std::uint8_t kMinRnrTimer = 12;
 
+/// Every region and QP of a measurement grants all access: each kind uses the same setup.
+constexpr unsigned kAccess =
+    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+
+/// Outstanding RDMA READs and atomics per QP: the device's limit, at most 16 (the largest a QP attribute
+/// takes on the NICs perftest knows).
+inline std::uint8_t rd_atomic_depth(int max_qp_rd_atom) {
+    return static_cast<std::uint8_t>(std::clamp(max_qp_rd_atom, 1, 16));
+}
+
 /// Completion queue entries for a queue depth.
 inline int cq_entries(int depth) {
     return depth * 2 + 16;

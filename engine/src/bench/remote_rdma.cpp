@@ -31,9 +31,6 @@ namespace {
 using detail::resolve_ipv4;
 using net::address_text;
 
-constexpr unsigned kAccess =
-    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
-
 // A -> B in the connect request (at most 56 bytes), big-endian.
 struct BenchRequest {
     std::uint32_t magic;
@@ -139,7 +136,7 @@ struct Connection {
     void setup(std::size_t region, int depth) {
         context = Context::borrow(id->verbs, nullptr);
         device = context->device_name();
-        rd_atomic = static_cast<std::uint8_t>(std::clamp(context->query_device().max_qp_rd_atom, 1, 16));
+        rd_atomic = rd_atomic_depth(context->query_device().max_qp_rd_atom);
         pd = ProtectionDomain::alloc(context, Endpoint::None);
         scq = CompletionQueue::create(context, Endpoint::None, cq_entries(depth));
         rcq = CompletionQueue::create(context, Endpoint::None, cq_entries(depth));
