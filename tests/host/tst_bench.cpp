@@ -1,7 +1,7 @@
 // Measurement statistics, TCP measurements on loopback, and the documented JSON of `rdmalab-cli bench`.
 #include "testutil.hpp"
 
-#include "bench_common.hpp" // engine-internal: the stall guard and the peer thread of the measured loops
+#include "bench/common.hpp" // engine-internal: the stall guard and the peer thread of the measured loops
 #include "rdmalab/bench.hpp"
 
 #include <QJsonArray>

@@ -1,4 +1,5 @@
-// Internal to the measurement code (bench.cpp, bench_remote.cpp): clocks, CPU and system-call accounting.
+// Internal to the measurement code (bench/loopback.cpp, bench/remote_*.cpp, bench/loops.cpp): clocks, CPU
+// and system-call accounting, the stall guard and the peer thread.
 #pragma once
 
 #include "rdmalab/bench.hpp"
@@ -86,15 +87,6 @@ class PeerThread {
     std::exception_ptr error_;
 };
 
-/// Explains a socket call's errno; the two-host path names the peer and its listener.
-using SocketError = ErrorInfo (*)(const std::string& verb, int err, const std::string& where);
-
-/// Sends all n bytes (MSG_NOSIGNAL: a closed peer is an error, not SIGPIPE); throws explain(...).
-void write_all(int fd, const void* data, std::size_t n, const std::string& where, SocketError explain);
-/// Reads exactly n bytes; false on the peer's orderly shutdown before the first byte, and an error for
-/// one in the middle of the message.
-bool read_all(int fd, void* data, std::size_t n, const std::string& where, SocketError explain);
-
 /// Throws an RdmaError naming sched_setaffinity unless `cpu` is one this process may run on.
 void check_cpu(int cpu, const char* endpoint);
 
@@ -152,6 +144,15 @@ class SyscallScope {
 void warmup_begins();
 /// The warm-up ended after `messages` messages: the scope keeps the count and closes its counter.
 void warmup_ends(long messages);
+
+/// Iterations, elapsed time, bandwidth, message rate and CPU per message of a bandwidth run into `r`.
+void fill_bandwidth(BenchResult& r, long measured, double start_us, double end_us, const Usage& before,
+                    const Usage& after);
+
+/// What every measurement ends with, loopback or two-host: kind and CPUs, the system-call figure, the
+/// pinning note, the feed's last progress and the stop and SoftRoCE notes. `peer_is_thread`: B is a
+/// thread of this process (loopback), so B's CPU is part of the result.
+void finish_result(const BenchOptions& o, const SyscallScope& syscalls, bool peer_is_thread, BenchResult& r);
 
 /// What a TCP ping-pong measured: half round trips and the CPU and clock around the measured part.
 struct PingPong {

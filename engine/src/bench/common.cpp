@@ -1,11 +1,10 @@
-#include "bench_common.hpp"
+#include "bench/common.hpp"
 
 #include "rdmalab/errors.hpp"
 #include "rdmalab/trace.hpp"
 
 #include <fmt/format.h>
 #include <pthread.h>
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -67,38 +66,6 @@ void PeerThread::finish(bool rethrow) {
     if (auto error = std::exchange(error_, nullptr); error && rethrow) std::rethrow_exception(error);
 }
 
-void write_all(int fd, const void* data, std::size_t n, const std::string& where, SocketError explain) {
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    while (n > 0) {
-        const ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) throw RdmaError(explain("send", errno, where));
-        p += w;
-        n -= static_cast<std::size_t>(w);
-    }
-}
-
-bool read_all(int fd, void* data, std::size_t n, const std::string& where, SocketError explain) {
-    auto* p = static_cast<std::uint8_t*>(data);
-    bool first = true;
-    while (n > 0) {
-        const ssize_t r = ::recv(fd, p, n, 0);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) throw RdmaError(explain("recv", errno, where));
-        if (r == 0) {
-            if (first) return false;
-            throw RdmaError(
-                ErrorInfo{"recv", 0, "EOF", "the connection was closed in the middle of a message",
-                          fmt::format("{} closed the connection: it failed or was stopped.", where),
-                          "Look at the peer's output for its error."});
-        }
-        first = false;
-        p += r;
-        n -= static_cast<std::size_t>(r);
-    }
-    return true;
-}
-
 void PingPong::fill(const BenchOptions& o, BenchResult& r) && {
     r.iterations = measured;
     r.elapsed_s = (end_us - start_us) / 1e6;
@@ -146,11 +113,15 @@ void check_cpu(int cpu, const char* endpoint) {
     for (int c = 0; c < CPU_SETSIZE; ++c)
         if (CPU_ISSET(c, &allowed)) list += (list.empty() ? "" : ",") + std::to_string(c);
     throw RdmaError(ErrorInfo{
-        "sched_setaffinity", EINVAL, "EINVAL", "Invalid argument: no allowed CPU in the requested set",
-        fmt::format("Endpoint {} was asked to run on CPU {}, which this process may not use (it may use {}).",
-                    endpoint, cpu, list),
-        fmt::format("Pick CPUs from {} (see `nproc` and `taskset -p $$`), e.g. --cpus 0,1 on two CPUs.",
-                    list)});
+        .verb = "sched_setaffinity",
+        .err = EINVAL,
+        .code = "EINVAL",
+        .meaning = "Invalid argument: no allowed CPU in the requested set",
+        .cause = fmt::format(
+            "Endpoint {} was asked to run on CPU {}, which this process may not use (it may use {}).",
+            endpoint, cpu, list),
+        .fix = fmt::format(
+            "Pick CPUs from {} (see `nproc` and `taskset -p $$`), e.g. --cpus 0,1 on two CPUs.", list)});
 }
 
 std::optional<int> CpuPin::checked(std::optional<int> cpu, const char* endpoint) {
@@ -223,6 +194,35 @@ void SyscallScope::explain(CpuCost& cpu) const {
         cpu.syscalls_note = "not counted: system calls are counted during the warm-up, and there was none "
                             "(--warmup 0)";
     }
+}
+
+void fill_bandwidth(BenchResult& r, long measured, double start_us, double end_us, const Usage& before,
+                    const Usage& after) {
+    r.iterations = measured;
+    r.elapsed_s = (end_us - start_us) / 1e6;
+    const double bytes = double(measured) * double(r.size);
+    r.bw_MBps = r.elapsed_s > 0 ? bytes / r.elapsed_s / 1e6 : 0;
+    r.bw_Gbps = r.bw_MBps * 8 / 1000;
+    r.msg_rate_Mpps = r.elapsed_s > 0 ? double(measured) / r.elapsed_s / 1e6 : 0;
+    r.cpu = cpu_between(before, after, measured);
+}
+
+void finish_result(const BenchOptions& o, const SyscallScope& syscalls, bool peer_is_thread, BenchResult& r) {
+    r.kind = o.kind;
+    r.cpu_a = o.cpu_a;
+    if (peer_is_thread) r.cpu_b = o.cpu_b;
+    syscalls.explain(r.cpu);
+    if (auto note = pinning_note(o, peer_is_thread); !note.empty()) r.notes.push_back(note);
+    if (o.feed) {
+        if (r.bw_MBps > 0) o.feed->progress(r.iterations, r.elapsed_s, 0);
+        o.feed->publish();
+    }
+    if (o.feed && o.feed->stop_requested())
+        r.notes.push_back(r.has_samples() ? "stopped early on request: fewer iterations than asked"
+                                          : "stopped on request before the first measured iteration: no "
+                                            "samples, so no statistics");
+    if (r.software)
+        r.notes.push_back("SoftRoCE: RDMA implemented in software by the kernel; not hardware numbers");
 }
 
 } // namespace rdmalab::bench_detail
