@@ -479,7 +479,7 @@ void ComparisonPage::fillComparisonTable() {
         // A run stopped before its first iteration has no figures: it says so instead of showing 0.
         const QString noSamples = tx("no samples", "无样本");
         auto figure = [&](bool applies, double value, int decimals) {
-            if (!applies) return none;
+            if (!applies) return QString(none); // a copy: `none` is the caller's
             return run.noSamples ? noSamples : QString::number(value, 'f', decimals);
         };
         comparisonTable_->setItem(row, ColSize, numberItem(QString::number(run.size)));

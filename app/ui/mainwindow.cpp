@@ -43,9 +43,9 @@ namespace rdmalab::app {
 namespace {
 
 QString lessonsDirectory() {
-    const QString env = qEnvironmentVariable("RDMALAB_LESSONS_DIR");
+    QString env = qEnvironmentVariable("RDMALAB_LESSONS_DIR");
     if (!env.isEmpty()) return env;
-    const QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/lessons";
+    QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/lessons";
     if (QDir(beside).exists()) return beside;
     return QStringLiteral(RDMALAB_LESSONS_DIR);
 }

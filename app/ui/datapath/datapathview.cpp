@@ -13,7 +13,8 @@ using namespace datapath;
 // ---- animation helpers
 
 QVariantAnimation* DataPathView::Impl::anim(QParallelAnimationGroup* g, int duration,
-                                            std::function<void(qreal)> fn, int delay, QEasingCurve curve) {
+                                            const std::function<void(qreal)>& fn, int delay,
+                                            const QEasingCurve& curve) {
     auto* a = new QVariantAnimation;
     a->setStartValue(0.0);
     a->setEndValue(1.0);

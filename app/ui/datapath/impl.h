@@ -114,8 +114,8 @@ struct DataPathView::Impl {
     void refreshAll();
 
     // datapathview.cpp: animation helpers and the queue
-    QVariantAnimation* anim(QParallelAnimationGroup* g, int duration, std::function<void(qreal)> fn,
-                            int delay = 0, QEasingCurve curve = QEasingCurve::Linear);
+    QVariantAnimation* anim(QParallelAnimationGroup* g, int duration, const std::function<void(qreal)>& fn,
+                            int delay = 0, const QEasingCurve& curve = QEasingCurve::Linear);
     datapath::Token* token(const QString& label, bool illustrated, bool error, QPointF at);
     datapath::Overlay* overlay(QRectF r, const QString& label, bool error);
     void travel(QParallelAnimationGroup* g, QGraphicsItem* item, const QPainterPath& path, int duration,

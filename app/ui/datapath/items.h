@@ -91,7 +91,8 @@ class BufferBlock : public Block {
     QRectF cellRect(int i) const {
         const QRectF c = cellsRect();
         const qreal w = c.width() / kPerRow;
-        return QRectF(c.left() + (i % kPerRow) * w, c.top() + (i / kPerRow) * 26, w, 24);
+        const int row = i / kPerRow; // whole rows above cell i
+        return QRectF(c.left() + (i % kPerRow) * w, c.top() + row * 26.0, w, 24);
     }
     bool isChanged(int i) const { return inRanges(changed, i); }
 

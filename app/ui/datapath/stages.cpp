@@ -311,7 +311,7 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     });
     if (!success) {
         const QString nak = nakText(fault, shortStatus(status));
-        stages.push_back([this, s, r, hs, hr, send, nak](QParallelAnimationGroup* g) {
+        stages.push_back([this, r, hs, hr, send, nak](QParallelAnimationGroup* g) {
             Block* from = send ? host[hr].rq : host[hr].mtt;
             auto* t = token(nak, true, true, center(from));
             travel(g, t, wirePath(r, center(from), center(host[hs].sq)), ms(900));
@@ -329,7 +329,7 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
                             true, false, bufferLanePoint(r));
             travel(g, t, dmaPath(r, center(host[hr].mtt), false), ms(600));
         });
-        stages.push_back([this, s, r, hs, hr, bytes, atomic](QParallelAnimationGroup* g) {
+        stages.push_back([this, r, hs, hr, bytes, atomic](QParallelAnimationGroup* g) {
             auto* t = token(atomic ? QStringLiteral("ATOMIC response · old value")
                                    : QStringLiteral("READ response · %1").arg(bytes),
                             true, false, center(host[hr].mtt));
@@ -351,7 +351,7 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
         auto* t = token(QStringLiteral("DMA write %1").arg(bytes), true, false, center(from));
         travel(g, t, dmaPath(r, center(from), true), ms(600));
     });
-    stages.push_back([this, s, r, hs, hr](QParallelAnimationGroup* g) {
+    stages.push_back([this, r, hs, hr](QParallelAnimationGroup* g) {
         auto* t = token(QStringLiteral("ACK"), true, false, center(host[hr].qp));
         travel(g, t, wirePath(r, center(host[hr].sq), center(host[hs].sq)), ms(800));
     });

@@ -56,6 +56,7 @@ std::optional<BenchKind> bench_kind_from_string(std::string_view text) {
 
 std::vector<std::string_view> bench_kind_names() {
     std::vector<std::string_view> names;
+    names.reserve(kKinds.size());
     for (const auto& k : kKinds)
         names.push_back(k.name);
     return names;

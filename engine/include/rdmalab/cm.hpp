@@ -26,11 +26,11 @@ struct CmOptions {
 /// B: waits for one connection, serves the operation A asks for (which must equal options.op), verifies
 /// what arrived in its memory after A disconnects. Never throws RdmaError: failures are in the outcome.
 OperationOutcome run_cm_listener(const OperationOptions& options, const CmOptions& cm,
-                                 std::shared_ptr<Tracer> tracer);
+                                 const std::shared_ptr<Tracer>& tracer);
 
 /// A: connects to B, performs the operation with B's address and rkey, verifies its side, disconnects.
 OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptions& cm,
-                                  std::shared_ptr<Tracer> tracer);
+                                  const std::shared_ptr<Tracer>& tracer);
 
 /// FNV-1a 64-bit hash; both sides compare payloads by it without shipping them.
 std::uint64_t fnv1a(const std::uint8_t* data, std::size_t length);

@@ -200,7 +200,7 @@ int sweep_iterations(int base, std::size_t size) {
 
 std::vector<std::size_t> sweep_sizes() {
     std::vector<std::size_t> sizes;
-    for (std::size_t s = 2; s <= 8u * 1024 * 1024; s *= 2)
+    for (std::size_t s = 2; s <= std::size_t{8} * 1024 * 1024; s *= 2)
         sizes.push_back(s);
     return sizes;
 }

@@ -57,7 +57,7 @@ void set_nodelay(int fd) {
 }
 
 void set_timeouts(int fd, int timeout_ms) {
-    timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+    timeval tv{timeout_ms / 1000, suseconds_t{timeout_ms % 1000} * 1000};
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }

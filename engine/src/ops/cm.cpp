@@ -225,7 +225,7 @@ void side_failed(const char* side, const RdmaError& e, OperationOutcome& out) {
 } // namespace
 
 OperationOutcome run_cm_listener(const OperationOptions& options, const CmOptions& cm,
-                                 std::shared_ptr<Tracer> tracer) {
+                                 const std::shared_ptr<Tracer>& tracer) {
     OperationOutcome out;
     Side b;
     b.tracer = tracer;
@@ -364,7 +364,7 @@ OperationOutcome run_cm_listener(const OperationOptions& options, const CmOption
 }
 
 OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptions& cm,
-                                  std::shared_ptr<Tracer> tracer) {
+                                  const std::shared_ptr<Tracer>& tracer) {
     OperationOutcome out;
     Side a;
     a.tracer = tracer;

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# clang-tidy (checks in .clang-tidy: bugprone, performance, concurrency) over the engine, labs and app
+# sources of a configured build (its compile_commands.json). Fails on any finding that is not in
+# tests/lint/tidy-baseline.txt, where each accepted finding is listed as "file: check" (no line number,
+# so edits elsewhere in a file do not disturb it). Usage: tidy.sh BUILD_DIR [--update-baseline]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:?usage: tidy.sh BUILD_DIR [--update-baseline]}" && pwd)
+baseline=$root/tests/lint/tidy-baseline.txt
+cd "$root"
+
+mapfile -t files < <(git ls-files 'engine/*.cpp' 'labs/*.cpp' 'app/*.cpp')
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+# Two files at a time (the machines have two cores). GCC-only warning flags in the compile commands are
+# not clang's business; -Wno-overloaded-virtual as app/model/CMakeLists.txt says why for clang builds.
+printf '%s\n' "${files[@]}" |
+  xargs -P 2 -n 4 clang-tidy -p "$build" --quiet --extra-arg=-Wno-unknown-warning-option \
+    --extra-arg=-Wno-overloaded-virtual 2>/dev/null >"$out"
+findings=$(sed -n "s#^$root/\([^:]*\):[0-9]*:[0-9]*: \(warning\|error\): .*\[\([a-z0-9.,-]*\)\]\$#\1: \3#p" "$out" | sort)
+
+if [ "${2:-}" = "--update-baseline" ]; then
+  { echo "# clang-tidy findings accepted when the check was introduced (tests/lint/tidy.sh); fix, never add."
+    sort -u <<<"$findings"; } >"$baseline"
+  echo "tidy: baseline written ($(grep -vc '^#' "$baseline") entries)"
+  exit 0
+fi
+
+new=$(comm -23 <(sort -u <<<"$findings" | sed '/^$/d') <(grep -v '^#' "$baseline" | sort -u))
+if [ -n "$new" ]; then
+  echo "tidy: FAILED: new clang-tidy findings (fix them; the full text follows):" >&2
+  echo "$new" >&2
+  while IFS= read -r entry; do
+    file=${entry%%: *}
+    check=${entry#*: }
+    grep -A3 "^$root/$file:[0-9]*:[0-9]*: \(warning\|error\): .*\[$check\]" "$out" >&2
+  done <<<"$new"
+  exit 1
+fi
+echo "tidy: ${#files[@]} files, $(sed '/^$/d' <<<"$findings" | wc -l) findings, none new"
