@@ -5,8 +5,10 @@
 #include "tracefile.h"
 #include "verbscode.h"
 
+#include "apptestutil.hpp"
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -17,10 +19,7 @@ using namespace rdmalab::app;
 
 namespace {
 std::vector<TraceEvent> load(const QString& name) {
-    TraceFileError error;
-    auto events = readTraceFile(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/") + name, error);
-    if (!events) qFatal("%s", qPrintable(error.toString()));
-    return *events;
+    return test::loadRecording(name);
 }
 } // namespace
 

@@ -10,8 +10,10 @@
 #include "labstate.h"
 #include "tracefile.h"
 
+#include "apptestutil.hpp"
 #include <QImage>
 #include <QSignalSpy>
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -23,10 +25,7 @@ using namespace rdmalab::app;
 namespace {
 
 std::vector<TraceEvent> load(const QString& name) {
-    TraceFileError error;
-    auto events = readTraceFile(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/") + name, error);
-    if (!events) qFatal("%s", qPrintable(error.toString()));
-    return *events;
+    return test::loadRecording(name);
 }
 
 /// The runs of tests/data/bench-compare.jsonl (rxe0 in the test bed, 200 iterations each), replayed.
