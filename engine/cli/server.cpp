@@ -126,6 +126,9 @@ std::string read_object(const std::string& line, nlohmann::json& object) {
         object = nlohmann::json::parse(line);
     } catch (const nlohmann::json::parse_error& e) {
         return fmt::format("not valid JSON at byte {}", e.byte);
+    } catch (const nlohmann::json::exception& e) {
+        // A number beyond a double's range (1e400) is out_of_range, not a parse_error.
+        return fmt::format("not valid JSON: {}", e.what());
     }
     if (!object.is_object()) return fmt::format("a JSON {}, not an object", object.type_name());
     return {};

@@ -112,12 +112,15 @@ class TestServeAbuse : public QObject {
                                        "{\"cmd\":\"hello\"",
                                        QByteArray("{\"cmd\":\"\xff\xfe\"}"),
                                        QByteArray("{\"cmd\":\"hel\0lo\"}", 16),
-                                       "{\"cmd\":\"hello\"} trailing"};
+                                       "{\"cmd\":\"hello\"} trailing",
+                                       "{\"cmd\":\"op.start\",\"size\":1e400}"};
         // Each refusal says why: where the JSON breaks, which byte is not UTF-8, where the NUL is.
-        const QStringList why = {"not valid JSON at byte 1",     "a JSON array, not an object",
-                                 "a JSON string, not an object", "not valid JSON at byte 15",
-                                 "invalid UTF-8 at byte 9",      "a NUL byte at byte 12",
-                                 "not valid JSON at byte 19"};
+        const QStringList why = {
+            "not valid JSON at byte 1", "a JSON array, not an object", "a JSON string, not an object",
+            "not valid JSON at byte 15", "invalid UTF-8 at byte 9", "a NUL byte at byte 12",
+            "not valid JSON at byte 19",
+            // found by fuzz_engine_command: it ended the engine before
+            "not valid JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"};
         int line = 0;
         for (const auto& text : bad) {
             ++line;
