@@ -764,7 +764,9 @@ class FailuresTest : public QObject {
             EXPECT_COMPLETION(sent[0], IBV_WC_LOC_QP_OP_ERR);
         else
             EXPECT_COMPLETION(sent[0], IBV_WC_LOC_PROT_ERR);
+        EXPECT_STATE(s.qp_a, IBV_QPS_ERR);
         EXPECT_STATE(s.qp_b, IBV_QPS_RTS);
+        QVERIFY(s.cq_b->poll_until(1, 200ms).empty()); // the receive was not consumed
     }
 
     void aSendLongerThanThePostedReceiveFailsOnBothSides() {
