@@ -142,13 +142,18 @@ void LabState::applyObjects(const TraceEvent& e) {
         if (it != x.pending.end()) x.pending.erase(it);
         ++x.polled;
         const QString status = QString::fromStdString(e.name);
-        QString op = lenientText(d, "opcode");
-        if (op.startsWith(QLatin1Char('('))) op.clear();
-        x.lastWc = QStringLiteral("last completion: %1%2 · %3 B · wr_id %4")
-                       .arg(status, op.isEmpty() ? QString() : QStringLiteral(" · ") + op)
-                       .arg(lenientInt(d, "byte_len", 0))
-                       .arg(lenientInt(d, "wr_id", lenientInt(e.ids, "wr_id", 0)));
         x.lastWcError = status != QLatin1String("IBV_WC_SUCCESS");
+        // A failed completion has only wr_id, status and qp_num valid (ibv_poll_cq(3)): no opcode, no bytes.
+        QString detail;
+        if (!x.lastWcError) {
+            QString op = lenientText(d, "opcode");
+            if (op.startsWith(QLatin1Char('('))) op.clear();
+            if (!op.isEmpty()) detail += QStringLiteral(" · ") + op;
+            detail += QStringLiteral(" · %1 B").arg(lenientInt(d, "byte_len", 0));
+        }
+        x.lastWc = QStringLiteral("last completion: %1%2 · wr_id %3")
+                       .arg(status, detail)
+                       .arg(lenientInt(d, "wr_id", lenientInt(e.ids, "wr_id", 0)));
     }
 }
 

@@ -183,14 +183,30 @@ QString verbsCode(const TraceEvent& e) {
                    .arg(sg.size())
                    .arg(name, sendFlags.isEmpty() ? "0" : sendFlags.join(" | "), extra, s(d, "ret"));
     }
-    case EventKind::Wc:
+    case EventKind::Wc: {
+        // ibv_poll_cq(3): when the status is not IBV_WC_SUCCESS only wr_id, status, qp_num and vendor_err are
+        // valid, so a failed completion shows no opcode, byte_len or immediate data (docs/claims.md C2).
+        if (name != QLatin1String("IBV_WC_SUCCESS"))
+            return QStringLiteral(
+                       "// the work completion ibv_poll_cq(cq, 1, &wc) returned:\n// wc.wr_id    == %1\n"
+                       "// wc.status   == %2\n// wc.qp_num   == %3\n"
+                       "// opcode and byte_len are not valid when status != IBV_WC_SUCCESS "
+                       "(ibv_poll_cq(3))")
+                .arg(s(d, "wr_id"), name, s(d, "qp_num"));
+        // byte_len is defined for receives, RDMA Read and atomics; mlx5 leaves it unset for SEND and RDMA
+        // WRITE completions, rxe fills it anyway (docs/lab-format.md, placeholder byte_len).
+        const QString op = s(d, "opcode");
+        const bool sendSide = op == QLatin1String("SEND") || op == QLatin1String("RDMA_WRITE");
         return QStringLiteral(
                    "// the work completion ibv_poll_cq(cq, 1, &wc) returned:\n// wc.wr_id    == %1\n"
-                   "// wc.status   == %2\n// wc.opcode   == IBV_WC_%3\n// wc.byte_len == %4\n"
-                   "// wc.qp_num   == %5%6")
-            .arg(s(d, "wr_id"), name, s(d, "opcode"), s(d, "byte_len"), s(d, "qp_num"),
+                   "// wc.status   == %2\n// wc.opcode   == IBV_WC_%3\n// wc.byte_len == %4%5\n"
+                   "// wc.qp_num   == %6%7")
+            .arg(s(d, "wr_id"), name, op, s(d, "byte_len"),
+                 sendSide ? QStringLiteral("  (defined for receives, RDMA Read and atomics)") : QString(),
+                 s(d, "qp_num"),
                  d.has("imm_data") ? QStringLiteral("\n// ntohl(wc.imm_data) == %1").arg(s(d, "imm_data"))
                                    : QString());
+    }
     default:
         break;
     }

@@ -176,7 +176,8 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     rateCombo_->setObjectName("physicsRate");
     rateCombo_->setEditable(true);
     rateCombo_->setInsertPolicy(QComboBox::NoInsert);
-    for (int rate : {10, 25, 40, 56, 100, 200, 400})
+    // Data rates (docs/claims.md P2, P3): FDR's 56 Gb/s is a signalling rate and is not offered.
+    for (int rate : {10, 25, 40, 50, 100, 200, 400})
         rateCombo_->addItem(QStringLiteral("%1 Gb/s").arg(rate));
     rateCombo_->setCurrentText("100 Gb/s");
     sizeLabel_ = new QLabel;
@@ -318,7 +319,10 @@ void ComparisonPage::retranslate() {
     rateLabel_->setText(tx("Link rate", "链路速率"));
     sizeLabel_->setText(tx("Transfer", "传输大小"));
     rateCombo_->setToolTip(
-        tx("Choose or type a link rate in Gb/s (10⁹ bit/s)", "选择或输入链路速率，单位 Gb/s（10⁹ bit/s）"));
+        tx("Choose or type a data rate in Gb/s (10⁹ bit/s). Ethernet rates are data rates; for "
+           "InfiniBand enter EDR 100, FDR 54.5, QDR 32.",
+           "选择或输入数据速率，单位 Gb/s（10⁹ bit/s）。以太网速率即数据速率；InfiniBand 请输入 "
+           "EDR 100、FDR 54.5、QDR 32。"));
     sizeUnitCombo_->setToolTip(tx("kB, MB, GB are powers of 10; KiB, MiB, GiB powers of 2",
                                   "kB、MB、GB 按 10 的幂计算；KiB、MiB、GiB 按 2 的幂计算"));
     floorNoteLabel_->setText(tx(
@@ -443,9 +447,10 @@ QString ComparisonPage::dataPathText(const BenchRun& run) const {
                                 "远端 CPU 不为此执行任何代码：工作由远端网卡完成。");
     if (run.kind == "write_lat")
         text +=
-            tx("WRITE is one-sided: the remote application takes no part in the transfer (here it only polls "
-               "its buffer to notice the data).",
-               "WRITE 是单边操作：远端应用程序不参与传输（这里它只是轮询自己的缓冲区来发现数据到达）。") +
+            tx("WRITE is one-sided: the remote application takes no part in the transfer (here it polls its "
+               "buffer to notice the data, then writes its reply).",
+               "WRITE 是单边操作：远端应用程序不参与传输（这里它轮询自己的缓冲区来发现数据到达，"
+               "然后写回应答）。") +
             remoteWork;
     else if (run.kind == "write_bw")
         text += tx("WRITE is one-sided: the remote application takes no part in the transfer.",
@@ -595,9 +600,11 @@ void ComparisonPage::fillLiteratureTable() {
             "ConnectX-6 EN 称\"sub 0.8usec latency\"。2011 年 Mellanox 称 ConnectX-2 在 10 GbE 上的 RoCE"
             "（v1）约 1.3 µs。交换机和软件会在此之上增加延迟。"),
          tx("Mellanox ConnectX-5 EN and ConnectX-6 EN adapter card product briefs; The Register, "
-            "6 June 2011, on the Mellanox ConnectX-3 chip (page 2)",
+            "6 June 2011, \"Mellanox forges switch-hitting ConnectX-3 adapters\" "
+            "(page 2, on the then current ConnectX-2)",
             "Mellanox ConnectX-5 EN 与 ConnectX-6 EN 网卡产品简介；The Register，2011 年 6 月 6 日，"
-            "关于 Mellanox ConnectX-3 芯片的报道（第 2 页）")},
+            "关于 Mellanox ConnectX-3 芯片的报道\"Mellanox forges switch-hitting ConnectX-3 adapters\""
+            "（第 2 页，谈的是当时的 ConnectX-2）")},
         {"iWARP", tx("about 5–10 µs", "约 5–10 µs"),
          tx("Dated. 5–10 µs is what Mellanox said in 2011 of \"other commercially available adapters\" "
             "(not named as iWARP). Chelsio states about 1.5 µs end-to-end RDMA latency for its T5 iWARP "

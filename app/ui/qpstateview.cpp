@@ -1,5 +1,6 @@
 #include "qpstateview.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -16,6 +17,16 @@ struct Node {
 constexpr Node kNodes[] = {{"RESET", {10, 20}}, {"INIT", {32, 20}}, {"RTR", {54, 20}}, {"RTS", {76, 20}},
                            {"SQD", {76, 58}},   {"SQE", {54, 58}},  {"ERR", {32, 58}}};
 } // namespace
+
+std::vector<QpStateView::Transition> QpStateView::transitions() {
+    const QString none;
+    return {
+        {"RESET", "INIT", false, none}, {"INIT", "RTR", false, none},
+        {"RTR", "RTS", false, none},    {"RTS", "SQD", false, none},
+        {"SQD", "RTS", false, none},    {"RTS", "SQE", true, tr("UC/UD: send error")},
+        {"SQE", "RTS", false, none},
+    };
+}
 
 QpStateView::QpStateView(QWidget* parent) : QWidget(parent) {
     setObjectName("qpStateView");
@@ -46,10 +57,18 @@ void QpStateView::paintEvent(QPaintEvent*) {
     p.setFont(font);
     const QSizeF box(w * 0.17, presentation_ ? 34 : 26);
 
-    // Transitions of the IBTA state diagram that lessons use.
-    const std::pair<int, int> edges[] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 3}, {3, 5}, {5, 3}};
-    p.setPen(QPen(fg, 1.5));
-    for (auto [from, to] : edges) {
+    // Transitions of the IBTA state diagram; the one RC QPs never take is dashed and says who takes it.
+    auto nodeIndex = [](const QString& name) {
+        for (int i = 0; i < 7; ++i)
+            if (name == QLatin1String(kNodes[i].name)) return i;
+        return 0;
+    };
+    QFont captionFont = font;
+    captionFont.setBold(false);
+    captionFont.setPointSizeF(font.pointSizeF() * 0.85);
+    for (const Transition& edge : transitions()) {
+        const int from = nodeIndex(edge.from), to = nodeIndex(edge.to);
+        p.setPen(QPen(fg, 1.5, edge.dashed ? Qt::DashLine : Qt::SolidLine));
         QPointF a = at(kNodes[from].pos), b = at(kNodes[to].pos);
         if (a.y() == b.y()) {
             a.rx() += box.width() / 2;
@@ -66,7 +85,18 @@ void QpStateView::paintEvent(QPaintEvent*) {
         const QPointF normal(-dir.y(), dir.x());
         QPolygonF head{b, b - dir * 8 + normal * 4, b - dir * 8 - normal * 4};
         p.setBrush(fg);
+        p.setPen(QPen(fg, 1.5));
         p.drawPolygon(head);
+        if (!edge.caption.isEmpty()) {
+            // Left of the arrow's middle, between the two rows of states.
+            const QPointF mid = (a + b) / 2;
+            const QFontMetricsF metrics(captionFont);
+            const double width = metrics.horizontalAdvance(edge.caption) + 4;
+            p.setFont(captionFont);
+            p.drawText(QRectF(mid.x() - 6 - width, mid.y() - metrics.height() / 2, width, metrics.height()),
+                       Qt::AlignRight | Qt::AlignVCenter, edge.caption);
+            p.setFont(font);
+        }
     }
     // "any state -> ERR" and "any state -> RESET", as the spec allows.
     p.setPen(QPen(fg, 1, Qt::DotLine));

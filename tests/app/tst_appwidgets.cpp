@@ -1,5 +1,6 @@
 // The main window offscreen, found by object names: replaying a real recording, a dead engine, a bad file.
 #include "mainwindow.h"
+#include "qpstateview.h"
 
 #include <QFile>
 #include <QLabel>
@@ -9,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace rdmalab::app;
 
@@ -155,6 +158,37 @@ class AppWidgetsTest : public QObject {
         MainWindow window(options);
         QTRY_COMPARE(window.headlessStatus(), 1);
         QVERIFY(window.controller()->mode() != LessonController::Mode::Replay);
+    }
+
+    void qpStateDiagramDrawsSqeAsAUcUdState() {
+        // docs/claims.md Q10: only UC and UD QPs enter SQE after a send error; an RC QP goes to ERR. The
+        // arrow into SQE is dashed and says so; every other arrow is a transition the lessons' RC QPs take.
+        const auto transitions = QpStateView::transitions();
+        int intoSqe = 0;
+        for (const auto& t : transitions) {
+            const QString what = t.from + "->" + t.to;
+            if (t.to == "SQE") {
+                ++intoSqe;
+                QCOMPARE(t.from, QString("RTS"));
+                QVERIFY2(t.dashed, qPrintable(what));
+                QCOMPARE(t.caption, QString("UC/UD: send error"));
+            } else {
+                QVERIFY2(!t.dashed && t.caption.isEmpty(), qPrintable(what));
+            }
+        }
+        QCOMPARE(intoSqe, 1);
+        QVERIFY(std::any_of(transitions.begin(), transitions.end(),
+                            [](const auto& t) { return t.from == "SQE" && t.to == "RTS"; }));
+        // It paints, in both modes, with both QPs placed.
+        StartOptions options;
+        options.replayFile = kData + "lesson-write.jsonl";
+        MainWindow window(options);
+        window.show();
+        auto* view = window.findChild<QpStateView*>("qpStateView");
+        QVERIFY(view);
+        QVERIFY(!view->grab().isNull());
+        view->setPresentationMode(true);
+        QVERIFY(!view->grab().isNull());
     }
 
     void presentationModeEnlargesText() {

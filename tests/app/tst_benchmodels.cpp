@@ -360,6 +360,9 @@ class BenchModelsTest : public QObject {
         QVERIFY(text.contains("the remote side's work is done by the rxe driver, on a CPU"));
         QVERIFY(!text.contains("only the completion-queue poll"));
         QVERIFY(!text.contains("remote CPU takes no part"));
+        // write_lat is a ping-pong: the remote side polls for A's data and then writes its own reply (B5).
+        QVERIFY(text.contains("polls its buffer to notice the data, then writes its reply"));
+        QVERIFY(!text.contains("only polls"));
         page.setLanguage("zh");
         QVERIFY(allText(table).contains("ibv_post_recv 和 ibv_poll_cq 停留在用户态"));
         page.setLanguage("en");
@@ -377,6 +380,19 @@ class BenchModelsTest : public QObject {
         QVERIFY(note->text().contains("QDR InfiniBand signals 40 Gb/s with 8b/10b and carries 32"));
         QVERIFY(note->text().contains("preamble and inter-frame gap"));
         QVERIFY(!note->text().contains("also carries line coding"));
+        // The rate list offers data rates only: FDR's 56 Gb/s is a signalling rate (P3); the tooltip says
+        // what to type for InfiniBand.
+        auto* rate = page.findChild<QComboBox*>("physicsRate");
+        QVERIFY(rate);
+        QStringList rates;
+        for (int i = 0; i < rate->count(); ++i)
+            rates << rate->itemText(i);
+        QCOMPARE(rates.join(", "),
+                 QString("10 Gb/s, 25 Gb/s, 40 Gb/s, 50 Gb/s, 100 Gb/s, 200 Gb/s, 400 Gb/s"));
+        QVERIFY2(rate->toolTip().contains("EDR 100, FDR 54.5, QDR 32"), qPrintable(rate->toolTip()));
+        page.setLanguage("zh");
+        QVERIFY(rate->toolTip().contains("EDR 100、FDR 54.5、QDR 32"));
+        page.setLanguage("en");
     }
 
     void physicsCalculatorShowsTheFloorAndTheMeasuredTime() {

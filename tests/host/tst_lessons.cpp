@@ -208,6 +208,64 @@ class LessonsTest : public QObject {
         QVERIFY(varying >= 3 * 5); // the summaries and the data-path steps of every lesson, at least
     }
 
+    void queuePairTextsAreTrueOnBothDevicesAndUnderTheFaults() {
+        // docs/claims.md Q9, Q10, Q16, Q17, Q18, S4, C3: facts the QP steps state in their common text, which
+        // must hold on SoftRoCE and on a NIC, and for the run with the no-recv fault as well.
+        std::vector<LessonError> errors;
+        const auto lessons = load_lessons(RDMALAB_LESSONS_DIR, errors);
+        QVERIFY(errors.empty());
+        int checked = 0;
+        for (const auto& lesson : lessons) {
+            if (!kEngineSteps.count(lesson.id)) continue;
+            ++checked;
+            const LessonStep* rts = lesson.step("rts_A");
+            QVERIFY(rts && !rts->text.varies());
+            const std::string& en = rts->text.common.en;
+            const std::string& zh = rts->text.common.zh;
+            const std::string what = lesson.id + " rts_A: " + en;
+            // retry_cnt 7: an ordinary count in the IBTA, "retry forever" in rxe (rxe_comp.c rxe_completer).
+            QVERIFY2(contains(en, "in the InfiniBand specification 7 is a count like any other"),
+                     what.c_str());
+            QVERIFY2(contains(en, "SoftRoCE treats retry_cnt 7 as unlimited"), what.c_str());
+            QVERIFY2(contains(zh, "在 InfiniBand 规范中，7 和其他取值一样只是一个次数"), zh.c_str());
+            QVERIFY2(contains(zh, "SoftRoCE 把 retry_cnt 为 7 当作无限次"), zh.c_str());
+            // Sends are accepted in SQE only by UC/UD QPs: an RC QP never enters SQE.
+            QVERIFY2(contains(en, "only UC and UD QPs enter it"), what.c_str());
+            QVERIFY2(!contains(en, "in SQE and ERR"), what.c_str());
+            QVERIFY2(contains(zh, "只有 UC 和 UD 类型的 QP 会进入 SQE"), zh.c_str());
+            QVERIFY2(!contains(zh, "在 SQE 和 ERR 状态下"), zh.c_str());
+            if (lesson.op == "send") {
+                // The no-recv fault runs this step with rnr_retry 0: the text must not say 7 without saying
+                // so.
+                QVERIFY2(!contains(en, "rnr_retry 7"), what.c_str());
+                QVERIFY2(contains(en, "0 under the no-recv fault"), what.c_str());
+                QVERIFY2(!contains(zh, "rnr_retry 为 7"), zh.c_str());
+                QVERIFY2(contains(zh, "no-recv 故障则把它设为 0"), zh.c_str());
+            } else {
+                // The fault is refused for one-sided operations (engine/src/ops/kinds.cpp).
+                QVERIFY2(!contains(en, "no-recv") && !contains(zh, "no-recv"), what.c_str());
+            }
+            // The RNR timer: 0.01 ms on paper, at least one jiffy on rxe (rxe_comp.c rnrnak_jiffies).
+            const LessonStep* rtr = lesson.step("rtr_A");
+            QVERIFY(rtr);
+            QVERIFY2(contains(rtr->text.common.en, "a SoftRoCE sender waits at least one kernel tick"),
+                     rtr->text.common.en.c_str());
+            QVERIFY2(contains(rtr->text.common.zh, "SoftRoCE 作为发送方至少要等待一个内核时钟节拍"),
+                     rtr->text.common.zh.c_str());
+            // Which requests complete: receives, signaled sends and every failed request; capacities are
+            // minima.
+            const LessonStep* cq = lesson.step("create_cq_A");
+            QVERIFY(cq);
+            QVERIFY2(contains(cq->text.common.en, "or any request fails, signaled or not"),
+                     cq->text.common.en.c_str());
+            QVERIFY2(contains(cq->text.common.en, "room for at least 16 entries"),
+                     cq->text.common.en.c_str());
+            QVERIFY2(contains(cq->text.common.zh, "或者任何请求失败时（无论是否带信号）"),
+                     cq->text.common.zh.c_str());
+        }
+        QCOMPARE(checked, 3);
+    }
+
     void variantsReplaceTheCommonTextOnTheirDevice() {
         // post_send_A (lines 12-15) gets a software variant only: hardware keeps the common text.
         const std::string oneVariant = std::string(kValid) + "      software:\n"             // 16
