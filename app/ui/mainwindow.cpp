@@ -487,7 +487,8 @@ void MainWindow::showDevices(const nlohmann::json& result) {
         QString text =
             tr("<h3>No RDMA device</h3><p>rdmalab shows real verbs calls on a real device, so it needs "
                "one. Without an RDMA NIC, <b>SoftRoCE</b> (the <code>rdma_rxe</code> kernel module) "
-               "implements RoCE v2 in software on an ordinary Ethernet interface.</p>");
+               "implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the "
+               "loopback interface).</p>");
         if (!devices.noDeviceFix.isEmpty()) text += "<p>" + htmlText(devices.noDeviceFix) + "</p>";
         text += tr("<p>Or open a recording of a real run to replay it.</p>");
         noDeviceText_->setText(text);

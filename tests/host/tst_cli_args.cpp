@@ -78,7 +78,7 @@ class CliArgsTest : public QObject {
     void faultMustFitTheOperation() {
         auto run = runCli({"op", "write", "--fault", "no-recv"});
         QCOMPARE(run.exitCode, 2);
-        QVERIFY(run.err.contains("two-sided"));
+        QVERIFY(run.err.contains("consumes a receive"));
         run = runCli({"op", "send", "--fault", "bad-rkey"});
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("one-sided"));

@@ -180,6 +180,21 @@ class TraceTest : public QObject {
                  text.c_str());
     }
 
+    void describeShowsTheSystemCallsOfAPost() {
+        TraceEvent e;
+        e.endpoint = Endpoint::A;
+        e.kind = EventKind::PostWr;
+        e.name = "RDMA_WRITE";
+        e.ids = {{"wr_id", 1}};
+        e.data = {{"verb", "ibv_post_send"}, {"length", 64}, {"ret", 0}, {"syscalls", 1}};
+        auto text = describe(e);
+        QVERIFY2(text == "[A] ibv_post_send RDMA_WRITE length=64 -> ok syscalls=1  wr_id=1", text.c_str());
+        e.data.erase("syscalls");
+        e.data["syscalls_why"] = "perf_event_open: not permitted";
+        text = describe(e);
+        QVERIFY2(text == "[A] ibv_post_send RDMA_WRITE length=64 -> ok  wr_id=1", text.c_str());
+    }
+
     void measurementKindsAreOneTable() {
         const auto kinds = measurement_kinds();
         QCOMPARE(kinds.size(), std::size_t{9});

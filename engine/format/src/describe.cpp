@@ -56,6 +56,12 @@ std::string result_text(const Fields& data) {
     return " -> " + scalar(*ret);
 }
 
+// The system calls a post or poll made, when the engine counted them (docs/trace-format.md).
+std::string syscalls_text(const Fields& data) {
+    if (const auto n = data.find<std::int64_t>("syscalls")) return fmt::format(" syscalls={}", *n);
+    return {};
+}
+
 } // namespace
 
 std::string describe(const TraceEvent& e) {
@@ -72,17 +78,18 @@ std::string describe(const TraceEvent& e) {
         return fmt::format("{} step {}/{}: {}", who, number, *count, d.text("title", e.name));
     }
     case EventKind::Verb:
-        return fmt::format("{} {}({}){}{}{}", who, e.name,
+        return fmt::format("{} {}({}){}{}{}{}", who, e.name,
                            key_values(d.json().value("args", nlohmann::json())), result_text(d),
-                           d.has("event") ? " " + scalar(*d.raw("event")) : std::string(), ids_text(e.ids));
+                           d.has("event") ? " " + scalar(*d.raw("event")) : std::string(), syscalls_text(d),
+                           ids_text(e.ids));
     case EventKind::QpState:
         return fmt::format("{} ibv_modify_qp {} mask={} {}{}{}", who, e.name,
                            scalar(d.json().value("attr_mask", nlohmann::json())),
                            key_values(d.json().value("attrs", nlohmann::json())), result_text(d),
                            ids_text(e.ids));
     case EventKind::PostWr:
-        return fmt::format("{} {} {} length={}{}{}", who, d.text("verb", "post"), e.name,
-                           d.text("length", "0"), result_text(d), ids_text(e.ids));
+        return fmt::format("{} {} {} length={}{}{}{}", who, d.text("verb", "post"), e.name,
+                           d.text("length", "0"), result_text(d), syscalls_text(d), ids_text(e.ids));
     case EventKind::Wc: {
         const auto imm = d.find<std::uint32_t>("imm_data");
         return fmt::format("{} completion {} opcode={} byte_len={}{}{}", who, e.name, d.text("opcode", "?"),

@@ -8,7 +8,8 @@
 namespace rdmalab::detail {
 
 /// Why an rdma_cm event other than the expected one arrived. For REJECTED, `status` is the IB CM's
-/// reject reason (IBTA vol. 1, table 112); for the error events it is a negative errno.
+/// reject reason (the kernel's enum ib_cm_rej_reason in include/rdma/ib_cm.h: 8 invalid service ID, 28
+/// consumer defined); for the error events it is a negative errno.
 std::string describe_cm_failure(rdma_cm_event_type type, int status);
 
 } // namespace rdmalab::detail

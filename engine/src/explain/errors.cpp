@@ -265,7 +265,8 @@ ErrorInfo explain_no_device() {
         .meaning = "the kernel exposes no RDMA device: /sys/class/infiniband is empty or missing",
         .cause =
             "There is no RDMA NIC, or its driver is not loaded. Without hardware, SoftRoCE (the rdma_rxe "
-            "kernel module) implements RoCE v2 in software on any Ethernet interface.",
+            "kernel module) implements RoCE v2 in software on an ordinary network interface (Ethernet, or "
+            "even the loopback interface).",
         .fix =
             fmt::format("Create a SoftRoCE device: `sudo modprobe rdma_rxe`, then {}; check it with "
                         "`rdma link show` and `ibv_devinfo`. If the kernel lacks rdma_rxe (CONFIG_RDMA_RXE), "

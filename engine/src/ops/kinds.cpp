@@ -95,8 +95,9 @@ std::string validate(const OperationOptions& o) {
         return "atomics (cas, faa) always operate on exactly 8 bytes: use --size 8 or leave it out";
     if (o.message.empty()) return "the message must not be empty";
     if (o.fault == FaultKind::NoRecv && !is_send(o.op))
-        return "--fault no-recv needs a two-sided operation (send or send_imm): one-sided operations do not "
-               "consume receive requests";
+        return "--fault no-recv needs an operation that consumes a receive: send or send_imm (an RDMA WRITE "
+               "with immediate consumes one too, but rdmalab does not offer the fault for write_imm; plain "
+               "writes, reads and atomics consume none)";
     if ((o.fault == FaultKind::BadRkey || o.fault == FaultKind::NoRemoteAccess ||
          o.fault == FaultKind::OutOfBounds) &&
         is_send(o.op))

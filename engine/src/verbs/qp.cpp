@@ -276,8 +276,10 @@ ErrorInfo QueuePair::explain_post_send_error(int ret, const SendRequest& request
     } else if ((ret == EINVAL || ret == ENOMEM) && request.inline_data && total > capacity_.max_inline_data) {
         info.cause = fmt::format("{}: the inline payload of {} bytes is above the QP's max_inline_data {}.",
                                  detail, total, capacity_.max_inline_data);
-        info.fix = "Send it without IBV_SEND_INLINE (the NIC then reads it from the registered buffer), or "
-                   "create the QP with a larger max_inline_data.";
+        info.fix =
+            "Send it without IBV_SEND_INLINE (the device then reads it from the registered buffer: a NIC "
+            "by DMA, SoftRoCE with a CPU copy in the kernel), or "
+            "create the QP with a larger max_inline_data.";
     } else if (ret == EINVAL && atomic && request.remote_addr % 8 != 0) {
         info.cause =
             fmt::format("{}: the remote address 0x{:x} is not 8-byte aligned; atomic operations work "
