@@ -6,6 +6,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace rdmalab::app {
 
 namespace {
@@ -130,6 +132,25 @@ QString outcomeHtml(const LabState& s) {
             out += htmlText(line) + "<br>";
     }
     return out;
+}
+
+QString failedRunNoteHtml(const LabState& s, std::string_view language) {
+    const auto failed =
+        std::find_if(s.completions.begin(), s.completions.end(),
+                     [](const CompletionState& c) { return c.status != QLatin1String("IBV_WC_SUCCESS"); });
+    if (failed == s.completions.end()) return {};
+    const QString side = failed->side == Side::A ? QStringLiteral("A") : QStringLiteral("B");
+    const bool zh = language.substr(0, 2) == "zh";
+    const QString text =
+        zh ? QStringLiteral("本次运行中 %1 的一个完成项以 %2 失败。下面的课文讲的是没有出错时这一步的过程；"
+                            "失败的原因和含义见状态行、时间线和下方的完成项。")
+                 .arg(side, failed->status)
+           : QStringLiteral(
+                 "In this run a completion on %1 failed with %2. The text below tells this step as it "
+                 "goes when nothing fails; what failed and why is in the status line, the timeline "
+                 "and the completion below.")
+                 .arg(side, failed->status);
+    return "<p style='background:#fde2e1;color:#000;padding:4px'>" + htmlText(text) + "</p>";
 }
 
 QString replayNoteHtml(const LabState& s) {

@@ -46,6 +46,11 @@ QString eventHtml(const TraceEvent& event);
 /// empty before either.
 QString outcomeHtml(const LabState& state);
 
+/// A note for the lesson text once a completion of the session has failed: the lesson texts tell the
+/// operation as it goes when nothing fails, so the note names the failed status and side and says where
+/// the failure is explained; empty while every completion succeeded. In `language` ("en" or "zh").
+QString failedRunNoteHtml(const LabState& state, std::string_view language);
+
 /// The note a replay opens with: where and when the recording was made, and that nothing is live.
 QString replayNoteHtml(const LabState& state);
 

@@ -750,6 +750,7 @@ void MainWindow::refreshInspector() {
     if (lesson && !s.step.id.isEmpty()) {
         if (const auto* step = lesson->step(s.step.id.toStdString())) {
             out += "<h4>" + htmlText(QString::fromStdString(step->title.get(lang))) + "</h4>";
+            out += failedRunNoteHtml(s, lang);
             out += "<p>" +
                    htmlText(QString::fromStdString(
                        lessonText(step->text, s, sizeSpin_->value(), messageEdit_->text(), lang))) +

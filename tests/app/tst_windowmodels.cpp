@@ -232,6 +232,19 @@ class WindowModelsTest : public QObject {
                  labs::render(lesson->summary.software.zh, placeholderValues(opened, 64, {})));
     }
 
+    void aFailedCompletionPutsANoteAboveTheLessonText() {
+        // The lesson texts tell the operation without a fault; a run whose completion failed says so.
+        const auto fault = load("fault-bad-rkey.jsonl");
+        QCOMPARE(failedRunNoteHtml(foldedUpTo(fault, 20), "en"), QString());
+        const LabState done = foldedUpTo(fault, 64);
+        const QString en = failedRunNoteHtml(done, "en");
+        QVERIFY2(en.contains("a completion on A failed with IBV_WC_REM_ACCESS_ERR"), qPrintable(en));
+        QVERIFY2(failedRunNoteHtml(done, "zh").contains("A 的一个完成项以 IBV_WC_REM_ACCESS_ERR 失败"),
+                 qPrintable(failedRunNoteHtml(done, "zh")));
+        const auto write = load("lesson-write.jsonl");
+        QCOMPARE(failedRunNoteHtml(foldedUpTo(write, write.back().seq), "en"), QString());
+    }
+
     void outcomeAndReplayNoteOfARecording() {
         const auto fault = load("fault-bad-rkey.jsonl");
         QCOMPARE(outcomeHtml(foldedUpTo(fault, 40)), QString());
