@@ -462,7 +462,58 @@ class FailuresTest : public QObject {
         attempt(IBV_QPS_INIT);
         pair.qp_a->to_rtr(pair.path_to(*pair.qp_b));
         attempt(IBV_QPS_RTR);
-        QVERIFY(pair.cq_a->poll_until(1, 300ms).empty()); // nothing was queued, so nothing completes
+        // Nothing completes while the QP is below RTS (on rxe the refused requests do run later:
+        // aSendRefusedBeforeRtsRunsLaterOnRxe).
+        QVERIFY(pair.cq_a->poll_until(1, 300ms).empty());
+    }
+
+    void aSendRefusedBeforeRtsRunsLaterOnRxe() {
+        // The refusal comes from the kernel's post_send (rxe_post_send: QP state below RTS), after
+        // rdma-core's rxe provider has already written the request into the send ring it shares with the
+        // kernel and moved the producer index (providers/rxe/rxe.c, rxe_post_send then post_send_db). So
+        // on rxe the refused requests stay queued and run when the QP reaches RTS and the next doorbell
+        // rings; an RNIC drops nothing it accepted either, but it never took the refused ones.
+        Pair pair;
+        auto src = MemoryRegion::allocate(pair.pd_a, 64, IBV_ACCESS_LOCAL_WRITE);
+        auto dst = MemoryRegion::allocate(pair.pd_b, 256, kAllRemote);
+        std::memset(src->data(), 'r', 64);
+        std::memset(dst->data(), 0, 256);
+        auto write_at = [&](std::uint64_t wr_id, std::size_t offset) {
+            SendRequest wr;
+            wr.wr_id = wr_id;
+            wr.opcode = IBV_WR_RDMA_WRITE;
+            wr.sges = {{src->address(), 16, src->lkey()}};
+            wr.remote_addr = dst->address() + offset;
+            wr.rkey = dst->rkey();
+            return wr;
+        };
+        pair.qp_a->to_init(1, kAllRemote);
+        const auto in_init = failure_of([&] { pair.qp_a->post_send(write_at(1, 0)); });
+        EXPECT_ERROR(in_init, "ibv_post_send", "EINVAL");
+        pair.qp_b->to_init(1, kAllRemote);
+        pair.qp_b->to_rtr(pair.path_to(*pair.qp_a));
+        pair.qp_a->to_rtr(pair.path_to(*pair.qp_b));
+        const auto in_rtr = failure_of([&] { pair.qp_a->post_send(write_at(2, 64)); });
+        EXPECT_ERROR(in_rtr, "ibv_post_send", "EINVAL");
+        pair.qp_a->to_rts(RtsParams{});
+        pair.qp_a->post_send(write_at(3, 128));
+        const auto* bytes = static_cast<const unsigned char*>(dst->data());
+        if (isRxe()) {
+            const auto wcs = collect(*pair.cq_a, 3);
+            QCOMPARE(wcs.size(), 3u);
+            for (std::size_t i = 0; i < wcs.size(); ++i) {
+                QCOMPARE(wcs[i].wr_id, std::uint64_t{i + 1}); // in posting order, refused ones included
+                EXPECT_COMPLETION(wcs[i], IBV_WC_SUCCESS);
+            }
+            for (std::size_t offset : {0, 64, 128})
+                QCOMPARE(bytes[offset], static_cast<unsigned char>('r'));
+        } else {
+            const auto wcs = collect(*pair.cq_a, 1);
+            QCOMPARE(wcs.size(), 1u);
+            QCOMPARE(wcs[0].wr_id, std::uint64_t{3});
+            QCOMPARE(bytes[0], static_cast<unsigned char>(0));
+            QCOMPARE(bytes[64], static_cast<unsigned char>(0));
+        }
     }
 
     void postReceiveInResetIsEinval() {

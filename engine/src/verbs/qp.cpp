@@ -268,7 +268,9 @@ ErrorInfo QueuePair::explain_post_send_error(int ret, const SendRequest& request
     if (ret == EINVAL && (state == IBV_QPS_RESET || state == IBV_QPS_INIT || state == IBV_QPS_RTR)) {
         info.cause = detail + ": a QP takes send work requests in RTS and SQD (and in SQE and ERR, where "
                               "they complete with WR_FLUSH_ERR), never in RESET, INIT or RTR.";
-        info.fix = "Finish the RESET->INIT->RTR->RTS transitions before posting sends.";
+        info.fix = "Finish the RESET->INIT->RTR->RTS transitions before posting sends. On SoftRoCE (rxe) "
+                   "the refused request is not gone: the library had already queued it, and it runs once "
+                   "the QP reaches RTS and the next send is posted; reset or destroy the QP to drop it.";
     } else if ((ret == EINVAL || ret == ENOMEM) && request.sges.size() > capacity_.max_send_sge) {
         info.cause = fmt::format("{}: num_sge {} is above the QP's max_send_sge {}.", detail,
                                  request.sges.size(), capacity_.max_send_sge);
