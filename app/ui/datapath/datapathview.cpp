@@ -37,6 +37,7 @@ Token* DataPathView::Impl::token(const QString& label, bool illustrated, bool er
     t->setPos(at);
     scene->addItem(t);
     temps.push_back(t);
+    animated << label;
     return t;
 }
 
@@ -44,6 +45,7 @@ Overlay* DataPathView::Impl::overlay(QRectF r, const QString& label, bool error)
     auto* o = new Overlay(&theme, r, label, error);
     scene->addItem(o);
     temps.push_back(o);
+    if (!label.isEmpty()) animated << label;
     return o;
 }
 
@@ -79,6 +81,21 @@ void DataPathView::Impl::syncToTarget() {
     shown = target;
     shown.replay = replay;
     refreshAll();
+}
+
+QStringList DataPathView::Impl::staticTexts() const {
+    QStringList out = titleTexts();
+    for (const auto& h : host) {
+        for (const Block* b : {h.frame, static_cast<Block*>(h.app), h.verbs, h.kernel, h.rnic, h.port, h.pd,
+                               h.qp, h.sq, h.rq, h.mtt, h.cq, h.doorbell}) {
+            for (const QString& t : {b->title, b->titleRight, b->bigText})
+                if (!t.isEmpty()) out << t;
+            out << b->lines << b->slotLabels;
+        }
+        if (!h.app->footer.isEmpty()) out << h.app->footer;
+    }
+    out << laneTexts() << linkTexts() << legendTexts();
+    return out;
 }
 
 // ---- the event queue: one stage at a time, each a group of parallel animations
@@ -216,6 +233,7 @@ void DataPathView::resetScene() {
     d->history.clear();
     d->shown = LabState{};
     d->target = LabState{};
+    d->animated.clear();
     d->busy = false;
     highlightSeq(0);
     d->refreshAll();
@@ -243,6 +261,10 @@ void DataPathView::showEvents(const std::vector<rdmalab::TraceEvent>& events,
     if (d->busy) return; // the running sequence picks them up
     d->busy = true;
     d->pump();
+}
+
+QStringList DataPathView::drawnTexts() const {
+    return d->staticTexts() + d->animated;
 }
 
 void DataPathView::highlightSeq(std::uint64_t seq) {

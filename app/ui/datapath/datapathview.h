@@ -29,6 +29,10 @@ class DataPathView : public QGraphicsView {
     double animationSpeed() const;
     /// True when no animation is queued or running.
     bool isIdle() const;
+    /// The texts the picture shows: what its boxes, lanes, link, legend and title say now, then the label of
+    /// every token and overlay an animation has drawn since the last resetScene(), in order (for tests and
+    /// for reading what the picture told without looking at pixels).
+    QStringList drawnTexts() const;
 
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
