@@ -38,7 +38,7 @@ constexpr PathStory kHardware{
 
 constexpr PathStory kSoftware{
     .kernelTitle = "Kernel: ib_uverbs + rdma_rxe",
-    .kernelNote = "rdma_rxe, the device below, does the NIC's work on a CPU",
+    .kernelNote = "rdma_rxe (below) does the NIC's work on a CPU",
     .deviceTitle = "%1 · software RDMA device",
     .deviceUnnamed = "software RDMA device (kernel)",
     .deviceInKernel = true,

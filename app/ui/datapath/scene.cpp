@@ -30,6 +30,7 @@ void DataPathView::Impl::build() {
         h.kernel = box(L(s, 0, kKernelY, kKernelW, kKernelH), &Theme::kernel);
         h.rnic = box(L(s, 0, kRnicY, kInnerW, kRnicH), &Theme::rnic);
         h.rnic->centerTitle = true;
+        h.rnic->smallTitle = true; // between the PD and the doorbell, in presentation mode too
         h.port = box(L(s, 0, kPortY, kInnerW, kPortH), &Theme::port);
         h.port->centerTitle = true;
         for (Block* b : {h.verbs, h.kernel, h.port})
