@@ -83,6 +83,42 @@ void DataPathView::Impl::syncToTarget() {
     refreshAll();
 }
 
+// ---- the texts the picture shows: what the painters draw and drawnTexts() lists
+
+QStringList DataPathView::Impl::laneTexts() const {
+    QStringList out{QStringLiteral("control path"), QString::fromUtf8(story().dataLane)};
+    if (story().doorbellLane[0] != '\0') out << QString::fromUtf8(story().doorbellLane);
+    return out;
+}
+
+QStringList DataPathView::Impl::titleTexts() const {
+    QStringList out{shown.device.isEmpty() ? QStringLiteral("no device yet") : shown.device};
+    if (shown.softwareDevice) out << QStringLiteral("SoftRoCE (software RDMA)");
+    if (shown.replay) out << QStringLiteral("REPLAY");
+    QString step = shown.step.title;
+    if (shown.step.index >= 0 && shown.step.count > 0)
+        step = QStringLiteral("Step %1/%2: %3").arg(shown.step.index + 1).arg(shown.step.count).arg(step);
+    if (!step.isEmpty()) out << step;
+    return out;
+}
+
+QStringList DataPathView::Impl::linkTexts() const {
+    const QString pair = shown.pairDevice();
+    if (pair.isEmpty()) return {QStringLiteral("RoCE v2: UDP/IP, port 4791")};
+    return {QString::fromUtf8(story().loopback).arg(pair),
+            QStringLiteral("RoCE v2 packets: UDP/IP, port 4791")};
+}
+
+QStringList DataPathView::Impl::legendTexts() const {
+    QStringList out{QStringLiteral("solid = observed event from the real device"),
+                    QString::fromUtf8(story().legendDashed)};
+    if (!shown.sessionNote.isEmpty())
+        out << (shown.replay ? QStringLiteral("REPLAY · the recording's note: %1")
+                             : QStringLiteral("The session's note: %1"))
+                   .arg(shown.sessionNote);
+    return out;
+}
+
 QStringList DataPathView::Impl::staticTexts() const {
     QStringList out = titleTexts();
     for (const auto& h : host) {

@@ -146,9 +146,10 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
         });
         return;
     }
-    if (fault == Fault::LocalProtection) return; // a payload request refused on A returned above
+    // A local protection error of a request that was not read from A's buffer (inline): nothing more known.
+    if (fault == Fault::LocalProtection) return;
     const bool send = shape.send;
-    stages.push_back([this, r, hr, bytes, send, at, bufferB, story](QParallelAnimationGroup* g) {
+    stages.push_back([this, r, bytes, send, at, bufferB, story](QParallelAnimationGroup* g) {
         overlay(bufferB, QString::fromUtf8(send ? story->landReceive : story->landOneSided), false);
         auto* t = token(QString::fromUtf8(story->writeToken).arg(bytes), true, false, center(at));
         travel(g, t, dmaPath(r, center(at), true), ms(600));

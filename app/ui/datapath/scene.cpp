@@ -119,28 +119,11 @@ void DataPathView::Impl::paintLanes(QPainter* p, int s) {
     p->drawText(gap, (s == 0 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, texts.value(2));
 }
 
-QStringList DataPathView::Impl::laneTexts() const {
-    QStringList out{QStringLiteral("control path"), QString::fromUtf8(story().dataLane)};
-    if (story().doorbellLane[0] != '\0') out << QString::fromUtf8(story().doorbellLane);
-    return out;
-}
-
 void DataPathView::Impl::applyTheme() {
     scene->setBackgroundBrush(theme.background);
     scene->update();
     for (auto* item : scene->items())
         item->update();
-}
-
-QStringList DataPathView::Impl::titleTexts() const {
-    QStringList out{shown.device.isEmpty() ? QStringLiteral("no device yet") : shown.device};
-    if (shown.softwareDevice) out << QStringLiteral("SoftRoCE (software RDMA)");
-    if (shown.replay) out << QStringLiteral("REPLAY");
-    QString step = shown.step.title;
-    if (shown.step.index >= 0 && shown.step.count > 0)
-        step = QStringLiteral("Step %1/%2: %3").arg(shown.step.index + 1).arg(shown.step.count).arg(step);
-    if (!step.isEmpty()) out << step;
-    return out;
 }
 
 void DataPathView::Impl::paintTitle(QPainter* p) {
@@ -215,13 +198,6 @@ void DataPathView::Impl::paintStatus(QPainter* p) {
     drawLine(p, r.adjusted(14, (r.height() - fm.height()) / 2, -14, 0), text, Qt::AlignHCenter);
 }
 
-QStringList DataPathView::Impl::linkTexts() const {
-    const QString pair = shown.pairDevice();
-    if (pair.isEmpty()) return {QStringLiteral("RoCE v2: UDP/IP, port 4791")};
-    return {QString::fromUtf8(story().loopback).arg(pair),
-            QStringLiteral("RoCE v2 packets: UDP/IP, port 4791")};
-}
-
 void DataPathView::Impl::paintLink(QPainter* p) {
     const QStringList texts = linkTexts();
     p->setBrush(Qt::NoBrush);
@@ -259,16 +235,6 @@ void DataPathView::Impl::paintLink(QPainter* p) {
         p->setFont(theme.font(theme.base, i == 0));
         ty += drawLine(p, QRectF(20, ty, kSceneW - 40, 0), texts[i], Qt::AlignHCenter) + 2;
     }
-}
-
-QStringList DataPathView::Impl::legendTexts() const {
-    QStringList out{QStringLiteral("solid = observed event from the real device"),
-                    QString::fromUtf8(story().legendDashed)};
-    if (!shown.sessionNote.isEmpty())
-        out << (shown.replay ? QStringLiteral("REPLAY · the recording's note: %1")
-                             : QStringLiteral("The session's note: %1"))
-                   .arg(shown.sessionNote);
-    return out;
 }
 
 void DataPathView::Impl::paintLegend(QPainter* p) {
