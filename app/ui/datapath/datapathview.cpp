@@ -213,8 +213,9 @@ DataPathView::DataPathView(QWidget* parent) : QGraphicsView(parent), d(std::make
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setAlignment(Qt::AlignCenter);
     setAccessibleName(tr("RDMA data path"));
-    setAccessibleDescription(
-        tr("Hosts A and B with their software layers, RNIC queues and the RoCE v2 link"));
+    setAccessibleDescription(tr("Hosts A and B with their software layers, the RDMA device's queues and the "
+                                "RoCE v2 link, drawn as the "
+                                "path of the device in use (a NIC, or SoftRoCE in the kernel)"));
     d->build();
     d->refreshAll();
 }
