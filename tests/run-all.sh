@@ -25,6 +25,10 @@ done
 step() { printf '\n==== %s\n' "$*"; }
 die() { printf '\nrun-all: FAILED: %s\n' "$*" >&2; exit 1; }
 
+# ccache (CMakeLists.txt uses it when installed): paths under the clone are hashed relative to it, so a
+# fresh clone in another directory reuses the previous run's objects.
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
+
 step "dependencies"
 resources/scripts/install-deps.sh || die "installing dependencies"
 

@@ -36,7 +36,18 @@ const TraceEvent* inspectedEvent(const std::vector<TraceEvent>& events) {
     return shown;
 }
 
-std::map<std::string, std::string> placeholderValues(const LabState& s, int size, const QString& message) {
+labs::DeviceClass deviceClassOf(const LabState& s) {
+    if (!s.deviceClassKnown) return labs::DeviceClass::unknown;
+    return s.softwareDevice ? labs::DeviceClass::software : labs::DeviceClass::hardware;
+}
+
+std::string lessonText(const labs::DeviceText& text, const LabState& s, int size, const QString& message,
+                       std::string_view language) {
+    return labs::render(text.get(deviceClassOf(s), language), placeholderValues(s, size, message, language));
+}
+
+std::map<std::string, std::string> placeholderValues(const LabState& s, int size, const QString& message,
+                                                     std::string_view language) {
     const QString stepId = s.step.id;
     const int side = s.step.sideless ? 0 : index(s.step.side);
     const auto& r = s.regions[std::size_t(side)];
@@ -67,6 +78,16 @@ std::map<std::string, std::string> placeholderValues(const LabState& s, int size
         if (stepId.startsWith("rts_")) v["psn"] = hex(q.sqPsn);
         if (stepId.startsWith("init_") && !q.lastAccessFlags.isEmpty())
             v["access"] = q.lastAccessFlags.join("|").toStdString();
+    }
+    if (stepId.startsWith("post_send") || stepId.startsWith("post_recv") || stepId.startsWith("poll_cq")) {
+        const bool zh = language.substr(0, 2) == "zh";
+        const auto& sc = s.stepSyscalls;
+        if (sc.count)
+            v["syscalls"] = std::to_string(*sc.count);
+        else if (!sc.why.isEmpty())
+            v["syscalls"] = (zh ? "未计数：" : "not counted: ") + sc.why.toStdString();
+        else
+            v["syscalls"] = zh ? "未记录" : "not recorded";
     }
     if (!s.completions.empty()) {
         v["status"] = s.completions.back().status.toStdString();

@@ -5,12 +5,14 @@
 
 #include "labstate.h"
 
+#include "rdmalab/lesson.hpp"
 #include "rdmalab/trace.hpp"
 
 #include <QString>
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rdmalab::app {
@@ -21,8 +23,20 @@ namespace rdmalab::app {
 const TraceEvent* inspectedEvent(const std::vector<TraceEvent>& events);
 
 /// The values a step's text fills its placeholders with, from the folded state of the session, the
-/// message size and the message the lesson sends.
-std::map<std::string, std::string> placeholderValues(const LabState& state, int size, const QString& message);
+/// message size and the message the lesson sends; the few worded values ({syscalls} when it is not a
+/// number) are in `language` ("en" or "zh").
+std::map<std::string, std::string> placeholderValues(const LabState& state, int size, const QString& message,
+                                                     std::string_view language = "en");
+
+/// The class of the device the session runs on, as its `session` event says (device_info.software):
+/// the lesson texts have a variant for each (docs/lab-format.md, "Device variants"); unknown when the
+/// trace does not say.
+labs::DeviceClass deviceClassOf(const LabState& state);
+
+/// A lesson text (a step's or the summary) as the inspector shows it for `state`: the variant of the
+/// session's device class in `language`, with the placeholders filled in (placeholderValues).
+std::string lessonText(const labs::DeviceText& text, const LabState& state, int size, const QString& message,
+                       std::string_view language);
 
 /// One event as the inspector shows it: its name, kind and sequence number, the verbs code it stands
 /// for, and its ids and data as a table (lkey and rkey in hex; the memory bytes left out).

@@ -165,6 +165,14 @@ bool LabState::apply(const TraceEvent& e) {
     const auto side = sideOf(e);
     const Fields d(e.data, "data");
     const Fields ids(e.ids, "ids");
+    if (e.kind == EventKind::Step) stepSyscalls = {};
+    const std::string verb = e.kind == EventKind::PostWr ? d.text("verb") : e.name;
+    if ((e.kind == EventKind::Verb || e.kind == EventKind::PostWr) &&
+        (verb == "ibv_post_send" || verb == "ibv_post_recv" || verb == "ibv_poll_cq")) {
+        const auto count = d.find<qint64>("syscalls");
+        const auto why = d.find<std::string>("syscalls_why");
+        if (count || why) stepSyscalls = {count, why ? QString::fromStdString(*why) : QString()};
+    }
     switch (e.kind) {
     case EventKind::Session:
         device = text(d, "device");
@@ -172,8 +180,8 @@ bool LabState::apply(const TraceEvent& e) {
         date = text(d, "date");
         mode = text(d, "mode");
         softwareDevice = d.object("device_info").get<bool>("software", softwareDevice);
-        deviceDriver = text(d.object("device_info"), "driver");
         sessionNote = text(d, "note");
+        deviceClassKnown = deviceClassKnown || d.object("device_info").has("software");
         return true;
     case EventKind::Step:
         step.id = QString::fromStdString(e.name);

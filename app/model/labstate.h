@@ -149,8 +149,8 @@ class LabState {
     // Session header
     QString device;
     bool softwareDevice = false;
-    QString deviceDriver; ///< device_info.driver ("rxe", "mlx5"); empty when the session did not say
-    QString sessionNote;  ///< the session's `note` (e.g. how a recording was edited); empty without one
+    QString sessionNote; ///< the session's `note` (e.g. how a recording was edited); empty without one
+    bool deviceClassKnown = false; ///< the session event said whether the device is software (device_info)
     QString host;
     QString date;
     QString mode;
@@ -164,6 +164,13 @@ class LabState {
     std::vector<WorkRequestState> workRequests;
     std::vector<CompletionState> completions;
     StepState step;
+    /// System calls the engine's thread made inside the current step's ibv_post_send, ibv_post_recv or
+    /// ibv_poll_cq, as its event says (`syscalls`), or why they were not counted (`syscalls_why`); both
+    /// empty when the step has no such event or the event has neither field.
+    struct StepSyscalls {
+        std::optional<qint64> count;
+        QString why;
+    } stepSyscalls;
     std::vector<QString> plannedSteps; ///< titles from op.start
     std::optional<QString> lastError;  ///< verb failed: ... (multi-line)
     std::optional<bool> verified;      ///< check outcome

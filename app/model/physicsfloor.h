@@ -12,10 +12,12 @@
 namespace rdmalab::app {
 
 /// Serialization time of `bytes` at `linkGbps` (10^9 bit/s): bytes * 8 / (linkGbps * 10^9) seconds.
-/// 100 MB (10^8 B) at 100 Gb/s is 8 ms. This is a lower bound, not a prediction: a real link carries
-/// more bits than the payload (line coding such as 64b/66b, and per-packet headers: Ethernet, IP, UDP
-/// and the InfiniBand base transport header (BTH) for RoCE v2), and adds propagation, switching and
-/// host time on top. Returns 0 for a rate that is not positive.
+/// 100 MB (10^8 B) at 100 Gb/s is 8 ms. This is a lower bound, not a prediction. The nominal rate of
+/// 10-400 Gb/s Ethernet and of EDR/HDR InfiniBand is already the data rate after line coding (64b/66b,
+/// 256b/257b), so coding does not lower it further (QDR InfiniBand, 8b/10b, carries 32 of its 40 Gb/s;
+/// FDR about 54.5 of its 56). Per-frame overhead does: preamble and inter-frame gap, the Ethernet, IP and
+/// UDP headers, the InfiniBand transport headers (BTH, RETH) for RoCE v2, ICRC and FCS. Propagation,
+/// switching and host time come on top. Returns 0 for a rate that is not positive.
 double serializationSeconds(double bytes, double linkGbps);
 
 enum class Transport { Rdma, Tcp };

@@ -4,6 +4,8 @@
 
 #include <QStringList>
 
+#include <arpa/inet.h>
+
 namespace rdmalab::app {
 
 namespace {
@@ -24,6 +26,22 @@ QString flags(const Fields& f, std::string_view key, const QString& prefix) {
     return out.isEmpty() ? QStringLiteral("0") : out.join(" | ");
 }
 
+/// Text for inside a C comment: a "*/" in it would end the comment.
+QString commentSafe(QString text) {
+    return text.replace(QStringLiteral("*/"), QStringLiteral("* /"));
+}
+
+/// A GID's 16 bytes as a C initialiser list for `union ibv_gid`'s `raw`, from its text (an IPv6 address,
+/// IPv4 in the IPv4-mapped form ::ffff:a.b.c.d); empty when the text is not one.
+QString gidBytes(const QString& text) {
+    unsigned char raw[16] = {};
+    if (inet_pton(AF_INET6, text.toLatin1().constData(), raw) != 1) return {};
+    QStringList bytes;
+    for (const unsigned char b : raw)
+        bytes << QStringLiteral("0x%1").arg(b, 2, 16, QLatin1Char('0'));
+    return bytes.join(QStringLiteral(", "));
+}
+
 QString mtuEnum(int bytes) {
     return bytes > 0 ? QStringLiteral("IBV_MTU_%1").arg(bytes) : QStringLiteral("?");
 }
@@ -41,10 +59,16 @@ QString qpAttrCode(const Fields& attrs) {
             lines << QStringLiteral("    .path_mtu = %1,").arg(mtuEnum(attrs.get<int>("path_mtu", 0)));
         else if (key == "ah_attr" && it->is_object()) {
             const Fields ah = attrs.object("ah_attr");
-            lines << QStringLiteral(
-                         "    .ah_attr = { .is_global = %1, .port_num = %2,\n"
-                         "                 .grh = { .dgid = /* %3 */, .sgid_index = %4, .hop_limit = %5 } },")
-                         .arg(s(ah, "is_global"), s(ah, "port_num"), s(ah, "dgid"), s(ah, "sgid_index"),
+            const QString dgidText = s(ah, "dgid");
+            const QString bytes = gidBytes(dgidText);
+            const QString dgid =
+                bytes.isEmpty()
+                    ? QStringLiteral("/* dgid: %1 (not an IPv6 address) */").arg(commentSafe(dgidText))
+                    : QStringLiteral(".dgid.raw = { %1 }, /* %2 */").arg(bytes, commentSafe(dgidText));
+            lines << QStringLiteral("    .ah_attr = { .is_global = %1, .port_num = %2,\n"
+                                    "                 .grh = { %3\n"
+                                    "                          .sgid_index = %4, .hop_limit = %5 } },")
+                         .arg(s(ah, "is_global"), s(ah, "port_num"), dgid, s(ah, "sgid_index"),
                               s(ah, "hop_limit"));
         } else
             lines << QStringLiteral("    .%1 = %2,").arg(key, QString::fromStdString(to_text(*it)));
@@ -89,10 +113,14 @@ QString verbsCode(const TraceEvent& e) {
             return QStringLiteral(
                        "struct ibv_qp_init_attr init = {\n    .send_cq = cq, .recv_cq = cq, .qp_type = "
                        "IBV_QPT_%1,\n    .cap = { .max_send_wr = %2, .max_recv_wr = %3, .max_send_sge = "
-                       "%4, .max_recv_sge = %5 },\n};\nstruct ibv_qp *qp = ibv_create_qp(pd, &init);  // "
-                       "qp->qp_num = %6")
+                       "%4, .max_recv_sge = %5%6 },\n};\nstruct ibv_qp *qp = ibv_create_qp(pd, &init);  // "
+                       "qp->qp_num = %7")
                 .arg(s(args, "qp_type"), s(args, "max_send_wr"), s(args, "max_recv_wr"),
-                     s(args, "max_send_sge"), s(args, "max_recv_sge"), s(ids, "qpn"));
+                     s(args, "max_send_sge"), s(args, "max_recv_sge"),
+                     args.has("max_inline_data") ? QStringLiteral(",\n             .max_inline_data = %1")
+                                                       .arg(s(args, "max_inline_data"))
+                                                 : QString(),
+                     s(ids, "qpn"));
         if (name == "ibv_query_qp")
             return QStringLiteral(
                        "struct ibv_qp_attr attr;\nstruct ibv_qp_init_attr init;\nibv_query_qp(qp, &attr, "
@@ -113,7 +141,7 @@ QString verbsCode(const TraceEvent& e) {
                                                              : "obj";
             return QStringLiteral("%1(%2);  // returns %3").arg(name, arg, s(d, "ret"));
         }
-        return QStringLiteral("%1(...);  // returns %2").arg(name, s(d, "ret"));
+        return QStringLiteral("// %1(...) returned %2").arg(name, s(d, "ret"));
     case EventKind::QpState:
         return QStringLiteral(
                    "struct ibv_qp_attr attr = {\n%1\n};\nibv_modify_qp(qp, &attr,\n              %2);  // "
@@ -157,10 +185,11 @@ QString verbsCode(const TraceEvent& e) {
     }
     case EventKind::Wc:
         return QStringLiteral(
-                   "// from ibv_poll_cq(cq, ...):\nwc.wr_id    == %1\nwc.status   == %2\nwc.opcode   == "
-                   "IBV_WC_%3\nwc.byte_len == %4\nwc.qp_num   == %5%6")
+                   "// the work completion ibv_poll_cq(cq, 1, &wc) returned:\n// wc.wr_id    == %1\n"
+                   "// wc.status   == %2\n// wc.opcode   == IBV_WC_%3\n// wc.byte_len == %4\n"
+                   "// wc.qp_num   == %5%6")
             .arg(s(d, "wr_id"), name, s(d, "opcode"), s(d, "byte_len"), s(d, "qp_num"),
-                 d.has("imm_data") ? QStringLiteral("\nntohl(wc.imm_data) == %1").arg(s(d, "imm_data"))
+                 d.has("imm_data") ? QStringLiteral("\n// ntohl(wc.imm_data) == %1").arg(s(d, "imm_data"))
                                    : QString());
     default:
         break;

@@ -321,12 +321,24 @@ void ComparisonPage::retranslate() {
         tx("Choose or type a link rate in Gb/s (10⁹ bit/s)", "选择或输入链路速率，单位 Gb/s（10⁹ bit/s）"));
     sizeUnitCombo_->setToolTip(tx("kB, MB, GB are powers of 10; KiB, MiB, GiB powers of 2",
                                   "kB、MB、GB 按 10 的幂计算；KiB、MiB、GiB 按 2 的幂计算"));
-    floorNoteLabel_->setText(
-        tx("A lower bound, not a prediction: a real link also carries line coding (for example 64b/66b) "
-           "and per-packet headers (Ethernet, IP, UDP and, for RoCE v2, the InfiniBand base transport "
-           "header), and adds propagation, switching and host time.",
-           "这是下限而不是预测：实际链路还要承载线路编码（例如 64b/66b）和每个包的报头（Ethernet、IP、UDP，"
-           "RoCE v2 还有 InfiniBand 基本传输头 BTH），并加上传播、交换和主机处理的时间。"));
+    floorNoteLabel_->setText(tx(
+        "A lower bound, not a prediction. For 10 to 400 Gb/s Ethernet and for EDR and HDR InfiniBand the "
+        "nominal rate is already the data rate after line coding (64b/66b, 256b/257b), so coding takes "
+        "nothing more from it; older links differ (QDR InfiniBand signals 40 Gb/s with 8b/10b and carries "
+        "32, "
+        "FDR's 56 Gb/s carry about 54.5). Every frame also carries bytes that are not payload: preamble and "
+        "inter-frame gap, the Ethernet, IP and UDP headers, the InfiniBand transport headers (BTH, and RETH "
+        "for RDMA), ICRC and FCS, about 2 % at a 4096-byte MTU. Propagation, switching and host time come "
+        "on top.",
+        "这是下限而不是预测。对 10 到 400 Gb/s 以太网以及 EDR、HDR InfiniBand "
+        "来说，标称速率已经是经过线路编码"
+        "（64b/66b、256b/257b）之后的数据速率，编码不会再从中扣除；较老的链路则不同（QDR InfiniBand 以 "
+        "8b/10b "
+        "编码传输 40 Gb/s 信号，只承载 32 Gb/s 数据；FDR 的 56 Gb/s 约承载 54.5 "
+        "Gb/s）。每一帧还携带不属于有效载荷的"
+        "字节：前导码和帧间隙，Ethernet、IP、UDP 报头，InfiniBand 传输头（BTH，RDMA 操作还有 RETH），以及 "
+        "ICRC 和 "
+        "FCS；在 4096 字节的 MTU 下约占 2%。此外还要加上传播、交换和主机处理的时间。"));
     fillDeviceLabels();
     fillComparisonTable();
     fillLiteratureTable();
@@ -401,35 +413,53 @@ QString ComparisonPage::dataPathText(const BenchRun& run) const {
     }
     QString text;
     if (run.softwareDevice)
-        text = tx("The application posts a work request (ibv_post_send) and polls the completion queue "
-                  "(ibv_poll_cq). On SoftRoCE the doorbell of ibv_post_send is a system call and the kernel "
-                  "does the transport and the copies; only the completion-queue poll stays in user space. "
-                  "(On a hardware NIC: no system call, no CPU copy; the NIC does the transport and DMA.)",
-                  "应用提交工作请求（ibv_post_send）并轮询完成队列（ibv_poll_cq）。在 SoftRoCE 上，"
-                  "ibv_post_send 的门铃是一次系统调用，传输和数据复制由内核完成；只有轮询完成队列仍在用户态。"
-                  "（在硬件网卡上：没有系统调用，没有 CPU 复制；传输和 DMA 由网卡完成。）");
+        text = tx(
+            "The application posts work requests (ibv_post_send, and ibv_post_recv for SEND/RECV) and "
+            "polls the completion queue (ibv_poll_cq). On SoftRoCE the doorbell of ibv_post_send is a "
+            "write() system call, and the kernel's rxe driver does the transport on a CPU and copies the "
+            "payload; ibv_post_recv and ibv_poll_cq stay in user space, on rings the kernel shares with "
+            "the process. (On a hardware NIC: no system call and no CPU copy; the NIC does the transport "
+            "and moves the bytes by DMA.)",
+            "应用提交工作请求（ibv_post_send，SEND/RECV 还有 ibv_post_recv）并轮询完成队列（ibv_poll_cq）。"
+            "在 SoftRoCE 上，ibv_post_send 的门铃是一次 write() 系统调用，传输由内核的 rxe 驱动在 CPU "
+            "上完成，"
+            "数据也由它复制；ibv_post_recv 和 ibv_poll_cq 停留在用户态，操作的是内核与进程共享的环形队列。"
+            "（在硬件网卡上：没有系统调用，没有 CPU 复制；传输由网卡完成，数据由网卡通过 DMA 搬运。）");
     else
-        text = tx("The application posts a work request (ibv_post_send) and polls the completion queue "
-                  "(ibv_poll_cq) from user space: no system call and no CPU copy on the steady-state data "
-                  "path; the NIC does the transport and moves the bytes by DMA.",
-                  "应用在用户态提交工作请求（ibv_post_send）并轮询完成队列（ibv_poll_cq）：稳态数据路径上"
-                  "没有系统调用，也没有 CPU 复制；传输由网卡完成，数据由网卡通过 DMA 搬运。");
+        text = tx(
+            "The application posts work requests (ibv_post_send, and ibv_post_recv for SEND/RECV) and polls "
+            "the completion queue (ibv_poll_cq) from user space: no system call and no CPU copy on the "
+            "steady-state data path; the NIC does the transport and moves the bytes by DMA.",
+            "应用在用户态提交工作请求（ibv_post_send，SEND/RECV 还有 ibv_post_recv）并轮询完成队列"
+            "（ibv_poll_cq）：稳态数据路径上没有系统调用，也没有 CPU 复制；传输由网卡完成，数据由网卡通过 "
+            "DMA "
+            "搬运。");
     text += ' ';
+    // One-sided: the remote application runs no code; who does the remote side's work depends on the device.
+    const QString remoteWork =
+        run.softwareDevice ? tx(" On SoftRoCE the remote side's work is done by the rxe driver, on a CPU.",
+                                "在 SoftRoCE 上，远端的工作由 rxe 驱动在 CPU 上完成。")
+                           : tx(" The remote CPU runs no code for it: the remote NIC does the work.",
+                                "远端 CPU 不为此执行任何代码：工作由远端网卡完成。");
     if (run.kind == "write_lat")
-        text += tx("WRITE is one-sided: the remote CPU takes no part in the transfer (here the remote side "
-                   "only polls its buffer to notice the data).",
-                   "WRITE 是单边操作：远端 CPU 不参与传输（这里远端只是轮询自己的缓冲区来发现数据到达）。");
-    else if (run.kind == "write_bw")
-        text += tx("WRITE is one-sided: the remote CPU takes no part in the transfer.",
-                   "WRITE 是单边操作：远端 CPU 不参与传输。");
-    else if (run.kind.startsWith("read"))
         text +=
-            tx("READ is one-sided: the remote NIC reads the remote memory; the remote CPU is not involved.",
-               "READ 是单边操作：由远端网卡读取远端内存，远端 CPU 不参与。");
+            tx("WRITE is one-sided: the remote application takes no part in the transfer (here it only polls "
+               "its buffer to notice the data).",
+               "WRITE 是单边操作：远端应用程序不参与传输（这里它只是轮询自己的缓冲区来发现数据到达）。") +
+            remoteWork;
+    else if (run.kind == "write_bw")
+        text += tx("WRITE is one-sided: the remote application takes no part in the transfer.",
+                   "WRITE 是单边操作：远端应用程序不参与传输。") +
+                remoteWork;
+    else if (run.kind.startsWith("read"))
+        text += tx("READ is one-sided: the remote memory is read without the remote application taking part.",
+                   "READ 是单边操作：读取远端内存无需远端应用程序参与。") +
+                remoteWork;
     else if (run.kind.startsWith("atomic"))
-        text += tx("FETCH_AND_ADD is one-sided: the remote NIC performs it on the remote memory; the remote "
-                   "CPU is not involved.",
-                   "FETCH_AND_ADD 是单边操作：由远端网卡在远端内存上执行，远端 CPU 不参与。");
+        text += tx("FETCH_AND_ADD is one-sided: it is performed on the remote memory without the remote "
+                   "application taking part.",
+                   "FETCH_AND_ADD 是单边操作：它在远端内存上执行，无需远端应用程序参与。") +
+                remoteWork;
     else if (run.kind.startsWith("send"))
         text += tx("SEND/RECV is two-sided: the receiver posts a receive request (ibv_post_recv) for every "
                    "message and polls its own completion.",

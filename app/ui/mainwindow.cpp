@@ -743,14 +743,18 @@ void MainWindow::refreshInspector() {
     if (lesson && controller_->mode() == LessonController::Mode::Live) {
         out += "<h3>" + htmlText(QString::fromStdString(lesson->title.get(lang))) + "</h3>";
         if (s.step.index < 0)
-            out += "<p>" + htmlText(QString::fromStdString(lesson->summary.get(lang))) + "</p>";
+            out += "<p>" +
+                   htmlText(QString::fromStdString(
+                       lessonText(lesson->summary, s, sizeSpin_->value(), messageEdit_->text(), lang))) +
+                   "</p>";
     }
     if (lesson && !s.step.id.isEmpty()) {
         if (const auto* step = lesson->step(s.step.id.toStdString())) {
-            const auto values = placeholderValues(s, sizeSpin_->value(), messageEdit_->text());
             out += "<h4>" + htmlText(QString::fromStdString(step->title.get(lang))) + "</h4>";
-            out +=
-                "<p>" + htmlText(QString::fromStdString(labs::render(step->text.get(lang), values))) + "</p>";
+            out += "<p>" +
+                   htmlText(QString::fromStdString(
+                       lessonText(step->text, s, sizeSpin_->value(), messageEdit_->text(), lang))) +
+                   "</p>";
         }
     }
     if (shown) out += eventHtml(*shown);

@@ -146,6 +146,50 @@ LocalizedText localized(const Fields& parent, const std::string& key, bool requi
     return text;
 }
 
+/// One variant of a device text (`software:` or `hardware:`): a mapping with a non-empty `en` and an
+/// optional `zh`.
+LocalizedText variant(const Fields& parent, const std::string& key) {
+    const auto& e = parent.at(key);
+    if (e.value.IsNull())
+        fail(e.key.Mark(), parent.field(key),
+             "has no value (expected the texts 'en' and 'zh' for " + key + " devices)");
+    if (!e.value.IsMap())
+        fail(e.value.Mark(), parent.field(key), "must be a mapping with the texts 'en' and 'zh'");
+    const Fields fields(e.value, e.key.Mark(), parent.field(key), {"en", "zh"});
+    return {fields.string("en", true), fields.string("zh", false)};
+}
+
+/// A localized text that may have device variants (`text`, `summary`): `en`, `zh`, and the optional
+/// mappings `software` and `hardware`. `en` is required (when `required`, or when any key is given) unless
+/// both variants are given.
+DeviceText device_text(const Fields& parent, const std::string& key, bool required) {
+    if (!parent.has(key)) {
+        if (required) parent.required(key + ".en");
+        return {};
+    }
+    const auto& e = parent.at(key);
+    if (e.value.IsNull() && !required) return {};
+    if (e.value.IsNull()) fail(e.key.Mark(), parent.field(key + ".en"), "required field is missing");
+    if (!e.value.IsMap())
+        fail(e.value.Mark(), parent.field(key),
+             "must be a mapping with the texts 'en' and 'zh' (and optionally 'software' and 'hardware')");
+    const Fields fields(e.value, e.key.Mark(), parent.field(key), {"en", "zh", "software", "hardware"});
+    DeviceText text;
+    if (fields.has("software")) text.software = variant(fields, "software");
+    if (fields.has("hardware")) text.hardware = variant(fields, "hardware");
+    const bool both = fields.has("software") && fields.has("hardware");
+    if (!both && !fields.has("en"))
+        fail(e.key.Mark(), fields.field("en"),
+             "required field is missing (it may be left out only when both 'software' and 'hardware' are "
+             "given)");
+    text.common.en = fields.string("en", !both);
+    text.common.zh = fields.string("zh", false);
+    if (!text.common.zh.empty() && text.common.en.empty())
+        fail(fields.at("zh").value.Mark(), fields.field("zh"),
+             "a Chinese text needs the English one ('en') beside it");
+    return text;
+}
+
 Lesson parse(const YAML::Node& root) {
     if (!root.IsDefined() || root.IsNull()) fail(YAML::Mark::null_mark(), "", "the file is empty");
     const Fields top(root, root.Mark(), "",
@@ -186,7 +230,7 @@ Lesson parse(const YAML::Node& root) {
     if (top.has("message") && lesson.message.empty())
         fail(top.at("message").key.Mark(), "message", "must not be empty (leave the key out instead)");
 
-    lesson.summary = localized(top, "summary", false);
+    lesson.summary = device_text(top, "summary", false);
 
     const auto& steps = top.required("steps");
     if (!steps.value.IsSequence() || steps.value.size() == 0)
@@ -208,7 +252,7 @@ Lesson parse(const YAML::Node& root) {
                  "duplicate step id '" + step.id + "' (first on line " + std::to_string(it->second) + ")");
         seen.emplace(step.id, id_mark.line + 1);
         step.title = localized(fields, "title", false);
-        step.text = localized(fields, "text", true);
+        step.text = device_text(fields, "text", true);
         lesson.steps.push_back(std::move(step));
     }
 
@@ -232,6 +276,27 @@ Lesson parse(const YAML::Node& root) {
 const std::string& LocalizedText::get(std::string_view language) const {
     if (language.substr(0, 2) == "zh" && !zh.empty()) return zh;
     return en;
+}
+
+const LocalizedText* DeviceText::variant(DeviceClass device) const {
+    if (device == DeviceClass::software && !software.en.empty()) return &software;
+    if (device == DeviceClass::hardware && !hardware.en.empty()) return &hardware;
+    return nullptr;
+}
+
+std::string DeviceText::get(DeviceClass device, std::string_view language) const {
+    if (const auto* text = variant(device)) return text->get(language);
+    if (!common.en.empty()) return common.get(language);
+    const bool zh = language.substr(0, 2) == "zh";
+    std::string out;
+    auto part = [&](const LocalizedText& text, const char* en_heading, const char* zh_heading) {
+        if (text.en.empty()) return;
+        if (!out.empty()) out += "\n\n";
+        out += std::string(zh ? zh_heading : en_heading) + "\n" + text.get(language);
+    };
+    part(software, "On a software device (SoftRoCE):", "在软件设备（SoftRoCE）上：");
+    part(hardware, "On a hardware RDMA NIC:", "在 RDMA 硬件网卡上：");
+    return out;
 }
 
 const LessonStep* Lesson::step(std::string_view step_id) const {

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # build
-  cmake ninja-build g++ pkg-config clang-format clang-tidy
+  cmake ninja-build g++ pkg-config clang-format clang-tidy ccache
   # fuzzing (tests/fuzz: libFuzzer is in clang's runtime package)
   clang libclang-rt-14-dev
   # engine

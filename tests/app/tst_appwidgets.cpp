@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -45,6 +46,19 @@ class AppWidgetsTest : public QObject {
         }
         QTRY_VERIFY(inspector->toPlainText().contains("ibv_reg_mr(pd, (void *)0x"));
         QVERIFY(inspector->toPlainText().contains("mr->rkey = 0x"));
+        // On to the post of the RDMA WRITE (step 16): the recording was made on SoftRoCE, so the lesson tells
+        // the SoftRoCE story, and the system-call count it predates reads as not recorded.
+        for (int i = 0; i < 11; ++i) {
+            QTRY_VERIFY(step->isEnabled());
+            step->click();
+        }
+        QTRY_VERIFY2(inspector->toPlainText().contains("ring the doorbell"),
+                     qPrintable(inspector->toPlainText()));
+        const QString text = inspector->toPlainText();
+        QVERIFY2(text.contains("rings the doorbell with a write() system call"), qPrintable(text));
+        QVERIFY(text.contains("System calls the engine counted inside this ibv_post_send: not recorded."));
+        QVERIFY(!text.contains("kernel bypass"));
+        QVERIFY(!text.contains(QRegularExpression("\\{[a-z_]+\\}"))); // no placeholder left unfilled
     }
 
     void anEditedRecordingIsLabelledWithItsNote() {

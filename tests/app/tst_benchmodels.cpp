@@ -346,6 +346,39 @@ class BenchModelsTest : public QObject {
         QVERIFY(!software->isVisible());
     }
 
+    void comparisonPageTellsTheDataPathOfTheDeviceItMeasured() {
+        ComparisonPage page;
+        page.resize(1280, 800);
+        page.setRuns({latencyRun("write_lat", 2, "rxe0", true, 47.66)});
+        auto* table = page.findChild<QTableWidget*>("comparisonTable");
+        QVERIFY(table);
+        // SoftRoCE: the send doorbell is a system call, the receive post and the poll are not, and the remote
+        // side's work is done by the driver on a CPU.
+        QString text = allText(table);
+        QVERIFY2(text.contains("ibv_post_recv and ibv_poll_cq stay in user space"), qPrintable(text));
+        QVERIFY(text.contains("write() system call"));
+        QVERIFY(text.contains("the remote side's work is done by the rxe driver, on a CPU"));
+        QVERIFY(!text.contains("only the completion-queue poll"));
+        QVERIFY(!text.contains("remote CPU takes no part"));
+        page.setLanguage("zh");
+        QVERIFY(allText(table).contains("ibv_post_recv 和 ibv_poll_cq 停留在用户态"));
+        page.setLanguage("en");
+        // An RDMA NIC: no system call on the data path, and the remote CPU runs no code.
+        page.setRuns({latencyRun("read_lat", 2, "mlx5_0", false, 3.1)});
+        text = allText(table);
+        QVERIFY2(text.contains("The remote CPU runs no code for it"), qPrintable(text));
+        QVERIFY(text.contains("no system call and no CPU copy"));
+        QVERIFY(!text.contains("rxe"));
+
+        // The physics floor's note: nominal rates are data rates after 64b/66b; frame overhead is what costs.
+        auto* note = page.findChild<QLabel*>("physicsFloorNote");
+        QVERIFY(note);
+        QVERIFY2(note->text().contains("already the data rate after line coding"), qPrintable(note->text()));
+        QVERIFY(note->text().contains("QDR InfiniBand signals 40 Gb/s with 8b/10b and carries 32"));
+        QVERIFY(note->text().contains("preamble and inter-frame gap"));
+        QVERIFY(!note->text().contains("also carries line coding"));
+    }
+
     void physicsCalculatorShowsTheFloorAndTheMeasuredTime() {
         ComparisonPage page;
         page.resize(1280, 800);

@@ -11,12 +11,14 @@
 #include "tracefile.h"
 
 #include "apptestutil.hpp"
+#include "rdmalab/fields.hpp"
 #include <QImage>
 #include <QSignalSpy>
 
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <numeric>
 
 using namespace rdmalab;
@@ -139,6 +141,95 @@ class WindowModelsTest : public QObject {
         QCOMPARE(polled.at("byte_len"), std::string("64"));
         const auto opened = placeholderValues(foldedUpTo(write, 8), 64, {});
         QCOMPARE(opened.count("endpoint"), std::size_t(0)); // open_device belongs to neither side
+    }
+
+    void syscallsPlaceholderOfThePostAndPollSteps() {
+        // The recordings predate the engine's system-call count: the count is added to a copy of the real
+        // events. post_send_A of the SEND lesson: step (41), its posted SEND (42).
+        auto send = load("lesson-send.jsonl");
+        QCOMPARE(send[40].name, std::string("post_send_A"));
+        QCOMPARE(send[41].name, std::string("SEND"));
+        QCOMPARE(send[43].name, std::string("ibv_poll_cq"));
+        QCOMPARE(send[48].name, std::string("ibv_poll_cq"));
+        // Without either field, no placeholder stays raw: a neutral text, in the lesson's language.
+        QCOMPARE(placeholderValues(foldedUpTo(send, 42), 64, {}).at("syscalls"), std::string("not recorded"));
+        QCOMPARE(placeholderValues(foldedUpTo(send, 42), 64, {}, "zh").at("syscalls"), std::string("未记录"));
+        QCOMPARE(placeholderValues(foldedUpTo(send, 40), 64, {}).at("syscalls"), std::string("not recorded"));
+        // Steps that make no such call have no value.
+        QCOMPARE(placeholderValues(foldedUpTo(send, 38), 64, {}).count("syscalls"), std::size_t(0));
+
+        send[41].data["syscalls"] = 1;                                        // ibv_post_send
+        send[43].data["syscalls_why"] = "perf_event_open: Permission denied"; // A's ibv_poll_cq
+        send[48].data["syscalls"] = 0;                                        // B's ibv_poll_cq
+        QCOMPARE(placeholderValues(foldedUpTo(send, 42), 64, {}).at("syscalls"), std::string("1"));
+        QCOMPARE(placeholderValues(foldedUpTo(send, 44), 64, {}).at("syscalls"),
+                 std::string("not counted: perf_event_open: Permission denied"));
+        QCOMPARE(placeholderValues(foldedUpTo(send, 44), 64, {}, "zh").at("syscalls"),
+                 std::string("未计数：perf_event_open: Permission denied"));
+        QCOMPARE(placeholderValues(foldedUpTo(send, 49), 64, {}).at("syscalls"), std::string("0"));
+        // A new step forgets the last step's count until its own call reports one.
+        QCOMPARE(placeholderValues(foldedUpTo(send, 48), 64, {}).at("syscalls"), std::string("not recorded"));
+        QCOMPARE(placeholderValues(foldedUpTo(send, 43), 64, {}).at("syscalls"), std::string("not recorded"));
+
+        // A count of the wrong type is refused with the field's name, as every field the fold reads.
+        send[41].data["syscalls"] = "one";
+        LabState state;
+        try {
+            state.apply(send[41]);
+            QFAIL("a string count was accepted");
+        } catch (const FieldError& e) {
+            QCOMPARE(e.field(), std::string("data.syscalls"));
+        }
+    }
+
+    void lessonTextFollowsTheDeviceOfTheSession() {
+        std::vector<labs::LessonError> errors;
+        const auto lessons = labs::load_lessons(RDMALAB_LESSONS_DIR, errors);
+        QVERIFY(errors.empty());
+        const auto lesson = std::find_if(lessons.begin(), lessons.end(),
+                                         [](const labs::Lesson& l) { return l.id == "send"; });
+        QVERIFY(lesson != lessons.end());
+        const labs::LessonStep* post = lesson->step("post_send_A");
+        QVERIFY(post && post->text.varies());
+
+        auto send = load("lesson-send.jsonl"); // recorded on rxe0: device_info.software is true
+        send[41].data["syscalls"] = 1;
+        const LabState soft = foldedUpTo(send, 42);
+        QCOMPARE(deviceClassOf(soft), labs::DeviceClass::software);
+        const std::string softText = lessonText(post->text, soft, 64, "Hello, RDMA!", "en");
+        QCOMPARE(softText, labs::render(post->text.software.en, placeholderValues(soft, 64, "Hello, RDMA!")));
+        QVERIFY2(softText.find(": 1.") != std::string::npos || softText.find(" 1 ") != std::string::npos,
+                 softText.c_str());
+        QVERIFY2(softText.find('{') == std::string::npos, softText.c_str()); // every placeholder filled
+        const std::string softZh = lessonText(post->text, soft, 64, "Hello, RDMA!", "zh");
+        QVERIFY2(softZh.find('{') == std::string::npos, softZh.c_str());
+        QCOMPARE(softZh, labs::render(post->text.software.zh, placeholderValues(soft, 64, {}, "zh")));
+
+        // The same session on a hardware NIC (a test-only copy of the session event): the hardware text.
+        auto nic = send;
+        nic[0].data["device_info"]["software"] = false;
+        nic[0].data["device_info"]["driver"] = "mlx5";
+        const LabState hard = foldedUpTo(nic, 42);
+        QCOMPARE(deviceClassOf(hard), labs::DeviceClass::hardware);
+        const std::string hardText = lessonText(post->text, hard, 64, {}, "en");
+        QCOMPARE(hardText, labs::render(post->text.hardware.en, placeholderValues(hard, 64, {})));
+        QVERIFY(hardText != softText);
+        QVERIFY2(hardText.find('{') == std::string::npos, hardText.c_str());
+
+        // A recording that does not say: the text written for any device, or both variants.
+        auto old = send;
+        old[0].data.erase("device_info");
+        const LabState unknown = foldedUpTo(old, 42);
+        QCOMPARE(deviceClassOf(unknown), labs::DeviceClass::unknown);
+        QCOMPARE(lessonText(post->text, unknown, 64, {}, "en"),
+                 labs::render(post->text.get(labs::DeviceClass::unknown, "en"),
+                              placeholderValues(unknown, 64, {})));
+
+        // The summary, before the first step, follows the device too.
+        const LabState opened = foldedUpTo(send, 1);
+        QVERIFY(opened.step.id.isEmpty());
+        QCOMPARE(lessonText(lesson->summary, opened, 64, {}, "zh"),
+                 labs::render(lesson->summary.software.zh, placeholderValues(opened, 64, {})));
     }
 
     void outcomeAndReplayNoteOfARecording() {

@@ -10,6 +10,7 @@
 #include "rdmalab/verbs.hpp"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 #include <QThread>
 #include <QtTest>
@@ -145,6 +146,28 @@ bool one_completion_each(const std::vector<Completion>& wcs, const std::vector<s
     return true;
 }
 
+/// One of the port's hardware counters (/sys/class/infiniband/DEV/ports/1/hw_counters/NAME); nullopt when
+/// the device has no such counter.
+std::optional<qint64> hw_counter(const std::string& device, const char* name) {
+    QFile file(QStringLiteral("/sys/class/infiniband/%1/ports/1/hw_counters/%2")
+                   .arg(QString::fromStdString(device), QString::fromLatin1(name)));
+    if (!file.open(QIODevice::ReadOnly)) return std::nullopt;
+    bool ok = false;
+    const qint64 value = file.readAll().trimmed().toLongLong(&ok);
+    return ok ? std::optional<qint64>(value) : std::nullopt;
+}
+
+/// The RNR NAKs a device sent and received (rxe's send_rnr_err and rcvd_rnr_err) and the requests it
+/// failed with RNR_RETRY_EXC_ERR (retry_rnr_exceeded_err), read before and after a case.
+struct RnrCounters {
+    std::optional<qint64> sent, received, exceeded;
+    static RnrCounters of(const std::string& device) {
+        return {hw_counter(device, "send_rnr_err"), hw_counter(device, "rcvd_rnr_err"),
+                hw_counter(device, "retry_rnr_exceeded_err")};
+    }
+    bool present() const { return sent && received && exceeded; }
+};
+
 bool isRxe() {
     const auto devices = list_devices();
     return !devices.empty() && devices.front().driver == "rxe";
@@ -186,6 +209,38 @@ QByteArray state_text(ibv_qp_state s) {
 class FailuresTest : public QObject {
     Q_OBJECT
   private:
+    /// A SEND to a QP with no receive posted, with `rnr_retry` (0 to 6): the requester retries after each
+    /// RNR NAK, rnr_retry times, and fails at the (rnr_retry+1)th. rxe counts the RNR NAKs it sends
+    /// (rxe_resp.c, send_rnr_err) and receives (rxe_comp.c, rcvd_rnr_err); on a loopback pair both sides
+    /// are the same device, so both counters see every NAK.
+    void sendWithoutAReceive(std::uint8_t rnr_retry) {
+        RtsParams rts;
+        rts.rnr_retry = rnr_retry;
+        Connected c(kAllRemote, rts);
+        const auto before = RnrCounters::of(c.context->device_name());
+        SendRequest wr;
+        wr.wr_id = 1;
+        wr.opcode = IBV_WR_SEND;
+        wr.sges = {{c.src->address(), 16, c.src->lkey()}};
+        c.qp_a->post_send(wr);
+        const auto wcs = collect(*c.cq_a, 1);
+        QCOMPARE(wcs.size(), 1u);
+        EXPECT_COMPLETION(wcs[0], IBV_WC_RNR_RETRY_EXC_ERR);
+        EXPECT_STATE(c.qp_a, IBV_QPS_ERR);
+        EXPECT_STATE(c.qp_b, IBV_QPS_RTS); // RNR is not an error for the responder
+        QVERIFY(c.cq_b->poll_until(1, 200ms).empty());
+        const auto after = RnrCounters::of(c.context->device_name());
+        if (!before.present() || !after.present()) {
+            QVERIFY2(!isRxe(), "rxe's hw_counters (send_rnr_err, rcvd_rnr_err, retry_rnr_exceeded_err) are "
+                               "missing");
+            return; // another device: the status and the states above are the evidence
+        }
+        const qint64 naks = rnr_retry + 1;
+        QCOMPARE(*after.sent - *before.sent, naks);
+        QCOMPARE(*after.received - *before.received, naks);
+        QCOMPARE(*after.exceeded - *before.exceeded, qint64(1));
+    }
+
     static QString cmAddress() {
         const QString address = qEnvironmentVariable("RDMALAB_CM_ADDR");
         if (address.isEmpty() && !rdmalab::test::deviceRequired())
@@ -557,6 +612,103 @@ class FailuresTest : public QObject {
         QCOMPARE(c.src->data()[0], std::uint8_t('a')); // nothing was read into A's buffer
     }
 
+    void aRegionWithLocalWriteOnlyRefusesItsRkeyForWriteAndRead() {
+        // LOCAL_WRITE lets only this side's NIC write into the region; its rkey grants the peer nothing.
+        for (const auto opcode : {IBV_WR_RDMA_WRITE, IBV_WR_RDMA_READ}) {
+            Connected c(IBV_ACCESS_LOCAL_WRITE);
+            std::memset(c.dst->data(), 'b', 64);
+            auto wr = c.write(1);
+            wr.opcode = opcode;
+            c.qp_a->post_send(wr);
+            const auto wcs = collect(*c.cq_a, 1);
+            QCOMPARE(wcs.size(), 1u);
+            EXPECT_COMPLETION(wcs[0], IBV_WC_REM_ACCESS_ERR);
+            EXPECT_STATE(c.qp_a, IBV_QPS_ERR);
+            EXPECT_STATE(c.qp_b, IBV_QPS_ERR);
+            QCOMPARE(c.dst->data()[0], std::uint8_t('b')); // not written
+            QCOMPARE(c.src->data()[0], std::uint8_t('a')); // nothing read
+        }
+    }
+
+    void aReadIntoALocalRegionWithoutLocalWriteIsALocalProtectionError() {
+        // B's region allows the READ; A's own target region does not let A's NIC write into it.
+        Connected c;
+        auto target = MemoryRegion::allocate(c.pd_a, 4096, 0); // local read only
+        std::memset(c.dst->data(), 'b', 64);
+        SendRequest wr;
+        wr.wr_id = 1;
+        wr.opcode = IBV_WR_RDMA_READ;
+        wr.sges = {{target->address(), 64, target->lkey()}};
+        wr.remote_addr = c.dst->address();
+        wr.rkey = c.dst->rkey();
+        c.qp_a->post_send(wr);
+        const auto wcs = collect(*c.cq_a, 1);
+        QCOMPARE(wcs.size(), 1u);
+        EXPECT_COMPLETION(wcs[0], IBV_WC_LOC_PROT_ERR);
+        EXPECT_STATE(c.qp_a, IBV_QPS_ERR);
+        EXPECT_STATE(c.qp_b, IBV_QPS_RTS);            // B served the READ: the fault is A's alone
+        QCOMPARE(target->data()[0], std::uint8_t(0)); // nothing landed in A's buffer
+        const auto explained = explain_wc_status(wcs[0].status, "RDMA_READ");
+        QVERIFY2(explained.cause.find("own buffer") != std::string::npos, text(explained).constData());
+    }
+
+    void aReceiveIntoARegionWithoutLocalWriteFailsOnBothSides() {
+        Connected c;
+        auto sink = MemoryRegion::allocate(c.pd_b, 4096, 0); // local read only: B's NIC may not write it
+        c.qp_b->post_recv({7, {{sink->address(), 64, sink->lkey()}}});
+        SendRequest wr;
+        wr.wr_id = 1;
+        wr.opcode = IBV_WR_SEND;
+        wr.sges = {{c.src->address(), 16, c.src->lkey()}};
+        c.qp_a->post_send(wr);
+        const auto requester = collect(*c.cq_a, 1);
+        const auto responder = collect(*c.cq_b, 1);
+        QCOMPARE(requester.size(), 1u);
+        QCOMPARE(responder.size(), 1u);
+        QCOMPARE(responder[0].wr_id, 7u);
+        // The IBTA's local protection error describes this receive (its buffer is not in a region valid
+        // for the operation, a write). rxe in Linux 6.1 treats it as a malformed receive: copy_data()
+        // fails the lkey's LOCAL_WRITE check with -EINVAL, so rxe_resp.c completes the receive with
+        // LOC_QP_OP_ERR and NAKs the SEND as a remote operational error (REM_OP_ERR).
+        if (isRxe()) {
+            EXPECT_COMPLETION(responder[0], IBV_WC_LOC_QP_OP_ERR);
+            EXPECT_COMPLETION(requester[0], IBV_WC_REM_OP_ERR);
+        } else {
+            EXPECT_COMPLETION(responder[0], IBV_WC_LOC_PROT_ERR);
+            QVERIFY(requester[0].status != IBV_WC_SUCCESS);
+        }
+        EXPECT_STATE(c.qp_a, IBV_QPS_ERR);
+        EXPECT_STATE(c.qp_b, IBV_QPS_ERR);
+        QCOMPARE(sink->data()[0], std::uint8_t(0));
+    }
+
+    void aWriteWithImmediateAndAWrongRkeyFailsTheReceiveItConsumed() {
+        Connected c;
+        c.qp_b->post_recv({7, {}});
+        auto wr = c.write(1);
+        wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+        wr.imm_data = 0x1234;
+        wr.rkey = c.dst->rkey() ^ 0x5a5a00;
+        c.qp_a->post_send(wr);
+        const auto requester = collect(*c.cq_a, 1);
+        const auto responder = collect(*c.cq_b, 1);
+        QCOMPARE(requester.size(), 1u);
+        QCOMPARE(responder.size(), 1u);
+        QCOMPARE(responder[0].wr_id, 7u);
+        EXPECT_COMPLETION(requester[0], IBV_WC_REM_ACCESS_ERR);
+        // The IBTA reports the responder's side as a local access error on the receive the WRITE with
+        // immediate consumed. rxe in Linux 6.1 completes that receive with the status it NAKs the
+        // requester with: rxe_resp.c handles the rkey violation as a class C error,
+        // do_class_ac_error(qp, AETH_NAK_REM_ACC_ERR, IB_WC_REM_ACCESS_ERR).
+        if (isRxe())
+            EXPECT_COMPLETION(responder[0], IBV_WC_REM_ACCESS_ERR);
+        else
+            EXPECT_COMPLETION(responder[0], IBV_WC_LOC_ACCESS_ERR);
+        EXPECT_STATE(c.qp_a, IBV_QPS_ERR);
+        EXPECT_STATE(c.qp_b, IBV_QPS_ERR);
+        QCOMPARE(c.dst->data()[0], std::uint8_t(0));
+    }
+
     void atomicOnARegionWithoutRemoteAtomicIsARemoteAccessError() {
         Connected c(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
         SendRequest wr;
@@ -597,6 +749,24 @@ class FailuresTest : public QObject {
         EXPECT_COMPLETION(wcs[2], IBV_WC_WR_FLUSH_ERR);
         EXPECT_STATE(c.qp_a, IBV_QPS_ERR);
         EXPECT_STATE(c.qp_b, IBV_QPS_RTS); // nothing reached B
+        // A SEND's payload is gathered the same way (rxe_req.c: finish_packet, copy_data), so its bad lkey
+        // gets the same status.
+        Connected s;
+        SendRequest send;
+        send.wr_id = 4;
+        send.opcode = IBV_WR_SEND;
+        send.sges = {{s.src->address(), 16, s.src->lkey() ^ 0x5a5a00}};
+        s.qp_b->post_recv({9, {{s.dst->address(), 64, s.dst->lkey()}}});
+        s.qp_a->post_send(send);
+        const auto sent = collect(*s.cq_a, 1);
+        QCOMPARE(sent.size(), 1u);
+        if (isRxe())
+            EXPECT_COMPLETION(sent[0], IBV_WC_LOC_QP_OP_ERR);
+        else
+            EXPECT_COMPLETION(sent[0], IBV_WC_LOC_PROT_ERR);
+        EXPECT_STATE(s.qp_a, IBV_QPS_ERR);
+        EXPECT_STATE(s.qp_b, IBV_QPS_RTS);
+        QVERIFY(s.cq_b->poll_until(1, 200ms).empty()); // the receive was not consumed
     }
 
     void aSendLongerThanThePostedReceiveFailsOnBothSides() {
@@ -626,38 +796,9 @@ class FailuresTest : public QObject {
         EXPECT_STATE(c.qp_b, IBV_QPS_ERR);
     }
 
-    void noReceiveWithRnrRetryZeroFailsAtTheFirstRnrNak() {
-        RtsParams rts;
-        rts.rnr_retry = 0;
-        Connected c(kAllRemote, rts);
-        SendRequest wr;
-        wr.wr_id = 1;
-        wr.opcode = IBV_WR_SEND;
-        wr.sges = {{c.src->address(), 16, c.src->lkey()}};
-        c.qp_a->post_send(wr);
-        const auto wcs = collect(*c.cq_a, 1);
-        QCOMPARE(wcs.size(), 1u);
-        EXPECT_COMPLETION(wcs[0], IBV_WC_RNR_RETRY_EXC_ERR);
-        EXPECT_STATE(c.qp_a, IBV_QPS_ERR);
-        EXPECT_STATE(c.qp_b, IBV_QPS_RTS); // RNR is not an error for the responder
-        QVERIFY(c.cq_b->poll_until(1, 200ms).empty());
-    }
+    void noReceiveWithRnrRetryZeroFailsAtTheFirstRnrNak() { sendWithoutAReceive(0); }
 
-    void noReceiveWithRnrRetryOneFailsAfterOneRetry() {
-        RtsParams rts;
-        rts.rnr_retry = 1;
-        Connected c(kAllRemote, rts);
-        SendRequest wr;
-        wr.wr_id = 1;
-        wr.opcode = IBV_WR_SEND;
-        wr.sges = {{c.src->address(), 16, c.src->lkey()}};
-        c.qp_a->post_send(wr);
-        const auto wcs = collect(*c.cq_a, 1);
-        QCOMPARE(wcs.size(), 1u);
-        EXPECT_COMPLETION(wcs[0], IBV_WC_RNR_RETRY_EXC_ERR);
-        EXPECT_STATE(c.qp_a, IBV_QPS_ERR);
-        EXPECT_STATE(c.qp_b, IBV_QPS_RTS);
-    }
+    void noReceiveWithRnrRetryOneFailsAfterOneRetry() { sendWithoutAReceive(1); }
 
     void noReceiveWithRnrRetrySevenRetriesUntilAReceiveIsPosted() {
         RtsParams rts;

@@ -1,9 +1,16 @@
 // Every operation and every fault on the real device, through LoopbackOperation (what `op` and the app use).
 #include "testutil.hpp"
 
+#include "rdmalab/device.hpp"
 #include "rdmalab/operation.hpp"
+#include "rdmalab/syscount.hpp"
 
 #include <QtTest>
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <thread>
 
 using namespace rdmalab;
 
@@ -47,6 +54,31 @@ int count(const std::vector<TraceEvent>& events, EventKind kind, const std::stri
     for (const auto& e : events)
         if (e.kind == kind && (name.empty() || e.name == name)) ++n;
     return n;
+}
+
+bool isRxe() {
+    const auto devices = list_devices();
+    return !devices.empty() && devices.front().driver == "rxe";
+}
+
+/// The system calls each post and poll of a run made, as its events say: "post_send_A SEND 1", ...
+/// (step id, event name, data.syscalls), in order; `why` collects any syscalls_why.
+QStringList syscallsByStep(const std::vector<TraceEvent>& events, QString& why) {
+    QStringList out;
+    std::string step;
+    for (const auto& e : events) {
+        if (e.kind == EventKind::Step) step = e.name;
+        const bool post = e.kind == EventKind::PostWr;
+        const bool poll = e.kind == EventKind::Verb && e.name == "ibv_poll_cq";
+        if (!post && !poll) continue;
+        if (e.data.contains("syscalls_why"))
+            why += QString::fromStdString(e.data["syscalls_why"].get<std::string>());
+        out << QStringLiteral("%1 %2 %3")
+                   .arg(QString::fromStdString(step), QString::fromStdString(e.name),
+                        e.data.contains("syscalls") ? QString::number(e.data["syscalls"].get<qint64>())
+                                                    : QStringLiteral("missing"));
+    }
+    return out;
 }
 
 } // namespace
@@ -175,6 +207,57 @@ class OperationsTest : public QObject {
         QCOMPARE(op.next_step(), total);
         QVERIFY(op.outcome().success);
         QCOMPARE(count(sink->events(), EventKind::Step), static_cast<int>(total));
+    }
+
+    void aSyscallMeterCountsExactlyTheSystemCallsInsideItsBracket() {
+        const SyscallMeter meter;
+        if (!meter.available()) {
+            if (rdmalab::test::deviceRequired()) QFAIL(meter.why().c_str());
+            QSKIP(meter.why().c_str());
+        }
+        QCOMPARE(meter.bracket_cost(), 1u); // the counter's second read() is the bracket's one system call
+        SyscallTally tally;
+        QCOMPARE(meter.count([] { return 6 * 7; }, tally), 42);
+        QCOMPARE(tally.count, 0u);
+        QCOMPARE(meter.count([] { return ::syscall(SYS_getppid) > 0 && ::syscall(SYS_getppid) > 0; }, tally),
+                 true);
+        QCOMPARE(tally.count, 2u);
+        QCOMPARE(tally.counted, 2u);
+        QVERIFY(tally.why.empty());
+        // Another thread's calls are not the counted thread's: the meter says so instead of a number.
+        SyscallTally elsewhere;
+        std::thread([&] { meter.count([] { return ::syscall(SYS_getppid); }, elsewhere); }).join();
+        QCOMPARE(elsewhere.counted, 0u);
+        QVERIFY(!elsewhere.why.empty());
+    }
+
+    void postSendEntersTheKernelAndPostRecvAndPollCqDoNot() {
+        // On rxe every ibv_post_send is one system call: rdma-core's provider (providers/rxe/rxe.c)
+        // writes the work request into the send queue mapped into the process, then post_send_db()
+        // rings the doorbell with one write() of IB_USER_VERBS_CMD_POST_SEND on the uverbs file
+        // descriptor, and the kernel's rxe_post_send() runs the requester in that call. rxe_post_recv()
+        // only writes the mapped receive queue and rxe_poll_cq() only reads the mapped completion
+        // queue: no system call. The fault run adds a post to a QP in ERR (still one write()) and the
+        // poll of its flush.
+        auto send = perform(options_for(OpKind::Send, 64));
+        QVERIFY2(send.op->outcome().success, send.op->outcome().summary.c_str());
+        auto fault = options_for(OpKind::Write, 64);
+        fault.fault = FaultKind::BadRkey;
+        auto faulted = perform(fault);
+        QVERIFY2(faulted.op->outcome().success, faulted.op->outcome().summary.c_str());
+        QString why;
+        const auto sendCalls = syscallsByStep(send.sink->events(), why);
+        const auto faultCalls = syscallsByStep(faulted.sink->events(), why);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        if (!isRxe()) { // another device: every post and poll is counted, whatever it costs there
+            for (const auto& line : sendCalls + faultCalls)
+                QVERIFY2(!line.endsWith(QLatin1String("missing")), qPrintable(line));
+            return;
+        }
+        QCOMPARE(sendCalls, (QStringList{"post_recv_B RECV 0", "post_send_A SEND 1",
+                                         "poll_cq_A ibv_poll_cq 0", "poll_cq_B ibv_poll_cq 0"}));
+        QCOMPARE(faultCalls, (QStringList{"post_send_A RDMA_WRITE 1", "poll_cq_A ibv_poll_cq 0",
+                                          "post_after_fault_A SEND 1", "poll_flush_A ibv_poll_cq 0"}));
     }
 
   private:

@@ -3,6 +3,8 @@
 
 #include "bench/common.hpp" // engine-internal: the stall guard and the peer thread of the measured loops
 #include "rdmalab/bench.hpp"
+#include "rdmalab/syscount.hpp"
+#include "verbs/traced_call.hpp" // engine-internal: how an event shows a call's system calls
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -36,6 +38,34 @@ class BenchTest : public QObject {
         QVERIFY(std::abs(s.stdev - 29.0115) < 1e-3);
         QCOMPARE(s.samples.front(), 100.0); // samples stay in measurement order
         QCOMPARE(compute_stats({}).max, 0.0);
+    }
+
+    void aSyscallCountIsShownOrItsAbsenceExplained() {
+        // How an event shows a tally: the number, or why there is none.
+        nlohmann::json data;
+        detail::syscall_fields(SyscallTally{.count = 1, .counted = 1, .uncounted = 0, .why = {}}, data);
+        QCOMPARE(data.dump(), std::string(R"({"syscalls":1})"));
+        data = nlohmann::json::object();
+        detail::syscall_fields(SyscallTally{.count = 0, .counted = 2, .uncounted = 1, .why = {}}, data);
+        QCOMPARE(
+            data.dump(),
+            std::string(R"({"syscalls_why":"1 of the 3 calls this event shows ran without the counter"})"));
+        data = nlohmann::json::object();
+        detail::syscall_fields(SyscallTally{.count = 5, .counted = 1, .uncounted = 0, .why = "no tracefs"},
+                               data);
+        QCOMPARE(data.dump(), std::string(R"({"syscalls_why":"no tracefs"})"));
+        // A meter that cannot count still runs the call, and hands its reason to the tally.
+        const SyscallMeter meter;
+        SyscallTally tally;
+        QCOMPARE(meter.count([] { return 7; }, tally), 7);
+        if (meter.available()) {
+            QCOMPARE(tally.counted, 1u);
+            QVERIFY(tally.why.empty());
+        } else {
+            QVERIFY(!meter.why().empty());
+            QCOMPARE(tally.why, meter.why());
+            QCOMPARE(tally.counted, 0u);
+        }
     }
 
     void stallGivesUpAfterItsTimeoutWithTheWaitNamed() {

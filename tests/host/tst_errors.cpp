@@ -121,12 +121,54 @@ class ErrorsTest : public QObject {
         QVERIFY(contains(explain_wc_status(IBV_WC_RNR_RETRY_EXC_ERR, "SEND").fix, "ibv_post_recv"));
     }
 
+    void completionStatusTextsStateTheFactsExactly() {
+        // RNR: every message that consumes a receive, and n retries = n+1 RNR NAKs; 7 has no limit.
+        const auto rnr = explain_wc_status(IBV_WC_RNR_RETRY_EXC_ERR, "SEND");
+        for (const auto& text : {rnr.cause, std::string(wc_status_meaning(IBV_WC_RNR_RETRY_EXC_ERR))}) {
+            QVERIFY2(contains(text, "SEND with immediate"), text.c_str());
+            QVERIFY2(contains(text, "RDMA WRITE with immediate"), text.c_str());
+            QVERIFY2(contains(text, "(n+1)th RNR NAK"), text.c_str());
+            QVERIFY2(contains(text, "rnr_retry 7 retries without limit"), text.c_str());
+        }
+        // A flush covers what was outstanding when the QP entered ERR, not only later posts.
+        const auto flush = explain_wc_status(IBV_WC_WR_FLUSH_ERR, "SEND");
+        QVERIFY2(contains(flush.cause, "still outstanding"), flush.cause.c_str());
+        QVERIFY2(contains(flush.cause, "posted afterwards"), flush.cause.c_str());
+        QVERIFY(contains(std::string(wc_status_meaning(IBV_WC_WR_FLUSH_ERR)), "still outstanding"));
+        // Transport retries are about silence, not keys; an invalid request is not a key failure either.
+        const auto retry = explain_wc_status(IBV_WC_RETRY_EXC_ERR, "RDMA_WRITE");
+        QVERIFY2(contains(retry.cause, "No ACK or NAK"), retry.cause.c_str());
+        QVERIFY2(contains(retry.cause, "REM_ACCESS_ERR, not this status"), retry.cause.c_str());
+        QVERIFY2(contains(retry.fix, "not unlimited"), retry.fix.c_str());
+        const auto invalid = explain_wc_status(IBV_WC_REM_INV_REQ_ERR, "SEND");
+        QVERIFY2(contains(invalid.cause, "not an rkey failure"), invalid.cause.c_str());
+        // LOC_PROT_ERR on a READ is the requester's own buffer.
+        const auto prot = explain_wc_status(IBV_WC_LOC_PROT_ERR, "RDMA_READ");
+        QVERIFY2(contains(prot.cause, "requester's own buffer"), prot.cause.c_str());
+        // The too-long SEND: what the IBTA names and what rxe 6.1 answers, the same in every text.
+        for (const auto& text : {std::string(wc_status_meaning(IBV_WC_LOC_QP_OP_ERR)),
+                                 std::string(wc_status_meaning(IBV_WC_REM_OP_ERR)),
+                                 explain_wc_status(IBV_WC_LOC_QP_OP_ERR, "RECV").cause,
+                                 explain_wc_status(IBV_WC_REM_OP_ERR, "SEND").cause})
+            QVERIFY2(contains(text, "rxe, Linux 6.1") || contains(text, "rxe in Linux 6.1"), text.c_str());
+        QVERIFY(contains(std::string(wc_status_meaning(IBV_WC_LOC_LEN_ERR)), "as LOC_QP_OP_ERR instead"));
+        QVERIFY(contains(std::string(wc_status_meaning(IBV_WC_REM_INV_REQ_ERR)), "with REM_OP_ERR instead"));
+        // Each status with a cause of its own: none falls back to the generic text.
+        for (auto status : {IBV_WC_LOC_LEN_ERR, IBV_WC_LOC_QP_OP_ERR, IBV_WC_LOC_PROT_ERR,
+                            IBV_WC_LOC_ACCESS_ERR, IBV_WC_REM_INV_REQ_ERR, IBV_WC_REM_OP_ERR})
+            QVERIFY2(!contains(explain_wc_status(status, "SEND").cause, "what the specification says"),
+                     wc_status_name(status).data());
+    }
+
     void portNotActiveAndNoGidAreExplained() {
         const auto port = explain_port_not_active("rxe0", 1, IBV_PORT_DOWN);
         QCOMPARE(port.code, std::string("PORT_DOWN"));
         QVERIFY(contains(port.fix, "ip link set"));
         const auto gid = explain_no_rocev2_gid("rxe0", 1);
         QVERIFY(contains(gid.meaning, "RoCE v2"));
+        // The MAC-derived default GID exists without an IP address; only the IP-based GIDs need one.
+        QVERIFY2(contains(gid.cause, "with or without an IP address"), gid.cause.c_str());
+        QVERIFY2(contains(gid.cause, "InfiniBand port"), gid.cause.c_str());
         QVERIFY(contains(gid.fix, "ip addr add"));
     }
 

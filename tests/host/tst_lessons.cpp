@@ -87,7 +87,11 @@ class LessonsTest : public QObject {
             QCOMPARE(lessons[i].size, std::size_t(64));
             QVERIFY(!lessons[i].message.empty());
             QVERIFY(!lessons[i].title.en.empty() && !lessons[i].title.zh.empty());
-            QVERIFY(!lessons[i].summary.en.empty() && !lessons[i].summary.zh.empty());
+            const auto& summary = lessons[i].summary;
+            for (auto device : {DeviceClass::unknown, DeviceClass::software, DeviceClass::hardware}) {
+                QVERIFY(!summary.get(device, "en").empty());
+                QVERIFY(summary.get(device, "zh") != summary.get(device, "en"));
+            }
             QVERIFY(!lessons[i].references.empty());
             QVERIFY(contains(lessons[i].file, lessons[i].id + ".yaml"));
         }
@@ -106,8 +110,16 @@ class LessonsTest : public QObject {
                 const LessonStep* step = it->step(step_id);
                 QVERIFY2(step != nullptr, what.c_str());
                 QVERIFY2(!step->title.en.empty() && !step->title.zh.empty(), what.c_str());
-                QVERIFY2(!step->text.en.empty() && !step->text.zh.empty(), what.c_str());
-                QVERIFY2(step->text.get("zh") == step->text.zh, what.c_str());
+                // Every text exists in both languages for every device class (no English fallback shown to a
+                // Chinese reader), and a variant is never a copy of another.
+                for (auto device : {DeviceClass::unknown, DeviceClass::software, DeviceClass::hardware}) {
+                    QVERIFY2(!step->text.get(device, "en").empty(), what.c_str());
+                    QVERIFY2(step->text.get(device, "zh") != step->text.get(device, "en"), what.c_str());
+                }
+                for (const auto* part : {&step->text.common, &step->text.software, &step->text.hardware})
+                    QVERIFY2(part->en.empty() == part->zh.empty(), what.c_str());
+                if (step->text.varies())
+                    QVERIFY2(step->text.software.en != step->text.hardware.en, what.c_str());
             }
             // No text for steps the operation does not run (a typo in a step id would never be shown).
             for (const auto& step : it->steps) {
@@ -126,11 +138,16 @@ class LessonsTest : public QObject {
             QStringLiteral("[\\x{3000}-\\x{303f}\\x{4e00}-\\x{9fff}\\x{ff00}-\\x{ffef}] +"
                            "[\\x{3000}-\\x{303f}\\x{4e00}-\\x{9fff}\\x{ff00}-\\x{ffef}]"));
         for (const auto& lesson : lessons) {
-            std::vector<std::pair<std::string, std::string>> texts = {{"title", lesson.title.zh},
-                                                                      {"summary", lesson.summary.zh}};
+            std::vector<std::pair<std::string, std::string>> texts = {{"title", lesson.title.zh}};
+            auto add = [&](const std::string& where, const DeviceText& text) {
+                texts.emplace_back(where, text.common.zh);
+                texts.emplace_back(where + ".software", text.software.zh);
+                texts.emplace_back(where + ".hardware", text.hardware.zh);
+            };
+            add("summary", lesson.summary);
             for (const auto& step : lesson.steps) {
                 texts.emplace_back(step.id + ".title", step.title.zh);
-                texts.emplace_back(step.id + ".text", step.text.zh);
+                add(step.id + ".text", step.text);
             }
             for (const auto& [where, text] : texts) {
                 const auto match = stray.match(QString::fromStdString(text));
@@ -138,6 +155,139 @@ class LessonsTest : public QObject {
                     lesson.id + " " + where + ": '" + match.captured().toStdString() + "'";
                 QVERIFY2(!match.hasMatch(), what.c_str());
             }
+        }
+    }
+
+    void stepsThatDependOnTheDeviceHaveBothVariants() {
+        // A text that speaks of DMA, doorbells, system calls, kernel bypass or what a CPU does tells a
+        // different story on SoftRoCE (the kernel's rxe driver does the NIC's work on a CPU, copying every
+        // byte, and the send doorbell is a system call) than on an RDMA NIC: such a text must have both.
+        // Whole words only: "RDMA" and "rdma_cm" do not speak of DMA.
+        const QRegularExpression keywords(QStringLiteral(
+            "(?<![A-Za-z_])(DMA|CPU)(?![A-Za-z_])|(?i:doorbell|system call|syscall|kernel bypass|"
+            "bypass)|门铃|系统调用|绕过内核|内核旁路|\\{syscalls\\}"));
+        QVERIFY(keywords.isValid());
+        QVERIFY(!keywords.match("RDMA over rdma_cm").hasMatch());
+        QVERIFY(keywords.match("the NIC reads it by DMA.").hasMatch());
+        auto mentions = [&](const LocalizedText& text) -> std::string {
+            for (const auto* part : {&text.en, &text.zh}) {
+                const auto match = keywords.match(QString::fromStdString(*part));
+                if (match.hasMatch()) return match.captured().toStdString();
+            }
+            return {};
+        };
+        std::vector<LessonError> errors;
+        const auto lessons = load_lessons(RDMALAB_LESSONS_DIR, errors);
+        QVERIFY(errors.empty());
+        int varying = 0;
+        for (const auto& lesson : lessons) {
+            std::vector<std::pair<std::string, const DeviceText*>> texts = {{"summary", &lesson.summary}};
+            for (const auto& step : lesson.steps)
+                texts.emplace_back(step.id, &step.text);
+            for (const auto& [where, text] : texts) {
+                const std::string word = mentions(text->common);
+                const std::string what = lesson.id + " " + where + ": mentions '" + word +
+                                         "' but lacks a software or a hardware variant";
+                if (!word.empty())
+                    QVERIFY2(!text->software.en.empty() && !text->hardware.en.empty(), what.c_str());
+                if (text->varies()) {
+                    ++varying;
+                    const std::string both = lesson.id + " " + where + ": has only one variant";
+                    QVERIFY2(!text->software.en.empty() && !text->hardware.en.empty(), both.c_str());
+                }
+            }
+            // The software variant of the post and poll steps quotes the engine's count of system calls.
+            for (const char* id : {"post_send_A", "poll_cq_A"}) {
+                const std::string what = lesson.id + " " + id + ": the SoftRoCE text does not use {syscalls}";
+                const LessonStep* step = lesson.step(id);
+                QVERIFY2(step && contains(step->text.software.en, "{syscalls}") &&
+                             contains(step->text.software.zh, "{syscalls}"),
+                         what.c_str());
+            }
+        }
+        QVERIFY(varying >= 3 * 5); // the summaries and the data-path steps of every lesson, at least
+    }
+
+    void variantsReplaceTheCommonTextOnTheirDevice() {
+        // post_send_A (lines 12-15) gets a software variant only: hardware keeps the common text.
+        const std::string oneVariant = std::string(kValid) + "      software:\n"             // 16
+                                                             "        en: By system call.\n" // 17
+                                                             "        zh: 系统调用。\n";     // 18
+        LessonError error;
+        auto lesson = parse_lesson(oneVariant, "one.yaml", error);
+        QVERIFY2(lesson.has_value(), error.to_string().c_str());
+        const DeviceText& text = lesson->step("post_send_A")->text;
+        QVERIFY(text.varies());
+        QCOMPARE(text.get(DeviceClass::software, "en"), std::string("By system call."));
+        QCOMPARE(text.get(DeviceClass::software, "zh"), std::string("系统调用。"));
+        QCOMPARE(text.get(DeviceClass::hardware, "en"), std::string("Post it."));
+        QCOMPARE(text.get(DeviceClass::hardware, "zh"), std::string("提交。"));
+        QCOMPARE(text.get(DeviceClass::unknown, "zh"), std::string("提交。"));
+        QVERIFY(text.variant(DeviceClass::hardware) == nullptr);
+        QVERIFY(text.variant(DeviceClass::unknown) == nullptr);
+        QCOMPARE(text.variant(DeviceClass::software)->en, std::string("By system call."));
+
+        // Both variants and no common text: an unknown device shows both under headings, and a variant
+        // without Chinese falls back to its own English, never to the other device's text.
+        const std::string variantsOnly = replace_line(replace_line(oneVariant, 14, "      hardware:"), 15,
+                                                      "        en: By a register write.") +
+                                         "summary:\n  software:\n    en: Soft.\n  hardware:\n    en: Hard.\n";
+        lesson = parse_lesson(variantsOnly, "both.yaml", error);
+        QVERIFY2(lesson.has_value(), error.to_string().c_str());
+        const DeviceText& both = lesson->step("post_send_A")->text;
+        QVERIFY(both.common.en.empty());
+        QCOMPARE(both.get(DeviceClass::hardware, "zh"), std::string("By a register write."));
+        QCOMPARE(both.get(DeviceClass::software, "zh"), std::string("系统调用。"));
+        QCOMPARE(both.get(DeviceClass::unknown, "en"),
+                 std::string("On a software device (SoftRoCE):\nBy system call.\n\n"
+                             "On a hardware RDMA NIC:\nBy a register write."));
+        QVERIFY(contains(both.get(DeviceClass::unknown, "zh"), "在软件设备（SoftRoCE）上：\n系统调用。"));
+        QCOMPARE(lesson->summary.get(DeviceClass::software, "en"), std::string("Soft."));
+        QCOMPARE(lesson->summary.get(DeviceClass::hardware, "en"), std::string("Hard."));
+        QVERIFY(
+            contains(lesson->summary.get(DeviceClass::unknown, "en"), "Soft.\n\nOn a hardware RDMA NIC:"));
+    }
+
+    void malformedVariantsNameFileLineAndField() {
+        const std::string base = std::string(kValid);
+        struct Case {
+            std::string text;
+            std::string field;
+            int line;
+            std::string message;
+        };
+        const std::vector<Case> cases = {
+            {base + "      software:\n", "steps[1].text.software", 16, "has no value"},
+            {base + "      software: By system call.\n", "steps[1].text.software", 16, "must be a mapping"},
+            {base + "      software:\n        zh: 系统调用。\n", "steps[1].text.software.en", 16,
+             "required field is missing"},
+            {base + "      software:\n        en: ''\n", "steps[1].text.software.en", 17,
+             "must not be empty"},
+            {base + "      software:\n        eng: x\n", "steps[1].text.software.eng", 17,
+             "unknown key 'eng'"},
+            {base + "      softroce:\n        en: x\n", "steps[1].text.softroce", 16,
+             "(allowed here: en, zh, software, hardware)"},
+            // Without the common English text, both variants are needed.
+            {replace_line(replace_line(base, 14, "      software:"), 15, "        en: By system call."),
+             "steps[1].text.en", 13, "only when both 'software' and 'hardware'"},
+            // A Chinese common text without its English.
+            {replace_line(base, 14, "      hardware:\n        en: x\n      software:\n        en: y"),
+             "steps[1].text.zh", 18, "needs the English one"},
+            {base + "summary:\n  en: S.\n  hardware:\n    en: ''\n", "summary.hardware.en", 19,
+             "must not be empty"},
+            // Titles have no device variants.
+            {replace_line(base, 5, "  software:\n    en: x"), "title.software", 5, "unknown key 'software'"},
+        };
+        for (const auto& c : cases) {
+            LessonError error;
+            const bool loaded = parse_lesson(c.text, "variants.yaml", error).has_value();
+            const std::string what = c.field + ": " + error.to_string() + "\n" + c.text;
+            QVERIFY2(!loaded, what.c_str());
+            QVERIFY2(error.field == c.field, what.c_str());
+            QVERIFY2(error.line == c.line, what.c_str());
+            QVERIFY2(contains(error.message, c.message), what.c_str());
+            QVERIFY2(contains(error.to_string(), "variants.yaml:" + std::to_string(c.line) + ":"),
+                     what.c_str());
         }
     }
 
@@ -154,9 +304,11 @@ class LessonsTest : public QObject {
         QCOMPARE(lesson->file, path);
         QVERIFY(lesson->step("nope") == nullptr);
         // Missing Chinese falls back to English.
-        QCOMPARE(lesson->step("open_device")->text.get("zh"), std::string("Open it."));
-        QCOMPARE(lesson->step("post_send_A")->text.get("zh"), std::string("提交。"));
-        QCOMPARE(lesson->step("post_send_A")->text.get("en"), std::string("Post it."));
+        QCOMPARE(lesson->step("open_device")->text.get(DeviceClass::software, "zh"), std::string("Open it."));
+        QCOMPARE(lesson->step("post_send_A")->text.get(DeviceClass::hardware, "zh"), std::string("提交。"));
+        QCOMPARE(lesson->step("post_send_A")->text.get(DeviceClass::unknown, "en"), std::string("Post it."));
+        QVERIFY(!lesson->step("post_send_A")->text.varies());
+        QVERIFY(lesson->step("post_send_A")->text.variant(DeviceClass::software) == nullptr);
     }
 
     void syntaxErrorReportsLine() {

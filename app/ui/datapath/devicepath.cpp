@@ -91,18 +91,13 @@ constexpr PathStory kUnknown{
 
 } // namespace
 
-DeviceClass deviceClassOf(const LabState& state) {
-    if (state.softwareDevice) return DeviceClass::Software;
-    return state.deviceDriver.isEmpty() ? DeviceClass::Unknown : DeviceClass::Hardware;
-}
-
-const PathStory& storyFor(DeviceClass deviceClass) {
+const PathStory& storyFor(labs::DeviceClass deviceClass) {
     switch (deviceClass) {
-    case DeviceClass::Hardware:
+    case labs::DeviceClass::hardware:
         return kHardware;
-    case DeviceClass::Software:
+    case labs::DeviceClass::software:
         return kSoftware;
-    case DeviceClass::Unknown:
+    case labs::DeviceClass::unknown:
         break;
     }
     return kUnknown;

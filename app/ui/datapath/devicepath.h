@@ -5,18 +5,11 @@
 // event's device_info, so a replay shows the path of the device it was recorded on.
 #pragma once
 
-#include "labstate.h"
+#include "inspector.h" // deviceClassOf: the class of the session's device, the one fold of it
 
 #include <QString>
 
 namespace rdmalab::app::datapath {
-
-enum class DeviceClass {
-    Unknown,  ///< no session yet, or one that did not describe its device
-    Hardware, ///< device_info.software false, with a driver (mlx5, ...)
-    Software, ///< device_info.software true (rxe, siw)
-};
-DeviceClass deviceClassOf(const LabState& state);
 
 /// The texts of one device class. `%1` in a text is filled in where its comment says.
 struct PathStory {
@@ -46,7 +39,8 @@ struct PathStory {
     const char* cqeWritten; ///< who put a completion into the CQ
 };
 
-const PathStory& storyFor(DeviceClass deviceClass);
+/// The row of a device class (deviceClassOf: unknown until the session says whether it is software).
+const PathStory& storyFor(labs::DeviceClass deviceClass);
 
 /// The same for every device: an inline send's payload went into the WQE when it was posted.
 QString inlinePostedText(quint64 length);

@@ -107,7 +107,7 @@ struct DataPathView::Impl {
     void paintStatus(QPainter* p);
     void paintLink(QPainter* p);
     void paintLegend(QPainter* p);
-    const datapath::PathStory& story() const { return datapath::storyFor(datapath::deviceClassOf(shown)); }
+    const datapath::PathStory& story() const { return datapath::storyFor(deviceClassOf(shown)); }
     // The texts the painted decoration shows (one source for painting them and for drawnTexts).
     QStringList laneTexts() const;
     QStringList linkTexts() const;

@@ -95,6 +95,7 @@ class LoopbackOperation {
 
   private:
     struct Side;
+    class SyscallsCounted;
     void plan();
     void add(std::string id, std::string title, Endpoint endpoint, std::function<void()> action);
     void step(const std::string& id, Endpoint endpoint);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "rdmalab/errors.hpp"
+#include "rdmalab/syscount.hpp"
 #include "rdmalab/trace.hpp"
 
 #include <infiniband/verbs.h>
@@ -188,6 +189,9 @@ class CompletionQueue {
     void request_notify(bool solicited_only = false);
     /// Waits for a completion event (ibv_get_cq_event), acks it and re-arms. False on timeout.
     bool wait_event(std::chrono::milliseconds timeout);
+    /// While `meter` is attached (nullptr detaches), every ibv_poll_cq call is counted, and the
+    /// `ibv_poll_cq` event carries the system calls of all the polls it stands for (`syscalls`).
+    void count_syscalls(std::shared_ptr<const SyscallMeter> meter) { syscalls_ = std::move(meter); }
 
   private:
     CompletionQueue(std::shared_ptr<Context> context, std::shared_ptr<CompletionChannel> channel, ibv_cq* cq,
@@ -198,6 +202,8 @@ class CompletionQueue {
     TraceScope trace_;
     std::uint64_t empty_polls_ = 0;
     unsigned unacked_events_ = 0;
+    std::shared_ptr<const SyscallMeter> syscalls_;
+    SyscallTally poll_syscalls_; ///< of the polls since the last ibv_poll_cq event
 };
 
 /// An address handle (ibv_create_ah), needed for UD sends.
@@ -334,6 +340,9 @@ class QueuePair {
 
     void post_send(const SendRequest& request);
     void post_recv(const RecvRequest& request);
+    /// While `meter` is attached (nullptr detaches), the events of ibv_post_send and ibv_post_recv carry
+    /// the system calls the call made (`syscalls`).
+    void count_syscalls(std::shared_ptr<const SyscallMeter> meter) { syscalls_ = std::move(meter); }
 
   private:
     /// ibv_query_qp's state, or the last known one when the query fails; never traced (error paths).
@@ -350,6 +359,7 @@ class QueuePair {
     QpCapacity capacity_;
     TraceScope trace_;
     ibv_qp_state state_ = IBV_QPS_RESET;
+    std::shared_ptr<const SyscallMeter> syscalls_;
 };
 
 /// Connects two connected-mode QPs (RC or UC) to each other: RESET->INIT->RTR->RTS on both, A first.

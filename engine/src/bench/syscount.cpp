@@ -25,7 +25,7 @@ std::optional<long> sys_enter_id() {
 
 } // namespace
 
-SyscallCounter::SyscallCounter() {
+SyscallCounter::SyscallCounter(Threads threads) {
     const auto id = sys_enter_id();
     if (!id) {
         why_ = "tracefs is not mounted or has no raw_syscalls:sys_enter tracepoint (mount it: "
@@ -36,7 +36,8 @@ SyscallCounter::SyscallCounter() {
     attr.type = PERF_TYPE_TRACEPOINT;
     attr.size = sizeof attr;
     attr.config = static_cast<std::uint64_t>(*id);
-    attr.inherit = 1; // count the threads this thread starts (the peer thread of a loopback pair)
+    // ThisAndLater: count the threads this thread starts (the peer thread of a loopback pair).
+    attr.inherit = threads == Threads::ThisAndLater ? 1 : 0;
     attr.exclude_hv = 1;
     const long fd = syscall(SYS_perf_event_open, &attr, 0 /* this thread */, -1 /* any CPU */, -1, 0);
     if (fd < 0) {

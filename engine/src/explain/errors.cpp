@@ -73,8 +73,9 @@ ErrorInfo explain_errno(const std::string& verb, int err, const std::string& det
     switch (err) {
     case ENOMEM:
         info.cause = prefix +
-                     "The device or the kernel could not allocate the resource: a device limit "
-                     "(max_qp, max_cq, max_mr, max_qp_wr, max_sge) was exceeded, or locked memory ran out.";
+                     "The device or the kernel could not allocate the resource: the device's number of "
+                     "objects of this kind (max_qp, max_cq, max_mr, max_pd) is used up, or memory ran out "
+                     "(for pinned memory, the locked-memory limit RLIMIT_MEMLOCK).";
         info.fix =
             "Ask for fewer or smaller objects (compare with `rdmalab-cli devices`), release unused ones, or "
             "raise `ulimit -l` (RLIMIT_MEMLOCK).";
@@ -106,7 +107,7 @@ ErrorInfo explain_errno(const std::string& verb, int err, const std::string& det
                          "The protection domain still has objects allocated on it: memory regions, memory "
                          "windows, queue pairs, shared receive queues or address handles.";
             info.fix = "Destroy the QPs, SRQs and AHs and deregister the MRs of this PD first (children "
-                       "before parents: QP, MR, CQ, PD, device, as rc_pingpong does).";
+                       "before parents: QP, CQ, MR, PD, device, as rc_pingpong does).";
         } else if (verb == "ibv_destroy_cq") {
             info.cause = prefix +
                          "The completion queue is still used by a queue pair (as its send or receive CQ) or "
@@ -300,11 +301,16 @@ ErrorInfo explain_no_rocev2_gid(const std::string& device, int port) {
         .err = ENOENT,
         .code = "no RoCE v2 GID",
         .meaning = fmt::format("port {} of {} has no RoCE v2 entry in its GID table", port, device),
-        .cause = "RoCE GIDs are made from the netdev's IP addresses; the interface has none, or the port is "
-                 "InfiniBand.",
-        .fix = "Give the interface an IP address (`ip addr add ... dev IFACE`, `ip link set IFACE up`) and "
-               "check "
-               "the GID table with `rdmalab-cli devices`."};
+        .cause = "On a RoCE port the kernel installs a default GID made from the interface's MAC address "
+                 "(fe80::...) for each GID type the device supports as soon as the device is bound to the "
+                 "interface, with or without an IP address (drivers/infiniband/core/roce_gid_mgmt.c); "
+                 "the IP-based GIDs (::ffff:a.b.c.d for an IPv4 address) come with the addresses. So a "
+                 "port without any RoCE v2 entry is an InfiniBand port, or a RoCE device (or firmware "
+                 "setting) that offers RoCE v1 GIDs only.",
+        .fix = "Check the port's link layer and GID table with `rdmalab-cli devices`. Use a device with "
+               "RoCE v2: SoftRoCE (`rdma link add rxe0 type rxe netdev IFACE`) implements only RoCE v2. "
+               "For rdma_cm between hosts also give the interface an IP address (`ip addr add ADDR/LEN dev "
+               "IFACE`), which adds the IP-based RoCE v2 GID that rdma_cm resolves."};
 }
 
 ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, ibv_qp_state to,
@@ -329,9 +335,9 @@ ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, 
                    "nothing the transition does not accept.";
     } else if (err == EINVAL) {
         info.cause =
-            fmt::format("The device rejected an attribute value for {} (for example a path MTU above "
-                        "the port's active MTU, a GID index that does not exist, a remote QP number of "
-                        "0, or a transition not allowed from the QP's current state).",
+            fmt::format("The device rejected an attribute value for {} (for example a path_mtu code "
+                        "above the port's max_mtu, a GID index outside the port's GID table, a timeout "
+                        "above 31, or a transition not allowed from the QP's current state).",
                         transition);
         info.fix = "Check the attribute values against `rdmalab-cli devices` and the QP's current state.";
     } else {
@@ -351,53 +357,106 @@ ErrorInfo explain_wc_status(ibv_wc_status status, const std::string& opcode) {
     switch (status) {
     case IBV_WC_REM_ACCESS_ERR:
         info.cause =
-            "The rkey does not name a region of the responder's protection domain, the remote address "
-            "range [remote_addr, remote_addr+length) lies outside that region, or the region was "
-            "registered without the needed IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC flag.";
+            "The responder refused the access: the rkey does not name a region of the responder QP's "
+            "protection domain, the remote range [remote_addr, remote_addr+length) lies outside that "
+            "region, or the region was registered without the IBV_ACCESS_REMOTE_WRITE, REMOTE_READ or "
+            "REMOTE_ATOMIC flag the operation needs (a region registered with LOCAL_WRITE only refuses "
+            "them all).";
         info.fix =
             "Use the rkey and address the peer actually registered and sent you, stay within its length, "
             "and register the peer's region with the access the operation needs.";
         break;
     case IBV_WC_RNR_RETRY_EXC_ERR:
         info.cause =
-            "The responder had no receive work request posted when the SEND arrived, and the requester's "
-            "rnr_retry count ran out.";
-        info.fix = "Post receives (ibv_post_recv) on the responder before the peer sends, or raise rnr_retry "
-                   "(7 = retry forever) in the RTS transition.";
+            "A message that consumes a receive work request (SEND, SEND with immediate, RDMA WRITE with "
+            "immediate) arrived while the responder had none posted, so it answered with an RNR NAK "
+            "(receiver not ready). With rnr_retry n (0 to 6) the requester retries n times and fails at the "
+            "(n+1)th "
+            "RNR NAK: rnr_retry 0 fails at the first one. rnr_retry 7 retries without limit and never "
+            "fails this way.";
+        info.fix = "Post receives (ibv_post_recv) on the responder before the peer sends, one per incoming "
+                   "message, or raise rnr_retry in the RTR->RTS transition (7 = retry without limit).";
         break;
     case IBV_WC_WR_FLUSH_ERR:
         info.cause =
-            "An earlier error moved the QP to the Error state; every outstanding and later work request "
-            "is flushed.";
-        info.fix = "Find the first failed completion, then move the QP to RESET and connect it again.";
+            "The QP is in the Error state, moved there by an error on it (its first completion with another "
+            "status, or an asynchronous event, says which) or by a transition to ERR. Entering ERR flushes "
+            "every "
+            "work request still outstanding on the send and the receive queue, and every request posted "
+            "afterwards is flushed too; none of them was executed.";
+        info.fix = "Find the first failed completion, then move the QP to RESET and connect it again "
+                   "(INIT, RTR, RTS), and post the receives anew.";
         break;
     case IBV_WC_RETRY_EXC_ERR:
         info.cause =
-            "The peer QP did not answer: it is not in RTR/RTS, its QP number or GID is wrong, or the "
-            "network drops packets.";
-        info.fix = "Check the remote QP number, GID and state; check the link.";
+            "No ACK or NAK came back: the request and each of its retry_cnt retransmissions waited the "
+            "local ACK timeout (4.096 µs · 2^timeout) in vain (a NAK for a PSN sequence error, a lost "
+            "packet, "
+            "also uses up one retry). The peer QP is gone or not in RTR/RTS, the QP number or GID in this "
+            "QP's path is wrong, or the link is down or drops packets. (A refused rkey is answered with a "
+            "NAK: REM_ACCESS_ERR, not this status.)";
+        info.fix = "Check the remote QP number, GID and state, and the link (`rdma link show`); retry_cnt 7 "
+                   "means 7 retransmissions, not unlimited ones.";
         break;
     case IBV_WC_LOC_PROT_ERR:
+        info.cause =
+            "A local scatter/gather entry of this work request does not refer to a region valid for it: "
+            "its lkey is wrong or of another protection domain, its range lies outside the region, or the "
+            "region lacks LOCAL_WRITE where the NIC writes into it. For an RDMA READ or an atomic this is "
+            "the requester's own buffer, checked when the response arrives: the responder's rkey was "
+            "accepted (a refused rkey gives REM_ACCESS_ERR). SoftRoCE (rxe, Linux 6.1) reports a bad lkey "
+            "in a SEND or RDMA WRITE as LOC_QP_OP_ERR.";
+        info.fix = "Use the lkey and an address range of a region of the QP's protection domain, registered "
+                   "with LOCAL_WRITE when the NIC writes into it (RDMA READ and atomic targets, receives).";
+        break;
     case IBV_WC_LOC_ACCESS_ERR:
         info.cause =
-            "A local scatter/gather entry is outside its memory region, uses a wrong lkey, or the region "
-            "lacks LOCAL_WRITE for a receive or read target.";
-        info.fix = "Use the lkey and address range of a region registered with the needed access flags.";
+            "On the responder: an RDMA WRITE with immediate from the peer hit a protection error on this "
+            "side's memory (the rkey, the range or the region's REMOTE_WRITE access), reported on the "
+            "receive it consumed; the peer's request completes with REM_ACCESS_ERR. (SoftRoCE, rxe in "
+            "Linux 6.1, reports that receive as REM_ACCESS_ERR too.)";
+        info.fix = "Give the peer the rkey, address and length of a region registered with "
+                   "IBV_ACCESS_REMOTE_WRITE (and LOCAL_WRITE) for its RDMA WRITE with immediate.";
         break;
     case IBV_WC_LOC_LEN_ERR:
         info.cause =
-            "The incoming message is longer than the posted receive buffer, or the send is longer than "
-            "the port allows.";
-        info.fix = "Post receive buffers at least as large as the largest message.";
+            "The receive buffer is shorter than the message that arrived for it, the message is longer "
+            "than the port's max_msg_sz, or an RDMA READ response carried another length than requested. "
+            "(SoftRoCE, rxe in Linux 6.1, reports a receive too short for a SEND as LOC_QP_OP_ERR.)";
+        info.fix = "Post receive buffers at least as large as the largest message the peer sends, and keep "
+                   "messages within max_msg_sz.";
+        break;
+    case IBV_WC_LOC_QP_OP_ERR:
+        info.cause =
+            "The QP found this work request, or the receive it used, inconsistent. On SoftRoCE (rxe, Linux "
+            "6.1): on the requester, a bad lkey in a SEND or RDMA WRITE (IBTA: LOC_PROT_ERR); on the "
+            "responder, a receive too short for the arriving SEND (IBTA: LOC_LEN_ERR) or a receive into a "
+            "region registered without LOCAL_WRITE (IBTA: LOC_PROT_ERR); the sender then gets REM_OP_ERR.";
+        info.fix = "Check the lkeys and lengths of the work request, and on a responder the size of the "
+                   "posted receives and that their regions have LOCAL_WRITE.";
         break;
     case IBV_WC_REM_INV_REQ_ERR:
-        info.cause = "The responder does not allow this operation on the QP (access flags of the QP), the "
-                     "message exceeds its receive buffer, or an atomic's address is not 8-byte aligned.";
-        info.fix =
-            "Set the QP's qp_access_flags in INIT, use 8-byte aligned atomics and large enough receives.";
+        info.cause =
+            "The responder found the request invalid (not an rkey failure, which is REM_ACCESS_ERR): its QP "
+            "does not allow the operation (the qp_access_flags set in RESET->INIT lack REMOTE_WRITE, "
+            "REMOTE_READ or REMOTE_ATOMIC), the SEND is longer than the receive posted for it (SoftRoCE, "
+            "rxe in Linux 6.1, answers that with REM_OP_ERR), an RDMA length is above 2^31 bytes, or an "
+            "atomic's remote address is not 8-byte aligned.";
+        info.fix = "Set the responder QP's qp_access_flags in RESET->INIT for the operations it serves, post "
+                   "receives at least as long as the messages, and keep atomics 8-byte aligned.";
+        break;
+    case IBV_WC_REM_OP_ERR:
+        info.cause =
+            "The responder could not complete the request for a reason on its side: the receive it used was "
+            "malformed (that receive completes with LOC_QP_OP_ERR on the responder), or its QP failed. "
+            "SoftRoCE (rxe, Linux 6.1) answers this way when the SEND is longer than the posted receive "
+            "(IBTA: REM_INV_REQ_ERR) or the receive's region lacks LOCAL_WRITE.";
+        info.fix = "Look at the responder's receive completion: post receives large enough for the message, "
+                   "in regions registered with LOCAL_WRITE.";
         break;
     default:
-        info.cause = "See ibv_poll_cq(3) for this status.";
+        info.cause = "The meaning above is what the specification says of this status; the completion's "
+                     "vendor_err (in the trace) is the device's own code for it.";
         info.fix = "Check the work request fields and the peer QP state.";
         break;
     }

@@ -36,6 +36,12 @@ constexpr std::size_t kMemoryPreview = 256; // bytes of each buffer shown in Dat
 constexpr std::uint64_t kWrIdMain = 1;
 constexpr std::uint64_t kWrIdRecv = 2;
 constexpr std::uint64_t kWrIdAfterFault = 3;
+
+/// The steps that post or poll: their ibv_post_send, ibv_post_recv and ibv_poll_cq events carry the
+/// system calls each call made (`syscalls`), so a lesson can show which verb enters the kernel.
+bool counts_syscalls(const std::string& step_id) {
+    return step_id.rfind("post_", 0) == 0 || step_id.rfind("poll_", 0) == 0;
+}
 } // namespace
 
 struct LoopbackOperation::Side {
@@ -46,6 +52,33 @@ struct LoopbackOperation::Side {
     std::shared_ptr<QueuePair> qp;
     std::uint32_t psn = 0;
     std::vector<std::uint8_t> before; ///< buffer content before the operation
+};
+
+/// Attaches a SyscallMeter to both endpoints' QPs and CQs for one step, and detaches it after. The
+/// counter is opened for the step only: while a raw_syscalls:sys_enter counter is open the tracepoint
+/// stays registered, which sends every system call of every thread through the kernel's slower traced
+/// path, and between steps the engine process may start a measurement.
+class LoopbackOperation::SyscallsCounted {
+  public:
+    SyscallsCounted(LoopbackOperation& op, bool on) : op_(op) {
+        if (on) attach(std::make_shared<const SyscallMeter>());
+    }
+    ~SyscallsCounted() {
+        if (attached_) attach(nullptr);
+    }
+    SyscallsCounted(const SyscallsCounted&) = delete;
+    SyscallsCounted& operator=(const SyscallsCounted&) = delete;
+
+  private:
+    void attach(const std::shared_ptr<const SyscallMeter>& meter) {
+        for (const auto* side : {op_.a_.get(), op_.b_.get()}) {
+            if (side->qp) side->qp->count_syscalls(meter);
+            if (side->cq) side->cq->count_syscalls(meter);
+        }
+        attached_ = meter != nullptr;
+    }
+    LoopbackOperation& op_;
+    bool attached_ = false;
 };
 
 LoopbackOperation::LoopbackOperation(OperationOptions options, std::shared_ptr<Tracer> tracer)
@@ -416,6 +449,7 @@ bool LoopbackOperation::run_next() {
         tracer_->record(info.endpoint, EventKind::Step, info.id, {},
                         {{"index", index}, {"count", steps_.size()}, {"title", info.title}});
     try {
+        const SyscallsCounted counted(*this, counts_syscalls(info.id));
         actions_[index]();
         // A failed completion ends the normal path early unless a fault was asked for.
         if (info.id == "poll_cq_A" && options_.fault == FaultKind::None && outcome_.requester_completion &&

@@ -68,9 +68,12 @@ CompletionQueue::~CompletionQueue() {
 
 std::vector<Completion> CompletionQueue::poll(int max) {
     std::vector<ibv_wc> wcs(static_cast<std::size_t>(max));
-    const int n = ibv_poll_cq(cq_, max, wcs.data());
     // Not a traced_call: an empty poll records nothing (the next event counts them), and a poll that
-    // finds completions records one event for the poll and one per completion.
+    // finds completions records one event for the poll and one per completion. So the system calls of
+    // the polls (with a meter attached) add up until the event that shows them.
+    const auto call = [&] { return ibv_poll_cq(cq_, max, wcs.data()); };
+    const int n = syscalls_ ? syscalls_->count(call, poll_syscalls_) : call();
+    if (!syscalls_) ++poll_syscalls_.uncounted;
     if (n < 0) fail(trace_, explain_errno("ibv_poll_cq", -n == 0 ? EINVAL : -n, "polling the CQ"));
     if (n == 0) {
         ++empty_polls_;
@@ -93,13 +96,16 @@ std::vector<Completion> CompletionQueue::poll(int max) {
         result.push_back(c);
     }
     if (trace_.on()) {
-        trace_.record(EventKind::Verb, "ibv_poll_cq", {{"cq", cq_->handle}},
-                      {{"args", {{"num_entries", max}}}, {"ret", n}, {"empty_polls_before", empty_polls_}});
+        nlohmann::json data = {
+            {"args", {{"num_entries", max}}}, {"ret", n}, {"empty_polls_before", empty_polls_}};
+        if (poll_syscalls_.counted > 0 || !poll_syscalls_.why.empty()) syscall_fields(poll_syscalls_, data);
+        trace_.record(EventKind::Verb, "ibv_poll_cq", {{"cq", cq_->handle}}, std::move(data));
         for (const auto& c : result)
             trace_.record(EventKind::Wc, std::string(wc_status_name(c.status)),
                           {{"cq", cq_->handle}, {"qpn", c.qp_num}, {"wr_id", c.wr_id}}, c.to_json());
     }
     empty_polls_ = 0;
+    poll_syscalls_ = {};
     return result;
 }
 

@@ -179,7 +179,8 @@ void QueuePair::post_send(const SendRequest& request) {
         VerbCall{.scope = trace_,
                  .verb = "ibv_post_send",
                  .kind = EventKind::PostWr,
-                 .event = wr_opcode_name(request.opcode)},
+                 .event = wr_opcode_name(request.opcode),
+                 .syscalls = syscalls_.get()},
         [&] { return ibv_post_send(qp_, &wr, &bad); },
         [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
             ids = {{"qpn", qp_->qp_num}, {"wr_id", request.wr_id}};
@@ -211,7 +212,11 @@ void QueuePair::post_recv(const RecvRequest& request) {
     wr.num_sge = static_cast<int>(sges.size());
     ibv_recv_wr* bad = nullptr;
     traced_call(
-        VerbCall{.scope = trace_, .verb = "ibv_post_recv", .kind = EventKind::PostWr, .event = "RECV"},
+        VerbCall{.scope = trace_,
+                 .verb = "ibv_post_recv",
+                 .kind = EventKind::PostWr,
+                 .event = "RECV",
+                 .syscalls = syscalls_.get()},
         [&] { return ibv_post_recv(qp_, &wr, &bad); },
         [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
             ids = {{"qpn", qp_->qp_num}, {"wr_id", request.wr_id}};

@@ -2,10 +2,12 @@
 // event that shows it, and on failure record an `error` event and throw the explained RdmaError. Every
 // verbs class (and the rdma_cm operations) goes through these helpers, so the events of all calls have
 // one shape: `ret` (and `errno` for verbs that return a pointer), `dur_ns` for timed calls, `verb` when
-// the event is named after what the call does (a QP transition, a posted work request).
+// the event is named after what the call does (a QP transition, a posted work request), and `syscalls`
+// (or `syscalls_why`) for a call made while a SyscallMeter is attached.
 #pragma once
 
 #include "rdmalab/errors.hpp"
+#include "rdmalab/syscount.hpp"
 #include "rdmalab/verbs.hpp"
 
 #include <fmt/format.h>
@@ -52,7 +54,20 @@ struct VerbCall {
     bool timed = false;               ///< the event carries `dur_ns`
     EventKind kind = EventKind::Verb; ///< QpState or PostWr for a call shown as what it does
     std::string_view event = {};      ///< the event's name when it is not the verb's (then data has "verb")
+    const SyscallMeter* syscalls = nullptr; ///< counts the call's system calls into the event
 };
+
+/// The system calls a tally holds, as an event's data shows them: `syscalls`, or `syscalls_why` when
+/// the number is not known.
+inline void syscall_fields(const SyscallTally& tally, nlohmann::json& data) {
+    if (!tally.why.empty())
+        data["syscalls_why"] = tally.why;
+    else if (tally.uncounted > 0)
+        data["syscalls_why"] = fmt::format("{} of the {} calls this event shows ran without the counter",
+                                           tally.uncounted, tally.uncounted + tally.counted);
+    else
+        data["syscalls"] = tally.count;
+}
 
 /// Calls `call` (a verb returning a pointer or an int status), records the event of `how` with the
 /// standard fields, lets `fields(outcome, ids, data)` add its own (it may override the standard ones),
@@ -61,8 +76,9 @@ template <typename Call, typename Fields, typename Explain>
 auto traced_call(const VerbCall& how, Call&& call, Fields&& fields, Explain&& explain) {
     using R = std::invoke_result_t<Call&>;
     CallOutcome<R> outcome;
+    SyscallTally syscalls;
     const auto start = how.timed ? monotonic_ns() : 0;
-    outcome.value = call();
+    outcome.value = how.syscalls ? how.syscalls->count(call, syscalls) : call();
     outcome.err = errno;
     if (how.timed) outcome.dur_ns = monotonic_ns() - start;
     if (how.scope.on()) {
@@ -76,6 +92,7 @@ auto traced_call(const VerbCall& how, Call&& call, Fields&& fields, Explain&& ex
             data["ret"] = outcome.value;
         }
         if (how.timed) data["dur_ns"] = outcome.dur_ns;
+        if (how.syscalls) syscall_fields(syscalls, data);
         fields(std::as_const(outcome), ids, data);
         how.scope.record(how.kind, std::string(how.event.empty() ? how.verb : how.event), std::move(ids),
                          std::move(data));

@@ -19,11 +19,33 @@ struct LocalizedText {
     const std::string& get(std::string_view language) const;
 };
 
+/// What kind of device a lesson runs on, as the trace's `session` event says (data.device_info.software):
+/// a software device (SoftRoCE, rdma_rxe) does the NIC's work in the kernel on a CPU, a hardware RNIC does it
+/// in the NIC. `unknown` when the trace does not say (an old recording, or before the session event).
+enum class DeviceClass { unknown, software, hardware };
+
+/// A lesson text that may differ by device class (docs/lab-format.md, "Device variants"): `common` is the
+/// text for any device, and `software` / `hardware` replace it on that class of device. Each part's `en` is
+/// empty when the file does not give it; `common.en` may be empty only when both variants are given.
+struct DeviceText {
+    LocalizedText common;
+    LocalizedText software;
+    LocalizedText hardware;
+    /// The variant written for `device`, or nullptr when there is none (always nullptr for `unknown`).
+    const LocalizedText* variant(DeviceClass device) const;
+    /// The text to show on `device` in `language`: the device's variant when there is one, else the common
+    /// text; for an unknown device without a common text, both variants, each under a heading naming its
+    /// class. Empty when the file gave no text at all.
+    std::string get(DeviceClass device, std::string_view language) const;
+    /// True when the text has a software or a hardware variant.
+    bool varies() const { return !software.en.empty() || !hardware.en.empty(); }
+};
+
 /// The lesson text for one engine step (the step ids of rdmalab::LoopbackOperation, e.g. "reg_mr_B").
 struct LessonStep {
     std::string id;
     LocalizedText title;
-    LocalizedText text;
+    DeviceText text;
 };
 
 /// A source the lesson's claims can be checked against.
@@ -40,7 +62,7 @@ struct Lesson {
     std::string op; ///< engine opcode: send, send_imm, write, write_imm, read, cas, faa
     std::size_t size = 64;
     std::string message;
-    LocalizedText summary;
+    DeviceText summary;
     std::vector<LessonStep> steps;
     std::vector<Reference> references;
     std::string file; ///< path it was loaded from
