@@ -26,6 +26,10 @@ QString lessonBannerText(const EngineBannerFacts& f) {
                        .arg(f.device, f.host, f.date)
                  : lessonTr("Live on %1").arg(f.device);
     if (f.softwareDevice) label += lessonTr("  (SoftRoCE: software RDMA — timings are not hardware timings)");
+    if (!f.note.isEmpty())
+        label += QLatin1Char('\n') +
+                 (f.replay ? lessonTr("The recording's note: %1") : lessonTr("The session's note: %1"))
+                     .arg(f.note);
     return label;
 }
 

@@ -18,10 +18,12 @@ struct EngineBannerFacts {
     QString date{};              ///< when (lesson replays)
     QString source{};            ///< the recording's file (measurement replays)
     bool recovered = false;      ///< the replay is a live session that ended without being closed
+    QString note{};              ///< the session's note (a recording's, e.g. how it was edited); empty: none
 };
 
 /// The lesson window's session line, plain text: "Live on rxe0", or "REPLAY of a recording — device rxe0
-/// on host, recorded date", followed by the SoftRoCE note for a software device.
+/// on host, recorded date", followed by the SoftRoCE note for a software device, and on a line of its own the
+/// recording's note when it has one.
 QString lessonBannerText(const EngineBannerFacts& facts);
 
 /// The measurement window's header, rich text (values escaped): the replay note, the RDMA device (with

@@ -157,6 +157,9 @@ QString replayNoteHtml(const LabState& s) {
     return "<p style='background:#fff3b0;color:#000;padding:4px'><b>" + tr("REPLAY") + "</b> " +
            tr("of a recording made on %1 (%2) at %3: these events were observed then, not now.")
                .arg(htmlText(s.device), htmlText(s.host), htmlText(s.date)) +
+           (s.sessionNote.isEmpty()
+                ? QString()
+                : "<br><b>" + tr("The recording's note:") + "</b> " + htmlText(s.sessionNote)) +
            "</p>";
 }
 

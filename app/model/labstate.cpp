@@ -67,6 +67,12 @@ void LabState::reset() {
     replay = keepReplay;
 }
 
+QString LabState::pairDevice() const {
+    const auto& a = objects[0];
+    const auto& b = objects[1];
+    return !a.device.isEmpty() && a.device == b.device ? a.device : QString();
+}
+
 QString LabState::peerQpnText(Side side) const {
     const auto& qp = qps[index(side)];
     return qp.destQpn ? QString::number(qp.destQpn) : QStringLiteral("-");
@@ -114,6 +120,7 @@ void LabState::applyObjects(const TraceEvent& e) {
         if (n == "ibv_alloc_pd" && ok) {
             x.pd = true;
             x.pdId = lenientInt(e.ids, "pd", -1);
+            x.device = d.contains("args") ? lenientText(d["args"], "device") : QString();
         } else if (n == "ibv_dealloc_pd") {
             x.pd = false;
         } else if (n == "ibv_create_cq" && ok) {
@@ -133,6 +140,7 @@ void LabState::applyObjects(const TraceEvent& e) {
         w.wrId = static_cast<quint64>(lenientInt(e.ids, "wr_id", 0));
         w.length = static_cast<quint64>(lenientInt(d, "length", 0));
         w.rkey = static_cast<quint32>(lenientInt(e.ids, "rkey", 0));
+        w.inlineData = lenientInt(d, "inline", 0) != 0;
         objects[index(*side)].pending.push_back(w);
     } else if (e.kind == EventKind::Wc && side) {
         auto& x = objects[index(*side)];
@@ -177,6 +185,7 @@ bool LabState::apply(const TraceEvent& e) {
         date = text(d, "date");
         mode = text(d, "mode");
         softwareDevice = d.object("device_info").get<bool>("software", softwareDevice);
+        sessionNote = text(d, "note");
         deviceClassKnown = deviceClassKnown || d.object("device_info").has("software");
         return true;
     case EventKind::Step:
@@ -247,6 +256,8 @@ bool LabState::apply(const TraceEvent& e) {
         q.sqPsn = a.get<quint32>("sq_psn", q.sqPsn);
         q.rqPsn = a.get<quint32>("rq_psn", q.rqPsn);
         q.pathMtu = a.get<int>("path_mtu", q.pathMtu);
+        if (const auto v = a.find<int>("retry_cnt")) q.retryCnt = *v;
+        if (const auto v = a.find<int>("rnr_retry")) q.rnrRetry = *v;
         q.seq = e.seq;
         return true;
     }

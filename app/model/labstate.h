@@ -46,6 +46,8 @@ struct QpState {
     QStringList lastMask;
     nlohmann::json lastAttributes = nlohmann::json::object();
     QStringList lastAccessFlags; ///< qp_access_flags of the last transition (empty when it set none)
+    std::optional<int> retryCnt; ///< retry_cnt as last set (RTR->RTS): retries when no ACK or NAK arrives
+    std::optional<int> rnrRetry; ///< rnr_retry as last set (RTR->RTS): retries after an RNR NAK, 7 = forever
     std::uint64_t seq = 0;
 };
 
@@ -97,7 +99,8 @@ struct PendingSend {
     QString opcode;
     quint64 wrId = 0;
     quint64 length = 0;
-    quint32 rkey = 0; ///< the remote key the request carries (0 for sends)
+    quint32 rkey = 0;        ///< the remote key the request carries (0 for sends)
+    bool inlineData = false; ///< IBV_SEND_INLINE: the payload was copied into the WQE when it was posted
 };
 
 /// The verbs objects of one side besides its region and QP: protection domain, completion queue, what
@@ -105,6 +108,7 @@ struct PendingSend {
 struct SideObjects {
     bool pd = false;
     qint64 pdId = -1;
+    QString device; ///< the device its last PD was allocated on (ibv_alloc_pd's args.device)
     bool cq = false;
     qint64 cqId = -1;
     qint64 cqe = 0; ///< actual_cqe of ibv_create_cq
@@ -145,6 +149,7 @@ class LabState {
     // Session header
     QString device;
     bool softwareDevice = false;
+    QString sessionNote; ///< the session's `note` (e.g. how a recording was edited); empty without one
     bool deviceClassKnown = false; ///< the session event said whether the device is software (device_info)
     QString host;
     QString date;
@@ -179,6 +184,10 @@ class LabState {
     /// The pending send a completion event retires (matched by wr_id on its side), looked up before the
     /// event is applied; nothing for other events or when none matches.
     std::optional<PendingSend> pendingSendFor(const TraceEvent& event) const;
+    /// The device both endpoints' PDs were allocated on (their last PD, kept after it is freed), when it is
+    /// one device (a loopback pair, as in every lesson); empty until both sides had a PD, or when they
+    /// differ.
+    QString pairDevice() const;
 
   private:
     void applyObjects(const TraceEvent& event);

@@ -209,6 +209,7 @@ void MainWindow::buildUi() {
     sessionLabel_->setTextFormat(Qt::PlainText);
     stepLabel_->setTextFormat(Qt::PlainText);
     stepLabel_->setWordWrap(true);
+    sessionLabel_->setWordWrap(true); // a recording's note can be long: it must not widen the window
     outer->addWidget(sessionLabel_);
     outer->addWidget(stepLabel_);
 
@@ -715,7 +716,8 @@ void MainWindow::refreshControls() {
                                                  .replay = replay,
                                                  .host = s.host,
                                                  .date = s.date,
-                                                 .recovered = recoveredReplay_}));
+                                                 .recovered = recoveredReplay_,
+                                                 .note = s.sessionNote}));
     }
     if (s.step.index >= 0)
         stepLabel_->setText(

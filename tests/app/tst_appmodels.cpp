@@ -172,6 +172,65 @@ class AppModelsTest : public QObject {
         QVERIFY(fault.objects[0].lastWcError);
     }
 
+    void labStateFoldsTheDevicePairRetriesAndInline() {
+        // What the data-path view draws the device's path and its illustrations from.
+        LabState write;
+        for (const auto& e : load("lesson-write.jsonl"))
+            write.apply(e);
+        QVERIFY(write.deviceClassKnown);
+        QVERIFY(write.softwareDevice);
+        QVERIFY(write.sessionNote.isEmpty());
+        QCOMPARE(write.pairDevice(), QString("rxe0")); // both PDs on rxe0, kept after teardown
+        LabState beforeTeardown;
+        for (const auto& e : load("lesson-write.jsonl")) {
+            if (e.kind == EventKind::Verb && e.name == "ibv_destroy_qp") break;
+            beforeTeardown.apply(e);
+        }
+        for (const auto& q : beforeTeardown.qps) {
+            QCOMPARE(q.rnrRetry, std::optional<int>(7)); // the lesson's RTR->RTS
+            QCOMPARE(q.retryCnt, std::optional<int>(7));
+        }
+        LabState early; // A's PD only: no pair yet
+        for (const auto& e : load("lesson-write.jsonl")) {
+            early.apply(e);
+            if (e.kind == EventKind::Verb && e.name == "ibv_alloc_pd") break;
+        }
+        QVERIFY(early.objects[0].pd);
+        QVERIFY(early.pairDevice().isEmpty());
+        QVERIFY(!early.qps[0].rnrRetry);
+        // The no-recv fault sets rnr_retry 0 on its QPs.
+        LabState noRecv;
+        for (const auto& e : load("fault-no-recv.jsonl")) {
+            if (e.kind == EventKind::Verb && e.name == "ibv_destroy_qp") break;
+            noRecv.apply(e);
+        }
+        QCOMPARE(noRecv.qps[0].rnrRetry, std::optional<int>(0));
+        // The edited recording: a NIC's driver, not software, and its note.
+        LabState edited;
+        for (const auto& e : load("lesson-write-hardware-edited.jsonl"))
+            edited.apply(e);
+        QVERIFY(edited.deviceClassKnown);
+        QVERIFY(!edited.softwareDevice);
+        QCOMPARE(edited.pairDevice(), QString("mlx5_0"));
+        QVERIFY(edited.sessionNote.contains("Not a run on an RDMA NIC."));
+        // An inline write is in flight as inline; the ordinary one is not.
+        for (const auto& [file, inlined] :
+             {std::pair{"lesson-write-inline.jsonl", true}, std::pair{"lesson-write.jsonl", false}}) {
+            LabState state;
+            bool seen = false;
+            for (const auto& e : load(file)) {
+                if (e.kind == EventKind::Wc) {
+                    QCOMPARE(state.objects[0].pending.size(), 1u);
+                    QCOMPARE(state.objects[0].pending[0].inlineData, inlined);
+                    seen = true;
+                    break;
+                }
+                state.apply(e);
+            }
+            QVERIFY2(seen, file);
+        }
+    }
+
     void labStateShowsAFault() {
         LabState state;
         for (const auto& e : load("fault-bad-rkey.jsonl"))

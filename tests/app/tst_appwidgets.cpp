@@ -1,4 +1,5 @@
 // The main window offscreen, found by object names: replaying a real recording, a dead engine, a bad file.
+#include "datapathview.h"
 #include "mainwindow.h"
 #include "qpstateview.h"
 
@@ -61,6 +62,36 @@ class AppWidgetsTest : public QObject {
         QVERIFY(text.contains("System calls the engine counted inside this ibv_post_send: not recorded."));
         QVERIFY(!text.contains("kernel bypass"));
         QVERIFY(!text.contains(QRegularExpression("\\{[a-z_]+\\}"))); // no placeholder left unfilled
+    }
+
+    void anEditedRecordingIsLabelledWithItsNote() {
+        // tests/data/lesson-write-hardware-edited.jsonl: a SoftRoCE recording whose device was edited to a
+        // NIC; its note says so wherever the replay is labelled: the session line, the inspector, the
+        // picture.
+        StartOptions options;
+        options.replayFile = kData + "lesson-write-hardware-edited.jsonl";
+        MainWindow window(options);
+        window.show();
+        auto* session = window.findChild<QLabel*>("sessionLabel");
+        auto* inspector = window.findChild<QTextBrowser*>("inspector");
+        auto* picture = window.findChild<DataPathView*>("dataPathView");
+        QVERIFY(session && inspector && picture);
+        QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
+        const QString note =
+            "Edited by hand: a real SoftRoCE recording (rxe0) whose device was renamed mlx5_0";
+        QTRY_VERIFY2(session->text().contains("REPLAY") && session->text().contains(note),
+                     qPrintable(session->text()));
+        QVERIFY(session->text().contains("mlx5_0"));
+        QVERIFY(!session->text().contains("SoftRoCE: software RDMA"));
+        QTRY_VERIFY2(inspector->toPlainText().contains("The recording's note: " + note),
+                     qPrintable(inspector->toPlainText()));
+        const QStringList texts = picture->drawnTexts();
+        QVERIFY(texts.contains("REPLAY"));
+        QVERIFY2(std::any_of(texts.begin(), texts.end(),
+                             [&](const QString& t) {
+                                 return t.startsWith("REPLAY · the recording's note: " + note);
+                             }),
+                 qPrintable(texts.join(" | ")));
     }
 
     void markupInARecordingIsShownAsText() {

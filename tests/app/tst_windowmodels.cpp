@@ -333,6 +333,27 @@ class WindowModelsTest : public QObject {
         QVERIFY2(replay.endsWith("timings are not hardware timings)"), qPrintable(replay));
         QVERIFY(lessonBannerText({.device = "rxe0", .replay = true, .recovered = true})
                     .startsWith("REPLAY of a recording of a live session that ended without being closed"));
+        // A recording that carries a note (tests/data/lesson-write-hardware-edited.jsonl): it is shown on a
+        // line of its own, with the replay label, and in the inspector's replay note.
+        LabState edited;
+        for (const auto& e : upTo(load("lesson-write-hardware-edited.jsonl"), 1))
+            edited.apply(e);
+        QVERIFY(edited.sessionNote.startsWith("Edited by hand: a real SoftRoCE recording (rxe0)"));
+        const QString banner = lessonBannerText({.device = edited.device,
+                                                 .softwareDevice = edited.softwareDevice,
+                                                 .replay = true,
+                                                 .host = edited.host,
+                                                 .date = edited.date,
+                                                 .note = edited.sessionNote});
+        QVERIFY2(banner.startsWith("REPLAY of a recording — device mlx5_0 on softroce-vm"),
+                 qPrintable(banner));
+        QVERIFY(!banner.contains("SoftRoCE: software RDMA"));
+        QCOMPARE(banner.section('\n', 1), "The recording's note: " + edited.sessionNote);
+        edited.sessionNote = "<i>hand</i> & edited";
+        QVERIFY2(replayNoteHtml(edited).contains(
+                     "<b>The recording's note:</b> &lt;i&gt;hand&lt;/i&gt; &amp; edited"),
+                 qPrintable(replayNoteHtml(edited)));
+        QVERIFY(!replayNoteHtml(recorded).contains("note:"));
     }
 
     void measurementBannerWarnsAboutSoftRoceNotAboutANic() {

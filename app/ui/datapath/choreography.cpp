@@ -72,18 +72,58 @@ const KindRule& kindRule(EventKind kind) {
     return it == std::end(kKinds) ? kHeader : *it;
 }
 
-struct FaultRule {
-    const char* statusPart; ///< the status contains it
+struct StatusRule {
+    const char* status;
     Fault fault;
-    const char* nak;
 };
 
-// In order: the first whose text the status contains decides.
-const FaultRule kFaults[] = {
-    {"FLUSH", Fault::Flushed, ""},
-    {"RNR", Fault::NotReady, "RNR NAK (retried, then gave up)"},
-    {"REM_ACCESS", Fault::RemoteAccess, "NAK: remote access error"},
+// By the completion status's exact name; a status not listed is Fault::Other.
+constexpr StatusRule kStatuses[] = {
+    {"IBV_WC_SUCCESS", Fault::None},
+    {"IBV_WC_WR_FLUSH_ERR", Fault::Flushed},
+    {"IBV_WC_RNR_RETRY_EXC_ERR", Fault::NotReady},
+    {"IBV_WC_REM_ACCESS_ERR", Fault::RemoteAccess},
+    {"IBV_WC_REM_INV_REQ_ERR", Fault::RemoteInvalid},
+    {"IBV_WC_REM_OP_ERR", Fault::RemoteOperation},
+    {"IBV_WC_RETRY_EXC_ERR", Fault::RetryExceeded},
+    {"IBV_WC_LOC_PROT_ERR", Fault::LocalProtection},
 };
+
+struct FaultRow {
+    Fault fault;
+    FaultStory story;
+};
+
+// What each failure draws. The responder's refusals follow the IBTA's NAK codes (remote access error,
+// invalid request, remote operational error) as rxe_resp.c sends them; a retry-exceeded request got no
+// answer at all, so no NAK is drawn; a local protection error is A's own (rxe_req.c fails the WQE before
+// building a packet when it cannot read the payload, rxe_comp.c when it cannot write a READ's response).
+const FaultRow kFaultRows[] = {
+    {Fault::NotReady, {.sent = true, .reachesResponder = true, .checkSend = "✗ no receive WQE posted"}},
+    {Fault::RemoteAccess,
+     {.sent = true,
+      .reachesResponder = true,
+      .checkOneSided = "✗ rkey 0x%1, range or rights refused by the responder",
+      .checkSend = "✗ the receive buffer's key, range or rights refused by the responder",
+      .nak = "NAK: remote access error"}},
+    {Fault::RemoteInvalid,
+     {.sent = true,
+      .reachesResponder = true,
+      .checkOneSided = "✗ invalid request, refused by the responder",
+      .checkSend = "✗ invalid request, refused by the responder",
+      .nak = "NAK: invalid request"}},
+    {Fault::RemoteOperation,
+     {.sent = true,
+      .reachesResponder = true,
+      .checkOneSided = "✗ the responder could not carry it out",
+      .checkSend = "✗ the responder could not carry it out",
+      .nak = "NAK: remote operational error"}},
+    {Fault::RetryExceeded, {.sent = true}},
+    // LocalProtection: A's payload is refused before sending (a WRITE or SEND), or a READ's response after
+    // the round trip: the opcode decides (illustration.cpp), so the row is empty like any other status's.
+};
+
+const FaultStory kNoStory{};
 
 struct OpcodeRule {
     const char* opcode;
@@ -130,15 +170,39 @@ std::array<Part, 2> highlightFor(EventKind kind, const QString& name, const QStr
 }
 
 Fault faultOf(const QString& status) {
-    for (const auto& f : kFaults)
-        if (status.contains(QLatin1String(f.statusPart))) return f.fault;
-    return status == QLatin1String("IBV_WC_SUCCESS") ? Fault::None : Fault::Other;
+    for (const auto& r : kStatuses)
+        if (status == QLatin1String(r.status)) return r.fault;
+    return Fault::Other;
 }
 
-QString nakText(Fault fault, const QString& shortStatus) {
-    for (const auto& f : kFaults)
-        if (f.fault == fault) return QString::fromUtf8(f.nak);
-    return QStringLiteral("NAK: %1").arg(shortStatus);
+const FaultStory& faultStory(Fault fault) {
+    for (const auto& r : kFaultRows)
+        if (r.fault == fault) return r.story;
+    return kNoStory;
+}
+
+QString rnrNakText(std::optional<int> rnrRetry) {
+    if (!rnrRetry) return QStringLiteral("RNR NAK: rnr_retry ran out, the send failed");
+    if (*rnrRetry <= 0) return QStringLiteral("RNR NAK: rnr_retry 0, the send fails at once");
+    if (*rnrRetry >= 7) return QStringLiteral("RNR NAK: rnr_retry 7 never gives up");
+    return QStringLiteral("RNR NAK, retried %1 time%2, then failed")
+        .arg(*rnrRetry)
+        .arg(*rnrRetry == 1 ? "" : "s");
+}
+
+QString retryExceededText(std::optional<int> retryCnt) {
+    if (!retryCnt) return QStringLiteral("✗ no ACK or NAK arrived: retries exhausted");
+    if (*retryCnt <= 0)
+        return QStringLiteral("✗ no ACK or NAK arrived: retry_cnt 0, failed at the first timeout");
+    return QStringLiteral("✗ no ACK or NAK arrived: retried %1 time%2 (retry_cnt), then failed")
+        .arg(*retryCnt)
+        .arg(*retryCnt == 1 ? "" : "s");
+}
+
+QString localProtectionText(bool returned) {
+    return returned
+               ? QStringLiteral("✗ lkey refused on A: the returned bytes cannot be written into A's memory")
+               : QStringLiteral("✗ lkey refused on A: the payload cannot be read, nothing is sent");
 }
 
 OpcodeShape shapeOf(const QString& opcode) {

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <array>
+#include <optional>
 #include <string_view>
 
 namespace rdmalab::app::datapath {
@@ -46,15 +47,34 @@ std::array<Part, 2> highlightFor(EventKind kind, const QString& name, const QStr
 
 /// How a completion's illustration reads, by the completion status.
 enum class Fault {
-    None,         ///< success: the request is served
-    Flushed,      ///< the QP was in ERR: nothing was sent
-    NotReady,     ///< RNR: no receive WQE at the responder
-    RemoteAccess, ///< the responder rejected the key or the access
-    Other,        ///< another NAK
+    None,     ///< success: the request is served
+    Flushed,  ///< IBV_WC_WR_FLUSH_ERR: the QP was in ERR, nothing was sent
+    NotReady, ///< IBV_WC_RNR_RETRY_EXC_ERR: no receive WQE at the responder, RNR NAKs until rnr_retry ran out
+    RemoteAccess,    ///< IBV_WC_REM_ACCESS_ERR: the responder refused the rkey, the range or the rights
+    RemoteInvalid,   ///< IBV_WC_REM_INV_REQ_ERR: the responder found the request invalid
+    RemoteOperation, ///< IBV_WC_REM_OP_ERR: the responder could not carry the request out
+    RetryExceeded,   ///< IBV_WC_RETRY_EXC_ERR: no ACK or NAK arrived, retry_cnt ran out
+    LocalProtection, ///< IBV_WC_LOC_PROT_ERR: A's own lkey, range or rights refused on A
+    Other,           ///< any other status: named, with no cause invented for it
 };
 Fault faultOf(const QString& status);
-/// The NAK token's text for a fault (Other: "NAK: " and the short status).
-QString nakText(Fault fault, const QString& shortStatus);
+
+/// What the illustration of a failed completion draws.
+struct FaultStory {
+    bool sent = false;              ///< the request is drawn leaving A
+    bool reachesResponder = false;  ///< ... and arriving at B, which refuses it and answers with `nak`
+    const char* checkOneSided = ""; ///< the refusal of a one-sided request at B; %1 the rkey in hex
+    const char* checkSend = "";     ///< the refusal of a SEND at B
+    const char* nak = "";           ///< the NAK B sends back; empty: none is drawn
+};
+const FaultStory& faultStory(Fault fault);
+/// The RNR NAK by the requester's rnr_retry: 0 fails at once, 1..6 retries that often, 7 never gives up.
+QString rnrNakText(std::optional<int> rnrRetry);
+/// Retries exhausted without an answer, by the requester's retry_cnt.
+QString retryExceededText(std::optional<int> retryCnt);
+/// A's lkey refused on A: before anything is sent (`returned` false), or when the bytes a READ or an atomic
+/// brought back were to be written into A's memory.
+QString localProtectionText(bool returned);
 
 /// The kind of posted request, by opcode: what its illustration moves.
 struct OpcodeShape {

@@ -37,6 +37,7 @@ Token* DataPathView::Impl::token(const QString& label, bool illustrated, bool er
     t->setPos(at);
     scene->addItem(t);
     temps.push_back(t);
+    animated << label;
     return t;
 }
 
@@ -44,6 +45,7 @@ Overlay* DataPathView::Impl::overlay(QRectF r, const QString& label, bool error)
     auto* o = new Overlay(&theme, r, label, error);
     scene->addItem(o);
     temps.push_back(o);
+    if (!label.isEmpty()) animated << label;
     return o;
 }
 
@@ -79,6 +81,57 @@ void DataPathView::Impl::syncToTarget() {
     shown = target;
     shown.replay = replay;
     refreshAll();
+}
+
+// ---- the texts the picture shows: what the painters draw and drawnTexts() lists
+
+QStringList DataPathView::Impl::laneTexts() const {
+    QStringList out{QStringLiteral("control path"), QString::fromUtf8(story().dataLane)};
+    if (story().doorbellLane[0] != '\0') out << QString::fromUtf8(story().doorbellLane);
+    return out;
+}
+
+QStringList DataPathView::Impl::titleTexts() const {
+    QStringList out{shown.device.isEmpty() ? QStringLiteral("no device yet") : shown.device};
+    if (shown.softwareDevice) out << QStringLiteral("SoftRoCE (software RDMA)");
+    if (shown.replay) out << QStringLiteral("REPLAY");
+    QString step = shown.step.title;
+    if (shown.step.index >= 0 && shown.step.count > 0)
+        step = QStringLiteral("Step %1/%2: %3").arg(shown.step.index + 1).arg(shown.step.count).arg(step);
+    if (!step.isEmpty()) out << step;
+    return out;
+}
+
+QStringList DataPathView::Impl::linkTexts() const {
+    const QString pair = shown.pairDevice();
+    if (pair.isEmpty()) return {QStringLiteral("RoCE v2: UDP/IP, port 4791")};
+    return {QString::fromUtf8(story().loopback).arg(pair),
+            QStringLiteral("RoCE v2 packets: UDP/IP, port 4791")};
+}
+
+QStringList DataPathView::Impl::legendTexts() const {
+    QStringList out{QStringLiteral("solid = observed event from the real device"),
+                    QString::fromUtf8(story().legendDashed)};
+    if (!shown.sessionNote.isEmpty())
+        out << (shown.replay ? QStringLiteral("REPLAY · the recording's note: %1")
+                             : QStringLiteral("The session's note: %1"))
+                   .arg(shown.sessionNote);
+    return out;
+}
+
+QStringList DataPathView::Impl::staticTexts() const {
+    QStringList out = titleTexts();
+    for (const auto& h : host) {
+        for (const Block* b : {h.frame, static_cast<Block*>(h.app), h.verbs, h.kernel, h.rnic, h.port, h.pd,
+                               h.qp, h.sq, h.rq, h.mtt, h.cq, h.doorbell}) {
+            for (const QString& t : {b->title, b->titleRight, b->bigText})
+                if (!t.isEmpty()) out << t;
+            out << b->lines << b->slotLabels;
+        }
+        if (!h.app->footer.isEmpty()) out << h.app->footer;
+    }
+    out << laneTexts() << linkTexts() << legendTexts();
+    return out;
 }
 
 // ---- the event queue: one stage at a time, each a group of parallel animations
@@ -160,8 +213,9 @@ DataPathView::DataPathView(QWidget* parent) : QGraphicsView(parent), d(std::make
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setAlignment(Qt::AlignCenter);
     setAccessibleName(tr("RDMA data path"));
-    setAccessibleDescription(
-        tr("Hosts A and B with their software layers, RNIC queues and the RoCE v2 link"));
+    setAccessibleDescription(tr("Hosts A and B with their software layers, the RDMA device's queues and the "
+                                "RoCE v2 link, drawn as the "
+                                "path of the device in use (a NIC, or SoftRoCE in the kernel)"));
     d->build();
     d->refreshAll();
 }
@@ -216,6 +270,7 @@ void DataPathView::resetScene() {
     d->history.clear();
     d->shown = LabState{};
     d->target = LabState{};
+    d->animated.clear();
     d->busy = false;
     highlightSeq(0);
     d->refreshAll();
@@ -243,6 +298,10 @@ void DataPathView::showEvents(const std::vector<rdmalab::TraceEvent>& events,
     if (d->busy) return; // the running sequence picks them up
     d->busy = true;
     d->pump();
+}
+
+QStringList DataPathView::drawnTexts() const {
+    return d->staticTexts() + d->animated;
 }
 
 void DataPathView::highlightSeq(std::uint64_t seq) {

@@ -1,7 +1,9 @@
 // The data path picture: two hosts (A requester left, B responder right), each drawn as the layers a
-// verbs call crosses (application buffer, libibverbs, kernel, RNIC, port), joined by the RoCE v2 link.
-// Observed trace events animate where they happen (solid shapes); what the NIC does between a posted send
-// and its completion is illustrated (dashed, hatched, italic "illustrated"), never presented as observed.
+// verbs call crosses (application buffer, libibverbs, kernel, RDMA device, port), joined by the RoCE v2
+// link, as the path of the device the trace ran on (devicepath.h: a NIC's kernel bypass and DMA, or
+// SoftRoCE's write() doorbell and CPU copies in the kernel). Observed trace events animate where they happen
+// (solid shapes); what the device does between a posted send and its completion is illustrated (dashed,
+// hatched, italic "illustrated"), never presented as observed.
 #pragma once
 
 #include "labstate.h"
@@ -29,6 +31,10 @@ class DataPathView : public QGraphicsView {
     double animationSpeed() const;
     /// True when no animation is queued or running.
     bool isIdle() const;
+    /// The texts the picture shows: what its boxes, lanes, link, legend and title say now, then the label of
+    /// every token and overlay an animation has drawn since the last resetScene(), in order (for tests and
+    /// for reading what the picture told without looking at pixels).
+    QStringList drawnTexts() const;
 
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;

@@ -6,6 +6,7 @@
 
 #include "choreography.h"
 #include "datapathview.h"
+#include "devicepath.h"
 #include "items.h"
 #include "layout.h"
 #include "theme.h"
@@ -83,6 +84,7 @@ struct DataPathView::Impl {
     std::vector<QGraphicsItem*> temps;
     bool busy = false;
     qreal statusFlash = 0;
+    QStringList animated; ///< every token's and overlay's label since the last reset (drawnTexts)
     std::vector<Block*> highlighted;
 
     template <typename T = Block> T* box(QRectF r, QColor Theme::*fill, qreal z = 1) {
@@ -105,6 +107,16 @@ struct DataPathView::Impl {
     void paintStatus(QPainter* p);
     void paintLink(QPainter* p);
     void paintLegend(QPainter* p);
+    const datapath::PathStory& story() const { return datapath::storyFor(deviceClassOf(shown)); }
+    // The texts the painted decoration shows (one source for painting them and for drawnTexts).
+    QStringList laneTexts() const;
+    QStringList linkTexts() const;
+    QStringList legendTexts() const;
+    QStringList titleTexts() const;
+    QStringList staticTexts() const;
+    void refreshDevice();
+    QColor replayBack() const; ///< the REPLAY badge's colours (also the recording's note)
+    QColor replayFore() const;
     void refreshHeader();
     void refreshPorts();
     void refreshBuffer(int s);
@@ -141,6 +153,9 @@ struct DataPathView::Impl {
     void stageDeviceCall(const datapath::Cue& c);
     void stageQuery(const datapath::Cue& c);
     void stageObjectCall(const datapath::Cue& c);
+    void ringDoorbell(QParallelAnimationGroup* g, int s);
+    // illustration.cpp: between a posted request and its completion
+    QPainterPath packetPath(int from, QPointF start, QPointF end) const;
     void illustrate(int s, const PendingSend& w, const QString& status);
 };
 

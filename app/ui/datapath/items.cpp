@@ -84,10 +84,17 @@ void Block::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
     const QColor textColor = present ? t_->text : t_->dim;
     const qreal pad = 8;
     qreal y = rect_.top() + 4;
-    if (vcenter) y = rect_.top() + (rect_.height() - QFontMetricsF(t_->font(t_->title, true)).height()) / 2;
+    const QFont titleFont = t_->font(smallTitle ? t_->base : t_->title, true);
+    if (vcenter) {
+        // The title, and its lines below it, centred as a block.
+        const qreal lineH = QFontMetricsF(t_->font(t_->base)).height();
+        const qreal h = QFontMetricsF(titleFont).height() +
+                        (lines.isEmpty() ? 0 : 2 + static_cast<qreal>(lines.size()) * lineH);
+        y = rect_.top() + (rect_.height() - h) / 2;
+    }
     QRectF inner(rect_.left() + pad, y, rect_.width() - 2 * pad, rect_.height());
     if (!title.isEmpty()) {
-        p->setFont(t_->font(t_->title, true));
+        p->setFont(titleFont);
         p->setPen(error ? t_->error : textColor);
         const QFontMetricsF fm(p->font());
         qreal rightW = 0;
@@ -125,7 +132,8 @@ void Block::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
             y += drawWrapped(p, QRectF(inner.left(), y, inner.width(), bottom - y), lines[i],
                              std::max(1, std::min(wrapLast, room)));
         } else {
-            y += drawLine(p, QRectF(inner.left(), y, inner.width(), 0), lines[i]);
+            y += drawLine(p, QRectF(inner.left(), y, inner.width(), 0), lines[i],
+                          centerTitle ? Qt::AlignHCenter : Qt::AlignLeft);
         }
     }
     for (int i = 0; i < slotCount; ++i) {

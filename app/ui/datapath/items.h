@@ -32,9 +32,10 @@ class Block : public QGraphicsItem {
     QRectF rect() const { return rect_; }
 
     QString title;
-    QString titleRight; ///< small text right-aligned on the title line
-    bool centerTitle = false;
-    bool vcenter = false; ///< a title-only box: title centred vertically
+    QString titleRight;       ///< small text right-aligned on the title line
+    bool centerTitle = false; ///< the title (and the lines) centred
+    bool smallTitle = false;  ///< the title in the body font (a small box with a long name)
+    bool vcenter = false;     ///< the title and its lines centred vertically (a box without slots)
     QString bigText;
     QColor bigColor;
     QStringList lines;
@@ -62,6 +63,12 @@ class Block : public QGraphicsItem {
         return QRectF(rect_.left() + 8 + i * (w + 6), rect_.bottom() - 8 - h, w, h);
     }
     void refresh() { update(); }
+    /// The theme colour it is filled with (a software device's box takes the kernel's).
+    void setFill(QColor Theme::*fill) {
+        if (fill_ == fill) return;
+        fill_ = fill;
+        update();
+    }
 
     void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override;
 

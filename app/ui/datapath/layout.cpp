@@ -47,6 +47,24 @@ QPainterPath wirePath(int from, QPointF start, QPointF end) {
                      QPointF(end.x(), kBelowRnicY), end});
 }
 
+QPainterPath loopPath(QPointF start, QPointF end) {
+    return polyline({start, QPointF(start.x(), kBelowRnicY), QPointF(end.x(), kBelowRnicY), end});
+}
+
+QPainterPath halfwayPath(int from, QPointF start, bool looped) {
+    const qreal mid = kSceneW / 2;
+    if (looped) return polyline({start, QPointF(start.x(), kBelowRnicY), QPointF(mid, kBelowRnicY)});
+    const QPointF pa = portCenter(from);
+    return polyline({start, QPointF(start.x(), kBelowRnicY), QPointF(pa.x(), kBelowRnicY),
+                     QPointF(pa.x(), kLinkY), QPointF(mid, kLinkY)});
+}
+
+QPainterPath doorbellPath(int s, QPointF to, bool throughKernel) {
+    const qreal x = P(s, throughKernel ? kDoorbellLaneX : kDataLaneX, 0).x();
+    return polyline({QPointF(x, kVerbsY + kVerbsH / 2), QPointF(x, kKernelY + kKernelH / 2),
+                     QPointF(x, kRnicY + 18), QPointF(to.x(), kRnicY + 18), to});
+}
+
 QPainterPath dmaPath(int s, QPointF rnicPoint, bool toMemory) {
     QPainterPath p = polyline({rnicPoint, QPointF(rnicPoint.x(), kRnicY + 18), rnicEntry(s),
                                QPointF(rnicEntry(s).x(), kVerbsY + kVerbsH / 2), bufferLanePoint(s)});

@@ -20,14 +20,16 @@ constexpr qreal kInnerW = 640;
 // Vertical layout (scene y).
 constexpr qreal kHostTop = 50, kHostBottom = 726;
 constexpr qreal kAppY = 80, kAppH = 122;
-constexpr qreal kVerbsY = 214, kVerbsH = 38;
-constexpr qreal kKernelY = 266, kKernelH = 38, kKernelW = 470;
+constexpr qreal kVerbsY = 214, kVerbsH = 30;
+constexpr qreal kKernelY = 256, kKernelH = 50,
+                kKernelW = 470; // two lines: a software device's kernel says more
 constexpr qreal kRnicY = 318, kRnicH = 350;
 constexpr qreal kPortY = 682, kPortH = 34;
 constexpr qreal kLinkY = 754;
-constexpr qreal kControlLaneX = 58; // local x of the control path lane (outer side)
-constexpr qreal kDataLaneX = 560;   // local x of the data path lane (inner side)
-constexpr qreal kBelowRnicY = 675;  // the gap between RNIC and port, where packets run sideways
+constexpr qreal kControlLaneX = 58;   // local x of the control path lane (outer side)
+constexpr qreal kDataLaneX = 560;     // local x of the data path lane (inner side)
+constexpr qreal kDoorbellLaneX = 440; // local x of a software device's doorbell lane (through the kernel)
+constexpr qreal kBelowRnicY = 675;    // the gap between RNIC and port, where packets run sideways
 
 inline qreal hostX(int s) {
     return s == 0 ? 12 : kSceneW - 12 - kHostW;
@@ -74,6 +76,15 @@ QPainterPath dataPath(int s, QPointF to);
 QPainterPath upPath(int s, QPointF from);
 /// From `start` on host `from` below the RNIC, over the link, to `end` on the other host.
 QPainterPath wirePath(int from, QPointF start, QPointF end);
+/// From `start` on one host to `end` on the other without leaving the device: the path of a pair on one
+/// device, looped back inside it (below the RNIC, across, never through the ports).
+QPainterPath loopPath(QPointF start, QPointF end);
+/// From `start` on host `from` to the middle between the hosts (over the link, or `looped` inside the
+/// device).
+QPainterPath halfwayPath(int from, QPointF start, bool looped);
+/// A send doorbell from the verbs library to `to` (the doorbell box): straight down the data lane (an MMIO
+/// write), or `throughKernel` down the doorbell lane into the kernel (a write() system call).
+QPainterPath doorbellPath(int s, QPointF to, bool throughKernel);
 /// Between a point in the RNIC and the buffer (to memory, or from it).
 QPainterPath dmaPath(int s, QPointF rnicPoint, bool toMemory);
 

@@ -26,20 +26,19 @@ void DataPathView::Impl::build() {
         h.verbs = box(L(s, 0, kVerbsY, kInnerW, kVerbsH), &Theme::verbs);
         h.verbs->title = QStringLiteral("Verbs library (libibverbs) · user space");
         h.verbs->centerTitle = true;
+        // The kernel's, the device's and the doorbell's titles follow the device (refreshDevice).
         h.kernel = box(L(s, 0, kKernelY, kKernelW, kKernelH), &Theme::kernel);
-        h.kernel->title = QStringLiteral("Kernel (ib_uverbs: control path only)");
-        h.kernel->centerTitle = true;
         h.rnic = box(L(s, 0, kRnicY, kInnerW, kRnicH), &Theme::rnic);
-        h.rnic->title = QStringLiteral("RNIC");
         h.rnic->centerTitle = true;
+        h.rnic->smallTitle = true; // between the PD and the doorbell, in presentation mode too
         h.port = box(L(s, 0, kPortY, kInnerW, kPortH), &Theme::port);
         h.port->centerTitle = true;
         for (Block* b : {h.verbs, h.kernel, h.port})
             b->vcenter = true;
-        h.pd = box(L(s, 80, kRnicY + 5, 100, 26), &Theme::object, 2);
-        h.doorbell = box(L(s, kDataLaneX - 70, kRnicY + 5, 140, 26), &Theme::object, 2);
-        h.doorbell->title = QStringLiteral("doorbell");
+        h.pd = box(L(s, 80, kRnicY + 5, 80, 26), &Theme::object, 2);
+        h.doorbell = box(L(s, kDataLaneX - 94, kRnicY + 5, 170, 26), &Theme::object, 2);
         h.doorbell->centerTitle = true;
+        h.doorbell->smallTitle = true;
         h.doorbell->vcenter = true;
         h.qp = box(L(s, 12, kRnicY + 38, 330, 302), &Theme::object, 2);
         h.qp->wrapLast = 3;
@@ -51,6 +50,7 @@ void DataPathView::Impl::build() {
         h.mtt->wrapLast = 2;
         h.cq = box(L(s, 354, kRnicY + 196, 274, 140), &Theme::object, 2);
         h.cq->slotCount = 4;
+        h.cq->wrapLast = 2;
         auto* lanes = new Decor(QRectF(hostX(s), kAppY, kHostW, kRnicY - kAppY + 40),
                                 [this, s](QPainter* p) { paintLanes(p, s); });
         lanes->setZValue(5);
@@ -59,7 +59,8 @@ void DataPathView::Impl::build() {
     }
     title = new Decor(QRectF(0, 0, kSceneW, 46), [this](QPainter* p) { paintTitle(p); });
     statusLine = new Decor(QRectF(0, 784, kSceneW, 34), [this](QPainter* p) { paintStatus(p); });
-    link = new Decor(QRectF(0, kHostBottom, kSceneW, 56), [this](QPainter* p) { paintLink(p); });
+    link = new Decor(QRectF(0, kBelowRnicY - 6, kSceneW, kLinkY + 28 - kBelowRnicY),
+                     [this](QPainter* p) { paintLink(p); });
     legend = new Decor(QRectF(0, 824, kSceneW, 56), [this](QPainter* p) { paintLegend(p); });
     for (auto* dcr : {title, statusLine, link, legend}) {
         dcr->setZValue(1);
@@ -87,9 +88,8 @@ void DataPathView::Impl::paintLanes(QPainter* p, int s) {
     const qreal ly = kVerbsY + kVerbsH;
     const QRectF lr =
         s == 0 ? QRectF(cx + 8, ly, lw, kKernelY - ly) : QRectF(cx - 8 - lw, ly, lw, kKernelY - ly);
-    p->drawText(lr, (s == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter,
-                QStringLiteral("control path"));
-    // Data path: one band from the verbs library straight into the RNIC, beside the kernel.
+    p->drawText(lr, (s == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter, laneTexts().value(0));
+    // Data path: one band from the verbs library straight into the device, beside the kernel.
     QColor band = theme.dataLane;
     band.setAlphaF(static_cast<float>(theme.presentation ? 0.9 : 0.75));
     p->setPen(QPen(band, theme.thick + 2, Qt::SolidLine, Qt::FlatCap));
@@ -97,12 +97,26 @@ void DataPathView::Impl::paintLanes(QPainter* p, int s) {
     p->setBrush(band);
     p->setPen(Qt::NoPen);
     arrowHead(p, QPointF(dx, kRnicY + 1), QPointF(dx, kAppY), 11);
+    const QStringList texts = laneTexts();
     p->setFont(theme.font(theme.presentation ? 12 : theme.small, true));
     p->setPen(theme.dataLane);
-    const QRectF tr = L(s, kKernelW + 2, kKernelY - 2, kInnerW - kKernelW - 2, kKernelH + 4);
+    const QRectF tr =
+        L(s, kKernelW + 2, kVerbsY + kVerbsH + 1, kInnerW - kKernelW - 2, kRnicY - kVerbsY - kVerbsH - 2);
     const QRectF half = s == 0 ? QRectF(tr.left(), tr.top(), dx - tr.left() - 6, tr.height())
                                : QRectF(dx + 6, tr.top(), tr.right() - dx - 6, tr.height());
-    p->drawText(half, Qt::AlignCenter | Qt::TextWordWrap, QStringLiteral("data path: skips the kernel"));
+    p->drawText(half, Qt::AlignCenter | Qt::TextWordWrap, texts.value(1));
+    if (texts.size() < 3) return;
+    // A software device's send doorbell: a write() system call, through the kernel into the driver.
+    const qreal bx = P(s, kDoorbellLaneX, 0).x();
+    p->setPen(QPen(theme.dataLane, theme.pen + 0.8));
+    p->setBrush(theme.dataLane);
+    for (auto [y0, y1] : {std::pair{kVerbsY + kVerbsH, kKernelY}, std::pair{kKernelY + kKernelH, kRnicY}}) {
+        p->drawLine(QPointF(bx, y0), QPointF(bx, y1 - 2));
+        arrowHead(p, QPointF(bx, y1), QPointF(bx, y0), 7);
+    }
+    const QRectF gap =
+        s == 0 ? QRectF(bx - 8 - 260, ly, 260, kKernelY - ly) : QRectF(bx + 8, ly, 260, kKernelY - ly);
+    p->drawText(gap, (s == 0 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, texts.value(2));
 }
 
 void DataPathView::Impl::applyTheme() {
@@ -114,10 +128,14 @@ void DataPathView::Impl::applyTheme() {
 
 void DataPathView::Impl::paintTitle(QPainter* p) {
     const QRectF r(12, 8, kSceneW - 24, 32);
+    QStringList texts = titleTexts();
+    const QString dev = texts.takeFirst();
+    const QString software = shown.softwareDevice ? texts.takeFirst() : QString();
+    const QString replay = shown.replay ? texts.takeFirst() : QString();
+    const QString step = texts.value(0);
     qreal x = r.left();
     p->setFont(theme.font(theme.title + 2, true));
     p->setPen(theme.text);
-    const QString dev = shown.device.isEmpty() ? QStringLiteral("no device yet") : shown.device;
     const QFontMetricsF fm(p->font());
     p->drawText(QRectF(x, r.top(), fm.horizontalAdvance(dev) + 4, r.height()), Qt::AlignVCenter, dev);
     x += fm.horizontalAdvance(dev) + 14;
@@ -133,29 +151,28 @@ void DataPathView::Impl::paintTitle(QPainter* p) {
         p->drawText(b, Qt::AlignCenter, text);
         return w;
     };
-    if (shown.softwareDevice) {
+    if (!software.isEmpty()) {
         QColor bg = theme.presentation ? QColor(Qt::black) : QColor("#fff1c2");
-        x += badge(QStringLiteral("SoftRoCE (software RDMA)"), bg,
-                   theme.presentation ? theme.accent : QColor("#7a5200"), false) +
-             14;
+        x += badge(software, bg, theme.presentation ? theme.accent : QColor("#7a5200"), false) + 14;
     }
     qreal right = r.right();
-    if (shown.replay) {
-        right -= badge(QStringLiteral("REPLAY"), theme.presentation ? theme.accent : QColor("#5a2ca0"),
-                       theme.presentation ? QColor(Qt::black) : QColor(Qt::white), true) +
-                 14;
-    }
-    if (shown.step.index >= 0 || !shown.step.title.isEmpty()) {
+    if (!replay.isEmpty()) right -= badge(replay, replayBack(), replayFore(), true) + 14;
+    if (!step.isEmpty()) {
         p->setFont(theme.font(theme.base + 1));
         p->setPen(theme.text);
-        QString text = shown.step.title;
-        if (shown.step.index >= 0 && shown.step.count > 0)
-            text = QStringLiteral("Step %1/%2: %3").arg(shown.step.index + 1).arg(shown.step.count).arg(text);
         drawLine(
             p,
             QRectF(x + 10, r.top() + (r.height() - QFontMetricsF(p->font()).height()) / 2, right - x - 20, 0),
-            text, Qt::AlignHCenter);
+            step, Qt::AlignHCenter);
     }
+}
+
+QColor DataPathView::Impl::replayBack() const {
+    return theme.presentation ? theme.accent : QColor("#5a2ca0");
+}
+
+QColor DataPathView::Impl::replayFore() const {
+    return theme.presentation ? QColor(Qt::black) : QColor(Qt::white);
 }
 
 void DataPathView::Impl::paintStatus(QPainter* p) {
@@ -182,43 +199,64 @@ void DataPathView::Impl::paintStatus(QPainter* p) {
 }
 
 void DataPathView::Impl::paintLink(QPainter* p) {
-    const QPointF a = portCenter(0), b = portCenter(1);
-    QPen pen(theme.text, theme.thick + 1);
-    p->setPen(pen);
+    const QStringList texts = linkTexts();
     p->setBrush(Qt::NoBrush);
-    QPainterPath path(a);
-    path.lineTo(a.x(), kLinkY);
-    path.lineTo(b.x(), kLinkY);
-    path.lineTo(b);
-    p->drawPath(path);
     p->setFont(theme.font(theme.base, true));
-    p->setPen(theme.text);
-    const QString label = QStringLiteral("RoCE v2: UDP/IP, port 4791");
     const QFontMetricsF fm(p->font());
-    const qreal w = fm.horizontalAdvance(label) + 20;
-    const QRectF lr((kSceneW - w) / 2, kLinkY - fm.height() - 6, w, fm.height() + 2);
-    p->drawText(lr, Qt::AlignCenter, label);
+    if (texts.size() == 1) {
+        // Two devices (or not known yet): the packets go out through the ports and over the link.
+        const QPointF a = portCenter(0), b = portCenter(1);
+        p->setPen(QPen(theme.text, theme.thick + 1));
+        QPainterPath path(a);
+        path.lineTo(a.x(), kLinkY);
+        path.lineTo(b.x(), kLinkY);
+        path.lineTo(b);
+        p->drawPath(path);
+        p->setPen(theme.text);
+        const qreal w = fm.horizontalAdvance(texts[0]) + 20;
+        p->drawText(QRectF((kSceneW - w) / 2, kLinkY - fm.height() - 6, w, fm.height() + 2), Qt::AlignCenter,
+                    texts[0]);
+        return;
+    }
+    // A pair on one device: the packets turn round inside it (the path the illustrated packets take) and
+    // never reach the ports.
+    QPen loop(theme.illustrated, theme.thick, Qt::DashLine);
+    p->setPen(loop);
+    const qreal y = kBelowRnicY;
+    const qreal xa = P(0, kInnerW / 2, 0).x(), xb = P(1, kInnerW / 2, 0).x();
+    p->drawLine(QPointF(xa, y), QPointF(xb, y));
+    p->setBrush(theme.illustrated);
+    p->setPen(Qt::NoPen);
+    arrowHead(p, QPointF(xb, y), QPointF(xa, y), 8);
+    arrowHead(p, QPointF(xa, y), QPointF(xb, y), 8);
+    p->setPen(theme.presentation ? theme.text : theme.illustrated.darker(120));
+    qreal ty = kHostBottom + 4;
+    for (int i = 0; i < texts.size(); ++i) {
+        p->setFont(theme.font(theme.base, i == 0));
+        ty += drawLine(p, QRectF(20, ty, kSceneW - 40, 0), texts[i], Qt::AlignHCenter) + 2;
+    }
 }
 
 void DataPathView::Impl::paintLegend(QPainter* p) {
-    const qreal y = 834;
+    const QStringList texts = legendTexts();
+    const qreal y = texts.size() > 2 ? 821 : 834;
     p->setFont(theme.font(theme.base));
     const QFontMetricsF fm(p->font());
-    const QString solidText = QStringLiteral("solid = observed event from the real device");
-    const QString dashedText = QStringLiteral("dashed = illustration of what happens inside the NIC");
+    const QString& solidText = texts[0];
+    const QString& dashedText = texts[1];
     const qreal sw = 44, gap = 10, sep = 40;
     const qreal total =
         sw + gap + fm.horizontalAdvance(solidText) + sep + sw + gap + fm.horizontalAdvance(dashedText);
     qreal x = (kSceneW - total) / 2;
-    const QRectF s1(x, y, sw, 24);
+    const QRectF s1(x, y, sw, 22);
     p->setBrush(theme.accent);
     p->setPen(QPen(theme.accent.darker(130), theme.pen));
     p->drawRoundedRect(s1, 6, 6);
     x += sw + gap;
     p->setPen(theme.text);
-    p->drawText(QRectF(x, y, fm.horizontalAdvance(solidText) + 2, 24), Qt::AlignVCenter, solidText);
+    p->drawText(QRectF(x, y, fm.horizontalAdvance(solidText) + 2, 22), Qt::AlignVCenter, solidText);
     x += fm.horizontalAdvance(solidText) + sep;
-    const QRectF s2(x, y, sw, 24);
+    const QRectF s2(x, y, sw, 22);
     QColor h = theme.illustrated;
     h.setAlphaF(static_cast<float>(0.35));
     p->setBrush(hatch(h));
@@ -227,7 +265,25 @@ void DataPathView::Impl::paintLegend(QPainter* p) {
     x += sw + gap;
     p->setFont(theme.font(theme.base, false, true));
     p->setPen(theme.presentation ? theme.text : theme.illustrated.darker(120));
-    p->drawText(QRectF(x, y, fm.horizontalAdvance(dashedText) + 20, 24), Qt::AlignVCenter, dashedText);
+    p->drawText(QRectF(x, y, fm.horizontalAdvance(dashedText) + 20, 22), Qt::AlignVCenter, dashedText);
+    if (texts.size() < 3) return;
+    // A note the recording carries (how it was made or edited), in the REPLAY badge's colours.
+    // On one line when it fits, else wrapped onto two in a smaller font.
+    p->setFont(theme.font(theme.base, true));
+    if (QFontMetricsF(p->font()).horizontalAdvance(texts[2]) > kSceneW - 48)
+        p->setFont(theme.font(theme.small, true));
+    const QFontMetricsF fn(p->font());
+    const int rows = fn.horizontalAdvance(texts[2]) > kSceneW - 48 ? 2 : 1;
+    const qreal w = std::min(kSceneW - 24, fn.horizontalAdvance(texts[2]) + 24);
+    const QRectF nr((kSceneW - w) / 2, y + 25, w, rows * fn.height() + 3);
+    p->setPen(Qt::NoPen);
+    p->setBrush(replayBack());
+    p->drawRoundedRect(nr, 5, 5);
+    p->setPen(replayFore());
+    if (rows == 1)
+        drawLine(p, nr.adjusted(12, 1, -12, 0), texts[2], Qt::AlignHCenter);
+    else
+        drawWrapped(p, nr.adjusted(12, 1, -12, 0), texts[2], 2);
 }
 
 // ---- refreshing from `shown`
@@ -236,6 +292,26 @@ void DataPathView::Impl::paintLegend(QPainter* p) {
 void DataPathView::Impl::refreshHeader() {
     title->update();
     statusLine->update();
+    refreshDevice();
+}
+
+// The parts of the picture that tell the device's path (devicepath.h).
+void DataPathView::Impl::refreshDevice() {
+    const PathStory& st = story();
+    for (auto& h : host) {
+        h.kernel->title = QString::fromUtf8(st.kernelTitle);
+        h.kernel->lines.clear();
+        if (st.kernelNote[0] != '\0') h.kernel->lines << QString::fromUtf8(st.kernelNote);
+        h.kernel->centerTitle = true;
+        h.rnic->title = shown.device.isEmpty() ? QString::fromUtf8(st.deviceUnnamed)
+                                               : QString::fromUtf8(st.deviceTitle).arg(shown.device);
+        h.rnic->setFill(st.deviceInKernel ? &Theme::kernel : &Theme::rnic);
+        h.doorbell->title = QString::fromUtf8(st.doorbellTitle);
+        for (Block* b : {h.kernel, h.rnic, h.doorbell})
+            b->update();
+    }
+    for (auto* item : decor)
+        item->update();
 }
 
 void DataPathView::Impl::refreshPorts() {
@@ -253,11 +329,8 @@ void DataPathView::Impl::refreshPorts() {
         port->title = parts.join(QStringLiteral(" · "));
         port->present = shown.port.deviceOpen || !shown.port.state.isEmpty();
         port->update();
-        auto* rnic = host[static_cast<std::size_t>(s)].rnic;
-        rnic->title =
-            shown.device.isEmpty() ? QStringLiteral("RNIC") : QStringLiteral("RNIC · %1").arg(shown.device);
-        rnic->update();
     }
+    refreshDevice();
 }
 
 void DataPathView::Impl::refreshBuffer(int s) {
@@ -374,6 +447,7 @@ void DataPathView::Impl::refreshQueues(int s) {
             << (x.polled
                     ? QStringLiteral("%1 CQE%2 polled by the app").arg(x.polled).arg(x.polled == 1 ? "" : "s")
                     : QStringLiteral("no completions yet"));
+    if (x.cq && story().cqNote[0] != '\0') h.cq->lines << QString::fromUtf8(story().cqNote);
     h.pd->present = x.pd;
     h.pd->title = x.pd ? QStringLiteral("PD %1").arg(x.pdId) : QStringLiteral("no PD");
     h.pd->centerTitle = true;

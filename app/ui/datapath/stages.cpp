@@ -131,8 +131,12 @@ void DataPathView::Impl::stagePostWr(const Cue& c) {
     const std::size_t hs = c.hs;
     const bool ok = c.ok;
     const bool recv = c.queue == QLatin1String("recv");
-    const QString label =
+    QString label =
         QStringLiteral("WQE %1 #%2").arg(shortOpcode(c.name)).arg(lenientInt(c.event->ids, "wr_id", 0));
+    // An inline send's payload is copied into the WQE by the CPU, here, when it is posted.
+    if (!recv && lenientInt(c.event->data, "inline", 0) != 0)
+        label += QStringLiteral(" · ") +
+                 inlinePostedText(static_cast<quint64>(lenientInt(c.event->data, "length", 0)));
     stages.push_back([this, s, hs, ok, recv, label](QParallelAnimationGroup* g) {
         Block* q = recv ? host[hs].rq : host[hs].sq;
         const int slot = static_cast<int>(std::min<qsizetype>(q->slotLabels.size(), q->slotCount - 1));
@@ -148,14 +152,24 @@ void DataPathView::Impl::stagePostWr(const Cue& c) {
             return;
         }
         pulse(g, q, ms(350));
-        pulse(g, host[hs].doorbell, ms(400));
-        host[hs].doorbell->titleRight.clear();
+        // Only a send rings the doorbell: a receive is only written into its ring (rxe), or its doorbell
+        // record in memory is updated (a NIC); neither makes a system call or an MMIO write.
+        if (!recv) ringDoorbell(g, s);
     });
     if (!ok)
         stages.push_back([this, hs, recv](QParallelAnimationGroup*) {
             (recv ? host[hs].rq : host[hs].sq)->error = false;
             (recv ? host[hs].rq : host[hs].sq)->update();
         });
+}
+
+void DataPathView::Impl::ringDoorbell(QParallelAnimationGroup* g, int s) {
+    const PathStory& story = storyFor(deviceClassOf(shown));
+    Block* bell = host[static_cast<std::size_t>(s)].doorbell;
+    const bool syscall = story.doorbellLane[0] != '\0';
+    auto* t = token(QString::fromUtf8(story.doorbellToken), false, false, QPointF());
+    travel(g, t, doorbellPath(s, center(bell), syscall), ms(550));
+    pulse(g, bell, ms(400), ms(450));
 }
 
 void DataPathView::Impl::stageCompletion(const Cue& c) {
@@ -166,8 +180,10 @@ void DataPathView::Impl::stageCompletion(const Cue& c) {
     const bool success = status == QLatin1String("IBV_WC_SUCCESS");
     if (c.completedSend) illustrate(s, *c.completedSend, status);
     const QString label = QStringLiteral("CQE %1").arg(shortStatus(status));
-    stages.push_back([this, s, hs, success, label](QParallelAnimationGroup* g) {
+    const QString written = QString::fromUtf8(storyFor(deviceClassOf(shown)).cqeWritten);
+    stages.push_back([this, s, hs, success, label, written](QParallelAnimationGroup* g) {
         refreshQueues(s); // the work request is retired
+        overlay(host[hs].cq->slotRect(0).adjusted(-3, -3, 3, 3), written, false);
         auto* t = token(label, false, !success, host[hs].cq->slotRect(0).center());
         fadeIn(g, t, ms(250));
         host[hs].cq->error = !success;
@@ -243,118 +259,4 @@ void DataPathView::Impl::stageObjectCall(const Cue& c) {
             targetBox->update();
         });
 }
-void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& status) {
-    const int r = 1 - s;
-    const auto hs = static_cast<std::size_t>(s);
-    const auto hr = static_cast<std::size_t>(r);
-    const Fault fault = faultOf(status);
-    const bool success = fault == Fault::None;
-    if (fault == Fault::Flushed) {
-        stages.push_back([this, hs](QParallelAnimationGroup* g) {
-            overlay(host[hs].qp->rect().adjusted(4, 30, -4, -150),
-                    QStringLiteral("QP in ERR: nothing is sent"), true);
-            auto* t = token(QStringLiteral("flushed, not sent"), true, true, center(host[hs].sq));
-            travel(
-                g, t,
-                polyline({center(host[hs].sq), QPointF(center(host[hs].sq).x(), kBelowRnicY),
-                          QPointF(center(host[hs].cq).x(), kBelowRnicY), host[hs].cq->slotRect(0).center()}),
-                ms(800));
-        });
-        return;
-    }
-    const QString op = w.opcode;
-    const OpcodeShape shape = shapeOf(op);
-    const bool read = shape.read;
-    const bool atomic = shape.atomic;
-    const bool send = shape.send;
-    const bool rnr = fault == Fault::NotReady;
-    const QString bytes = QStringLiteral("%1 B").arg(w.length);
-
-    // 1. The NIC reads the payload from local memory (not for READ and atomics: they carry no payload).
-    if (shape.payload) {
-        stages.push_back([this, s, hs, bytes](QParallelAnimationGroup* g) {
-            overlay(host[hs].app->cellsRect().adjusted(-3, -2, 3, 2),
-                    QStringLiteral("NIC reads the payload (DMA)"), false);
-            auto* t = token(QStringLiteral("DMA read %1").arg(bytes), true, false, bufferLanePoint(s));
-            travel(g, t, dmaPath(s, center(host[hs].sq), false), ms(600));
-        });
-    }
-    // 2. The request crosses the link.
-    QString request;
-    if (send)
-        request = QStringLiteral("%1 packet · %2").arg(shortOpcode(op), bytes);
-    else if (read)
-        request = QStringLiteral("READ request · rkey 0x%1 · %2").arg(w.rkey, 0, 16).arg(bytes);
-    else if (atomic)
-        request = QStringLiteral("%1 request · rkey 0x%2").arg(shortOpcode(op)).arg(w.rkey, 0, 16);
-    else
-        request =
-            QStringLiteral("%1 packet · rkey 0x%2 · %3").arg(shortOpcode(op)).arg(w.rkey, 0, 16).arg(bytes);
-    stages.push_back([this, s, hs, hr, send, request](QParallelAnimationGroup* g) {
-        Block* to = send ? host[hr].rq : host[hr].mtt;
-        auto* t = token(request, true, false, center(host[hs].sq));
-        travel(g, t, wirePath(s, center(host[hs].sq), center(to)), ms(900));
-    });
-    // 3. The responder checks the key (or finds a receive WQE).
-    QString check;
-    if (send)
-        check =
-            rnr ? QStringLiteral("✗ no receive WQE posted") : QStringLiteral("takes the next receive WQE");
-    else
-        check = success ? QStringLiteral("rkey 0x%1 valid, access allowed").arg(w.rkey, 0, 16)
-                        : QStringLiteral("✗ rkey 0x%1 / access rejected").arg(w.rkey, 0, 16);
-    stages.push_back([this, hr, send, check, success](QParallelAnimationGroup* g) {
-        Block* at = send ? host[hr].rq : host[hr].mtt;
-        auto* o = overlay(at->rect().adjusted(-3, -3, 3, 3), check, !success);
-        fadeIn(g, o, ms(300));
-        anim(g, ms(500), [](qreal) {});
-    });
-    if (!success) {
-        const QString nak = nakText(fault, shortStatus(status));
-        stages.push_back([this, r, hs, hr, send, nak](QParallelAnimationGroup* g) {
-            Block* from = send ? host[hr].rq : host[hr].mtt;
-            auto* t = token(nak, true, true, center(from));
-            travel(g, t, wirePath(r, center(from), center(host[hs].sq)), ms(900));
-        });
-        return;
-    }
-    if (read || atomic) {
-        stages.push_back([this, r, hr, bytes, atomic](QParallelAnimationGroup* g) {
-            overlay(host[hr].app->cellsRect().adjusted(-3, -2, 3, 2),
-                    atomic ? QStringLiteral("NIC reads, compares/adds and writes 8 bytes (DMA)")
-                           : QStringLiteral("NIC reads the requested bytes (DMA)"),
-                    false);
-            auto* t = token(atomic ? QStringLiteral("DMA read-modify-write")
-                                   : QStringLiteral("DMA read %1").arg(bytes),
-                            true, false, bufferLanePoint(r));
-            travel(g, t, dmaPath(r, center(host[hr].mtt), false), ms(600));
-        });
-        stages.push_back([this, r, hs, hr, bytes, atomic](QParallelAnimationGroup* g) {
-            auto* t = token(atomic ? QStringLiteral("ATOMIC response · old value")
-                                   : QStringLiteral("READ response · %1").arg(bytes),
-                            true, false, center(host[hr].mtt));
-            travel(g, t, wirePath(r, center(host[hr].mtt), center(host[hs].sq)), ms(900));
-        });
-        stages.push_back([this, s, hs, bytes, atomic](QParallelAnimationGroup* g) {
-            overlay(host[hs].app->cellsRect().adjusted(-3, -2, 3, 2),
-                    QStringLiteral("bytes land in A's memory (DMA)"), false);
-            auto* t = token(QStringLiteral("DMA write %1").arg(atomic ? QStringLiteral("8 B") : bytes), true,
-                            false, center(host[hs].sq));
-            travel(g, t, dmaPath(s, center(host[hs].sq), true), ms(600));
-        });
-        return;
-    }
-    stages.push_back([this, r, hr, bytes, send](QParallelAnimationGroup* g) {
-        overlay(host[hr].app->cellsRect().adjusted(-3, -2, 3, 2),
-                QStringLiteral("bytes land in B's memory (DMA), no CPU involved"), false);
-        Block* from = send ? host[hr].rq : host[hr].mtt;
-        auto* t = token(QStringLiteral("DMA write %1").arg(bytes), true, false, center(from));
-        travel(g, t, dmaPath(r, center(from), true), ms(600));
-    });
-    stages.push_back([this, r, hs, hr](QParallelAnimationGroup* g) {
-        auto* t = token(QStringLiteral("ACK"), true, false, center(host[hr].qp));
-        travel(g, t, wirePath(r, center(host[hr].sq), center(host[hs].sq)), ms(800));
-    });
-}
-
 } // namespace rdmalab::app

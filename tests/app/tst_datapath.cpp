@@ -1,0 +1,231 @@
+// The data-path view, offscreen, fed with the recordings in tests/data: the picture follows the device the
+// trace ran on (SoftRoCE: a write() doorbell and CPU copies in the kernel's rdma_rxe; a NIC: an MMIO doorbell
+// and DMA), and its illustrations say what the trace says (rnr_retry, the completion status, inline sends).
+// What the view drew is read through DataPathView::drawnTexts(): the texts of its boxes and decoration, and
+// the label of every token and overlay its animations showed.
+#include "choreography.h"
+#include "datapathview.h"
+#include "labstate.h"
+
+#include "apptestutil.hpp"
+
+#include <QRegularExpression>
+#include <QtTest>
+
+using namespace rdmalab;
+using namespace rdmalab::app;
+
+namespace {
+
+/// Plays `events` through a fresh view with every animation run (fast), and returns what it drew.
+QStringList play(const std::vector<TraceEvent>& events) {
+    DataPathView view;
+    view.resize(1400, 880);
+    view.setAnimationSpeed(1000); // every stage still runs, each animation a millisecond
+    LabState state;
+    for (const auto& e : events)
+        state.apply(e);
+    view.showEvents(events, state);
+    if (!QTest::qWaitFor([&] { return view.isIdle(); }, 20000)) qFatal("the view did not finish animating");
+    return view.drawnTexts();
+}
+
+bool any(const QStringList& texts, const QString& part) {
+    return std::any_of(texts.begin(), texts.end(), [&](const QString& t) { return t.contains(part); });
+}
+
+bool anyMatch(const QStringList& texts, const QRegularExpression& re) {
+    return std::any_of(texts.begin(), texts.end(), [&](const QString& t) { return re.match(t).hasMatch(); });
+}
+
+int count(const QStringList& texts, const QString& exact) {
+    return static_cast<int>(std::count(texts.begin(), texts.end(), exact));
+}
+
+QString joined(const QStringList& texts) {
+    return texts.join(QStringLiteral(" | "));
+}
+
+/// The recording with its session's device made a NIC, as tests/data/lesson-write-hardware-edited.jsonl is.
+std::vector<TraceEvent> asHardware(std::vector<TraceEvent> events) {
+    for (auto& e : events)
+        if (e.kind == EventKind::Session) {
+            e.data["device_info"] = {{"driver", "mlx5"}, {"name", "mlx5_0"}, {"software", false}};
+            e.data["device"] = "mlx5_0";
+        }
+    return events;
+}
+
+/// The recording with A's first completion given another status (a variant of a real failure, to check how
+/// each status is drawn; nothing else in the trace changes).
+std::vector<TraceEvent> withStatus(std::vector<TraceEvent> events, const std::string& status) {
+    for (auto& e : events)
+        if (e.kind == EventKind::Wc && e.endpoint == Endpoint::A) {
+            e.name = status;
+            break;
+        }
+    return events;
+}
+
+const QRegularExpression kDma(QStringLiteral("\\bDMA\\b"));
+
+} // namespace
+
+class DataPathTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void softRoceRecordingDrawsTheSoftwarePath() {
+        const QStringList texts = play(test::loadRecording("lesson-write.jsonl"));
+        const QString all = joined(texts);
+        // The doorbell is a write() system call into the kernel, where rdma_rxe does the NIC's work.
+        QVERIFY2(any(texts, "send doorbell: write() system call"), qPrintable(all));
+        QCOMPARE(count(texts, "write() system call: doorbell"), 1); // the one send post rang it
+        QVERIFY2(any(texts, "Kernel: ib_uverbs + rdma_rxe"), qPrintable(all));
+        QVERIFY(any(texts, "rdma_rxe (below) does the NIC's work on a CPU"));
+        QVERIFY(any(texts, "rxe0 · software RDMA device"));
+        QVERIFY(any(texts, "rxe copies the payload with the CPU (kernel)"));
+        QVERIFY(
+            any(texts,
+                "rxe copies the bytes into B's memory with the CPU (kernel): B's application runs no code"));
+        QVERIFY(any(texts, "dashed = illustration of what happens inside the rxe driver"));
+        // One device: the packets turn round inside the driver.
+        QVERIFY(any(texts, "A and B are both on rxe0: rxe loops the packets back inside the driver"));
+        QVERIFY(any(texts, "RoCE v2 packets: UDP/IP, port 4791"));
+        // Nothing of the hardware story.
+        QVERIFY2(!anyMatch(texts, kDma), qPrintable(all));
+        QVERIFY(!any(texts, "skips the kernel"));
+        QVERIFY(!any(texts, "bypasses the kernel"));
+        QVERIFY(!any(texts, "MMIO"));
+        QVERIFY(!any(texts, "no CPU involved"));
+        QVERIFY(!any(texts, "RNIC"));
+    }
+
+    void editedHardwareRecordingDrawsTheHardwarePath() {
+        const QStringList texts = play(test::loadRecording("lesson-write-hardware-edited.jsonl"));
+        const QString all = joined(texts);
+        QVERIFY2(any(texts, "data path: bypasses the kernel"), qPrintable(all));
+        QVERIFY(any(texts, "Kernel (ib_uverbs: control path only)"));
+        QVERIFY(any(texts, "RNIC · mlx5_0"));
+        QCOMPARE(count(texts, "MMIO doorbell write"), 1);
+        QVERIFY(any(texts, "NIC reads the payload (DMA)"));
+        QVERIFY(any(texts, "DMA read 64 B"));
+        QVERIFY(any(texts, "DMA write 64 B"));
+        QVERIFY(any(texts, "bytes land in B's memory (DMA): B's CPU takes no part"));
+        QVERIFY(any(texts, "A and B are both on mlx5_0: the NIC loops the packets back inside itself"));
+        QVERIFY(any(texts, "dashed = illustration of what happens inside the NIC"));
+        // No system call rings this doorbell, and nothing is copied by a CPU in a kernel driver.
+        QVERIFY2(!any(texts, "write()"), qPrintable(all));
+        QVERIFY(!any(texts, "rdma_rxe"));
+        QVERIFY(!any(texts, "CPU copy"));
+        QVERIFY(!any(texts, "SoftRoCE (software RDMA)")); // the badge; the note names the original device
+    }
+
+    void theEditedRecordingCarriesItsNote() {
+        const QStringList texts = play(test::loadRecording("lesson-write-hardware-edited.jsonl"));
+        QVERIFY2(
+            any(texts, "Edited by hand: a real SoftRoCE recording (rxe0) whose device was renamed mlx5_0"),
+            qPrintable(joined(texts)));
+        // The real recording has none.
+        QVERIFY(!any(play(test::loadRecording("lesson-write.jsonl")), "Edited by hand"));
+    }
+
+    void aReceivePostDoesNotRingTheDoorbell() {
+        // lesson-send.jsonl: B posts its receive, then A posts the send.
+        const auto events = test::loadRecording("lesson-send.jsonl");
+        auto send = std::find_if(events.begin(), events.end(), [](const TraceEvent& e) {
+            return e.kind == EventKind::PostWr && e.endpoint == Endpoint::A;
+        });
+        QVERIFY(send != events.end());
+        const std::vector<TraceEvent> upToRecv(events.begin(), send);
+        QVERIFY(std::any_of(upToRecv.begin(), upToRecv.end(), [](const TraceEvent& e) {
+            return e.kind == EventKind::PostWr && e.endpoint == Endpoint::B;
+        }));
+        for (const auto& recording : {upToRecv, asHardware(upToRecv)}) {
+            const QStringList texts = play(recording);
+            QVERIFY2(any(texts, "WQE RECV #"), qPrintable(joined(texts))); // the receive was drawn
+            QCOMPARE(count(texts, "write() system call: doorbell"), 0);
+            QCOMPARE(count(texts, "MMIO doorbell write"), 0);
+        }
+        // The whole recording: the send rings it once.
+        QCOMPARE(count(play(events), "write() system call: doorbell"), 1);
+        QCOMPARE(count(play(asHardware(events)), "MMIO doorbell write"), 1);
+    }
+
+    void anInlineSendIsNotReadFromTheBuffer() {
+        // A real inline WRITE (rdmalab-cli op write --inline) and, for contrast, the one without.
+        const auto inlined = test::loadRecording("lesson-write-inline.jsonl");
+        const QStringList hw = play(asHardware(inlined));
+        QVERIFY2(any(hw, "64 B inline: the CPU copied them into the WQE"), qPrintable(joined(hw)));
+        QVERIFY(any(hw, "inline: the payload travels in the WQE, A's buffer is not read again"));
+        QVERIFY(!any(hw, "DMA read"));
+        QVERIFY(!any(hw, "NIC reads the payload"));
+        QVERIFY(any(hw, "DMA write 64 B")); // the bytes still land at B
+        const QStringList sw = play(inlined);
+        QVERIFY(!any(sw, "rxe copies the payload"));
+        QVERIFY(any(sw, "inline: the payload travels in the WQE"));
+        // Not inline: the payload is read from A's buffer.
+        const QStringList plain = play(asHardware(test::loadRecording("lesson-write.jsonl")));
+        QVERIFY(any(plain, "DMA read 64 B"));
+        QVERIFY(!any(plain, "inline"));
+    }
+
+    void rnrNakFollowsTheRequestersRnrRetry() {
+        // fault-no-recv.jsonl: a SEND with no receive posted, A's QP in RTS with rnr_retry 0.
+        auto events = test::loadRecording("fault-no-recv.jsonl");
+        const QStringList texts = play(events);
+        QVERIFY2(any(texts, "RNR NAK: rnr_retry 0, the send fails at once"), qPrintable(joined(texts)));
+        QVERIFY(any(texts, "✗ no receive WQE posted"));
+        QVERIFY(!any(texts, "retried"));
+        // The same recording with A's rnr_retry set to 3: the label says so.
+        for (auto& e : events)
+            if (e.kind == EventKind::QpState && e.endpoint == Endpoint::A &&
+                e.data["attrs"].contains("rnr_retry"))
+                e.data["attrs"]["rnr_retry"] = 3;
+        QVERIFY(any(play(events), "RNR NAK, retried 3 times, then failed"));
+    }
+
+    void rnrTextByRnrRetry() {
+        using datapath::rnrNakText;
+        QCOMPARE(rnrNakText(0), QString("RNR NAK: rnr_retry 0, the send fails at once"));
+        QCOMPARE(rnrNakText(1), QString("RNR NAK, retried 1 time, then failed"));
+        QCOMPARE(rnrNakText(6), QString("RNR NAK, retried 6 times, then failed"));
+        QCOMPARE(rnrNakText(7), QString("RNR NAK: rnr_retry 7 never gives up"));
+    }
+
+    void aFailedCompletionIsDrawnByItsStatus() {
+        const auto fault = test::loadRecording("fault-bad-rkey.jsonl"); // real: IBV_WC_REM_ACCESS_ERR
+        const QStringList access = play(fault);
+        QVERIFY2(any(access, "✗ rkey 0xff0978, range or rights refused by the responder"),
+                 qPrintable(joined(access)));
+        QVERIFY(any(access, "NAK: remote access error"));
+        QVERIFY(any(access, "WRITE packet · rkey 0xff0978"));
+        // The same trace with other statuses in place of REM_ACCESS_ERR.
+        const QStringList retry = play(withStatus(fault, "IBV_WC_RETRY_EXC_ERR"));
+        QVERIFY2(any(retry, "✗ no ACK or NAK arrived: retried 7 times (retry_cnt), then failed"),
+                 qPrintable(joined(retry)));
+        QVERIFY(any(retry, "WRITE packet · rkey 0xff0978")); // it left A
+        QVERIFY(!any(retry, "NAK:"));                        // and nothing came back
+        QVERIFY(!any(retry, "refused by the responder"));
+        const QStringList local = play(withStatus(fault, "IBV_WC_LOC_PROT_ERR"));
+        QVERIFY2(any(local, "✗ lkey refused on A: the payload cannot be read, nothing is sent"),
+                 qPrintable(joined(local)));
+        QVERIFY(!any(local, "WRITE packet")); // nothing reaches B
+        QVERIFY(!any(local, "NAK"));
+        const QStringList invalid = play(withStatus(fault, "IBV_WC_REM_INV_REQ_ERR"));
+        QVERIFY(any(invalid, "NAK: invalid request"));
+        QVERIFY(any(invalid, "✗ invalid request, refused by the responder"));
+        QVERIFY(!any(invalid, "rkey 0xff0978, range or rights")); // not an rkey failure
+        const QStringList op = play(withStatus(fault, "IBV_WC_REM_OP_ERR"));
+        QVERIFY(any(op, "NAK: remote operational error"));
+        const QStringList other = play(withStatus(fault, "IBV_WC_LOC_LEN_ERR"));
+        QVERIFY(any(other, "✗ completed with IBV_WC_LOC_LEN_ERR"));
+        QVERIFY(!any(other, "NAK"));
+        QVERIFY(!any(other, "WRITE packet"));
+        // No status is drawn with the old catch-all.
+        for (const auto* texts : {&access, &retry, &local, &invalid, &op, &other})
+            QVERIFY(!any(*texts, "access rejected"));
+    }
+};
+
+QTEST_MAIN(DataPathTest)
+#include "tst_datapath.moc"
