@@ -12,11 +12,11 @@ cd "$root"
 mapfile -t files < <(git ls-files 'engine/*.cpp' 'labs/*.cpp' 'app/*.cpp')
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-# Two files at a time (the machines have two cores). GCC-only warning flags in the compile commands are
-# not clang's business; -Wno-overloaded-virtual as app/model/CMakeLists.txt says why for clang builds.
-printf '%s\n' "${files[@]}" |
-  xargs -P 2 -n 4 clang-tidy -p "$build" --quiet --extra-arg=-Wno-unknown-warning-option \
-    --extra-arg=-Wno-overloaded-virtual 2>/dev/null >"$out"
+# Two files at a time (the machines have two cores), each analysed again only when what the compiler sees
+# of it changed (tests/lint/tidy_run.py keeps the results by a hash of the preprocessed file, the flags,
+# .clang-tidy and clang-tidy's version). GCC-only warning flags in the compile commands are not clang's
+# business; -Wno-overloaded-virtual as app/model/CMakeLists.txt says why for clang builds.
+python3 tests/lint/tidy_run.py "$build" "$root" "${files[@]}" 2>/dev/null >"$out"
 findings=$(sed -n "s#^$root/\([^:]*\):[0-9]*:[0-9]*: \(warning\|error\): .*\[\([a-z0-9.,-]*\)\]\$#\1: \3#p" "$out" | sort)
 
 if [ "${2:-}" = "--update-baseline" ]; then
