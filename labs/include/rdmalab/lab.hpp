@@ -1,0 +1,144 @@
+// Labs: YAML files in labs/ that script real verbs calls on named objects, explain each step in English and
+// Simplified Chinese, and state what the device must do (expectations). Qt-free and verbs-free: this is the
+// format and its checks; the runner that performs a lab on a device is labs/runner (rdmalab_labrun).
+// The format is described in docs/lab-format.md; the actions and their fields are the table in
+// lab_schema.hpp.
+#pragma once
+
+#include "rdmalab/lesson.hpp" // LocalizedText, DeviceText, DeviceClass, Reference, render()
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdmalab::labs {
+
+/// Where a node of a lab file is, for errors (1-based; 0 when unknown).
+struct Position {
+    int line = 0;
+    int column = 0;
+};
+
+/// A field's value after validation, normalised to its declared type (lab_schema.hpp): sizes are bytes
+/// ("4KiB" -> 4096), durations milliseconds, flags and enums canonical lower-case names, object
+/// references "E.name" (endpoint letter, dot, name). A `{param}` placeholder written in place of a value
+/// stays as text in `Lab::steps` until `instantiate()` substitutes the parameter and checks the result.
+struct Value {
+    enum class Kind { null, boolean, integer, text, list, map };
+    Kind kind = Kind::null;
+    bool boolean = false;
+    std::int64_t integer = 0; ///< integers, sizes (bytes), durations (ms); u64 values above INT64_MAX are
+                              ///< stored as their two's-complement bit pattern with `unsigned_value` set
+    bool unsigned_value = false;
+    std::string text; ///< text, enum and flag names, object references
+    std::vector<Value> list;
+    std::map<std::string, Value> map;
+    Position position;
+
+    const Value* find(std::string_view key) const; ///< map entry or nullptr
+    std::uint64_t as_u64() const { return static_cast<std::uint64_t>(integer); }
+};
+
+/// A parameter the student may change before a run (shown in the app and by `lab list`).
+struct Parameter {
+    std::string name;                 ///< [a-z][a-z0-9_]*; used as {name} in values and texts
+    std::string type;                 ///< "int", "size", "choice", "bool", "text"
+    Value default_value;              ///< of `type`
+    std::optional<std::int64_t> min;  ///< int/size
+    std::optional<std::int64_t> max;  ///< int/size
+    std::vector<std::string> choices; ///< choice
+    LocalizedText text;               ///< what it changes
+    Position position;
+};
+
+/// One expectation of a step: what the device must do, checked on the real outcome.
+struct Expectation {
+    std::string kind;  ///< "fails", "completions", "completion", "qp_state", "bytes", "compare", ...
+    Value value;       ///< the kind's operand (schema: expectation table)
+    LocalizedText why; ///< optional: what it teaches, shown next to held/broken
+    Position position;
+};
+
+/// One step: an action on named objects, its explanation, and what it must show.
+struct Step {
+    std::string id;                    ///< unique in the lab, [A-Za-z0-9_]+
+    LocalizedText title;               ///< one line
+    std::string action;                ///< a row of the action table (lab_schema.hpp), e.g. "reg_mr"
+    std::map<std::string, Value> args; ///< the action's fields, validated against the table
+    DeviceText text;                   ///< the explanation (Markdown with {placeholders})
+    std::vector<Expectation> expect;   ///< empty: the action must succeed
+    Position position;
+    /// The object this step creates ("B.buf"), or empty.
+    std::string creates() const;
+};
+
+/// One lab: metadata, parameters, steps.
+struct Lab {
+    int format = 1; ///< `lab: 1` at the top of the file
+    std::string id; ///< unique among all labs, [a-z0-9_-]+
+    int chapter = 0;
+    int order = 0;
+    LocalizedText title;
+    std::string level; ///< "intro", "basic", "intermediate", "advanced"
+    int minutes = 0;
+    std::vector<LocalizedText> objectives;
+    std::vector<Reference> references;
+    std::vector<Parameter> parameters;
+    DeviceText summary;
+    std::vector<Step> steps;
+    std::string file; ///< path it was loaded from
+    const Step* step(std::string_view id) const;
+    const Parameter* parameter(std::string_view name) const;
+};
+
+/// A chapter of the curriculum (labs/chapters.yaml).
+struct Chapter {
+    int number = 0;
+    LocalizedText title;
+};
+
+/// Why a lab file was rejected: where, which field, what was expected and what was found.
+struct LabError {
+    std::string file;
+    int line = 0;
+    int column = 0;
+    std::string field;    ///< e.g. "steps[3].access[1]"; empty for the file as a whole
+    std::string message;  ///< e.g. "unknown access flag 'remote_wrte'"
+    std::string expected; ///< e.g. "one of: local_write, remote_write, remote_read, remote_atomic, ..."
+    std::string found;    ///< e.g. "remote_wrte"
+    /// "FILE:LINE:COLUMN: field 'F': MESSAGE (expected E, found X)"
+    std::string to_string() const;
+};
+
+/// Parses and validates the text of a lab file (`name` stands for the file in errors). Everything a lab
+/// can get wrong without a device is found here: syntax, unknown or duplicate keys, wrong types, unknown
+/// actions, flags, opcodes, statuses and errno names, object references to objects not created by an
+/// earlier step (or of the wrong kind), placeholders naming nothing, parameter defaults outside their
+/// range, a text without English. Never throws; on failure returns std::nullopt with `error` filled.
+std::optional<Lab> parse_lab(const std::string& text, const std::string& name, LabError& error);
+
+/// The same for a file.
+std::optional<Lab> load_lab(const std::string& path, LabError& error);
+
+/// Loads every *.yaml lab under `directory` (recursively; chapters.yaml excluded), sorted by chapter,
+/// order, id. Bad files are skipped and reported in `errors`; a duplicate id is an error.
+std::vector<Lab> load_labs(const std::string& directory, std::vector<LabError>& errors);
+
+/// Loads labs/chapters.yaml.
+std::vector<Chapter> load_chapters(const std::string& path, std::vector<LabError>& errors);
+
+/// Parameter values given by the user ("name" -> text as typed, e.g. "4KiB").
+using ParameterValues = std::map<std::string, std::string>;
+
+/// The lab with parameters substituted into every `{param}` value (defaults, overridden by `values`) and
+/// the results re-checked. Fails, with the parameter's position, on an unknown parameter name, a value of
+/// the wrong type or outside the range.
+std::optional<Lab> instantiate(const Lab& lab, const ParameterValues& values, LabError& error);
+
+/// Texts missing a Simplified Chinese translation ("steps[2].text.zh", ...); empty when complete.
+std::vector<std::string> missing_translations(const Lab& lab);
+
+} // namespace rdmalab::labs
