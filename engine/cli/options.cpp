@@ -212,10 +212,12 @@ CliSpec build() {
         "are created or of the wrong kind, placeholders that name nothing, parameter defaults, texts without "
         "English. It prints `FILE: ok (N steps)` or one line `FILE:LINE:COLUMN: field 'F': message` per bad "
         "file, and exits with status 1 when any file is bad.",
-        "`lab list` lists the labs under DIR (default: the labs directory rdmalab-cli was built with), "
-        "sorted "
-        "by chapter: id, chapter, level, minutes, title in English and Chinese, and each parameter with its "
-        "type, default and range; a bad file is reported on standard error and makes the status 1."};
+        "`lab list` lists the labs under DIR, sorted by chapter: id, chapter, level, minutes, title in "
+        "English "
+        "and Chinese, and each parameter with its type, default and range; a bad file is reported on "
+        "standard "
+        "error and makes the status 1. DIR is by default $RDMALAB_LABS_DIR, else share/rdmalab/labs of the "
+        "installation, else the labs/ of the source tree rdmalab-cli was built from."};
     lab.argument = OptionSpec{.value = "SUBCOMMAND", .help = "What to do.", .values = {"list", "check"}};
     lab.options = {
         {.name = "--json", .help = "list: print {\"labs\": [...]} as JSON instead of text."},
