@@ -202,7 +202,29 @@ CliSpec build() {
                  "output."},
     };
 
-    spec.commands = {devices, op, bench, serve};
+    CommandSpec lab;
+    lab.name = "lab";
+    lab.summary = "Check and list labs: YAML files that script real verbs calls (lab-format.md).";
+    lab.synopsis = {"lab check FILE...", "lab list [--json] [--dir DIR]"};
+    lab.description = {
+        "`lab check` parses and validates each lab file without a device: syntax, unknown or duplicate keys, "
+        "types and ranges of every field, actions, flags, statuses and errno names, objects used before they "
+        "are created or of the wrong kind, placeholders that name nothing, parameter defaults, texts without "
+        "English. It prints `FILE: ok (N steps)` or one line `FILE:LINE:COLUMN: field 'F': message` per bad "
+        "file, and exits with status 1 when any file is bad.",
+        "`lab list` lists the labs under DIR (default: the labs directory rdmalab-cli was built with), "
+        "sorted "
+        "by chapter: id, chapter, level, minutes, title in English and Chinese, and each parameter with its "
+        "type, default and range; a bad file is reported on standard error and makes the status 1."};
+    lab.argument = OptionSpec{.value = "SUBCOMMAND", .help = "What to do.", .values = {"list", "check"}};
+    lab.options = {
+        {.name = "--json", .help = "list: print {\"labs\": [...]} as JSON instead of text."},
+        {.name = "--dir",
+         .value = "DIR",
+         .help = "list: the directory to search (recursively) for lab files."},
+    };
+
+    spec.commands = {devices, op, bench, serve, lab};
     spec.global_options = {
         {.name = "--help",
          .short_name = "-h",
@@ -214,7 +236,8 @@ CliSpec build() {
     };
     spec.exit_status = {
         {0, "success (or, with `op --fault`, the expected fault observed)"},
-        {1, "failure: no device, a verbs or rdma_cm error, or an operation that did not verify"},
+        {1,
+         "failure: no device, a verbs or rdma_cm error, an operation that did not verify, or a bad lab file"},
         {2, "usage error: an unknown command, option or value"},
     };
     spec.see_also = {"rdmalab(1)",     "ibv_devices(1)", "ibv_devinfo(1)", "ib_write_lat(1)",

@@ -97,6 +97,7 @@ struct Lab {
 /// A chapter of the curriculum (labs/chapters.yaml).
 struct Chapter {
     int number = 0;
+    std::string slug; ///< the directory's name without its number: labs/NN-slug/
     LocalizedText title;
 };
 
