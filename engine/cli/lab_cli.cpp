@@ -1,5 +1,6 @@
 // `rdmalab-cli lab check` and `lab list`: the lab files without a device (labs/include/rdmalab/lab.hpp).
 #include "lab_cli.hpp"
+#include "lab_run_cli.hpp"
 #include "options.hpp"
 
 #include "rdmalab/lab.hpp"
@@ -149,14 +150,13 @@ int lab_list(const std::vector<std::string>& args) {
 } // namespace
 
 int cmd_lab(const std::vector<std::string>& args) {
-    if (args.empty()) return lab_usage("name a sub-command: check or list");
+    if (args.empty()) return lab_usage("name a sub-command: check, list or run");
     const std::string& sub = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (sub == "check") return lab_check(rest);
     if (sub == "list") return lab_list(rest);
-    // ---- dispatch point for `lab run` (branch lab-runner, engine/cli/lab_run_cli.cpp): ----
-    // if (sub == "run") return cmd_lab_run(rest);
-    return lab_usage(fmt::format("unknown sub-command '{}' (check or list)", sub));
+    if (sub == "run") return cmd_lab_run(rest);
+    return lab_usage(fmt::format("unknown sub-command '{}' (check, list or run)", sub));
 }
 
 } // namespace rdmalab::cli

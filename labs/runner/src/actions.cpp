@@ -304,7 +304,7 @@ void do_write_memory(State& s, const Step& step, StepResult&) {
                                       "(a real program would be killed with SIGSEGV)",
                                       name));
     std::vector<std::uint8_t> bytes;
-    if (const Value* t = arg(step, "text")) bytes.assign(t->text.begin(), t->text.end());
+    if (const Value* t = arg(step, "string")) bytes.assign(t->text.begin(), t->text.end());
     if (const Value* h = arg(step, "hex"))
         for (std::size_t i = 0; i + 1 < h->text.size(); i += 2)
             bytes.push_back(static_cast<std::uint8_t>(std::stoul(h->text.substr(i, 2), nullptr, 16)));
@@ -699,12 +699,18 @@ void do_poll_cq(State& s, const Step& step, StepResult& r) {
     }
     const Completion& c = r.completions.front();
     out["status"] = status_name(c.status);
+    out["wr_id"] = std::to_string(c.wr_id);
+    out["qp_num"] = std::to_string(c.qp_num);
+    if (c.status != IBV_WC_SUCCESS) {
+        // ibv_poll_cq(3): the other fields of a failed completion are not valid.
+        for (const char* key : {"opcode", "byte_len", "imm", "src_qp", "wc_flags"})
+            out[key] = "undefined";
+        return;
+    }
     out["opcode"] = opcode_name(c.opcode);
     out["byte_len"] = std::to_string(c.byte_len);
     out["imm"] = c.imm_data ? hex(*c.imm_data) : "none";
     out["src_qp"] = std::to_string(c.src_qp);
-    out["wr_id"] = std::to_string(c.wr_id);
-    out["qp_num"] = std::to_string(c.qp_num);
     std::string flags;
     if (c.wc_flags & IBV_WC_WITH_IMM) flags += "with_imm";
     if (c.wc_flags & IBV_WC_GRH) flags += flags.empty() ? "grh" : ",grh";

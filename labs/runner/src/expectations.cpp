@@ -46,6 +46,8 @@ ExpectationOutcome check_fails(const Expectation& e, const std::optional<ErrorIn
 // ---- completions / completion ------------------------------------------------------------------------
 
 std::string describe_completion(const Completion& c) {
+    if (c.status != IBV_WC_SUCCESS)
+        return fmt::format("status={} wr_id={} qp={}", status_name(c.status), c.wr_id, c.qp_num);
     std::string out = fmt::format("status={} opcode={} byte_len={}", status_name(c.status),
                                   opcode_name(c.opcode), c.byte_len);
     if (c.imm_data) out += " imm=" + hex(*c.imm_data);
@@ -59,9 +61,18 @@ std::string describe_completion(const Completion& c) {
 bool completion_matches(const State& s, const Value& want, const Completion& c, std::string& observed,
                         std::string& mismatch) {
     std::vector<std::string> parts, wrong;
-    auto compare = [&](const std::string& field, const std::string& got, const std::string& expected) {
+    // ibv_poll_cq(3): when the status is not success, only wr_id, status, qp_num and vendor_err are valid.
+    const bool failed = c.status != IBV_WC_SUCCESS;
+    auto compare = [&](const std::string& field, std::string got, const std::string& expected) {
+        const bool valid = !failed || field == "status" || field == "wr_id" || field == "qp";
+        if (!valid) got = "undefined";
         parts.push_back(field + "=" + got);
-        if (got != expected) wrong.push_back(fmt::format("{}={} (expected {})", field, got, expected));
+        if (!valid)
+            wrong.push_back(fmt::format("{} is undefined: the status is not success, and then only wr_id, "
+                                        "status and qp_num are valid (ibv_poll_cq(3))",
+                                        field));
+        else if (got != expected)
+            wrong.push_back(fmt::format("{}={} (expected {})", field, got, expected));
     };
     if (const Value* v = want.find("status")) compare("status", status_name(c.status), v->text);
     if (const Value* v = want.find("opcode")) compare("opcode", opcode_name(c.opcode), v->text);
@@ -313,10 +324,12 @@ ExpectationOutcome check_compare(const State& s, const Expectation& e, const std
         if (op == "!=") held = *l != rv;
         if (op == ">=") held = *l >= rv;
         if (op == ">") held = *l > rv;
-        const std::string right_shown =
-            factor_text.empty() ? *right : fmt::format("{} x {} = {}", factor_text, *right, rv);
-        return make("compare", description, held,
-                    fmt::format("{} = {}, {} = {}", left_name, *left, right_name, right_shown), &e, language);
+        auto shown = [](const std::string& name, const std::string& value) {
+            return name == value ? value : name + " = " + value;
+        };
+        std::string right_shown = shown(right_name, *right);
+        if (!factor_text.empty()) right_shown = fmt::format("{} x ({}) = {}", factor_text, right_shown, rv);
+        return make("compare", description, held, shown(left_name, *left) + ", " + right_shown, &e, language);
     }
     if (op == "==" || op == "!=") {
         const bool equal = *left == *right;
@@ -355,7 +368,7 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
     };
     if (step.action == "poll_cq" && !completions) {
         const auto wanted = static_cast<std::size_t>(integer(step, "count", 1));
-        const std::string description = fmt::format("completions: {}", wanted);
+        const std::string description = fmt::format("exactly {} (the poll's count)", wanted);
         if (unexpected)
             out.push_back(
                 make("completions", description, false, "not checked: the action failed", nullptr, language));
@@ -375,7 +388,7 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
             std::string observed = fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms);
             if (!r.completions.empty())
                 observed += "; the first: " + describe_completion(r.completions.front());
-            out.push_back(make("completions", fmt::format("completions: {}", wanted),
+            out.push_back(make("completions", fmt::format("exactly {}", wanted),
                                r.completions.size() == wanted, observed, &e, language));
         } else if (e.kind == "completion") {
             out.push_back(check_completion(s, e, r, language));

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 
 namespace rdmalab::labs {
 
@@ -187,6 +188,45 @@ Endpoint step_endpoint(const std::vector<std::string>& objects) {
 
 } // namespace
 
+std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterValues& parameters,
+                               const std::string& labs_dir, LabError& error) {
+    std::string path = id_or_file;
+    const bool is_path =
+        id_or_file.find('/') != std::string::npos || (id_or_file.size() > 5 && id_or_file.ends_with(".yaml"));
+    if (!is_path) {
+        path.clear();
+        std::error_code ec;
+        if (std::filesystem::is_directory(labs_dir, ec))
+            for (auto it = std::filesystem::recursive_directory_iterator(labs_dir, ec);
+                 !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+                if (it->is_regular_file(ec) && it->path().filename() == id_or_file + ".yaml") {
+                    path = it->path().string();
+                    break;
+                }
+        if (path.empty()) {
+            error = LabError{};
+            error.file = id_or_file;
+            error.message =
+                fmt::format("no lab '{}' in {} (looked for {}.yaml)", id_or_file, labs_dir, id_or_file);
+            error.expected = "a lab id (rdmalab-cli lab list) or a lab file";
+            error.found = id_or_file;
+            return std::nullopt;
+        }
+    }
+    const auto lab = load_lab(path, error);
+    if (!lab) return std::nullopt;
+    if (!is_path && lab->id != id_or_file) {
+        error = LabError{};
+        error.file = path;
+        error.field = "id";
+        error.message = fmt::format("the file {}.yaml holds the lab '{}'", id_or_file, lab->id);
+        error.expected = id_or_file;
+        error.found = lab->id;
+        return std::nullopt;
+    }
+    return instantiate(*lab, parameters, error);
+}
+
 bool runner_implements_every_action() {
     return implements_every_action();
 }
@@ -283,6 +323,10 @@ bool LabRun::run_next() {
                           .cause = "the runner stopped on an unexpected error",
                           .fix = "Report it with the lab file and the trace (--trace FILE)."};
     }
+    // Every step's results: its own, and dur_ns (the action's time when it has none), errno and error.
+    if (!result.results.contains("dur_ns")) result.results["dur_ns"] = std::to_string(monotonic_ns() - start);
+    result.results["errno"] = error && error->err != 0 ? errno_name(error->err) : "none";
+    result.results["error"] = error ? error->code + ": " + error->meaning : "none";
     for (const auto& [key, value] : result.results)
         s.values[step.id + "." + key] = value;
     outcome.results = result.results;

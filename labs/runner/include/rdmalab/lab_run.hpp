@@ -52,6 +52,12 @@ struct StepOutcome {
 /// "held", "broken", "not_run".
 const char* to_string(StepOutcome::State state);
 
+/// Finds and prepares a lab to run: `id_or_file` is a path (it contains '/' or ends in .yaml) or a lab id,
+/// looked up as ID.yaml under `labs_dir` (recursively). The lab is parsed, checked and instantiated with
+/// `parameters`; on failure nullopt with `error` filled (an unknown id names the directory searched).
+std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterValues& parameters,
+                               const std::string& labs_dir, LabError& error);
+
 /// True when the runner has a function for every action of the schema (lab_schema.hpp) and no other.
 bool runner_implements_every_action();
 
