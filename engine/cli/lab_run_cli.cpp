@@ -21,8 +21,7 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 
 int run_usage(const std::string& message) {
-    std::fprintf(stderr,
-                 "rdmalab-cli: lab run: %s\n\n%s\n`rdmalab-cli --help` lists every option and value.\n",
+    std::fprintf(stderr, "rdmalab-cli: lab: %s\n\n%s\n`rdmalab-cli --help` lists every option and value.\n",
                  message.c_str(), usage_text().c_str());
     return kExitUsage;
 }
@@ -129,7 +128,7 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
         const std::string& a = args[i];
         auto value = [&](const char* name) -> std::optional<std::string> {
             if (i + 1 >= args.size()) {
-                status = run_usage(fmt::format("{} needs a value", name));
+                status = run_usage(fmt::format("run: {} needs a value", name));
                 return std::nullopt;
             }
             return args[++i];
@@ -143,7 +142,7 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
             if (!v) return std::nullopt;
             const auto eq = v->find('=');
             if (eq == std::string::npos || eq == 0) {
-                status = run_usage(fmt::format("--param wants NAME=VALUE (got '{}')", *v));
+                status = run_usage(fmt::format("run: --param wants NAME=VALUE (got '{}')", *v));
                 return std::nullopt;
             }
             r.parameters[v->substr(0, eq)] = v->substr(eq + 1);
@@ -151,7 +150,7 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
             const auto v = value("--lang");
             if (!v) return std::nullopt;
             if (*v != "en" && *v != "zh") {
-                status = run_usage(fmt::format("--lang must be en or zh (got '{}')", *v));
+                status = run_usage(fmt::format("run: --lang must be en or zh (got '{}')", *v));
                 return std::nullopt;
             }
             r.language = *v;
@@ -162,20 +161,23 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
         } else if (a.rfind("--", 0) == 0) {
             status = run_usage(fmt::format("unknown argument '{}'", a));
             return std::nullopt;
+        } else if (r.all) {
+            status = run_usage(fmt::format("unknown argument '{}' (run --all runs every lab: name none)", a));
+            return std::nullopt;
         } else if (r.lab.empty()) {
             r.lab = a;
         } else {
-            status = run_usage(fmt::format("one lab at a time (got '{}' and '{}')", r.lab, a));
+            status = run_usage(fmt::format("run: one lab at a time (got '{}' and '{}')", r.lab, a));
             return std::nullopt;
         }
     }
     if (r.all == !r.lab.empty()) {
-        status =
-            run_usage(r.all ? "--all runs every lab: name none" : "name a lab (an id or a file), or --all");
+        status = run_usage(r.all ? "run: --all runs every lab: name none"
+                                 : "run: name a lab (an id or a file), or --all");
         return std::nullopt;
     }
     if (r.all && !r.parameters.empty()) {
-        status = run_usage("--param applies to one lab, not to --all");
+        status = run_usage("run: --param applies to one lab, not to --all");
         return std::nullopt;
     }
     return r;

@@ -346,10 +346,12 @@ struct RecvRequest {
 /// A queue pair (ibv_create_qp) with each state transition as a named method.
 class QueuePair {
   public:
+    /// Creates a QP in RESET. Its events are attributed to the PD's endpoint, or to `endpoint` when given.
     static std::shared_ptr<QueuePair> create(std::shared_ptr<ProtectionDomain> pd,
                                              std::shared_ptr<CompletionQueue> send_cq,
                                              std::shared_ptr<CompletionQueue> recv_cq, ibv_qp_type type,
-                                             const QpCapacity& capacity = {});
+                                             const QpCapacity& capacity = {},
+                                             Endpoint endpoint = Endpoint::None);
     ~QueuePair();
     QueuePair(const QueuePair&) = delete;
     QueuePair& operator=(const QueuePair&) = delete;

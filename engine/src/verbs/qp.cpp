@@ -78,7 +78,7 @@ QueuePair::QueuePair(std::shared_ptr<ProtectionDomain> pd, std::shared_ptr<Compl
 std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> pd,
                                              std::shared_ptr<CompletionQueue> send_cq,
                                              std::shared_ptr<CompletionQueue> recv_cq, ibv_qp_type type,
-                                             const QpCapacity& capacity) {
+                                             const QpCapacity& capacity, Endpoint endpoint) {
     ibv_qp_init_attr init{};
     init.send_cq = send_cq->get();
     init.recv_cq = recv_cq->get();
@@ -89,7 +89,9 @@ std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> p
     init.cap.max_send_sge = capacity.max_send_sge;
     init.cap.max_recv_sge = capacity.max_recv_sge;
     init.cap.max_inline_data = capacity.max_inline_data;
-    const auto& scope = pd->trace();
+    // A QP is attributed to its PD's endpoint unless it names its own (a lab's C.qp in A's PD).
+    const TraceScope scope =
+        endpoint == Endpoint::None ? pd->trace() : TraceScope{pd->trace().tracer, endpoint};
     ibv_qp* qp = traced_call(
         VerbCall{.scope = scope, .verb = "ibv_create_qp", .timed = true},
         [&] { return ibv_create_qp(pd->get(), &init); },

@@ -354,7 +354,7 @@ void do_create_qp(State& s, const Step& step, StepResult& r) {
     cap.max_send_sge = static_cast<std::uint32_t>(integer(step, "max_send_sge", 1));
     cap.max_recv_sge = static_cast<std::uint32_t>(integer(step, "max_recv_sge", 1));
     cap.max_inline_data = static_cast<std::uint32_t>(integer(step, "max_inline_data", 0));
-    auto qp = QueuePair::create(pd, send_cq, recv_cq, qp_type, cap);
+    auto qp = QueuePair::create(pd, send_cq, recv_cq, qp_type, cap, endpoint_of(name));
     s.qps[name] = QpState{qp, first_psn(qp->qp_num())};
     remember(s, name);
     set_qp_values(s, name);
