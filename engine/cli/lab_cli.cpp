@@ -1,5 +1,6 @@
 // `rdmalab-cli lab check` and `lab list`: the lab files without a device (labs/include/rdmalab/lab.hpp).
 #include "lab_cli.hpp"
+#include "lab_run_cli.hpp"
 #include "options.hpp"
 
 #include "rdmalab/lab.hpp"
@@ -103,23 +104,11 @@ nlohmann::json lab_json(const labs::Lab& lab) {
             {"file", lab.file}};
 }
 
-/// Where the curriculum is: $RDMALAB_LABS_DIR, else share/rdmalab/labs beside an installed rdmalab-cli
-/// (bin/../share/rdmalab/labs), else the source tree's labs/ this program was built from.
-std::string default_labs_directory() {
-    if (const char* env = std::getenv("RDMALAB_LABS_DIR"); env && *env) return env;
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const auto beside = exe.parent_path() / ".." / "share" / "rdmalab" / "labs";
-        if (std::filesystem::is_directory(beside, ec)) return beside.lexically_normal().string();
-    }
-    return RDMALAB_LABS_DIR;
-}
 
 /// `lab list [--json] [--dir DIR]`: every lab under DIR (default: the labs directory of the source tree).
 int lab_list(const std::vector<std::string>& args) {
     bool json = false;
-    std::string dir = default_labs_directory();
+    std::string dir = labs::default_labs_directory();
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--json") {
             json = true;
@@ -165,14 +154,13 @@ int lab_list(const std::vector<std::string>& args) {
 } // namespace
 
 int cmd_lab(const std::vector<std::string>& args) {
-    if (args.empty()) return lab_usage("name a sub-command: check or list");
+    if (args.empty()) return lab_usage("name a sub-command: check, list or run");
     const std::string& sub = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (sub == "check") return lab_check(rest);
     if (sub == "list") return lab_list(rest);
-    // ---- dispatch point for `lab run` (branch lab-runner, engine/cli/lab_run_cli.cpp): ----
-    // if (sub == "run") return cmd_lab_run(rest);
-    return lab_usage(fmt::format("unknown sub-command '{}' (check or list)", sub));
+    if (sub == "run") return cmd_lab_run(rest);
+    return lab_usage(fmt::format("unknown sub-command '{}' (check, list or run)", sub));
 }
 
 } // namespace rdmalab::cli

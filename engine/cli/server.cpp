@@ -7,6 +7,7 @@
 #include "rdmalab/bench.hpp"
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
+#include "rdmalab/lab_run.hpp"
 
 #include <fmt/format.h>
 
@@ -304,6 +305,7 @@ class Server::Impl {
     ~Impl() {
         bench_.reset(); // stops and joins a running measurement first
         operation_.reset();
+        lab_.reset();
         tracer_->flush();
     }
     Impl(const Impl&) = delete;
@@ -367,7 +369,8 @@ class Server::Impl {
             } else if (cmd == "bench.wait") {
                 if (bench_) bench_->wait();
                 reply(id, cmd, true, {});
-            } else if (bench_ && bench_->running() && cmd.rfind("op.", 0) == 0) {
+            } else if (bench_ && bench_->running() &&
+                       (cmd.rfind("op.", 0) == 0 || cmd.rfind("lab.", 0) == 0)) {
                 reply(
                     id, cmd, false,
                     {{"error", "a measurement is running; send bench.stop (or wait for bench.done) first"}});
@@ -386,16 +389,28 @@ class Server::Impl {
             } else if (cmd == "op.reset") {
                 operation_.reset(); // destructor tears down in the canonical order, traced
                 reply(id, cmd, true, {});
+            } else if (cmd == "lab.start") {
+                start_lab(id, command);
+            } else if (cmd == "lab.step") {
+                step_lab(id);
+            } else if (cmd == "lab.run") {
+                run_lab(id);
+            } else if (cmd == "lab.reset") {
+                const bool had = lab_ != nullptr;
+                lab_.reset(); // tears down children before parents, traced
+                reply(id, cmd, true, {{"had_lab", had}});
             } else if (cmd == "quit") {
                 bench_.reset(); // stops and joins a running measurement
                 operation_.reset();
+                lab_.reset();
                 reply(id, cmd, true, {});
                 return false;
             } else {
                 reply(
                     id, cmd.empty() ? "invalid" : cmd, false,
                     {{"error", fmt::format("unknown command '{}'; known: hello, devices, op.start, op.step, "
-                                           "op.run, op.reset, bench.start, bench.stop, bench.wait, quit",
+                                           "op.run, op.reset, lab.start, lab.step, lab.run, lab.reset, "
+                                           "bench.start, bench.stop, bench.wait, quit",
                                            cmd)}});
             }
         } catch (const RdmaError& e) {
@@ -543,6 +558,118 @@ class Server::Impl {
         bench_ = std::make_unique<BenchJob>(tracer_, id, std::move(runs), runner_);
     }
 
+    /// lab.start: {"lab": ID or FILE, "params": {NAME: VALUE}, "lang": "en"|"zh", "device", "dir"}.
+    void start_lab(const nlohmann::json& id, const nlohmann::json& command) {
+        auto fail = [&](const std::string& message) { reply(id, "lab.start", false, {{"error", message}}); };
+        const CommandFields f(command);
+        const std::string name = f.string("lab", "");
+        if (name.empty()) return fail("field 'lab' must name a lab: its id or its file");
+        labs::ParameterValues parameters;
+        if (f.has("params")) {
+            const auto& p = f.raw("params");
+            if (!p.is_object())
+                return fail(fmt::format("field 'params' must be an object of NAME: VALUE (got {})",
+                                        CommandFields::brief(p)));
+            for (const auto& [key, value] : p.items()) {
+                if (value.is_string())
+                    parameters[key] = value.get<std::string>();
+                else if (value.is_number_integer() || value.is_boolean())
+                    parameters[key] = value.dump();
+                else
+                    return fail(
+                        fmt::format("field 'params.{}' must be a string, an integer or a boolean (got {})",
+                                    key, CommandFields::brief(value)));
+            }
+        }
+        labs::LabRunOptions options;
+        options.language = f.string("lang", "en");
+        if (options.language != "en" && options.language != "zh")
+            return fail(fmt::format("field 'lang' must be en or zh (got \"{}\")", options.language));
+        options.device = f.string("device", "");
+        options.parameters = parameters;
+        labs::LabError error;
+        auto lab = labs::prepare_lab(name, parameters, f.string("dir", labs::default_labs_directory()), error);
+        if (!lab) return fail(error.to_string());
+        lab_.reset();
+        tracer_->record(session_event(options.device, "serve lab " + lab->id));
+        lab_ = std::make_unique<labs::LabRun>(std::move(*lab), tracer_, options);
+        nlohmann::json steps = nlohmann::json::array();
+        for (std::size_t i = 0; i < lab_->steps().size(); ++i) {
+            const auto& s = lab_->steps()[i];
+            steps.push_back({{"id", s.id},
+                             {"title", lab_->step_title(i)},
+                             {"action", s.action.empty() ? "note" : s.action},
+                             {"creates", s.creates()},
+                             {"expectations", s.expect.size()}});
+        }
+        const auto& l = lab_->lab();
+        reply(id, "lab.start", true,
+              {{"lab",
+                {{"id", l.id},
+                 {"chapter", l.chapter},
+                 {"title", l.title.get(options.language)},
+                 {"file", l.file}}},
+               {"steps", steps}});
+    }
+
+    bool require_lab(const nlohmann::json& id, const std::string& cmd) {
+        if (lab_) return true;
+        reply(id, cmd, false, {{"error", "no lab: send lab.start first"}});
+        return false;
+    }
+
+    /// lab.step: exactly the next step; ok unless it failed unexpectedly (a broken expectation is a
+    /// verdict, not a failed command: its `state` says broken).
+    void step_lab(const nlohmann::json& id) {
+        if (!require_lab(id, "lab.step")) return;
+        if (lab_->done()) {
+            reply(id, "lab.step", false,
+                  {{"error", "the lab has no step left to run (lab.reset, or lab.start to run it again)"},
+                   {"done", true}});
+            return;
+        }
+        const std::size_t index = lab_->next_step();
+        lab_->run_next();
+        const auto& outcome = lab_->outcome(index);
+        nlohmann::json data = {{"step_index", index},
+                               {"next_step", lab_->next_step()},
+                               {"done", lab_->done()},
+                               {"title", lab_->step_title(index)},
+                               {"text", lab_->step_text(index)},
+                               {"state", to_string(outcome.state)},
+                               {"outcome", lab_->outcome_json(index)}};
+        if (lab_->done()) data["summary"] = lab_->summary_json();
+        const bool ok = !outcome.failed_unexpectedly;
+        if (!ok && outcome.error) {
+            data["error"] = outcome.error->to_string();
+            data["error_info"] = outcome.error->to_json();
+        }
+        reply(id, "lab.step", ok, data);
+    }
+
+    /// lab.run: every remaining step; ok when every expectation of the lab held.
+    void run_lab(const nlohmann::json& id) {
+        if (!require_lab(id, "lab.run")) return;
+        const std::size_t first = lab_->next_step();
+        lab_->run_all();
+        nlohmann::json outcomes = nlohmann::json::array();
+        for (std::size_t i = first; i < lab_->next_step(); ++i)
+            outcomes.push_back(lab_->outcome_json(i));
+        nlohmann::json data = {{"first_step", first},
+                               {"next_step", lab_->next_step()},
+                               {"done", lab_->done()},
+                               {"outcomes", outcomes},
+                               {"summary", lab_->summary_json()}};
+        const bool ok = lab_->all_held();
+        if (!ok) {
+            const auto summary = lab_->summary_json();
+            data["error"] =
+                fmt::format("lab {}: {} expectation(s) broken, {} step(s) not run", lab_->lab().id,
+                            summary["broken"].get<std::size_t>(), summary["not_run"].get<std::size_t>());
+        }
+        reply(id, "lab.run", ok, data);
+    }
+
     bool require_operation(const nlohmann::json& id, const std::string& cmd) {
         if (operation_) return true;
         reply(id, cmd, false, {{"error", "no operation: send op.start first"}});
@@ -576,6 +703,7 @@ class Server::Impl {
     std::shared_ptr<Tracer> tracer_;
     BenchRunner runner_;
     std::unique_ptr<LoopbackOperation> operation_;
+    std::unique_ptr<labs::LabRun> lab_;
     std::unique_ptr<BenchJob> bench_;
 };
 

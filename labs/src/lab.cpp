@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -1492,6 +1493,19 @@ std::vector<std::string> missing_translations(const Lab& lab) {
             missing(step.expect[j].why, indexed(path + ".expect", j) + ".why", out);
     }
     return out;
+}
+
+/// Where the curriculum is: $RDMALAB_LABS_DIR, else share/rdmalab/labs beside an installed rdmalab-cli
+/// (bin/../share/rdmalab/labs), else the source tree's labs/ this program was built from.
+std::string default_labs_directory() {
+    if (const char* env = std::getenv("RDMALAB_LABS_DIR"); env && *env) return env;
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const auto beside = exe.parent_path() / ".." / "share" / "rdmalab" / "labs";
+        if (std::filesystem::is_directory(beside, ec)) return beside.lexically_normal().string();
+    }
+    return RDMALAB_LABS_DIR;
 }
 
 } // namespace rdmalab::labs

@@ -26,6 +26,7 @@ QString sampleValue(const rdmalab::cli::OptionSpec& option) {
         {"S", "1"},
         {"A[,B]", "0"},
         {"DIR", "/tmp"},
+        {"NAME=VALUE", "size=64"},
     };
     return samples.value(qs(option.value));
 }
@@ -103,7 +104,12 @@ class CliArgsTest : public QObject {
         for (const auto& command : rdmalab::cli::cli_spec().commands) {
             for (const auto& option : command.options) {
                 QStringList args = {qs(command.name)};
-                if (command.argument) args << sampleValue(*command.argument);
+                // `lab run` takes a lab as its word; with --all, a word is an unknown argument.
+                if (command.name == "lab" && option.help.rfind("run:", 0) == 0)
+                    args << "run"
+                         << "--all";
+                else if (command.argument)
+                    args << sampleValue(*command.argument);
                 args << qs(option.name);
                 if (!option.value.empty()) {
                     const QString value = sampleValue(option);

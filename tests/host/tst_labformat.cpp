@@ -170,7 +170,7 @@ class LabFormatTest : public QObject {
         QCOMPARE(poll->expect.size(), std::size_t(2));
         QCOMPARE(poll->expect[0].kind, std::string("completion"));
         QCOMPARE(poll->expect[0].value.find("status")->text, std::string("rem_access_err"));
-        QCOMPARE(poll->expect[0].value.find("opcode")->text, std::string("rdma_write"));
+        QCOMPARE(poll->expect[0].value.find("qp")->text, std::string("A.qp"));
         QVERIFY(!poll->expect[0].why.en.empty() && !poll->expect[0].why.zh.empty());
         QCOMPARE(poll->expect[1].kind, std::string("qp_state"));
         QCOMPARE(poll->expect[1].value.find("qp")->text, std::string("A.qp"));

@@ -271,6 +271,51 @@ class TestServeAbuse : public QObject {
         QVERIFY(engine.alive());
     }
 
+    void badLabCommandsAreAnsweredWithAnError() {
+        Engine engine;
+        QVERIFY(engine.started());
+        const QByteArray example = RDMALAB_SOURCE_DIR "/tests/data/labs/write-needs-remote-write.yaml";
+        const struct {
+            QByteArray line;
+            const char* error;
+        } cases[] = {
+            {R"({"id":1,"cmd":"lab.step"})", "no lab: send lab.start first"},
+            {R"({"id":2,"cmd":"lab.run"})", "no lab: send lab.start first"},
+            {R"({"id":3,"cmd":"lab.start"})", "field 'lab' must name a lab"},
+            {R"({"id":4,"cmd":"lab.start","lab":17})", "field 'lab' must be a string"},
+            {R"({"id":5,"cmd":"lab.start","lab":"no-such-lab"})", "no lab 'no-such-lab' in"},
+            {R"({"id":6,"cmd":"lab.start","lab":"/nonexistent/x.yaml"})", "/nonexistent/x.yaml"},
+            {"{\"id\":7,\"cmd\":\"lab.start\",\"lab\":\"" + example + "\",\"params\":{\"size\":\"2MiB\"}}",
+             "size"},
+            {"{\"id\":8,\"cmd\":\"lab.start\",\"lab\":\"" + example + "\",\"params\":{\"nosuch\":1}}",
+             "nosuch"},
+            {"{\"id\":9,\"cmd\":\"lab.start\",\"lab\":\"" + example + "\",\"params\":[1]}",
+             "field 'params' must be an object"},
+            {"{\"id\":10,\"cmd\":\"lab.start\",\"lab\":\"" + example + "\",\"params\":{\"size\":[1]}}",
+             "field 'params.size' must be a string, an integer or a boolean"},
+            {"{\"id\":11,\"cmd\":\"lab.start\",\"lab\":\"" + example + "\",\"lang\":\"fr\"}",
+             "field 'lang' must be en or zh"},
+        };
+        for (const auto& c : cases) {
+            const auto result = engine.ask(c.line);
+            QVERIFY2(result.is_object(), c.line.constData());
+            QCOMPARE(result["data"]["ok"].get<bool>(), false);
+            QVERIFY2(errorOf(result).contains(c.error),
+                     qPrintable(c.line + " -> " + errorOf(result).toUtf8()));
+            QVERIFY(engine.alive());
+        }
+        // A good start answers with the steps; nothing touches the device until lab.step.
+        const auto start = engine.ask("{\"id\":12,\"cmd\":\"lab.start\",\"lab\":\"" + example +
+                                      "\",\"params\":{\"size\":128},\"lang\":\"zh\"}");
+        QCOMPARE(start["data"]["ok"].get<bool>(), true);
+        QCOMPARE(start["data"]["lab"]["id"].get<std::string>(), std::string("write-needs-remote-write"));
+        QCOMPARE(start["data"]["steps"].size(), std::size_t(13));
+        QCOMPARE(start["data"]["steps"][0]["title"].get<std::string>(), std::string("打开设备"));
+        QCOMPARE(engine.ask(R"({"cmd":"lab.reset"})")["data"]["had_lab"].get<bool>(), true);
+        QVERIFY(errorOf(engine.ask(R"({"cmd":"lab.step"})")).contains("no lab"));
+        QVERIFY(engine.alive());
+    }
+
     void startingTwiceAndStoppingNothingAreAnswered() {
         Engine engine;
         QVERIFY(engine.started());

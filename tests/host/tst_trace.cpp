@@ -52,8 +52,17 @@ class TraceTest : public QObject {
         TraceParseError error;
         QVERIFY(!parse_json_line("{not json", error));
         QCOMPARE(error.field, std::string("(line)"));
-        QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"C","kind":"verb","name":"x"})", error));
+        QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"E","kind":"verb","name":"x"})", error));
         QCOMPARE(error.field, std::string("ep"));
+        QCOMPARE(error.message, std::string("'E' is not one of A, B, C, D, -"));
+        // C and D are a lab's further endpoints (docs/trace-format.md).
+        const auto c =
+            parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"C","kind":"verb","name":"x"})", error);
+        QVERIFY(c && c->endpoint == Endpoint::C);
+        QCOMPARE(to_json_line(*c).find(R"("ep":"C")") != std::string::npos, true);
+        const auto d =
+            parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"D","kind":"verb","name":"x"})", error);
+        QVERIFY(d && d->endpoint == Endpoint::D);
         QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"A","kind":"nope","name":"x"})", error));
         QCOMPARE(error.field, std::string("kind"));
         QVERIFY(error.message.find("nope") != std::string::npos);

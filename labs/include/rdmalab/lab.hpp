@@ -128,6 +128,10 @@ std::optional<Lab> load_lab(const std::string& path, LabError& error);
 /// order, id. Bad files are skipped and reported in `errors`; a duplicate id is an error.
 std::vector<Lab> load_labs(const std::string& directory, std::vector<LabError>& errors);
 
+/// Where the curriculum is: $RDMALAB_LABS_DIR, else share/rdmalab/labs beside an installed program
+/// (bin/../share/rdmalab/labs), else the source tree's labs/ the program was built from.
+std::string default_labs_directory();
+
 /// Loads labs/chapters.yaml.
 std::vector<Chapter> load_chapters(const std::string& path, std::vector<LabError>& errors);
 

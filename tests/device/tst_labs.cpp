@@ -1,0 +1,389 @@
+// Labs performed on the real device by the runner (labs/runner): the worked example of lab-format.md, the
+// runner's test labs (tests/data/labs-run: every kind of action and expectation), a lab whose step fails
+// unexpectedly in the middle, `rdmalab-cli lab run` (text, --json, --all) and the engine process's lab
+// commands. Every test compares the kernel's RDMA resource counts before and after (init/cleanup), and the
+// in-process runs compare them again right after teardown, while the process still holds the device.
+#include "testutil.hpp"
+
+#include "rdmalab/lab.hpp"
+#include "rdmalab/lab_run.hpp"
+#include "rdmalab/names.hpp"
+
+#include <QDir>
+#include <QProcess>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+using namespace rdmalab;
+
+namespace {
+
+const QString kSource = QStringLiteral(RDMALAB_SOURCE_DIR);
+const std::string kExample = RDMALAB_SOURCE_DIR "/tests/data/labs/write-needs-remote-write.yaml";
+const std::string kRunDir = RDMALAB_SOURCE_DIR "/tests/data/labs-run";
+const std::string kMidFailure = RDMALAB_SOURCE_DIR "/tests/data/labs-run-fail/run-mid-failure.yaml";
+
+struct Ran {
+    std::shared_ptr<MemorySink> sink = std::make_shared<MemorySink>();
+    std::unique_ptr<labs::LabRun> run;
+    std::vector<TraceEvent> events() const { return sink->events(); }
+};
+
+/// Loads, instantiates and runs a lab in this process; the run is torn down when this returns.
+Ran perform(const std::string& id_or_file, const labs::ParameterValues& parameters = {},
+            const std::string& language = "en") {
+    Ran ran;
+    labs::LabError error;
+    auto lab = labs::prepare_lab(id_or_file, parameters, kRunDir, error);
+    if (!lab) qFatal("%s", error.to_string().c_str());
+    auto tracer = std::make_shared<Tracer>();
+    tracer->add_sink(ran.sink);
+    labs::LabRunOptions options;
+    options.language = language;
+    options.parameters = parameters;
+    ran.run = std::make_unique<labs::LabRun>(std::move(*lab), tracer, options);
+    ran.run->run_all();
+    return ran;
+}
+
+std::size_t indexOf(const labs::LabRun& run, const std::string& id) {
+    for (std::size_t i = 0; i < run.steps().size(); ++i)
+        if (run.steps()[i].id == id) return i;
+    qFatal("no step %s", id.c_str());
+}
+
+/// Every broken expectation of a run, one per line, for failure messages.
+QByteArray broken(const labs::LabRun& run) {
+    QByteArray out;
+    for (std::size_t i = 0; i < run.steps().size(); ++i) {
+        const auto& o = run.outcome(i);
+        if (o.error && o.failed_unexpectedly)
+            out += QByteArray::fromStdString(o.id + ": " + o.error->to_string()) + '\n';
+        for (const auto& e : o.expectations)
+            if (!e.held)
+                out += QByteArray::fromStdString(o.id + ": " + e.kind + " " + e.description + " -> " +
+                                                 e.observed) +
+                       '\n';
+    }
+    return out;
+}
+
+std::string value(const labs::LabRun& run, const std::string& path) {
+    const auto values = run.values();
+    const auto it = values.find(path);
+    return it == values.end() ? "<missing " + path + ">" : it->second;
+}
+
+/// Positions of the events named `name` (of kind verb) in order.
+std::vector<std::size_t> positions(const std::vector<TraceEvent>& events, const std::string& name) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < events.size(); ++i)
+        if (events[i].kind == EventKind::Verb && events[i].name == name) out.push_back(i);
+    return out;
+}
+
+} // namespace
+
+class TestLabs : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void init() { RDMALAB_REQUIRE_DEVICE(); }
+    void cleanup() { RDMALAB_CHECK_RESOURCES(); }
+
+    void runnerHasAFunctionForEveryAction() { QVERIFY(labs::runner_implements_every_action()); }
+
+    void workedExampleHoldsEveryExpectation() {
+        const auto before = test::rdmaResourceCounts();
+        const Ran ran = perform(kExample);
+        const auto& run = *ran.run;
+        QVERIFY2(run.all_held(), broken(run).constData());
+        QVERIFY(run.done());
+        QCOMPARE(run.broken_count(), std::size_t(0));
+        const auto poll = run.outcome(indexOf(run, "poll_a"));
+        QCOMPARE(labs::to_string(poll.state), "held");
+        QCOMPARE(poll.results.at("status"), std::string("rem_access_err"));
+        const auto completion = std::find_if(poll.expectations.begin(), poll.expectations.end(),
+                                             [](const auto& e) { return e.kind == "completion"; });
+        QVERIFY(completion != poll.expectations.end());
+        QVERIFY2(completion->observed.find("status=rem_access_err") != std::string::npos,
+                 completion->observed.c_str());
+        QCOMPARE(value(run, "poll_a.status"), std::string("rem_access_err"));
+        // The explanation is rendered with what the device showed.
+        QCOMPARE(run.step_text(indexOf(run, "poll_a")),
+                 std::string("A's completion says rem_access_err; A's QP is now in the error state."));
+        QVERIFY(run.step_text(0).find("The lab runs on rxe") == 0);
+
+        const auto events = ran.events();
+        QCOMPARE(std::count_if(events.begin(), events.end(),
+                               [](const auto& e) { return e.kind == EventKind::Step; }),
+                 13);
+        QVERIFY(std::none_of(events.begin(), events.end(),
+                             [](const auto& e) { return e.kind == EventKind::Check && e.name == "broken"; }));
+        const auto held = std::count_if(events.begin(), events.end(), [](const auto& e) {
+            return e.kind == EventKind::Check && e.name == "held";
+        });
+        QCOMPARE(std::size_t(held), run.held_count());
+        // The objects of A and B are attributed to their endpoints.
+        const auto reg = positions(events, "ibv_reg_mr");
+        QCOMPARE(reg.size(), std::size_t(2));
+        QCOMPARE(events[reg[0]].endpoint, Endpoint::A);
+        QCOMPARE(events[reg[1]].endpoint, Endpoint::B);
+        // Teardown: children before parents, the device last, every destroy traced.
+        const auto qps = positions(events, "ibv_destroy_qp");
+        const auto cqs = positions(events, "ibv_destroy_cq");
+        const auto mrs = positions(events, "ibv_dereg_mr");
+        const auto pds = positions(events, "ibv_dealloc_pd");
+        const auto close = positions(events, "ibv_close_device");
+        QCOMPARE(qps.size(), std::size_t(2));
+        QCOMPARE(cqs.size(), std::size_t(2));
+        QCOMPARE(mrs.size(), std::size_t(2));
+        QCOMPARE(pds.size(), std::size_t(2));
+        QCOMPARE(close.size(), std::size_t(1));
+        QVERIFY(qps.back() < cqs.front() && cqs.back() < mrs.front() && mrs.back() < pds.front() &&
+                pds.back() < close.front());
+        for (const auto i : {qps[0], qps[1], cqs[0], mrs[0], pds[0], close[0]})
+            QCOMPARE(events[i].data.value("ret", -1), 0);
+        QCOMPARE(test::rdmaResourceCounts().describe(), before.describe());
+    }
+
+    void workedExampleInChineseWithAParameter() {
+        const Ran ran = perform(kExample, {{"size", "4KiB"}}, "zh");
+        const auto& run = *ran.run;
+        QVERIFY2(run.all_held(), broken(run).constData());
+        QCOMPARE(value(run, "size"), std::string("4096"));
+        QCOMPARE(value(run, "B.buf.length"), std::string("4096"));
+        QCOMPARE(run.step_text(indexOf(run, "write")),
+                 std::string("A 向 B 的区域投递一个 4096 字节的 WRITE。"));
+        QCOMPARE(run.step_title(0), std::string("打开设备"));
+    }
+
+    void writeThatSucceedsMovesTheBytes() { checkTestLab("run-write-bytes"); }
+    void sendIntoAPostedReceiveWithAnEvent() { checkTestLab("run-send-recv"); }
+    void expectedFailuresHoldAndTheRunContinues() { checkTestLab("run-fails"); }
+    void aMissingMaskBitLeavesTheQpInInit() { checkTestLab("run-modify-mask"); }
+    void chainedSelectivelySignaledWrites() { checkTestLab("run-batch"); }
+    void aMeasurementAndAComparison() { checkTestLab("run-bench"); }
+    void aUdDatagramThroughAnAddressHandle() { checkTestLab("run-ud"); }
+    void everyTestLabHasATest() {
+        const auto files = QDir(QString::fromStdString(kRunDir)).entryList({"*.yaml"}, QDir::Files);
+        QCOMPARE(files.size(), 7);
+    }
+
+    void aStepThatFailsUnexpectedlyStopsTheRunAndTearsDown() {
+        const auto before = test::rdmaResourceCounts();
+        QVERIFY(before.error.isEmpty());
+        const Ran ran = perform(kMidFailure);
+        const auto& run = *ran.run;
+        QVERIFY(!run.all_held());
+        QVERIFY(run.done());
+        const std::size_t bad = indexOf(run, "bad_init");
+        const auto& failed = run.outcome(bad);
+        QCOMPARE(labs::to_string(failed.state), "broken");
+        QVERIFY(failed.failed_unexpectedly);
+        QVERIFY(failed.error);
+        QCOMPARE(failed.error->verb, std::string("ibv_modify_qp"));
+        QCOMPARE(failed.error->err, EINVAL);
+        QCOMPARE(failed.error->code, std::string("EINVAL"));
+        QVERIFY(!failed.error->cause.empty() && !failed.error->fix.empty());
+        QCOMPARE(failed.expectations.at(0).kind, std::string("succeeds"));
+        QVERIFY(!failed.expectations.at(0).held);
+        QVERIFY(failed.expectations.at(0).observed.find("EINVAL") != std::string::npos);
+        for (std::size_t i = bad + 1; i < run.steps().size(); ++i)
+            QCOMPARE(labs::to_string(run.outcome(i).state), "not_run");
+        for (std::size_t i = 0; i < bad; ++i)
+            QCOMPARE(labs::to_string(run.outcome(i).state), "held");
+        // Everything the lab created is gone while this process still runs.
+        QCOMPARE(test::rdmaResourceCounts().describe(), before.describe());
+        const auto events = ran.events();
+        const auto qp_destroys = positions(events, "ibv_destroy_qp");
+        QCOMPARE(qp_destroys.size(), std::size_t(2));
+        QCOMPARE(positions(events, "ibv_destroy_ah").size(), std::size_t(1));
+        QCOMPARE(positions(events, "ibv_destroy_comp_channel").size(), std::size_t(1));
+        QVERIFY(positions(events, "ibv_destroy_cq").front() <
+                positions(events, "ibv_destroy_comp_channel").front());
+        QVERIFY(positions(events, "ibv_destroy_ah").front() < positions(events, "ibv_dealloc_pd").front());
+        // C's QP is attributed to endpoint C.
+        const auto creates = positions(events, "ibv_create_qp");
+        QCOMPARE(creates.size(), std::size_t(2));
+        QCOMPARE(events[creates[1]].endpoint, Endpoint::C);
+        // No step event after the failing one.
+        const auto steps = std::count_if(events.begin(), events.end(),
+                                         [](const auto& e) { return e.kind == EventKind::Step; });
+        QCOMPARE(std::size_t(steps), bad + 1);
+    }
+
+    void cliPrintsStepsVerdictsAndExitsZero() {
+        const auto r = test::runCli({"lab", "run", QString::fromStdString(kExample)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("[12/13] poll_a") && r.out.contains("status=rem_access_err") &&
+                     r.out.contains("held    qp_state: A.qp is err") &&
+                     r.out.contains("ok write-needs-remote-write: 17 expectations held, 0 broken"),
+                 qPrintable(r.out));
+        const auto zh = test::runCli({"lab", "run", "write-needs-remote-write", "--dir",
+                                      kSource + "/tests/data/labs", "--lang", "zh", "--param", "size=128"});
+        QVERIFY2(zh.exitCode == 0, qPrintable(zh.out + zh.err));
+        QVERIFY2(zh.out.contains("A 向 B 的区域投递一个 128 字节的 WRITE。"), qPrintable(zh.out));
+        const auto bad =
+            test::runCli({"lab", "run", QString::fromStdString(kExample), "--param", "size=2MiB"});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("size"), qPrintable(bad.err));
+        const auto failing = test::runCli({"lab", "run", QString::fromStdString(kMidFailure)});
+        QCOMPARE(failing.exitCode, 1);
+        QVERIFY2(failing.out.contains("ibv_modify_qp failed: EINVAL") &&
+                     failing.out.contains("2 steps not run"),
+                 qPrintable(failing.out));
+    }
+
+    void cliJsonIsTheTraceWithVerdicts() {
+        const auto r = test::runCli({"lab", "run", QString::fromStdString(kExample), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        int steps = 0, held = 0, broken = 0;
+        std::string last;
+        for (const auto& line : r.out.split('\n', Qt::SkipEmptyParts)) {
+            const auto event = nlohmann::json::parse(line.toStdString(), nullptr, false);
+            QVERIFY2(!event.is_discarded(), qPrintable(line));
+            const std::string kind = event.value("kind", "");
+            if (kind == "step") ++steps;
+            if (kind == "check" && event.value("name", "") == "held") ++held;
+            if (kind == "check" && event.value("name", "") == "broken") ++broken;
+            last = event.value("name", "");
+        }
+        QCOMPARE(steps, 13);
+        QCOMPARE(held, 17);
+        QCOMPARE(broken, 0);
+        QCOMPARE(last, std::string("lab_held"));
+    }
+
+    void cliRunAllPrintsTheSummaryTable() {
+        for (const auto& [dir, count] : {std::pair{QStringLiteral("/tests/data/labs"), 1},
+                                         std::pair{QStringLiteral("/tests/data/labs-run"), 7}}) {
+            const auto r = test::runCli({"lab", "run", "--all", "--dir", kSource + dir});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+            QVERIFY2(
+                r.out.contains(QRegularExpression("lab +chapter +steps +held +broken +not run +seconds")),
+                qPrintable(r.out));
+            QVERIFY2(r.out.contains(QStringLiteral("%1 of %1 labs held every expectation").arg(count)),
+                     qPrintable(r.out));
+            QVERIFY2(!r.out.contains("FAILED") && !r.out.contains("BROKEN"), qPrintable(r.out));
+        }
+        const auto failing =
+            test::runCli({"lab", "run", "--all", "--dir", kSource + "/tests/data/labs-run-fail"});
+        QCOMPARE(failing.exitCode, 1);
+        QVERIFY2(failing.out.contains(QRegularExpression("run-mid-failure +6 +11 +\\d+ +1 +2 .*FAILED")),
+                 qPrintable(failing.out));
+        QVERIFY(failing.out.contains("0 of 1 labs held every expectation"));
+    }
+
+    void engineProcessRunsALabStepByStep() {
+        QProcess engine;
+        engine.setProgram(QStringLiteral(RDMALAB_CLI_PATH));
+        engine.setArguments({"serve", "--stdio"});
+        engine.start();
+        QVERIFY(engine.waitForStarted(10000));
+        auto ask = [&](const std::string& line) -> nlohmann::json {
+            engine.write(QByteArray::fromStdString(line + "\n"));
+            QElapsedTimer clock;
+            clock.start();
+            while (clock.elapsed() < 60000) {
+                while (engine.canReadLine()) {
+                    const auto e = nlohmann::json::parse(engine.readLine().toStdString(), nullptr, false);
+                    if (!e.is_discarded() && e.value("kind", "") == "result") return e;
+                }
+                engine.waitForReadyRead(1000);
+            }
+            return nullptr;
+        };
+        const auto start = ask(R"({"id":1,"cmd":"lab.start","lab":")" + kExample + R"("})");
+        QCOMPARE(start["data"]["ok"].get<bool>(), true);
+        const auto first = ask(R"({"id":2,"cmd":"lab.step"})");
+        QCOMPARE(first["data"]["ok"].get<bool>(), true);
+        QCOMPARE(first["data"]["step_index"].get<int>(), 0);
+        QCOMPARE(first["data"]["state"].get<std::string>(), std::string("held"));
+        QVERIFY(first["data"]["text"].get<std::string>().find("The lab runs on rxe") == 0);
+        const auto rest = ask(R"({"id":3,"cmd":"lab.run"})");
+        QCOMPARE(rest["data"]["ok"].get<bool>(), true);
+        QCOMPARE(rest["data"]["summary"]["broken"].get<int>(), 0);
+        QCOMPARE(rest["data"]["outcomes"].size(), std::size_t(12));
+        QCOMPARE(rest["data"]["outcomes"][10]["results"]["status"].get<std::string>(),
+                 std::string("rem_access_err"));
+        QCOMPARE(ask(R"({"id":4,"cmd":"lab.reset"})")["data"]["ok"].get<bool>(), true);
+        // A lab whose step fails: lab.step answers ok false with the engine's explanation.
+        ask(R"({"id":5,"cmd":"lab.start","lab":")" + kMidFailure + R"("})");
+        nlohmann::json step;
+        for (int i = 0; i < 9; ++i)
+            step = ask(R"({"id":6,"cmd":"lab.step"})");
+        QCOMPARE(step["data"]["ok"].get<bool>(), false);
+        QCOMPARE(step["data"]["error_info"]["code"].get<std::string>(), std::string("EINVAL"));
+        QCOMPARE(step["data"]["done"].get<bool>(), true);
+        QCOMPARE(ask(R"({"id":7,"cmd":"quit"})")["data"]["ok"].get<bool>(), true);
+        QVERIFY(engine.waitForFinished(30000));
+        QCOMPARE(engine.exitCode(), 0);
+    }
+
+  private:
+    /// Runs one of the runner's test labs: every expectation holds, the counts are back, and its own checks.
+    void checkTestLab(const QString& lab) {
+        const auto before = test::rdmaResourceCounts();
+        const Ran ran = perform(lab.toStdString());
+        const auto& run = *ran.run;
+        QVERIFY2(run.all_held(), broken(run).constData());
+        QVERIFY(run.held_count() >= run.steps().size()); // at least `succeeds` or `fails` per step
+        QCOMPARE(test::rdmaResourceCounts().describe(), before.describe());
+        const auto events = ran.events();
+        if (lab == "run-write-bytes") {
+            QCOMPARE(value(run, "poll_a.status"), std::string("success"));
+            QCOMPARE(value(run, "poll_a.opcode"), std::string("rdma_write"));
+            QCOMPARE(value(run, "poll_a.byte_len"), std::string("64"));
+            QCOMPARE(value(run, "b_nothing.count"), std::string("0"));
+            QVERIFY(value(run, "B.buf.rkey").rfind("0x", 0) == 0);
+        } else if (lab == "run-send-recv") {
+            QCOMPARE(value(run, "poll_b.opcode"), std::string("recv"));
+            QCOMPARE(value(run, "poll_b.byte_len"), std::string("32"));
+            QCOMPARE(value(run, "poll_b.imm"), std::string("0x1234"));
+            QCOMPARE(value(run, "wake.arrived"), std::string("yes"));
+            QCOMPARE(value(run, "recv.posted"), std::string("1"));
+        } else if (lab == "run-fails") {
+            QCOMPARE(run.outcome(indexOf(run, "no_local_write")).error->err, EINVAL);
+            QCOMPARE(run.outcome(indexOf(run, "read_only_writable")).error->err, EFAULT);
+            QCOMPARE(run.outcome(indexOf(run, "busy")).error->err, EBUSY);
+            QCOMPARE(run.outcome(indexOf(run, "busy")).error->verb, std::string("ibv_dealloc_pd"));
+            QVERIFY(!run.outcome(indexOf(run, "read_only_readable")).error);
+            QCOMPARE(value(run, "no_local_write.errno"), std::string("EINVAL"));
+            // The explicit dealloc is traced once; teardown does not free the PD again.
+            QCOMPARE(positions(events, "ibv_dealloc_pd").size(), std::size_t(2)); // EBUSY, then success
+        } else if (lab == "run-modify-mask") {
+            const auto& refused = run.outcome(indexOf(run, "rtr_no_av"));
+            QVERIFY(refused.error);
+            QCOMPARE(refused.error->verb, std::string("ibv_modify_qp"));
+            QCOMPARE(refused.error->err, EINVAL);
+            QVERIFY2(refused.error->cause.find("missing required AV") != std::string::npos,
+                     refused.error->cause.c_str());
+            QCOMPARE(refused.expectations.at(1).observed, std::string("A.qp is init (ibv_query_qp)"));
+            QCOMPARE(value(run, "query.state"), std::string("init"));
+            QCOMPARE(value(run, "back.to"), std::string("reset"));
+        } else if (lab == "run-batch") {
+            QCOMPARE(value(run, "batch.posted"), std::string("8"));
+            QCOMPARE(value(run, "batch.calls"), std::string("2"));
+            QCOMPARE(value(run, "poll.count"), std::string("2"));
+            int chains = 0;
+            for (const auto& e : events)
+                if (e.kind == EventKind::PostWr && e.data.value("chain", 0) == 4) ++chains;
+            QCOMPARE(chains, 2); // two ibv_post_send calls of four chained requests each
+        } else if (lab == "run-bench") {
+            QVERIFY(std::stoll(value(run, "lat.p50_ns")) > 0);
+            QCOMPARE(value(run, "lat.device").rfind("rxe", 0), std::size_t(0));
+        } else if (lab == "run-ud") {
+            QCOMPARE(value(run, "poll.count"), std::string("2"));
+            const auto ah = positions(events, "ibv_create_ah");
+            QCOMPARE(ah.size(), std::size_t(1));
+            QCOMPARE(events[ah[0]].data.value("ret", -1), 0);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLabs)
+#include "tst_labs.moc"
