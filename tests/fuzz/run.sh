@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (preset `fuzz`, clang, ASan+UBSan) and runs each for a bounded time on a seed
 # corpus made from the repository's real files: every line of the recordings in tests/data for the trace
-# reader, every lesson in labs/lessons for the lesson parser, every engine command written in the docs and
+# reader, every engine command written in the docs and
 # the tests (one per file, and all of them as one session) for the engine's command parser, the recorded
 # measurement tests/data/bench-compare.jsonl in pieces of 8 lines for the app's bench-event reader, plus
 # the inputs kept in tests/fuzz/regressions/TARGET/ (each crash ever found, kept so it is tried first on
@@ -18,7 +18,7 @@ cmake --preset fuzz >/dev/null || die "configure the fuzz preset"
 cmake --build --preset fuzz || die "build the fuzz targets"
 
 work=build/fuzz/run
-targets=(fuzz_trace_line fuzz_lesson fuzz_engine_command fuzz_bench_events)
+targets=(fuzz_trace_line fuzz_engine_command fuzz_bench_events)
 rm -rf "$work" && mkdir -p build/fuzz/findings
 for target in "${targets[@]}"; do mkdir -p "$work/seeds/$target"; done
 n=0
@@ -27,7 +27,6 @@ for f in tests/data/*.jsonl; do
     n=$((n + 1)); printf '%s' "$line" >"$work/seeds/fuzz_trace_line/$n"
   done <"$f"
 done
-cp labs/lessons/*.yaml "$work/seeds/fuzz_lesson/"
 n=0
 grep -ohE '\{"(id|cmd)":[^)]*\}' docs/*.md README.md tests/host/*.cpp tests/device/*.cpp tests/app/*.cpp | sort -u |
   while IFS= read -r line; do
