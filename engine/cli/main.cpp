@@ -1,5 +1,6 @@
 // rdmalab-cli: the headless front end of the engine, and with `serve` the engine as a process.
 #include "cli.hpp"
+#include "lab_cli.hpp"
 #include "options.hpp"
 
 #include "rdmalab/bench.hpp"
@@ -454,5 +455,6 @@ int main(int argc, char** argv) {
     if (command == "op") return cmd_op(args);
     if (command == "bench") return cmd_bench(args);
     if (command == "serve") return cmd_serve(args);
+    if (command == "lab") return cmd_lab(args);
     return usage_error(fmt::format("command '{}' is in the table but has no parser", command));
 }

@@ -202,7 +202,59 @@ CliSpec build() {
                  "output."},
     };
 
-    spec.commands = {devices, op, bench, serve};
+    CommandSpec lab;
+    lab.name = "lab";
+    lab.summary = "Check, list and run labs: YAML files that script real verbs calls (lab-format.md).";
+    lab.synopsis = {
+        "lab check FILE...", "lab list [--json] [--dir DIR]",
+        "lab run ID|FILE [--param NAME=VALUE]... [--lang LANG] [--json] [--trace FILE] [--device NAME]",
+        "lab run --all [--dir DIR] [--lang LANG] [--json] [--trace FILE] [--device NAME]"};
+    lab.description = {
+        "`lab check` parses and validates each lab file without a device: syntax, unknown or duplicate keys, "
+        "types and ranges of every field, actions, flags, statuses and errno names, objects used before they "
+        "are created or of the wrong kind, placeholders that name nothing, parameter defaults, texts without "
+        "English. It prints `FILE: ok (N steps)` or one line `FILE:LINE:COLUMN: field 'F': message` per bad "
+        "file, and exits with status 1 when any file is bad.",
+        "`lab list` lists the labs under DIR (default: the labs directory rdmalab-cli was built with), "
+        "sorted "
+        "by chapter: id, chapter, level, minutes, title in English and Chinese, and each parameter with its "
+        "type, default and range; a bad file is reported on standard error and makes the status 1.",
+        "`lab run` performs a lab on the device, one step at a time, and prints each step's title, its "
+        "explanation (in --lang) and every expectation as held or BROKEN with the value the device showed. "
+        "A lab is named by its id (looked up under --dir) or by its file. When a step's action fails "
+        "unexpectedly, the later steps are not run and the lab's objects are destroyed, children before "
+        "parents. The status is 0 only when every expectation held. `lab run --all` runs every lab under "
+        "--dir, prints only what broke, and ends with a table: lab, chapter, steps, expectations held and "
+        "broken, steps not run, seconds."};
+    lab.argument =
+        OptionSpec{.value = "SUBCOMMAND", .help = "What to do.", .values = {"list", "check", "run"}};
+    lab.options = {
+        {.name = "--json",
+         .help = "list: print {\"labs\": [...]} as JSON instead of text. run: print the trace as JSON Lines "
+                 "(with a check event per expectation, per step and per lab) instead of text."},
+        {.name = "--dir",
+         .value = "DIR",
+         .help = "list, run: the directory to search (recursively) for lab files."},
+        {.name = "--param",
+         .value = "NAME=VALUE",
+         .help = "run: give a parameter of the lab a value (repeatable), e.g. `--param size=4KiB`; it is "
+                 "checked against the parameter's type and range before anything runs."},
+        {.name = "--lang",
+         .value = "LANG",
+         .help = "run: the language of titles, explanations and reasons.",
+         .values = {"en", "zh"},
+         .default_value = "en"},
+        {.name = "--trace",
+         .value = "FILE",
+         .help = "run: write every trace event (the verbs calls, the steps, the verdicts) to FILE as JSON "
+                 "Lines."},
+        {.name = "--device",
+         .value = "NAME",
+         .help = "run: the device to open, whatever the lab's open_device step names."},
+        {.name = "--all", .help = "run: run every lab under --dir and print a summary table."},
+    };
+
+    spec.commands = {devices, op, bench, serve, lab};
     spec.global_options = {
         {.name = "--help",
          .short_name = "-h",
@@ -214,7 +266,8 @@ CliSpec build() {
     };
     spec.exit_status = {
         {0, "success (or, with `op --fault`, the expected fault observed)"},
-        {1, "failure: no device, a verbs or rdma_cm error, or an operation that did not verify"},
+        {1,
+         "failure: no device, a verbs or rdma_cm error, an operation that did not verify, or a bad lab file"},
         {2, "usage error: an unknown command, option or value"},
     };
     spec.see_also = {"rdmalab(1)",     "ibv_devices(1)", "ibv_devinfo(1)", "ib_write_lat(1)",

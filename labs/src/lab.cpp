@@ -4,6 +4,7 @@
 
 #include "rdmalab/lab_schema.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -52,22 +53,42 @@ Position position_of(const YAML::Mark& mark) {
     fail(position_of(mark), std::move(field), std::move(message), std::move(expected), std::move(found));
 }
 
-/// A value as shown in an error: at most 60 characters, control bytes escaped.
+/// Length of the valid UTF-8 sequence starting at `text[i]`, or 0.
+std::size_t utf8_length(sv text, std::size_t i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+    if (n == 0 || i + n > text.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return 0;
+    return n;
+}
+
+/// A value as shown in an error: at most 60 characters, control bytes and invalid UTF-8 escaped.
 std::string shown(sv text) {
+    static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
-    for (unsigned char c : text) {
+    std::size_t i = 0;
+    while (i < text.size()) {
         if (out.size() >= 60) {
             out += "...";
             break;
         }
-        if (c < 0x20 || c == 0x7f) {
-            static constexpr char kHex[] = "0123456789abcdef";
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x80) {
+            if (const std::size_t n = utf8_length(text, i)) {
+                out += text.substr(i, n);
+                i += n;
+                continue;
+            }
+        }
+        if (c < 0x20 || c >= 0x7f) {
             out += "\\x";
             out += kHex[c >> 4];
             out += kHex[c & 15];
         } else {
             out += static_cast<char>(c);
         }
+        ++i;
     }
     return out;
 }
@@ -428,7 +449,8 @@ std::string path_problem(sv path, const Scope& scope) {
     if (std::find(results.begin(), results.end(), rest) == results.end() &&
         std::find(std::begin(kCommonResults), std::end(kCommonResults), rest) == std::end(kCommonResults)) {
         std::vector<sv> all(results.begin(), results.end());
-        all.insert(all.end(), std::begin(kCommonResults), std::end(kCommonResults));
+        for (const sv common : kCommonResults)
+            if (std::find(all.begin(), all.end(), common) == all.end()) all.push_back(common);
         return "step '" + step + "' (" + std::string(it->second->name) + ") has no result '" + shown(rest) +
                "' (" + one_of(all) + ")";
     }
@@ -594,7 +616,7 @@ Value convert(const Field& field, const std::string& text, Position where, const
     case Type::choice: {
         const sv* choice = find_choice(field.choices, text);
         if (!choice)
-            fail(where, path, "unknown " + std::string(field.name) + " '" + shown(text) + "'",
+            fail(where, path, "unknown value '" + shown(text) + "' for '" + std::string(field.name) + "'",
                  one_of(field.choices), shown(text));
         v.kind = Value::Kind::text;
         v.text = std::string(*choice);
@@ -1123,6 +1145,10 @@ template <typename Body> auto guarded(Body body, LabError& error) -> decltype(st
         error.message = f.message;
         error.expected = f.expected;
         error.found = f.found;
+    } catch (const YAML::DeepRecursion& e) {
+        error.line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
+        error.column = e.mark.column >= 0 ? e.mark.column + 1 : 0;
+        error.message = "the file nests too deeply (more than " + std::to_string(e.depth() - 1) + " levels)";
     } catch (const YAML::ParserException& e) {
         error.line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
         error.column = e.mark.column >= 0 ? e.mark.column + 1 : 0;

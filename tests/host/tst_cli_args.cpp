@@ -25,6 +25,7 @@ QString sampleValue(const rdmalab::cli::OptionSpec& option) {
         {"HOST", "127.0.0.1"},
         {"S", "1"},
         {"A[,B]", "0"},
+        {"DIR", "/tmp"},
     };
     return samples.value(qs(option.value));
 }

@@ -147,8 +147,14 @@ class ManPageTest : public QObject {
             QString forms;
             for (const auto& form : command.synopsis) {
                 QVERIFY2(form.rfind(command.name + " ", 0) == 0, form.c_str());
-                if (command.argument)
-                    QVERIFY2(form.find(" " + command.argument->value) != form.npos, form.c_str());
+                if (command.argument) {
+                    // The placeholder, or (a sub-command such as `lab check`) one of its values right after
+                    // the name.
+                    bool names_it = form.find(" " + command.argument->value) != form.npos;
+                    for (const auto& value : command.argument->values)
+                        names_it = names_it || form.rfind(command.name + " " + value + " ", 0) == 0;
+                    QVERIFY2(names_it, form.c_str());
+                }
                 forms += qs(form) + "\n";
             }
             for (const auto& option : command.options)

@@ -92,10 +92,14 @@ std::optional<TraceEvent> from_json(const nlohmann::json& j, TraceParseError& er
         event.endpoint = Endpoint::A;
     else if (ep_text == "B")
         event.endpoint = Endpoint::B;
+    else if (ep_text == "C")
+        event.endpoint = Endpoint::C;
+    else if (ep_text == "D")
+        event.endpoint = Endpoint::D;
     else if (ep_text == "-")
         event.endpoint = Endpoint::None;
     else
-        return fail("ep", fmt::format("'{}' is not one of A, B, -", ep_text));
+        return fail("ep", fmt::format("'{}' is not one of A, B, C, D, -", ep_text));
     auto kind = j.find("kind");
     if (kind == j.end() || !kind->is_string()) return fail("kind", "missing or not a string");
     auto parsed_kind = event_kind_from_string(kind->get<std::string>());

@@ -72,6 +72,11 @@ std::vector<DeviceInfo> list_devices(Tracer* tracer = nullptr);
 /// Multi-line human-readable rendering (like a compact `ibv_devinfo -v`).
 std::string format_device(const DeviceInfo& device);
 
+/// The kernel driver of a device ("rxe", "siw", "mlx5_core", ...; "unknown"), from sysfs.
+std::string device_driver(const std::string& device);
+/// True for a software device (SoftRoCE rxe, Soft-iWARP siw): the NIC's work is done by a CPU.
+bool is_software_device(const std::string& device);
+
 /// Index of the RoCE v2 GID to use on a port (IPv4-mapped preferred), nullopt when none.
 std::optional<int> pick_rocev2_gid(const PortInfo& port);
 

@@ -3,6 +3,7 @@
 // a failing destroy call is reported as a trace event. Every call is traced.
 #pragma once
 
+#include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
 #include "rdmalab/syscount.hpp"
 #include "rdmalab/trace.hpp"
@@ -11,6 +12,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -56,6 +58,7 @@ class Context : public std::enable_shared_from_this<Context> {
     const std::string& device_name() const { return device_name_; }
     const std::shared_ptr<Tracer>& tracer() const { return tracer_; }
 
+    /// ibv_query_device, traced.
     ibv_device_attr query_device() const;
     ibv_port_attr query_port(std::uint8_t port) const;
     /// Checks the port is ACTIVE; throws RdmaError explaining otherwise.
@@ -63,6 +66,8 @@ class Context : public std::enable_shared_from_this<Context> {
     /// GID index of a RoCE v2 GID on the port; throws RdmaError when there is none.
     int rocev2_gid_index(std::uint8_t port) const;
     ibv_gid query_gid(std::uint8_t port, int index) const;
+    /// Every valid GID of the port with its type and netdev (ibv_query_gid_table: one call, one event).
+    std::vector<GidEntry> gid_table(std::uint8_t port) const;
 
     /// Reads every pending async event without blocking, acknowledges and traces each.
     std::vector<AsyncEvent> poll_async_events();
@@ -91,18 +96,39 @@ class ProtectionDomain {
     ibv_pd* get() const { return pd_; }
     const std::shared_ptr<Context>& context() const { return context_; }
     const TraceScope& trace() const { return trace_; }
-    std::uint32_t handle() const { return pd_->handle; }
+    std::uint32_t handle() const { return handle_; }
+    /// Deallocates the PD now (ibv_dealloc_pd), before the object goes away; throws RdmaError when the
+    /// device refuses (EBUSY while a QP, MR or AH still uses it). Returns the call's duration in ns. The
+    /// object must no longer be used afterwards; its destructor then releases nothing.
+    std::uint64_t dealloc();
 
   private:
     ProtectionDomain(std::shared_ptr<Context> context, ibv_pd* pd, TraceScope trace);
     std::shared_ptr<Context> context_;
     ibv_pd* pd_;
+    std::uint32_t handle_;
     TraceScope trace_;
+};
+
+/// How MemoryRegion::allocate lays out the buffer it registers.
+struct BufferOptions {
+    /// Map the buffer read-only (mmap, then mprotect PROT_READ after `fill`): the application cannot write
+    /// it, and registering it with LOCAL_WRITE fails (EFAULT: the kernel cannot pin the pages writable).
+    bool read_only = false;
+    /// The buffer's alignment: 0 or a page or more: aligned to that; less than a page: the buffer starts
+    /// `align` bytes into a page, so it is aligned to `align` and no more (a misaligned buffer on purpose).
+    std::size_t align = 0;
+    /// What the application writes into the buffer before it is registered (and protected).
+    std::function<void(std::span<std::uint8_t>)> fill;
 };
 
 /// A registered memory region (ibv_reg_mr), optionally owning its page-aligned buffer.
 class MemoryRegion {
   public:
+    /// Allocates (or maps) a zeroed buffer as `buffer` says, fills it, and registers it with `access`.
+    static std::shared_ptr<MemoryRegion> allocate(std::shared_ptr<ProtectionDomain> pd, std::size_t length,
+                                                  unsigned access, const BufferOptions& buffer,
+                                                  std::string label = {});
     /// Allocates a zeroed page-aligned buffer of `length` bytes and registers it with `access`.
     static std::shared_ptr<MemoryRegion> allocate(std::shared_ptr<ProtectionDomain> pd, std::size_t length,
                                                   unsigned access, std::string label = {});
@@ -114,12 +140,19 @@ class MemoryRegion {
     MemoryRegion(const MemoryRegion&) = delete;
     MemoryRegion& operator=(const MemoryRegion&) = delete;
 
-    std::uint8_t* data() const { return static_cast<std::uint8_t*>(mr_->addr); }
-    std::uint64_t address() const { return reinterpret_cast<std::uintptr_t>(mr_->addr); }
-    std::size_t length() const { return mr_->length; }
-    std::uint32_t lkey() const { return mr_->lkey; }
-    std::uint32_t rkey() const { return mr_->rkey; }
+    std::uint8_t* data() const { return data_; }
+    std::uint64_t address() const { return reinterpret_cast<std::uintptr_t>(data_); }
+    std::size_t length() const { return length_; }
+    std::uint32_t lkey() const { return lkey_; }
+    std::uint32_t rkey() const { return rkey_; }
     unsigned access() const { return access_; }
+    /// The buffer is mapped read-only (BufferOptions::read_only): the application must not write it.
+    bool read_only() const { return read_only_; }
+    /// How long ibv_reg_mr took (ns).
+    std::uint64_t registration_ns() const { return registration_ns_; }
+    /// Deregisters now (ibv_dereg_mr), keeping the buffer until the object goes away; throws RdmaError
+    /// when the device refuses. Returns the call's duration in ns. The keys are invalid afterwards.
+    std::uint64_t deregister();
     const std::string& label() const { return label_; }
     std::span<std::uint8_t> bytes() const { return {data(), length()}; }
     const std::shared_ptr<ProtectionDomain>& pd() const { return pd_; }
@@ -130,9 +163,17 @@ class MemoryRegion {
                  std::string label);
     std::shared_ptr<ProtectionDomain> pd_;
     ibv_mr* mr_;
+    std::uint8_t* data_;
+    std::size_t length_;
+    std::uint32_t lkey_;
+    std::uint32_t rkey_;
     unsigned access_;
     void* owned_buffer_;
     std::string label_;
+    std::uint64_t registration_ns_ = 0;
+    bool read_only_ = false;
+    void* mapping_ = nullptr; ///< an mmap'd buffer (munmap on destruction), else owned_buffer_ (free)
+    std::size_t mapping_length_ = 0;
 };
 
 /// A completion channel (ibv_create_comp_channel) for event-driven completion handling.
@@ -285,6 +326,7 @@ struct SendRequest {
     bool signaled = true;
     bool inline_data = false;
     bool solicited = false;
+    bool fence = false; ///< IBV_SEND_FENCE: wait for earlier READs and atomics before this request
     std::optional<std::uint32_t> imm_data; ///< host order; converted to network order when posted
     std::uint64_t remote_addr = 0;
     std::uint32_t rkey = 0;
@@ -319,6 +361,8 @@ class QueuePair {
     const QpCapacity& capacity() const { return capacity_; }
     /// Current state as ibv_query_qp reports it.
     ibv_qp_state query_state() const;
+    /// ibv_query_qp of the state, the PSNs, the destination QP number and the SQ-drain flag, traced.
+    ibv_qp_attr query_attributes() const;
     /// The state this object last moved the QP to (no verbs call).
     ibv_qp_state last_known_state() const { return state_; }
 
@@ -339,7 +383,13 @@ class QueuePair {
     TransitionReport modify(ibv_qp_attr attr, int mask, const std::string& transition_name);
 
     void post_send(const SendRequest& request);
+    /// Posts `requests` chained into one list, in one ibv_post_send call (one doorbell); traced as one
+    /// post_wr event with `chain` (the number of requests) and `wr_ids`. On failure nothing after the
+    /// refused request was posted.
+    void post_send_list(std::span<const SendRequest> requests);
     void post_recv(const RecvRequest& request);
+    /// The system calls the last post_send, post_send_list or post_recv made (with a meter attached).
+    const SyscallTally& last_post_syscalls() const { return last_post_syscalls_; }
     /// While `meter` is attached (nullptr detaches), the events of ibv_post_send and ibv_post_recv carry
     /// the system calls the call made (`syscalls`).
     void count_syscalls(std::shared_ptr<const SyscallMeter> meter) { syscalls_ = std::move(meter); }
@@ -348,6 +398,7 @@ class QueuePair {
     /// ibv_query_qp's state, or the last known one when the query fails; never traced (error paths).
     ibv_qp_state current_state_quietly() const;
     ErrorInfo explain_post_send_error(int ret, const SendRequest& request) const;
+    ibv_send_wr to_ibv_send_wr(const SendRequest& request, std::vector<ibv_sge>& sges) const;
     QueuePair(std::shared_ptr<ProtectionDomain> pd, std::shared_ptr<CompletionQueue> send_cq,
               std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp, ibv_qp_type type, QpCapacity capacity,
               TraceScope trace);
@@ -360,6 +411,7 @@ class QueuePair {
     TraceScope trace_;
     ibv_qp_state state_ = IBV_QPS_RESET;
     std::shared_ptr<const SyscallMeter> syscalls_;
+    SyscallTally last_post_syscalls_;
 };
 
 /// Connects two connected-mode QPs (RC or UC) to each other: RESET->INIT->RTR->RTS on both, A first.

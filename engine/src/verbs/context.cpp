@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <memory>
 
@@ -97,9 +98,58 @@ Context::~Context() {
 
 ibv_device_attr Context::query_device() const {
     ibv_device_attr attr{};
-    const int ret = ibv_query_device(context_, &attr);
-    if (ret != 0) fail(TraceScope{tracer_, Endpoint::None}, explain_errno("ibv_query_device", ret));
+    const TraceScope scope{tracer_, Endpoint::None};
+    traced_call(
+        VerbCall{.scope = scope, .verb = "ibv_query_device"},
+        [&] { return ibv_query_device(context_, &attr); },
+        [&](const auto& call, nlohmann::json&, nlohmann::json& data) {
+            data["args"] = {{"device", device_name_}};
+            if (!call.ok()) return;
+            data["max_qp"] = attr.max_qp;
+            data["max_qp_wr"] = attr.max_qp_wr;
+            data["max_sge"] = attr.max_sge;
+            data["max_cqe"] = attr.max_cqe;
+            data["max_mr_size"] = attr.max_mr_size;
+        },
+        [&](const auto& call) { return explain_errno("ibv_query_device", call.value, device_name_); });
     return attr;
+}
+
+std::vector<GidEntry> Context::gid_table(std::uint8_t port) const {
+    const auto port_attr = query_port(port);
+    // ibv_query_gid_table answers for every port at once: room for all of them.
+    ibv_device_attr device{};
+    const int ports = ibv_query_device(context_, &device) == 0 ? std::max<int>(device.phys_port_cnt, 1) : 1;
+    std::vector<ibv_gid_entry> entries(static_cast<std::size_t>(std::max(port_attr.gid_tbl_len, 1) * ports));
+    std::vector<GidEntry> table;
+    const TraceScope scope{tracer_, Endpoint::None};
+    traced_call(
+        VerbCall{.scope = scope, .verb = "ibv_query_gid_table"},
+        [&] {
+            const ssize_t n = ibv_query_gid_table(context_, entries.data(), entries.size(), 0);
+            if (n < 0) return static_cast<int>(-n);
+            for (ssize_t i = 0; i < n; ++i) {
+                const auto& e = entries[static_cast<std::size_t>(i)];
+                if (e.port_num != port) continue;
+                GidEntry gid;
+                gid.index = static_cast<int>(e.gid_index);
+                gid.gid = gid_to_string(e.gid);
+                gid.type = std::string(gid_type_name(e.gid_type));
+                table.push_back(gid);
+            }
+            return 0;
+        },
+        [&](const auto&, nlohmann::json&, nlohmann::json& data) {
+            data["args"] = {{"port", port}, {"max_entries", entries.size()}};
+            nlohmann::json gids = nlohmann::json::array();
+            for (const auto& g : table)
+                gids.push_back({{"index", g.index}, {"gid", g.gid}, {"type", g.type}});
+            data["gids"] = gids;
+        },
+        [&](const auto& call) {
+            return explain_errno("ibv_query_gid_table", call.value, fmt::format("port {}", port));
+        });
+    return table;
 }
 
 ibv_port_attr Context::query_port(std::uint8_t port) const {

@@ -60,6 +60,15 @@ std::string netdev_of(ibv_context* context, std::uint8_t port, int index) {
 
 } // namespace
 
+std::string device_driver(const std::string& device) {
+    return driver_of(device);
+}
+
+bool is_software_device(const std::string& device) {
+    const std::string driver = driver_of(device);
+    return driver == "rxe" || driver == "siw";
+}
+
 nlohmann::json to_json(const GidEntry& gid) {
     return {{"index", gid.index}, {"gid", gid.gid}, {"type", gid.type}, {"netdev", gid.netdev}};
 }

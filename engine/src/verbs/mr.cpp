@@ -5,6 +5,7 @@
 #include "verbs/traced_call.hpp"
 
 #include <fmt/format.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,7 +18,9 @@ using namespace detail;
 
 MemoryRegion::MemoryRegion(std::shared_ptr<ProtectionDomain> pd, ibv_mr* mr, unsigned access,
                            void* owned_buffer, std::string label)
-    : pd_(std::move(pd)), mr_(mr), access_(access), owned_buffer_(owned_buffer), label_(std::move(label)) {}
+    : pd_(std::move(pd)), mr_(mr), data_(static_cast<std::uint8_t*>(mr->addr)), length_(mr->length),
+      lkey_(mr->lkey), rkey_(mr->rkey), access_(access), owned_buffer_(owned_buffer),
+      label_(std::move(label)) {}
 
 std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionDomain> pd, std::size_t length,
                                                      unsigned access, std::string label) {
@@ -40,9 +43,44 @@ std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionD
     }
 }
 
+std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionDomain> pd, std::size_t length,
+                                                     unsigned access, const BufferOptions& options,
+                                                     std::string label) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t align = options.align == 0 ? page : options.align;
+    // Below a page the buffer starts `align` bytes into a page; from a page on, the mapping is made large
+    // enough to find an `align`-aligned start inside it.
+    const std::size_t lead = align < page ? align : 0;
+    const std::size_t slack = align > page ? align : 0;
+    const std::size_t rounded = ((length == 0 ? 1 : length) + lead + page - 1) / page * page;
+    const std::size_t mapped = rounded + slack;
+    if (auto shortfall = explain_memory_shortfall(mapped, fmt::format("a buffer of {} bytes", length)))
+        fail(pd->trace(), std::move(*shortfall));
+    void* base = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED)
+        fail(pd->trace(), explain_errno("mmap", errno, fmt::format("{} bytes for a buffer", length)));
+    auto start = reinterpret_cast<std::uintptr_t>(base);
+    if (slack > 0) start = (start + align - 1) / align * align;
+    auto* buffer = reinterpret_cast<std::uint8_t*>(start + lead);
+    try {
+        if (options.fill) options.fill({buffer, length});
+        if (options.read_only && mprotect(reinterpret_cast<void*>(start), rounded, PROT_READ) != 0)
+            fail(pd->trace(), explain_errno("mprotect", errno, "making the buffer read-only"));
+        auto mr = register_memory(std::move(pd), buffer, length, access, std::move(label));
+        mr->mapping_ = base;
+        mr->mapping_length_ = mapped;
+        mr->read_only_ = options.read_only;
+        return mr;
+    } catch (...) {
+        munmap(base, mapped);
+        throw;
+    }
+}
+
 std::shared_ptr<MemoryRegion> MemoryRegion::register_memory(std::shared_ptr<ProtectionDomain> pd,
                                                             void* address, std::size_t length,
                                                             unsigned access, std::string label) {
+    std::uint64_t dur_ns = 0;
     ibv_mr* mr = traced_call(
         VerbCall{.scope = pd->trace(), .verb = "ibv_reg_mr", .timed = true},
         [&] {
@@ -51,6 +89,7 @@ std::shared_ptr<MemoryRegion> MemoryRegion::register_memory(std::shared_ptr<Prot
         },
         [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
             ids["pd"] = pd->handle();
+            dur_ns = call.dur_ns;
             if (call.ok()) {
                 ids["lkey"] = call.value->lkey;
                 ids["rkey"] = call.value->rkey;
@@ -61,8 +100,28 @@ std::shared_ptr<MemoryRegion> MemoryRegion::register_memory(std::shared_ptr<Prot
             data["label"] = label;
         },
         [&](const auto& call) { return explain_reg_mr_error(call.err, length, access); });
-    return std::shared_ptr<MemoryRegion>(
-        new MemoryRegion(std::move(pd), mr, access, nullptr, std::move(label)));
+    auto region =
+        std::shared_ptr<MemoryRegion>(new MemoryRegion(std::move(pd), mr, access, nullptr, std::move(label)));
+    region->registration_ns_ = dur_ns;
+    return region;
+}
+
+std::uint64_t MemoryRegion::deregister() {
+    if (mr_ == nullptr) return 0;
+    std::uint64_t dur_ns = 0;
+    traced_call(
+        VerbCall{.scope = pd_->trace(), .verb = "ibv_dereg_mr", .timed = true},
+        [&] { return ibv_dereg_mr(mr_); },
+        [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
+            ids = {{"lkey", lkey_}, {"rkey", rkey_}};
+            data["label"] = label_;
+            dur_ns = call.dur_ns;
+        },
+        [&](const auto& call) {
+            return explain_errno("ibv_dereg_mr", call.value, fmt::format("the region with lkey {}", lkey_));
+        });
+    mr_ = nullptr;
+    return dur_ns;
 }
 
 nlohmann::json MemoryRegion::describe() const {
@@ -72,14 +131,14 @@ nlohmann::json MemoryRegion::describe() const {
 }
 
 MemoryRegion::~MemoryRegion() {
-    const std::uint32_t lkey = mr_->lkey;
-    const std::uint32_t rkey = mr_->rkey;
-    traced_release(
-        pd_->trace(), "ibv_dereg_mr", [&] { return ibv_dereg_mr(mr_); },
-        [&](nlohmann::json& ids, nlohmann::json& data) {
-            ids = {{"lkey", lkey}, {"rkey", rkey}};
-            data["label"] = label_;
-        });
+    if (mr_ != nullptr) // not already deregistered by deregister()
+        traced_release(
+            pd_->trace(), "ibv_dereg_mr", [&] { return ibv_dereg_mr(mr_); },
+            [&](nlohmann::json& ids, nlohmann::json& data) {
+                ids = {{"lkey", lkey_}, {"rkey", rkey_}};
+                data["label"] = label_;
+            });
+    if (mapping_ != nullptr) munmap(mapping_, mapping_length_);
     std::free(owned_buffer_);
 }
 

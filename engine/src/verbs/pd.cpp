@@ -2,12 +2,16 @@
 #include "rdmalab/verbs.hpp"
 #include "verbs/traced_call.hpp"
 
+#include <fmt/format.h>
+
+#include <cerrno>
+
 namespace rdmalab {
 
 using namespace detail;
 
 ProtectionDomain::ProtectionDomain(std::shared_ptr<Context> context, ibv_pd* pd, TraceScope trace)
-    : context_(std::move(context)), pd_(pd), trace_(std::move(trace)) {}
+    : context_(std::move(context)), pd_(pd), handle_(pd->handle), trace_(std::move(trace)) {}
 
 std::shared_ptr<ProtectionDomain> ProtectionDomain::alloc(std::shared_ptr<Context> context,
                                                           Endpoint endpoint) {
@@ -23,8 +27,34 @@ std::shared_ptr<ProtectionDomain> ProtectionDomain::alloc(std::shared_ptr<Contex
     return std::shared_ptr<ProtectionDomain>(new ProtectionDomain(std::move(context), pd, scope));
 }
 
+std::uint64_t ProtectionDomain::dealloc() {
+    if (pd_ == nullptr) return 0;
+    std::uint64_t dur_ns = 0;
+    traced_call(
+        VerbCall{.scope = trace_, .verb = "ibv_dealloc_pd", .timed = true},
+        [&] { return ibv_dealloc_pd(pd_); },
+        [&](const auto& call, nlohmann::json& ids, nlohmann::json&) {
+            ids["pd"] = handle_;
+            dur_ns = call.dur_ns;
+        },
+        [&](const auto& call) {
+            ErrorInfo info = explain_errno("ibv_dealloc_pd", call.value, fmt::format("PD {}", handle_));
+            if (call.value == EBUSY) {
+                info.cause = fmt::format("PD {} is still in use: a QP, memory region, memory window or "
+                                         "address handle created in it still exists.",
+                                         handle_);
+                info.fix = "Destroy the QPs and AHs and deregister the regions of the PD first, then "
+                           "deallocate it.";
+            }
+            return info;
+        });
+    pd_ = nullptr;
+    return dur_ns;
+}
+
 ProtectionDomain::~ProtectionDomain() {
-    const std::uint32_t handle = pd_->handle;
+    if (pd_ == nullptr) return; // deallocated by dealloc()
+    const std::uint32_t handle = handle_;
     traced_release(
         trace_, "ibv_dealloc_pd", [&] { return ibv_dealloc_pd(pd_); },
         [&](nlohmann::json& ids, nlohmann::json&) { ids["pd"] = handle; });

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace rdmalab {
@@ -139,8 +140,8 @@ ibv_qp_state QueuePair::query_state() const {
     return attr.qp_state;
 }
 
-void QueuePair::post_send(const SendRequest& request) {
-    std::vector<ibv_sge> sges = to_ibv_sges(request.sges);
+ibv_send_wr QueuePair::to_ibv_send_wr(const SendRequest& request, std::vector<ibv_sge>& sges) const {
+    sges = to_ibv_sges(request.sges);
     ibv_send_wr wr{};
     wr.wr_id = request.wr_id;
     wr.sg_list = sges.empty() ? nullptr : sges.data();
@@ -150,6 +151,7 @@ void QueuePair::post_send(const SendRequest& request) {
     if (request.signaled) flags |= IBV_SEND_SIGNALED;
     if (request.inline_data) flags |= IBV_SEND_INLINE;
     if (request.solicited) flags |= IBV_SEND_SOLICITED;
+    if (request.fence) flags |= IBV_SEND_FENCE;
     wr.send_flags = flags;
     if (request.imm_data) wr.imm_data = htonl(*request.imm_data);
     switch (request.opcode) {
@@ -174,13 +176,20 @@ void QueuePair::post_send(const SendRequest& request) {
         wr.wr.ud.remote_qpn = request.remote_qpn;
         wr.wr.ud.remote_qkey = request.remote_qkey;
     }
+    return wr;
+}
+
+void QueuePair::post_send(const SendRequest& request) {
+    std::vector<ibv_sge> sges;
+    ibv_send_wr wr = to_ibv_send_wr(request, sges);
     ibv_send_wr* bad = nullptr;
     traced_call(
         VerbCall{.scope = trace_,
                  .verb = "ibv_post_send",
                  .kind = EventKind::PostWr,
                  .event = wr_opcode_name(request.opcode),
-                 .syscalls = syscalls_.get()},
+                 .syscalls = syscalls_.get(),
+                 .tally = &last_post_syscalls_},
         [&] { return ibv_post_send(qp_, &wr, &bad); },
         [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
             ids = {{"qpn", qp_->qp_num}, {"wr_id", request.wr_id}};
@@ -188,6 +197,8 @@ void QueuePair::post_send(const SendRequest& request) {
             data["opcode"] = wr_opcode_name(request.opcode);
             data["signaled"] = request.signaled;
             data["inline"] = request.inline_data;
+            if (request.fence) data["fence"] = true;
+            if (request.solicited) data["solicited"] = true;
             sg_fields(request.sges, ids, data);
             if (request.imm_data) data["imm_data"] = *request.imm_data;
             if (request.opcode != IBV_WR_SEND && request.opcode != IBV_WR_SEND_WITH_IMM) {
@@ -204,6 +215,57 @@ void QueuePair::post_send(const SendRequest& request) {
         [&](const auto& call) { return explain_post_send_error(call.value, request); });
 }
 
+void QueuePair::post_send_list(std::span<const SendRequest> requests) {
+    if (requests.empty()) return;
+    if (requests.size() == 1) return post_send(requests.front());
+    std::vector<std::vector<ibv_sge>> sges(requests.size());
+    std::vector<ibv_send_wr> wrs(requests.size());
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        wrs[i] = to_ibv_send_wr(requests[i], sges[i]);
+        if (i > 0) wrs[i - 1].next = &wrs[i];
+    }
+    ibv_send_wr* bad = nullptr;
+    const SendRequest& first = requests.front();
+    traced_call(
+        VerbCall{.scope = trace_,
+                 .verb = "ibv_post_send",
+                 .kind = EventKind::PostWr,
+                 .event = wr_opcode_name(first.opcode),
+                 .syscalls = syscalls_.get(),
+                 .tally = &last_post_syscalls_},
+        [&] { return ibv_post_send(qp_, wrs.data(), &bad); },
+        [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
+            ids = {{"qpn", qp_->qp_num}, {"wr_id", first.wr_id}};
+            data["queue"] = "send";
+            data["opcode"] = wr_opcode_name(first.opcode);
+            data["chain"] = requests.size();
+            nlohmann::json wr_ids = nlohmann::json::array();
+            std::size_t signaled = 0;
+            for (const auto& r : requests) {
+                wr_ids.push_back(r.wr_id);
+                signaled += r.signaled ? 1 : 0;
+            }
+            data["wr_ids"] = wr_ids;
+            data["signaled_count"] = signaled;
+            data["signaled"] = first.signaled;
+            data["inline"] = first.inline_data;
+            sg_fields(first.sges, ids, data);
+            if (first.opcode != IBV_WR_SEND && first.opcode != IBV_WR_SEND_WITH_IMM) {
+                data["remote_addr"] = hex(first.remote_addr);
+                ids["rkey"] = first.rkey;
+            }
+            if (!call.ok() && bad != nullptr) data["bad_index"] = bad - wrs.data();
+        },
+        [&](const auto& call) {
+            const std::size_t index = bad ? static_cast<std::size_t>(bad - wrs.data()) : 0;
+            ErrorInfo info =
+                explain_post_send_error(call.value, requests[std::min(index, requests.size() - 1)]);
+            info.cause = fmt::format("request {} of a chain of {} was refused ({} before it were posted): {}",
+                                     index, requests.size(), index, info.cause);
+            return info;
+        });
+}
+
 void QueuePair::post_recv(const RecvRequest& request) {
     std::vector<ibv_sge> sges = to_ibv_sges(request.sges);
     ibv_recv_wr wr{};
@@ -216,7 +278,8 @@ void QueuePair::post_recv(const RecvRequest& request) {
                  .verb = "ibv_post_recv",
                  .kind = EventKind::PostWr,
                  .event = "RECV",
-                 .syscalls = syscalls_.get()},
+                 .syscalls = syscalls_.get(),
+                 .tally = &last_post_syscalls_},
         [&] { return ibv_post_recv(qp_, &wr, &bad); },
         [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
             ids = {{"qpn", qp_->qp_num}, {"wr_id", request.wr_id}};
@@ -247,6 +310,27 @@ void QueuePair::post_recv(const RecvRequest& request) {
             }
             return info;
         });
+}
+
+ibv_qp_attr QueuePair::query_attributes() const {
+    ibv_qp_attr attr{};
+    ibv_qp_init_attr init{};
+    const int mask = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_RQ_PSN | IBV_QP_DEST_QPN;
+    traced_call(
+        VerbCall{.scope = trace_, .verb = "ibv_query_qp"},
+        [&] { return ibv_query_qp(qp_, &attr, mask, &init); },
+        [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
+            ids["qpn"] = qp_->qp_num;
+            data["args"] = {{"attr_mask", qp_attr_mask_names(mask)}};
+            if (!call.ok()) return;
+            data["state"] = qp_state_name(attr.qp_state);
+            data["sq_psn"] = attr.sq_psn;
+            data["rq_psn"] = attr.rq_psn;
+            data["dest_qp_num"] = attr.dest_qp_num;
+            data["sq_draining"] = attr.sq_draining;
+        },
+        [](const auto& call) { return explain_errno("ibv_query_qp", call.value); });
+    return attr;
 }
 
 ibv_qp_state QueuePair::current_state_quietly() const {

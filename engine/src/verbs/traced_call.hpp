@@ -55,6 +55,7 @@ struct VerbCall {
     EventKind kind = EventKind::Verb; ///< QpState or PostWr for a call shown as what it does
     std::string_view event = {};      ///< the event's name when it is not the verb's (then data has "verb")
     const SyscallMeter* syscalls = nullptr; ///< counts the call's system calls into the event
+    SyscallTally* tally = nullptr;          ///< receives what `syscalls` counted (for the caller)
 };
 
 /// The system calls a tally holds, as an event's data shows them: `syscalls`, or `syscalls_why` when
@@ -81,6 +82,7 @@ auto traced_call(const VerbCall& how, Call&& call, Fields&& fields, Explain&& ex
     outcome.value = how.syscalls ? how.syscalls->count(call, syscalls) : call();
     outcome.err = errno;
     if (how.timed) outcome.dur_ns = monotonic_ns() - start;
+    if (how.tally) *how.tally = syscalls;
     if (how.scope.on()) {
         nlohmann::json ids = nlohmann::json::object();
         nlohmann::json data = nlohmann::json::object();

@@ -19,8 +19,10 @@ namespace rdmalab {
 /// Version of the JSON Lines trace format ("v" field of every event).
 inline constexpr int kTraceFormatVersion = 1;
 
-/// Which side of a connection an event belongs to: A (requester), B (responder) or neither.
-enum class Endpoint : char { A = 'A', B = 'B', None = '-' };
+/// Which side of a connection an event belongs to: A (requester), B (responder) or neither. C and D are
+/// further endpoints of a lab (docs/lab-format.md, "Objects"): a third or fourth party, e.g. the second
+/// receiver of a multicast group or an attacker guessing keys.
+enum class Endpoint : char { A = 'A', B = 'B', C = 'C', D = 'D', None = '-' };
 
 /// Category of a trace event; the string form is the "kind" field.
 enum class EventKind {

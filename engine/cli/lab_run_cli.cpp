@@ -1,0 +1,261 @@
+// `rdmalab-cli lab run`: performs a lab on the device (labs/runner, rdmalab_labrun) and prints each step,
+// its explanation and every expectation held or broken with what the device did; `--all` runs every lab.
+#include "lab_run_cli.hpp"
+
+#include "cli.hpp"
+#include "options.hpp"
+
+#include "rdmalab/lab_run.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+namespace rdmalab::cli {
+
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+int run_usage(const std::string& message) {
+    std::fprintf(stderr,
+                 "rdmalab-cli: lab run: %s\n\n%s\n`rdmalab-cli --help` lists every option and value.\n",
+                 message.c_str(), usage_text().c_str());
+    return kExitUsage;
+}
+
+struct RunArgs {
+    std::string lab; ///< id or file
+    labs::ParameterValues parameters;
+    std::string language = "en";
+    bool json = false;
+    bool all = false;
+    std::string trace_file;
+    std::string device;
+    std::string dir = RDMALAB_LABS_DIR;
+};
+
+/// Indents every line of `text` by `indent` spaces.
+std::string indented(const std::string& text, int indent) {
+    std::string out(static_cast<std::size_t>(indent), ' ');
+    for (char c : text) {
+        out += c;
+        if (c == '\n') out.append(static_cast<std::size_t>(indent), ' ');
+    }
+    while (!out.empty() && (out.back() == ' ' || out.back() == '\n'))
+        out.pop_back();
+    return out;
+}
+
+void print_step(const labs::LabRun& run, std::size_t index, bool details) {
+    const auto& o = run.outcome(index);
+    const std::size_t count = run.steps().size();
+    if (details) {
+        const std::string title = run.step_title(index);
+        std::printf("[%zu/%zu] %s%s%s\n", index + 1, count, o.id.c_str(), title.empty() ? "" : ": ",
+                    title.c_str());
+        const std::string text = run.step_text(index);
+        if (!text.empty()) std::printf("%s\n", indented(text, 6).c_str());
+    }
+    if (o.error && (details || o.failed_unexpectedly))
+        std::printf("%s\n", indented(o.error->to_string(), 6).c_str());
+    for (const auto& e : o.expectations) {
+        if (!details && e.held) continue;
+        if (!details) std::printf("  step %s:", o.id.c_str());
+        std::printf("  %-7s %s: %s\n          observed: %s\n", e.held ? "held" : "BROKEN", e.kind.c_str(),
+                    e.description.c_str(), e.observed.c_str());
+        if (!e.why.empty() && details) std::printf("%s\n", indented("why: " + e.why, 10).c_str());
+    }
+}
+
+/// Runs one prepared lab; prints it (details) or only what broke; returns the run's verdict.
+struct LabVerdict {
+    std::string id;
+    int chapter = 0;
+    std::size_t steps = 0, held = 0, broken = 0, not_run = 0;
+    double seconds = 0;
+    bool ok = false;
+};
+
+LabVerdict run_one(const labs::Lab& lab, const RunArgs& args, const std::shared_ptr<Tracer>& tracer,
+                   bool details) {
+    labs::LabRunOptions options;
+    options.device = args.device;
+    options.language = args.language;
+    options.parameters = args.parameters;
+    const auto start = std::chrono::steady_clock::now();
+    if (tracer->enabled()) tracer->record(session_event(args.device, "lab run " + lab.id));
+    labs::LabRun run(lab, tracer, options);
+    if (details && !args.json) {
+        std::printf("lab %s: %s\n", lab.id.c_str(), lab.title.get(args.language).c_str());
+    }
+    while (!run.done()) {
+        const std::size_t index = run.next_step();
+        run.run_next();
+        if (!args.json) print_step(run, index, details);
+        std::fflush(stdout);
+    }
+    run.teardown();
+    LabVerdict v;
+    v.id = lab.id;
+    v.chapter = lab.chapter;
+    v.steps = lab.steps.size();
+    v.held = run.held_count();
+    v.broken = run.broken_count();
+    for (std::size_t i = 0; i < lab.steps.size(); ++i)
+        v.not_run += run.outcome(i).state == labs::StepOutcome::State::not_run ? 1 : 0;
+    v.ok = run.all_held();
+    v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (tracer->enabled())
+        tracer->record(Endpoint::None, EventKind::Check, v.ok ? "lab_held" : "lab_broken", {},
+                       run.summary_json());
+    if (!args.json) {
+        if (v.not_run > 0)
+            std::printf("  %zu step%s not run: the run stopped at an unexpected failure\n", v.not_run,
+                        v.not_run == 1 ? "" : "s");
+        std::printf("%s %s: %zu expectation%s held, %zu broken (%.1f s)\n", v.ok ? "ok" : "FAILED",
+                    lab.id.c_str(), v.held, v.held == 1 ? "" : "s", v.broken, v.seconds);
+    }
+    std::fflush(stdout);
+    return v;
+}
+
+std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) {
+    RunArgs r;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](const char* name) -> std::optional<std::string> {
+            if (i + 1 >= args.size()) {
+                status = run_usage(fmt::format("{} needs a value", name));
+                return std::nullopt;
+            }
+            return args[++i];
+        };
+        if (a == "--json") {
+            r.json = true;
+        } else if (a == "--all") {
+            r.all = true;
+        } else if (a == "--param") {
+            const auto v = value("--param");
+            if (!v) return std::nullopt;
+            const auto eq = v->find('=');
+            if (eq == std::string::npos || eq == 0) {
+                status = run_usage(fmt::format("--param wants NAME=VALUE (got '{}')", *v));
+                return std::nullopt;
+            }
+            r.parameters[v->substr(0, eq)] = v->substr(eq + 1);
+        } else if (a == "--lang") {
+            const auto v = value("--lang");
+            if (!v) return std::nullopt;
+            if (*v != "en" && *v != "zh") {
+                status = run_usage(fmt::format("--lang must be en or zh (got '{}')", *v));
+                return std::nullopt;
+            }
+            r.language = *v;
+        } else if (a == "--trace" || a == "--device" || a == "--dir") {
+            const auto v = value(a.c_str());
+            if (!v) return std::nullopt;
+            (a == "--trace" ? r.trace_file : a == "--device" ? r.device : r.dir) = *v;
+        } else if (a.rfind("--", 0) == 0) {
+            status = run_usage(fmt::format("unknown argument '{}'", a));
+            return std::nullopt;
+        } else if (r.lab.empty()) {
+            r.lab = a;
+        } else {
+            status = run_usage(fmt::format("one lab at a time (got '{}' and '{}')", r.lab, a));
+            return std::nullopt;
+        }
+    }
+    if (r.all == !r.lab.empty()) {
+        status =
+            run_usage(r.all ? "--all runs every lab: name none" : "name a lab (an id or a file), or --all");
+        return std::nullopt;
+    }
+    if (r.all && !r.parameters.empty()) {
+        status = run_usage("--param applies to one lab, not to --all");
+        return std::nullopt;
+    }
+    return r;
+}
+
+} // namespace
+
+int cmd_lab_run(const std::vector<std::string>& arguments) {
+    int status = kExitUsage;
+    const auto args = parse(arguments, status);
+    if (!args) return status;
+    auto tracer = std::make_shared<Tracer>();
+    std::shared_ptr<JsonLinesSink> stdout_sink, file_sink;
+    if (args->json) {
+        stdout_sink = std::make_shared<JsonLinesSink>(stdout, true);
+        tracer->add_sink(stdout_sink);
+    }
+    if (!args->trace_file.empty()) {
+        try {
+            file_sink = std::make_shared<JsonLinesSink>(args->trace_file);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "rdmalab-cli: lab run: %s\n", e.what());
+            return kExitFailure;
+        }
+        tracer->add_sink(file_sink);
+    }
+    bool ok = true;
+    if (!args->all) {
+        labs::LabError error;
+        const auto lab = labs::prepare_lab(args->lab, args->parameters, args->dir, error);
+        if (!lab) {
+            std::fprintf(stderr, "rdmalab-cli: lab run: %s\n", error.to_string().c_str());
+            return kExitFailure;
+        }
+        ok = run_one(*lab, *args, tracer, true).ok;
+    } else {
+        std::vector<labs::LabError> errors;
+        const auto all = labs::load_labs(args->dir, errors);
+        for (const auto& e : errors)
+            std::fprintf(stderr, "%s\n", e.to_string().c_str());
+        ok = errors.empty() && !all.empty();
+        if (all.empty()) std::fprintf(stderr, "rdmalab-cli: lab run: no labs in %s\n", args->dir.c_str());
+        std::vector<LabVerdict> verdicts;
+        for (const auto& lab : all) {
+            labs::LabError error;
+            const auto ready = labs::instantiate(lab, {}, error);
+            if (!ready) {
+                std::fprintf(stderr, "%s\n", error.to_string().c_str());
+                ok = false;
+                continue;
+            }
+            verdicts.push_back(run_one(*ready, *args, tracer, false));
+            ok = ok && verdicts.back().ok;
+        }
+        if (!args->json) {
+            std::size_t held = 0, broken = 0, passed = 0;
+            double seconds = 0;
+            std::printf("\n%-34s %7s %5s %6s %6s %7s %8s\n", "lab", "chapter", "steps", "held", "broken",
+                        "not run", "seconds");
+            for (const auto& v : verdicts) {
+                std::printf("%-34s %7d %5zu %6zu %6zu %7zu %8.1f%s\n", v.id.c_str(), v.chapter, v.steps,
+                            v.held, v.broken, v.not_run, v.seconds, v.ok ? "" : "  FAILED");
+                held += v.held;
+                broken += v.broken;
+                passed += v.ok ? 1 : 0;
+                seconds += v.seconds;
+            }
+            std::printf("%zu of %zu labs held every expectation; %zu expectations held, %zu broken; %.1f s\n",
+                        passed, verdicts.size(), held, broken, seconds);
+        }
+    }
+    tracer->flush();
+    if (file_sink && file_sink->finish() != 0) {
+        std::fprintf(stderr,
+                     "rdmalab-cli: lab run: writing the trace to %s failed; the trace is incomplete\n",
+                     args->trace_file.c_str());
+        return kExitFailure;
+    }
+    std::fflush(stdout);
+    return ok ? 0 : kExitFailure;
+}
+
+} // namespace rdmalab::cli

@@ -1,0 +1,113 @@
+// The lab runner (library rdmalab_labrun): performs an instantiated lab (lab.hpp) on a real device through
+// the engine's verbs classes, one step at a time, checks every expectation on the real outcome and tears
+// the lab's objects down. It links the engine (verbs) and the labs library; the app never links it, it asks
+// the engine process (`serve --stdio`: lab.start, lab.step, lab.run, lab.reset) instead.
+#pragma once
+
+#include "rdmalab/errors.hpp"
+#include "rdmalab/lab.hpp"
+#include "rdmalab/trace.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rdmalab::labs {
+
+/// How a lab is run.
+struct LabRunOptions {
+    std::string device; ///< overrides open_device's `device` (empty: as the lab says, else the first)
+    int port = 0;       ///< overrides open_device's `port` (0: as the lab says, else 1)
+    std::string language = "en"; ///< "en" or "zh": the language of rendered texts
+    ParameterValues parameters;  ///< the values the lab was instantiated with (for {param} in texts)
+};
+
+/// The verdict on one expectation of a step, with what was observed.
+struct ExpectationOutcome {
+    std::string kind;        ///< "succeeds" (implicit), "fails", "completions", "completion", "qp_state", ...
+    std::string description; ///< what was expected, e.g. "status=rem_access_err opcode=rdma_write"
+    bool held = false;
+    std::string observed; ///< what the device did, e.g. "status=rem_access_err opcode=rdma_write"
+    std::string why;      ///< the lab's `why`, in the run's language (may be empty)
+};
+
+/// What happened to one step.
+struct StepOutcome {
+    enum class State { not_run, held, broken };
+    std::string id;
+    State state = State::not_run;
+    /// The engine's explanation when the step's action failed (expected or not).
+    std::optional<ErrorInfo> error;
+    bool failed_unexpectedly = false; ///< the action failed without `fails:`; the run stopped here
+    std::vector<ExpectationOutcome> expectations;
+    std::map<std::string, std::string> results; ///< the step's results ("status" -> "rem_access_err")
+    double seconds = 0;                         ///< wall time of the action and its checks
+};
+
+/// "held", "broken", "not_run".
+const char* to_string(StepOutcome::State state);
+
+/// Finds and prepares a lab to run: `id_or_file` is a path (it contains '/' or ends in .yaml) or a lab id,
+/// looked up as ID.yaml under `labs_dir` (recursively). The lab is parsed, checked and instantiated with
+/// `parameters`; on failure nullopt with `error` filled (an unknown id names the directory searched).
+std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterValues& parameters,
+                               const std::string& labs_dir, LabError& error);
+
+/// True when the runner has a function for every action of the schema (lab_schema.hpp) and no other.
+bool runner_implements_every_action();
+
+/// One run of one lab on the device. Nothing touches the device until the first run_next().
+class LabRun {
+  public:
+    /// `lab` must be instantiated (lab.hpp: instantiate()); events go to `tracer` (may be null).
+    LabRun(Lab lab, std::shared_ptr<Tracer> tracer, LabRunOptions options = {});
+    /// Tears down whatever still exists (traced).
+    ~LabRun();
+    LabRun(const LabRun&) = delete;
+    LabRun& operator=(const LabRun&) = delete;
+
+    const Lab& lab() const;
+    const std::vector<Step>& steps() const;
+    /// Performs exactly the next step; false when there was none left or the step failed unexpectedly
+    /// (then the later steps stay not_run and the lab is torn down).
+    bool run_next();
+    /// Performs every remaining step (until one fails unexpectedly), then tears down.
+    void run_all();
+    /// No step is left to run (all ran, or the run stopped at an unexpected failure).
+    bool done() const;
+    /// Index of the next step to run.
+    std::size_t next_step() const;
+    const StepOutcome& outcome(std::size_t index) const;
+    /// Every expectation of every step that ran held, and no step failed unexpectedly.
+    bool all_held() const;
+    std::size_t held_count() const;   ///< expectations held so far
+    std::size_t broken_count() const; ///< expectations broken so far
+
+    /// Every value path known so far ("size", "device.mtu", "B.buf.rkey", "poll_a.status") -> its text.
+    std::map<std::string, std::string> values() const;
+    /// labs::render with values().
+    std::string render(const std::string& text) const;
+    /// A step's title and explanation in the run's language, for the device it runs on, rendered.
+    std::string step_title(std::size_t index) const;
+    std::string step_text(std::size_t index) const;
+
+    /// Destroys every object still alive, children before parents (QP, AH, CQ, channel, MR, PD, device),
+    /// each destroy traced. Called after the last step or at an unexpected failure; harmless twice.
+    void teardown();
+
+    /// The outcome of step `index` as JSON (id, state, error, expectations, results, seconds).
+    nlohmann::json outcome_json(std::size_t index) const;
+    /// Summary: lab id, steps, held, broken, not_run, ok.
+    nlohmann::json summary_json() const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace rdmalab::labs

@@ -1,0 +1,422 @@
+// Every expectation kind checked on the real outcome, each reporting what it expected and what it observed.
+#include "rdmalab/names.hpp"
+#include "run_state.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+namespace rdmalab::labs::run {
+
+namespace {
+
+ExpectationOutcome make(const std::string& kind, std::string description, bool held, std::string observed,
+                        const Expectation* source, const std::string& language) {
+    ExpectationOutcome e;
+    e.kind = kind;
+    e.description = std::move(description);
+    e.held = held;
+    e.observed = std::move(observed);
+    if (source) e.why = source->why.get(language);
+    return e;
+}
+
+std::string error_text(const ErrorInfo& error) {
+    return fmt::format("{} failed with {}{}{}", error.verb, error.code, error.meaning.empty() ? "" : ": ",
+                       error.meaning);
+}
+
+// ---- fails / succeeds --------------------------------------------------------------------------------
+
+ExpectationOutcome check_fails(const Expectation& e, const std::optional<ErrorInfo>& error, bool runner_error,
+                               const std::string& language) {
+    const std::string wanted = e.value.text;
+    const std::string description = wanted == "any" ? "fails (any errno)" : "fails with " + wanted;
+    if (!error) return make("fails", description, false, "succeeded", &e, language);
+    if (runner_error)
+        return make("fails", description, false, "the runner refused: " + error->meaning, &e, language);
+    const std::string got = errno_name(error->err);
+    const bool held = error->err != 0 && (wanted == "any" || got == wanted);
+    return make("fails", description, held, error_text(*error), &e, language);
+}
+
+// ---- completions / completion ------------------------------------------------------------------------
+
+std::string describe_completion(const Completion& c) {
+    if (c.status != IBV_WC_SUCCESS)
+        return fmt::format("status={} wr_id={} qp={}", status_name(c.status), c.wr_id, c.qp_num);
+    std::string out = fmt::format("status={} opcode={} byte_len={}", status_name(c.status),
+                                  opcode_name(c.opcode), c.byte_len);
+    if (c.imm_data) out += " imm=" + hex(*c.imm_data);
+    out += fmt::format(" wr_id={} qp={}", c.wr_id, c.qp_num);
+    if (c.src_qp) out += fmt::format(" src_qp={}", c.src_qp);
+    return out;
+}
+
+/// The fields of one completion named by the expectation: held when all match; `mismatch` lists those
+/// that did not ("status=success (expected rem_access_err)").
+bool completion_matches(const State& s, const Value& want, const Completion& c, std::string& observed,
+                        std::string& mismatch) {
+    std::vector<std::string> parts, wrong;
+    // ibv_poll_cq(3): when the status is not success, only wr_id, status, qp_num and vendor_err are valid.
+    const bool failed = c.status != IBV_WC_SUCCESS;
+    auto compare = [&](const std::string& field, std::string got, const std::string& expected) {
+        const bool valid = !failed || field == "status" || field == "wr_id" || field == "qp";
+        if (!valid) got = "undefined";
+        parts.push_back(field + "=" + got);
+        if (!valid)
+            wrong.push_back(fmt::format("{} is undefined: the status is not success, and then only wr_id, "
+                                        "status and qp_num are valid (ibv_poll_cq(3))",
+                                        field));
+        else if (got != expected)
+            wrong.push_back(fmt::format("{}={} (expected {})", field, got, expected));
+    };
+    if (const Value* v = want.find("status")) compare("status", status_name(c.status), v->text);
+    if (const Value* v = want.find("opcode")) compare("opcode", opcode_name(c.opcode), v->text);
+    if (const Value* v = want.find("byte_len"))
+        compare("byte_len", std::to_string(c.byte_len), std::to_string(v->as_u64()));
+    if (const Value* v = want.find("imm"))
+        compare("imm", c.imm_data ? hex(*c.imm_data) : "none", hex(v->as_u64()));
+    if (const Value* v = want.find("wr_id"))
+        compare("wr_id", std::to_string(c.wr_id), std::to_string(v->as_u64()));
+    if (const Value* v = want.find("wc_flags")) {
+        std::vector<std::string> flags;
+        if (c.wc_flags & IBV_WC_WITH_IMM) flags.push_back("with_imm");
+        if (c.wc_flags & IBV_WC_GRH) flags.push_back("grh");
+        std::vector<std::string> expected = flag_list(v);
+        std::sort(expected.begin(), expected.end());
+        std::sort(flags.begin(), flags.end());
+        auto join = [](const std::vector<std::string>& list) {
+            std::string out;
+            for (const auto& f : list)
+                out += (out.empty() ? "" : ",") + f;
+            return out.empty() ? std::string("none") : out;
+        };
+        compare("wc_flags", join(flags), join(expected));
+    }
+    auto qpn_of = [&](const Value* v) {
+        const auto it = s.qps.find(v->text);
+        return it == s.qps.end() ? std::string("(no QP " + v->text + ")")
+                                 : std::to_string(it->second.qp->qp_num());
+    };
+    if (const Value* v = want.find("src_qp")) compare("src_qp", std::to_string(c.src_qp), qpn_of(v));
+    if (const Value* v = want.find("qp")) compare("qp", std::to_string(c.qp_num), qpn_of(v));
+    for (const auto& p : parts)
+        observed += (observed.empty() ? "" : " ") + p;
+    for (const auto& w : wrong)
+        mismatch += (mismatch.empty() ? "" : ", ") + w;
+    return wrong.empty();
+}
+
+ExpectationOutcome check_completion(const State& s, const Expectation& e, const StepResult& r,
+                                    const std::string& language) {
+    std::string description;
+    for (const auto& [key, v] : e.value.map)
+        if (key != "index") description += (description.empty() ? "" : " ") + key + "=" + value_text(v);
+    const Value* index = e.value.find("index");
+    const bool all = index && index->kind == Value::Kind::text && index->text == "all";
+    std::size_t at = 0;
+    if (index && !all) {
+        if (index->kind == Value::Kind::integer) {
+            at = static_cast<std::size_t>(index->integer);
+        } else {
+            const auto it = s.values.find(index->text);
+            at = it != s.values.end() ? std::stoul(it->second) : std::stoul(index->text);
+        }
+        description = fmt::format("[{}] {}", at, description);
+    }
+    if (all) description = "every completion: " + description;
+    if (r.completions.empty())
+        return make("completion", description, false, "no completion arrived", &e, language);
+    if (all) {
+        std::string first_wrong;
+        for (std::size_t i = 0; i < r.completions.size(); ++i) {
+            std::string observed, mismatch;
+            if (!completion_matches(s, e.value, r.completions[i], observed, mismatch) && first_wrong.empty())
+                first_wrong = fmt::format("completion {}: {}", i, mismatch);
+        }
+        const bool held = first_wrong.empty();
+        return make("completion", description, held,
+                    held ? fmt::format("all {} completions match", r.completions.size()) : first_wrong, &e,
+                    language);
+    }
+    if (at >= r.completions.size())
+        return make("completion", description, false,
+                    fmt::format("only {} completion(s) arrived, none at index {}", r.completions.size(), at),
+                    &e, language);
+    std::string observed, mismatch;
+    const bool held = completion_matches(s, e.value, r.completions[at], observed, mismatch);
+    return make("completion", description, held, held ? observed : observed + "; " + mismatch, &e, language);
+}
+
+// ---- qp_state ------------------------------------------------------------------------------------------
+
+ExpectationOutcome check_qp_state(State& s, const Expectation& e, const std::string& language) {
+    const Value* qp = e.value.find("qp");
+    const Value* is = e.value.find("is");
+    const std::string name = qp ? qp->text : "";
+    const std::string wanted = is ? is->text : "";
+    const std::string description = name + " is " + wanted;
+    const auto it = s.qps.find(name);
+    if (it == s.qps.end())
+        return make("qp_state", description, false, name + " does not exist", &e, language);
+    const std::string got = state_name(it->second.qp->query_state());
+    s.values[name + ".state"] = got;
+    return make("qp_state", description, got == wanted, name + " is " + got + " (ibv_query_qp)", &e,
+                language);
+}
+
+// ---- bytes ---------------------------------------------------------------------------------------------
+
+std::string byte_text(std::uint8_t b) {
+    return (b >= 0x20 && b < 0x7f) ? fmt::format("0x{:02x} '{}'", b, char(b)) : fmt::format("0x{:02x}", b);
+}
+
+std::string preview(std::span<const std::uint8_t> bytes) {
+    std::string out;
+    const std::size_t n = std::min<std::size_t>(bytes.size(), 24);
+    bool printable = true;
+    for (std::size_t i = 0; i < n; ++i)
+        printable = printable && bytes[i] >= 0x20 && bytes[i] < 0x7f;
+    if (printable)
+        return "\"" + std::string(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n)) +
+               (bytes.size() > n ? "...\"" : "\"");
+    for (std::size_t i = 0; i < n; ++i)
+        out += fmt::format("{:02x}", bytes[i]);
+    return out + (bytes.size() > n ? "..." : "");
+}
+
+ExpectationOutcome check_bytes(const State& s, const Expectation& e, const std::string& language) {
+    const Value* mr_name = e.value.find("mr");
+    const std::string name = mr_name ? mr_name->text : "";
+    const auto it = s.mrs.find(name);
+    const auto offset = static_cast<std::size_t>(u64(e.value.find("offset"), 0));
+    std::string what;
+    std::vector<std::uint8_t> expected;
+    std::optional<bool> zero;
+    std::shared_ptr<MemoryRegion> other;
+    std::size_t other_offset = 0;
+    if (const Value* t = e.value.find("text")) {
+        expected.assign(t->text.begin(), t->text.end());
+        what = "\"" + t->text + "\"";
+    } else if (const Value* h = e.value.find("hex")) {
+        for (std::size_t i = 0; i + 1 < h->text.size(); i += 2)
+            expected.push_back(static_cast<std::uint8_t>(std::stoul(h->text.substr(i, 2), nullptr, 16)));
+        what = "hex " + h->text;
+    } else if (const Value* u = e.value.find("u64")) {
+        const std::uint64_t v = u->as_u64();
+        expected.resize(8);
+        std::memcpy(expected.data(), &v, 8);
+        what = fmt::format("u64 {}", v);
+    } else if (const Value* z = e.value.find("zero")) {
+        zero = z->boolean;
+        what = z->boolean ? "all zero" : "not all zero";
+    } else if (const Value* same = e.value.find("same_as")) {
+        const Value* other_name = same->find("mr");
+        const auto o = s.mrs.find(other_name ? other_name->text : "");
+        if (o != s.mrs.end()) other = o->second;
+        other_offset = static_cast<std::size_t>(u64(same->find("offset"), 0));
+        what = "the same as " + (other_name ? other_name->text : std::string("?"));
+    }
+    if (it == s.mrs.end())
+        return make("bytes", name + " " + what, false, name + " does not exist (deregistered?)", &e,
+                    language);
+    const auto& mr = *it->second;
+    std::size_t length = 0;
+    if (const Value* l = e.value.find("length"))
+        length = static_cast<std::size_t>(l->as_u64());
+    else if (!expected.empty())
+        length = expected.size();
+    else
+        length = offset <= mr.length() ? mr.length() - offset : 0;
+    if (other) length = std::min(length, other->length() > other_offset ? other->length() - other_offset : 0);
+    const std::string description = fmt::format("{}[{}..{}) {}", name, offset, offset + length, what);
+    if (offset + length > mr.length())
+        return make("bytes", description, false,
+                    fmt::format("the range runs past the end of {} ({} bytes)", name, mr.length()), &e,
+                    language);
+    const std::span<const std::uint8_t> got(mr.data() + offset, length);
+    if (zero) {
+        const auto nonzero = std::find_if(got.begin(), got.end(), [](std::uint8_t b) { return b != 0; });
+        const bool all_zero = nonzero == got.end();
+        const std::string observed =
+            all_zero
+                ? fmt::format("all {} bytes are zero", length)
+                : fmt::format("byte {} is {}: {}", offset + static_cast<std::size_t>(nonzero - got.begin()),
+                              byte_text(*nonzero), preview(got));
+        return make("bytes", description, all_zero == *zero, observed, &e, language);
+    }
+    if (other) {
+        if (other_offset + length > other->length())
+            return make("bytes", description, false, "the range runs past the end of the other region", &e,
+                        language);
+        expected.assign(other->data() + other_offset, other->data() + other_offset + length);
+    }
+    if (expected.empty()) return make("bytes", description, length == 0, "nothing to compare", &e, language);
+    for (std::size_t i = 0; i < length; ++i) {
+        const std::uint8_t want = expected[i % expected.size()];
+        if (got[i] != want)
+            return make("bytes", description, false,
+                        fmt::format("differs at offset {}: {} instead of {}; the bytes are {}", offset + i,
+                                    byte_text(got[i]), byte_text(want), preview(got)),
+                        &e, language);
+    }
+    return make("bytes", description, true, fmt::format("equal ({} bytes: {})", length, preview(got)), &e,
+                language);
+}
+
+// ---- compare -------------------------------------------------------------------------------------------
+
+std::optional<double> number(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        std::uint64_t v = 0;
+        const auto [p, ec] = std::from_chars(text.data() + 2, text.data() + text.size(), v, 16);
+        if (ec == std::errc() && p == text.data() + text.size()) return static_cast<double>(v);
+        return std::nullopt;
+    }
+    double v = 0;
+    const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec == std::errc() && p == text.data() + text.size()) return v;
+    return std::nullopt;
+}
+
+/// An operand as text: a number, or the value a path names (with or without braces); nullopt: unknown.
+std::optional<std::string> operand(const State& s, const Value* v, std::string& name) {
+    if (!v) return std::nullopt;
+    if (v->kind == Value::Kind::integer) {
+        name = v->unsigned_value ? std::to_string(v->as_u64()) : std::to_string(v->integer);
+        return name;
+    }
+    std::string path = v->text;
+    if (path.size() > 2 && path.front() == '{' && path.back() == '}') path = path.substr(1, path.size() - 2);
+    name = path;
+    if (const auto it = s.values.find(path); it != s.values.end()) return it->second;
+    if (number(path)) return path;
+    return std::nullopt;
+}
+
+ExpectationOutcome check_compare(const State& s, const Expectation& e, const std::string& language) {
+    std::string left_name, right_name;
+    const auto left = operand(s, e.value.find("left"), left_name);
+    const auto right = operand(s, e.value.find("right"), right_name);
+    const Value* op_value = e.value.find("op");
+    const std::string op = op_value ? op_value->text : "==";
+    const Value* factor_value = e.value.find("factor");
+    const std::string factor_text = factor_value ? value_text(*factor_value) : "";
+    const auto factor = factor_text.empty() ? std::optional<double>(1.0) : number(factor_text);
+    const std::string description =
+        fmt::format("{} {} {}{}", left_name, op, factor_text.empty() ? "" : factor_text + " x ", right_name);
+    if (!left || !right)
+        return make("compare", description, false,
+                    fmt::format("no value for {}", !left ? left_name : right_name), &e, language);
+    const auto l = number(*left);
+    const auto r = number(*right);
+    if (l && r && factor) {
+        const double rv = *r * *factor;
+        bool held = false;
+        if (op == "<") held = *l < rv;
+        if (op == "<=") held = *l <= rv;
+        if (op == "==") held = *l == rv;
+        if (op == "!=") held = *l != rv;
+        if (op == ">=") held = *l >= rv;
+        if (op == ">") held = *l > rv;
+        auto shown = [](const std::string& name, const std::string& value) {
+            return name == value ? value : name + " = " + value;
+        };
+        std::string right_shown = shown(right_name, *right);
+        if (!factor_text.empty()) right_shown = fmt::format("{} x ({}) = {}", factor_text, right_shown, rv);
+        return make("compare", description, held, shown(left_name, *left) + ", " + right_shown, &e, language);
+    }
+    if (op == "==" || op == "!=") {
+        const bool equal = *left == *right;
+        return make("compare", description, op == "==" ? equal : !equal,
+                    fmt::format("{} = {}, {} = {}", left_name, *left, right_name, *right), &e, language);
+    }
+    return make("compare", description, false,
+                fmt::format("{} = {}, {} = {}: not both numbers", left_name, *left, right_name, *right), &e,
+                language);
+}
+
+} // namespace
+
+std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, const StepResult& r,
+                                                   const std::optional<ErrorInfo>& error, bool runner_error) {
+    const std::string& language = s.options.language;
+    std::vector<ExpectationOutcome> out;
+    const Expectation* fails = nullptr;
+    const Expectation* completions = nullptr;
+    for (const auto& e : step.expect) {
+        if (e.kind == "fails") fails = &e;
+        if (e.kind == "completions") completions = &e;
+    }
+    // The implicit expectations: a step without `fails` succeeds; a poll without `completions` gets its
+    // count.
+    if (fails) {
+        out.push_back(check_fails(*fails, error, runner_error, language));
+    } else {
+        out.push_back(make("succeeds", "the action succeeds", !error,
+                           error ? error_text(*error) : "succeeded", nullptr, language));
+    }
+    const bool unexpected = error && !fails;
+    auto not_checked = [&](const Expectation& e) {
+        out.push_back(
+            make(e.kind, value_text(e.value), false, "not checked: the action failed", &e, language));
+    };
+    if (step.action == "poll_cq" && !completions) {
+        const auto wanted = static_cast<std::size_t>(integer(step, "count", 1));
+        const std::string description = fmt::format("exactly {} (the poll's count)", wanted);
+        if (unexpected)
+            out.push_back(
+                make("completions", description, false, "not checked: the action failed", nullptr, language));
+        else
+            out.push_back(make("completions", description, r.completions.size() == wanted,
+                               fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms), nullptr,
+                               language));
+    }
+    for (const auto& e : step.expect) {
+        if (e.kind == "fails") continue;
+        if (unexpected) {
+            not_checked(e);
+            continue;
+        }
+        if (e.kind == "completions") {
+            const auto wanted = static_cast<std::size_t>(e.value.integer);
+            std::string observed = fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms);
+            if (!r.completions.empty())
+                observed += "; the first: " + describe_completion(r.completions.front());
+            out.push_back(make("completions", fmt::format("exactly {}", wanted),
+                               r.completions.size() == wanted, observed, &e, language));
+        } else if (e.kind == "completion") {
+            out.push_back(check_completion(s, e, r, language));
+        } else if (e.kind == "qp_state") {
+            try {
+                out.push_back(check_qp_state(s, e, language));
+            } catch (const RdmaError& query_error) {
+                out.push_back(make("qp_state", value_text(e.value), false, error_text(query_error.info()), &e,
+                                   language));
+            }
+        } else if (e.kind == "bytes") {
+            out.push_back(check_bytes(s, e, language));
+        } else if (e.kind == "compare") {
+            out.push_back(check_compare(s, e, language));
+        } else if (e.kind == "event") {
+            const bool wanted = e.value.boolean;
+            const std::string observed = !r.event_arrived ? "no wait happened"
+                                         : *r.event_arrived
+                                             ? "an event arrived"
+                                             : fmt::format("no event within {} ms", r.timeout_ms);
+            out.push_back(make("event", wanted ? "an event arrives" : "no event arrives",
+                               r.event_arrived && *r.event_arrived == wanted, observed, &e, language));
+        } else {
+            out.push_back(
+                make(e.kind, value_text(e.value), false, "the runner does not know this kind", &e, language));
+        }
+    }
+    return out;
+}
+
+} // namespace rdmalab::labs::run

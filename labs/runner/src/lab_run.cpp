@@ -1,0 +1,477 @@
+// LabRun: steps performed one at a time, their verdicts, the values texts show, and the teardown.
+#include "rdmalab/lab_run.hpp"
+
+#include "rdmalab/names.hpp"
+#include "run_state.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+namespace rdmalab::labs {
+
+using namespace run;
+
+namespace run {
+
+const Value* arg(const Step& step, const std::string& name) {
+    const auto it = step.args.find(name);
+    return it == step.args.end() || it->second.kind == Value::Kind::null ? nullptr : &it->second;
+}
+
+std::int64_t integer(const Step& step, const std::string& name, std::int64_t fallback) {
+    const Value* v = arg(step, name);
+    return v && v->kind == Value::Kind::integer ? v->integer : fallback;
+}
+
+std::uint64_t u64(const Value* value, std::uint64_t fallback) {
+    return value && value->kind == Value::Kind::integer ? value->as_u64() : fallback;
+}
+
+bool boolean(const Step& step, const std::string& name, bool fallback) {
+    const Value* v = arg(step, name);
+    return v && v->kind == Value::Kind::boolean ? v->boolean : fallback;
+}
+
+std::string text(const Step& step, const std::string& name, const std::string& fallback) {
+    const Value* v = arg(step, name);
+    return v && v->kind == Value::Kind::text ? v->text : fallback;
+}
+
+std::vector<std::string> flag_list(const Value* value) {
+    std::vector<std::string> out;
+    if (!value) return out;
+    if (value->kind == Value::Kind::text && !value->text.empty()) out.push_back(value->text);
+    for (const auto& item : value->list)
+        out.push_back(item.text);
+    return out;
+}
+
+Endpoint endpoint_of(const std::string& object_name) {
+    if (object_name.size() < 2 || object_name[1] != '.') return Endpoint::None;
+    switch (object_name[0]) {
+    case 'A':
+        return Endpoint::A;
+    case 'B':
+        return Endpoint::B;
+    case 'C':
+        return Endpoint::C;
+    case 'D':
+        return Endpoint::D;
+    default:
+        return Endpoint::None;
+    }
+}
+
+std::string hex(std::uint64_t value) {
+    return fmt::format("0x{:x}", value);
+}
+
+std::string lower(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return out;
+}
+
+std::string status_name(ibv_wc_status status) {
+    std::string_view name = wc_status_name(status);
+    if (name.rfind("IBV_WC_", 0) == 0) name.remove_prefix(7);
+    return lower(name);
+}
+
+std::string opcode_name(ibv_wc_opcode opcode) {
+    return lower(wc_opcode_name(opcode));
+}
+
+std::string state_name(ibv_qp_state state) {
+    return lower(qp_state_name(state));
+}
+
+std::string access_names(unsigned access) {
+    std::string out;
+    for (const auto& name : access_flag_names(access))
+        out += (out.empty() ? "" : ",") + lower(name);
+    return out.empty() ? "none" : out;
+}
+
+unsigned access_bits(const std::vector<std::string>& names) {
+    unsigned bits = 0;
+    for (const auto& n : names) {
+        if (n == "local_write") bits |= IBV_ACCESS_LOCAL_WRITE;
+        if (n == "remote_write") bits |= IBV_ACCESS_REMOTE_WRITE;
+        if (n == "remote_read") bits |= IBV_ACCESS_REMOTE_READ;
+        if (n == "remote_atomic") bits |= IBV_ACCESS_REMOTE_ATOMIC;
+        if (n == "mw_bind") bits |= IBV_ACCESS_MW_BIND;
+        if (n == "zero_based") bits |= IBV_ACCESS_ZERO_BASED;
+        if (n == "on_demand") bits |= IBV_ACCESS_ON_DEMAND;
+        if (n == "relaxed_order") bits |= IBV_ACCESS_RELAXED_ORDERING;
+    }
+    return bits;
+}
+
+std::string value_text(const Value& value) {
+    switch (value.kind) {
+    case Value::Kind::null:
+        return "";
+    case Value::Kind::boolean:
+        return value.boolean ? "true" : "false";
+    case Value::Kind::integer:
+        return value.unsigned_value ? std::to_string(value.as_u64()) : std::to_string(value.integer);
+    case Value::Kind::text:
+        return value.text;
+    case Value::Kind::list: {
+        std::string out;
+        for (const auto& item : value.list)
+            out += (out.empty() ? "" : ",") + value_text(item);
+        return out;
+    }
+    case Value::Kind::map: {
+        std::string out;
+        for (const auto& [key, item] : value.map)
+            out += (out.empty() ? "" : " ") + key + "=" + value_text(item);
+        return out;
+    }
+    }
+    return "";
+}
+
+bool implements_every_action();
+
+} // namespace run
+
+namespace {
+
+/// "4KiB" -> "4096", "2MiB" -> "2097152"; other text unchanged (parameter values as texts show them).
+std::string normalised_parameter(const std::string& typed) {
+    static const std::pair<const char*, std::uint64_t> units[] = {
+        {"KiB", 1ULL << 10}, {"MiB", 1ULL << 20}, {"GiB", 1ULL << 30}, {"k", 1ULL << 10}, {"M", 1ULL << 20}};
+    for (const auto& [suffix, scale] : units) {
+        const std::string s = suffix;
+        if (typed.size() > s.size() && typed.compare(typed.size() - s.size(), s.size(), s) == 0) {
+            const std::string digits = typed.substr(0, typed.size() - s.size());
+            if (!digits.empty() && std::all_of(digits.begin(), digits.end(), ::isdigit))
+                return std::to_string(std::stoull(digits) * scale);
+        }
+    }
+    return typed;
+}
+
+/// The objects a step names (its `as` and every object field), for its `step` event.
+std::vector<std::string> objects_of(const Step& step) {
+    std::vector<std::string> out;
+    for (const auto& [key, value] : step.args) {
+        auto take = [&](const Value& v) {
+            if (v.kind == Value::Kind::text && (v.text == "device" || endpoint_of(v.text) != Endpoint::None))
+                out.push_back(v.text);
+        };
+        if (key == "sge") {
+            for (const auto& item : value.list)
+                if (const Value* mr = item.find("mr")) take(*mr);
+        } else if (key == "remote" || key == "attrs") {
+            for (const auto& [sub, v] : value.map)
+                take(v);
+        } else {
+            take(value);
+        }
+    }
+    return out;
+}
+
+Endpoint step_endpoint(const std::vector<std::string>& objects) {
+    for (const auto& o : objects)
+        if (endpoint_of(o) != Endpoint::None) return endpoint_of(o);
+    return Endpoint::None;
+}
+
+} // namespace
+
+std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterValues& parameters,
+                               const std::string& labs_dir, LabError& error) {
+    std::string path = id_or_file;
+    const bool is_path =
+        id_or_file.find('/') != std::string::npos || (id_or_file.size() > 5 && id_or_file.ends_with(".yaml"));
+    if (!is_path) {
+        path.clear();
+        std::error_code ec;
+        if (std::filesystem::is_directory(labs_dir, ec))
+            for (auto it = std::filesystem::recursive_directory_iterator(labs_dir, ec);
+                 !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+                if (it->is_regular_file(ec) && it->path().filename() == id_or_file + ".yaml") {
+                    path = it->path().string();
+                    break;
+                }
+        if (path.empty()) {
+            error = LabError{};
+            error.file = id_or_file;
+            error.message =
+                fmt::format("no lab '{}' in {} (looked for {}.yaml)", id_or_file, labs_dir, id_or_file);
+            error.expected = "a lab id (rdmalab-cli lab list) or a lab file";
+            error.found = id_or_file;
+            return std::nullopt;
+        }
+    }
+    const auto lab = load_lab(path, error);
+    if (!lab) return std::nullopt;
+    if (!is_path && lab->id != id_or_file) {
+        error = LabError{};
+        error.file = path;
+        error.field = "id";
+        error.message = fmt::format("the file {}.yaml holds the lab '{}'", id_or_file, lab->id);
+        error.expected = id_or_file;
+        error.found = lab->id;
+        return std::nullopt;
+    }
+    return instantiate(*lab, parameters, error);
+}
+
+bool runner_implements_every_action() {
+    return implements_every_action();
+}
+
+const char* to_string(StepOutcome::State state) {
+    switch (state) {
+    case StepOutcome::State::held:
+        return "held";
+    case StepOutcome::State::broken:
+        return "broken";
+    case StepOutcome::State::not_run:
+        return "not_run";
+    }
+    return "not_run";
+}
+
+struct LabRun::Impl : State {};
+
+LabRun::LabRun(Lab lab, std::shared_ptr<Tracer> tracer, LabRunOptions options)
+    : impl_(std::make_unique<Impl>()) {
+    auto& s = *impl_;
+    s.lab = std::move(lab);
+    s.tracer = std::move(tracer);
+    s.options = std::move(options);
+    s.outcomes.resize(s.lab.steps.size());
+    for (std::size_t i = 0; i < s.lab.steps.size(); ++i)
+        s.outcomes[i].id = s.lab.steps[i].id;
+    for (const auto& p : s.lab.parameters) {
+        const auto given = s.options.parameters.find(p.name);
+        s.values[p.name] = given != s.options.parameters.end() ? normalised_parameter(given->second)
+                                                               : value_text(p.default_value);
+    }
+}
+
+LabRun::~LabRun() {
+    teardown();
+}
+
+const Lab& LabRun::lab() const {
+    return impl_->lab;
+}
+const std::vector<Step>& LabRun::steps() const {
+    return impl_->lab.steps;
+}
+bool LabRun::done() const {
+    return impl_->stopped || impl_->next >= impl_->lab.steps.size();
+}
+std::size_t LabRun::next_step() const {
+    return impl_->next;
+}
+const StepOutcome& LabRun::outcome(std::size_t index) const {
+    return impl_->outcomes.at(index);
+}
+
+bool LabRun::run_next() {
+    auto& s = *impl_;
+    if (done()) return false;
+    const std::size_t index = s.next;
+    const Step& step = s.lab.steps[index];
+    StepOutcome& outcome = s.outcomes[index];
+    const auto objects = objects_of(step);
+    if (s.tracer && s.tracer->enabled())
+        s.tracer->record(step_endpoint(objects), EventKind::Step, step.id, {},
+                         {{"index", index},
+                          {"count", s.lab.steps.size()},
+                          {"title", step_title(index)},
+                          {"action", step.action.empty() ? "note" : step.action},
+                          {"lab", s.lab.id},
+                          {"objects", objects}});
+    const auto start = monotonic_ns();
+    StepResult result;
+    std::optional<ErrorInfo> error;
+    bool runner_error = false;
+    try {
+        perform(s, index, result);
+    } catch (const RdmaError& e) {
+        error = e.info();
+    } catch (const LabRunError& e) {
+        runner_error = true;
+        error = ErrorInfo{.verb = step.action,
+                          .err = 0,
+                          .code = "LAB_ERROR",
+                          .meaning = e.what(),
+                          .cause = "the lab asked for something the runner cannot do on this device",
+                          .fix = "Correct the lab file (rdmalab-cli lab check FILE finds what it can)."};
+        if (s.tracer && s.tracer->enabled())
+            s.tracer->record(step_endpoint(objects), EventKind::Error, step.action, {}, error->to_json());
+    } catch (const std::exception& e) {
+        runner_error = true;
+        error = ErrorInfo{.verb = step.action,
+                          .err = 0,
+                          .code = "LAB_ERROR",
+                          .meaning = e.what(),
+                          .cause = "the runner stopped on an unexpected error",
+                          .fix = "Report it with the lab file and the trace (--trace FILE)."};
+    }
+    // Every step's results: its own, and dur_ns (the action's time when it has none), errno and error.
+    if (!result.results.contains("dur_ns")) result.results["dur_ns"] = std::to_string(monotonic_ns() - start);
+    result.results["errno"] = error && error->err != 0 ? errno_name(error->err) : "none";
+    result.results["error"] = error ? error->code + ": " + error->meaning : "none";
+    for (const auto& [key, value] : result.results)
+        s.values[step.id + "." + key] = value;
+    outcome.results = result.results;
+    outcome.error = error;
+    const bool expected_failure =
+        error && !runner_error &&
+        std::any_of(step.expect.begin(), step.expect.end(), [](const auto& e) { return e.kind == "fails"; });
+    outcome.failed_unexpectedly = error && !expected_failure;
+    outcome.expectations = check_expectations(s, step, result, error, runner_error);
+    const bool all_held = std::all_of(outcome.expectations.begin(), outcome.expectations.end(),
+                                      [](const auto& e) { return e.held; });
+    outcome.state = all_held ? StepOutcome::State::held : StepOutcome::State::broken;
+    outcome.seconds = double(monotonic_ns() - start) / 1e9;
+    if (s.tracer && s.tracer->enabled()) {
+        for (std::size_t i = 0; i < outcome.expectations.size(); ++i) {
+            const auto& e = outcome.expectations[i];
+            const std::string line = fmt::format("{} {}: {}; observed {}", e.held ? "ok" : "FAIL", e.kind,
+                                                 e.description, e.observed);
+            s.tracer->record(step_endpoint(objects), EventKind::Check, e.held ? "held" : "broken", {},
+                             {{"lab", s.lab.id},
+                              {"step", step.id},
+                              {"index", i},
+                              {"kind", e.kind},
+                              {"description", e.description},
+                              {"observed", e.observed},
+                              {"why", e.why},
+                              {"ok", e.held},
+                              {"summary", line},
+                              {"checks", {line}}});
+        }
+        s.tracer->record(step_endpoint(objects), EventKind::Check, all_held ? "step_held" : "step_broken", {},
+                         outcome_json(index));
+    }
+    ++s.next;
+    if (outcome.failed_unexpectedly) {
+        s.stopped = true;
+        teardown();
+        return false;
+    }
+    if (s.next >= s.lab.steps.size()) teardown();
+    return true;
+}
+
+void LabRun::run_all() {
+    while (!done())
+        run_next();
+    teardown();
+}
+
+bool LabRun::all_held() const {
+    const auto& s = *impl_;
+    for (std::size_t i = 0; i < s.outcomes.size(); ++i) {
+        if (s.outcomes[i].state == StepOutcome::State::broken) return false;
+        if (s.outcomes[i].state == StepOutcome::State::not_run && i < s.next) return false;
+    }
+    return !s.stopped;
+}
+
+std::size_t LabRun::held_count() const {
+    std::size_t n = 0;
+    for (const auto& o : impl_->outcomes)
+        n += static_cast<std::size_t>(std::count_if(o.expectations.begin(), o.expectations.end(),
+                                                    [](const auto& e) { return e.held; }));
+    return n;
+}
+
+std::size_t LabRun::broken_count() const {
+    std::size_t n = 0;
+    for (const auto& o : impl_->outcomes)
+        n += static_cast<std::size_t>(std::count_if(o.expectations.begin(), o.expectations.end(),
+                                                    [](const auto& e) { return !e.held; }));
+    return n;
+}
+
+std::map<std::string, std::string> LabRun::values() const {
+    return impl_->values;
+}
+
+std::string LabRun::render(const std::string& text) const {
+    return labs::render(text, impl_->values);
+}
+
+std::string LabRun::step_title(std::size_t index) const {
+    return render(impl_->lab.steps.at(index).title.get(impl_->options.language));
+}
+
+std::string LabRun::step_text(std::size_t index) const {
+    const auto& s = *impl_;
+    const DeviceClass device = !s.device            ? DeviceClass::unknown
+                               : s.device->software ? DeviceClass::software
+                                                    : DeviceClass::hardware;
+    return render(s.lab.steps.at(index).text.get(device, s.options.language));
+}
+
+void LabRun::teardown() {
+    auto& s = *impl_;
+    if (s.torn_down) return;
+    s.torn_down = true;
+    // Children before parents, each kind newest first; the engine's destructors trace every destroy.
+    auto release = [&](auto& map) {
+        for (auto it = s.created.rbegin(); it != s.created.rend(); ++it)
+            if (auto found = map.find(*it); found != map.end()) map.erase(found);
+        map.clear();
+    };
+    release(s.qps);
+    release(s.ahs);
+    release(s.cqs);
+    release(s.channels);
+    release(s.mrs);
+    release(s.pds);
+    s.device.reset();
+    s.meter.reset();
+}
+
+nlohmann::json LabRun::outcome_json(std::size_t index) const {
+    const auto& o = impl_->outcomes.at(index);
+    nlohmann::json expectations = nlohmann::json::array();
+    for (const auto& e : o.expectations)
+        expectations.push_back({{"kind", e.kind},
+                                {"description", e.description},
+                                {"held", e.held},
+                                {"observed", e.observed},
+                                {"why", e.why}});
+    nlohmann::json j = {{"lab", impl_->lab.id},
+                        {"step", o.id},
+                        {"index", index},
+                        {"state", to_string(o.state)},
+                        {"expectations", expectations},
+                        {"results", o.results},
+                        {"seconds", o.seconds}};
+    if (o.error) {
+        j["error"] = o.error->to_string();
+        j["error_info"] = o.error->to_json();
+        j["failed_unexpectedly"] = o.failed_unexpectedly;
+    }
+    return j;
+}
+
+nlohmann::json LabRun::summary_json() const {
+    std::size_t not_run = 0;
+    for (const auto& o : impl_->outcomes)
+        not_run += o.state == StepOutcome::State::not_run ? 1 : 0;
+    return {{"lab", impl_->lab.id},      {"chapter", impl_->lab.chapter}, {"steps", impl_->lab.steps.size()},
+            {"held", held_count()},      {"broken", broken_count()},      {"not_run", not_run},
+            {"ok", all_held() && done()}};
+}
+
+} // namespace rdmalab::labs

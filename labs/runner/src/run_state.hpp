@@ -1,0 +1,115 @@
+// The runner's state shared by the run (lab_run.cpp), the actions (actions.cpp) and the expectations
+// (expectations.cpp). Internal.
+#pragma once
+
+#include "rdmalab/lab.hpp"
+#include "rdmalab/lab_run.hpp"
+#include "rdmalab/syscount.hpp"
+#include "rdmalab/verbs.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rdmalab::labs::run {
+
+/// A mistake the runner finds that no verb made (an offset past a region, a write into a read-only
+/// mapping): the step fails unexpectedly with this message.
+class LabRunError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// The opened device and what open_device chose.
+struct DeviceState {
+    std::shared_ptr<Context> context;
+    std::string name;
+    std::uint8_t port = 1;
+    int gid_index = 0;
+    ibv_gid gid{};
+    ibv_mtu active_mtu = IBV_MTU_1024;
+    bool software = false;
+};
+
+/// A QP and the first PSN of its send queue (what its peer's RTR expects).
+struct QpState {
+    std::shared_ptr<QueuePair> qp;
+    std::uint32_t psn = 0;
+};
+
+/// What one step's action left for its expectations and results.
+struct StepResult {
+    std::map<std::string, std::string> results;
+    std::vector<Completion> completions; ///< poll_cq
+    int timeout_ms = 0;                  ///< poll_cq, wait_cq_event
+    std::optional<bool> event_arrived;   ///< wait_cq_event
+};
+
+struct State {
+    Lab lab;
+    std::shared_ptr<Tracer> tracer;
+    LabRunOptions options;
+    std::vector<StepOutcome> outcomes;
+    std::size_t next = 0;
+    bool stopped = false;
+    bool torn_down = false;
+
+    std::optional<DeviceState> device;
+    std::map<std::string, std::shared_ptr<ProtectionDomain>> pds;
+    std::map<std::string, std::shared_ptr<MemoryRegion>> mrs;
+    std::map<std::string, std::shared_ptr<CompletionChannel>> channels;
+    std::map<std::string, std::shared_ptr<CompletionQueue>> cqs;
+    std::map<std::string, QpState> qps;
+    std::map<std::string, std::shared_ptr<AddressHandle>> ahs;
+    std::vector<std::string> created; ///< object names in creation order (teardown walks it backwards)
+    std::map<std::string, std::string> values;
+    std::shared_ptr<SyscallMeter> meter; ///< counts the system calls of posts (made on first use)
+
+    /// The object named by field `field` of `step`, of the wanted map; throws LabRunError when absent.
+    template <typename Map> auto& object(const Map& map, const Step& step, const std::string& field) const;
+};
+
+// ---- field access (the parser validated types; absent optional fields take the schema's defaults) -----
+
+const Value* arg(const Step& step, const std::string& name);
+std::int64_t integer(const Step& step, const std::string& name, std::int64_t fallback);
+std::uint64_t u64(const Value* value, std::uint64_t fallback);
+bool boolean(const Step& step, const std::string& name, bool fallback);
+std::string text(const Step& step, const std::string& name, const std::string& fallback = {});
+std::vector<std::string> flag_list(const Value* value);
+Endpoint endpoint_of(const std::string& object_name);
+
+// ---- value formats (docs/lab-format.md, "Value paths and placeholders") ------------------------------
+
+std::string hex(std::uint64_t value);
+std::string lower(std::string_view text);
+std::string status_name(ibv_wc_status status); ///< "rem_access_err"
+std::string opcode_name(ibv_wc_opcode opcode); ///< "rdma_write"
+std::string state_name(ibv_qp_state state);    ///< "rts"
+std::string access_names(unsigned access);     ///< "local_write,remote_write" or "none"
+std::string value_text(const Value& value);    ///< a scalar Value as text (lists joined by ',')
+unsigned access_bits(const std::vector<std::string>& names);
+
+/// Performs one step's action; throws RdmaError (a verb failed) or LabRunError.
+void perform(State& state, std::size_t index, StepResult& result);
+
+/// Checks the step's expectations (explicit and implicit) after its action.
+std::vector<ExpectationOutcome> check_expectations(State& state, const Step& step, const StepResult& result,
+                                                   const std::optional<ErrorInfo>& error, bool runner_error);
+
+template <typename Map>
+auto& State::object(const Map& map, const Step& step, const std::string& field) const {
+    const std::string name = text(step, field);
+    const auto it = map.find(name);
+    if (it == map.end())
+        throw LabRunError("step '" + step.id + "': field '" + field + "' names '" + name +
+                          "', which does not exist (its creating step failed or it was destroyed)");
+    return it->second;
+}
+
+} // namespace rdmalab::labs::run

@@ -1,0 +1,490 @@
+// The lab format (labs/include/rdmalab/lab.hpp, docs/lab-format.md): the worked example parses into the
+// steps, objects and expectations it says; parameters are substituted and checked; every malformed file in
+// tests/data/labs-bad is rejected at the line, column and field its first line names, by the library and by
+// `rdmalab-cli lab check`; the document names every action, field and expectation of the schema; every lab
+// shipped in labs/ parses and is translated.
+#include "rdmalab/lab.hpp"
+#include "rdmalab/lab_schema.hpp"
+#include "testutil.hpp"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <set>
+#include <string>
+
+using namespace rdmalab::labs;
+using rdmalab::test::runCli;
+
+namespace {
+
+const QString kSource = QStringLiteral(RDMALAB_SOURCE_DIR);
+const QString kExample = kSource + "/tests/data/labs/write-needs-remote-write.yaml";
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+std::string readFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    return file.readAll().toStdString();
+}
+
+Lab loadExample() {
+    LabError error;
+    auto lab = load_lab(kExample.toStdString(), error);
+    if (!lab) qFatal("the worked example does not parse: %s", error.to_string().c_str());
+    return *lab;
+}
+
+/// What a bad file's first line says its error is: "# expect: LINE:COLUMN field 'F': MESSAGE-PART".
+struct Expected {
+    int line = -1;
+    int column = -1;
+    QString field;
+    QString message;
+};
+
+Expected expectedOf(const QString& path) {
+    QFile file(path);
+    Expected e;
+    if (!file.open(QIODevice::ReadOnly)) return e;
+    const QString first = QString::fromUtf8(file.readLine()).trimmed();
+    static const QRegularExpression re(R"(^# expect: (\d+):(\d+) field '([^']*)': (.+)$)");
+    const auto m = re.match(first);
+    if (!m.hasMatch()) return e;
+    e.line = m.captured(1).toInt();
+    e.column = m.captured(2).toInt();
+    e.field = m.captured(3);
+    e.message = m.captured(4);
+    return e;
+}
+
+QStringList badFiles() {
+    QDir dir(kSource + "/tests/data/labs-bad");
+    QStringList files;
+    for (const auto& name : dir.entryList({"*.yaml"}, QDir::Files, QDir::Name))
+        files << dir.filePath(name);
+    return files;
+}
+
+/// The section of `doc` from the heading `start` to the next heading of the same or a higher level.
+QString section(const QString& doc, const QString& start) {
+    const auto begin = doc.indexOf("\n" + start + "\n");
+    if (begin < 0) return {};
+    const int level = static_cast<int>(start.indexOf(' '));
+    static const QRegularExpression heading(R"(\n(#+) )");
+    auto it = heading.globalMatch(doc, begin + 1 + start.size());
+    while (it.hasNext()) {
+        const auto m = it.next();
+        if (m.capturedLength(1) <= level) return doc.mid(begin, m.capturedStart() - begin);
+    }
+    return doc.mid(begin);
+}
+
+void collectFieldNames(std::span<const schema::Field> fields, QStringList& names) {
+    for (const auto& f : fields) {
+        if (f.name != "item") names << qs(std::string(f.name));
+        collectFieldNames(f.fields, names);
+    }
+}
+
+/// Lab files of the curriculum: labs/NN-slug/*.yaml.
+QStringList curriculumFiles() {
+    QStringList files;
+    QDirIterator it(kSource + "/labs", {"*.yaml"}, QDir::Files, QDirIterator::Subdirectories);
+    static const QRegularExpression chapterDir(R"(/labs/\d\d-[a-z0-9-]+/)");
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (chapterDir.match(path).hasMatch()) files << path;
+    }
+    files.sort();
+    return files;
+}
+
+} // namespace
+
+class LabFormatTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void workedExampleParsesIntoItsStepsObjectsAndExpectations() {
+        const Lab lab = loadExample();
+        QCOMPARE(lab.id, std::string("write-needs-remote-write"));
+        QCOMPARE(lab.chapter, 2);
+        QCOMPARE(lab.order, 3);
+        QCOMPARE(lab.level, std::string("basic"));
+        QCOMPARE(lab.minutes, 10);
+        QCOMPARE(lab.objectives.size(), std::size_t(1));
+        QCOMPARE(lab.references.size(), std::size_t(2));
+        QCOMPARE(lab.references[0].title, std::string("ibv_reg_mr(3)"));
+        QCOMPARE(lab.parameters.size(), std::size_t(1));
+        const Parameter& size = lab.parameters[0];
+        QCOMPARE(size.name, std::string("size"));
+        QCOMPARE(size.type, std::string("size"));
+        QCOMPARE(size.default_value.integer, std::int64_t(64));
+        QCOMPARE(size.min.value_or(-1), std::int64_t(8));
+        QCOMPARE(size.max.value_or(-1), std::int64_t(1) << 20);
+
+        QStringList ids;
+        for (const auto& s : lab.steps)
+            ids << qs(s.id);
+        QCOMPARE(ids, (QStringList{"open", "pd_a", "pd_b", "mr_a", "mr_b", "cq_a", "cq_b", "qp_a", "qp_b",
+                                   "connect", "write", "poll_a", "b_untouched"}));
+        QCOMPARE(lab.steps[0].action, std::string("open_device"));
+        QCOMPARE(lab.steps[0].creates(), std::string("device"));
+        QCOMPARE(lab.steps[12].action, std::string("note")); // `do` absent
+
+        const Step* mr_b = lab.step("mr_b");
+        QVERIFY(mr_b);
+        QCOMPARE(mr_b->action, std::string("reg_mr"));
+        QCOMPARE(mr_b->creates(), std::string("B.buf"));
+        QCOMPARE(mr_b->args.at("pd").text, std::string("B.pd"));
+        QCOMPARE(mr_b->args.at("size").text, std::string("{size}")); // substituted by instantiate()
+        const Value& access = mr_b->args.at("access");
+        QCOMPARE(access.kind, Value::Kind::list);
+        QCOMPARE(access.list.size(), std::size_t(1));
+        QCOMPARE(access.list[0].text, std::string("local_write"));
+        QCOMPARE(mr_b->position.line, 39);
+        QVERIFY(mr_b->text.common.en.find("{B.buf.rkey}") != std::string::npos);
+
+        const Step* write = lab.step("write");
+        QVERIFY(write);
+        QCOMPARE(write->args.at("opcode").text, std::string("write"));
+        const Value& sge = write->args.at("sge");
+        QCOMPARE(sge.kind, Value::Kind::list);
+        QCOMPARE(sge.list.size(), std::size_t(1));
+        QCOMPARE(sge.list[0].find("mr")->text, std::string("A.buf"));
+        QCOMPARE(write->args.at("remote").find("mr")->text, std::string("B.buf"));
+
+        const Step* poll = lab.step("poll_a");
+        QVERIFY(poll);
+        QCOMPARE(poll->expect.size(), std::size_t(2));
+        QCOMPARE(poll->expect[0].kind, std::string("completion"));
+        QCOMPARE(poll->expect[0].value.find("status")->text, std::string("rem_access_err"));
+        QCOMPARE(poll->expect[0].value.find("qp")->text, std::string("A.qp"));
+        QVERIFY(!poll->expect[0].why.en.empty() && !poll->expect[0].why.zh.empty());
+        QCOMPARE(poll->expect[1].kind, std::string("qp_state"));
+        QCOMPARE(poll->expect[1].value.find("qp")->text, std::string("A.qp"));
+        QCOMPARE(poll->expect[1].value.find("is")->text, std::string("err"));
+
+        const Step* untouched = lab.step("b_untouched");
+        QCOMPARE(untouched->expect[0].kind, std::string("bytes"));
+        QCOMPARE(untouched->expect[0].value.find("mr")->text, std::string("B.buf"));
+        QVERIFY(untouched->expect[0].value.find("zero")->boolean);
+        QVERIFY(missing_translations(lab).empty());
+    }
+
+    void instantiateSubstitutesParameters() {
+        const Lab lab = loadExample();
+        LabError error;
+        auto defaults = instantiate(lab, {}, error);
+        QVERIFY2(defaults, error.to_string().c_str());
+        QCOMPARE(defaults->step("mr_a")->args.at("size").kind, Value::Kind::integer);
+        QCOMPARE(defaults->step("mr_a")->args.at("size").integer, std::int64_t(64));
+
+        auto four_k = instantiate(lab, {{"size", "4KiB"}}, error);
+        QVERIFY2(four_k, error.to_string().c_str());
+        QCOMPARE(four_k->step("mr_a")->args.at("size").integer, std::int64_t(4096));
+        QCOMPARE(four_k->step("mr_b")->args.at("size").integer, std::int64_t(4096));
+        QCOMPARE(four_k->parameter("size")->default_value.integer, std::int64_t(4096));
+        // Texts show the value; value paths of the run stay for the runner.
+        QCOMPARE(four_k->step("write")->text.common.en,
+                 std::string("A posts a WRITE of 4096 bytes to B's region."));
+        QVERIFY(four_k->step("mr_a")->text.common.en.find("{A.buf.lkey}") != std::string::npos);
+    }
+
+    void instantiateRejectsBadValues() {
+        const Lab lab = loadExample();
+        const int param_line = lab.parameters[0].position.line;
+        QVERIFY(param_line > 0);
+        LabError error;
+        QVERIFY(!instantiate(lab, {{"size", "2MiB"}}, error));
+        QCOMPARE(error.line, param_line);
+        QVERIFY2(qs(error.message).contains("out of range"), error.to_string().c_str());
+        QCOMPARE(error.expected, std::string("8 to 1 MiB"));
+        QCOMPARE(error.found, std::string("2MiB"));
+
+        QVERIFY(!instantiate(lab, {{"size", "4"}}, error)); // below min
+        QVERIFY(!instantiate(lab, {{"size", "lots"}}, error));
+        QVERIFY2(qs(error.message).contains("must be a size"), error.to_string().c_str());
+
+        QVERIFY(!instantiate(lab, {{"sise", "64"}}, error));
+        QVERIFY2(qs(error.message).contains("unknown parameter 'sise'"), error.to_string().c_str());
+        QCOMPARE(error.expected, std::string("one of: size"));
+    }
+
+    // A parameter within its own range can still not fit the field it is used in: checked again.
+    void instantiateChecksTheFieldAgain() {
+        std::string text = readFile(kExample);
+        const auto at = text.find("    max: 1MiB");
+        QVERIFY(at != std::string::npos);
+        text.replace(at, 13, "    max: 64GiB");
+        LabError error;
+        const auto lab = parse_lab(text, "wide.yaml", error);
+        QVERIFY2(lab, error.to_string().c_str());
+        QVERIFY(instantiate(*lab, {{"size", "16GiB"}}, error));
+        QVERIFY(!instantiate(*lab, {{"size", "32GiB"}}, error));
+        QCOMPARE(error.field, std::string("steps[3].size"));
+        QVERIFY2(qs(error.message).contains("parameter 'size' = 34359738368 does not fit"),
+                 error.to_string().c_str());
+        QCOMPARE(error.line, lab->step("mr_a")->args.at("size").position.line);
+    }
+
+    void badFilesAreRejectedWhereTheirFirstLineSays() {
+        const auto files = badFiles();
+        QVERIFY2(files.size() >= 24, qPrintable(QString::number(files.size()) + " bad files"));
+        for (const auto& path : files) {
+            const Expected want = expectedOf(path);
+            QVERIFY2(want.line >= 0,
+                     qPrintable(path + ": no '# expect: LINE:COLUMN field 'F': MESSAGE' line"));
+            LabError error;
+            const auto lab = load_lab(path.toStdString(), error);
+            QVERIFY2(!lab, qPrintable(path + " was accepted"));
+            const QString got = qs(error.to_string());
+            QVERIFY2(error.line == want.line && error.column == want.column,
+                     qPrintable(path + ": at " + QString::number(error.line) + ":" +
+                                QString::number(error.column) + ": " + got));
+            QVERIFY2(qs(error.field) == want.field, qPrintable(path + ": " + got));
+            QVERIFY2(qs(error.message).contains(want.message), qPrintable(path + ": " + got));
+            QVERIFY2(got.startsWith(
+                         path + (want.line > 0 ? QString(":%1:%2: ").arg(want.line).arg(want.column) : ": ")),
+                     qPrintable(got));
+        }
+    }
+
+    void labCheckRejectsEachBadFileWithTheSameText() {
+        for (const auto& path : badFiles()) {
+            const Expected want = expectedOf(path);
+            const auto run = runCli({"lab", "check", path});
+            QVERIFY2(run.exitCode == 1 && !run.crashed,
+                     qPrintable(path + ": exit " + QString::number(run.exitCode)));
+            QString head = path + ":";
+            if (want.line > 0) head += QString("%1:%2:").arg(want.line).arg(want.column);
+            head += " ";
+            if (!want.field.isEmpty()) head += "field '" + want.field + "': ";
+            QVERIFY2(run.out.startsWith(head) && run.out.contains(want.message),
+                     qPrintable(path + ": " + run.out + run.err));
+        }
+    }
+
+    void labCheckAcceptsGoodFilesAndFailsOnAnyBadOne() {
+        auto run = runCli({"lab", "check", kExample});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, kExample + ": ok (13 steps)\n");
+        const QString bad = kSource + "/tests/data/labs-bad/unknown-action.yaml";
+        run = runCli({"lab", "check", kExample, bad});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.out.startsWith(kExample + ": ok (13 steps)\n" + bad + ":13:20: field 'steps[2].do': "));
+        run = runCli({"lab", "check", kSource + "/tests/data/labs/no-such-file.yaml"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.contains("no-such-file.yaml: cannot open the file"), qPrintable(run.out));
+        run = runCli({"lab", "check"});
+        QCOMPARE(run.exitCode, 2);
+        run = runCli({"lab", "frobnicate"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("lab: unknown sub-command 'frobnicate'"), qPrintable(run.err));
+    }
+
+    void labListShowsIdsTitlesAndParameters() {
+        const QString dir = kSource + "/tests/data/labs";
+        auto run = runCli({"lab", "list", "--dir", dir, "--json"});
+        QCOMPARE(run.exitCode, 0);
+        const auto doc = QJsonDocument::fromJson(run.out.toUtf8());
+        const auto labs = doc.object().value("labs").toArray();
+        QCOMPARE(labs.size(), 1);
+        const auto lab = labs[0].toObject();
+        QCOMPARE(lab.value("id").toString(), "write-needs-remote-write");
+        QCOMPARE(lab.value("chapter").toInt(), 2);
+        QCOMPARE(lab.value("title").toObject().value("zh").toString(), "rkey 只授予其内存区域允许的权限");
+        const auto param = lab.value("parameters").toArray()[0].toObject();
+        QCOMPARE(param.value("name").toString(), "size");
+        QCOMPARE(param.value("default").toInt(), 64);
+        QCOMPARE(param.value("min").toInt(), 8);
+        QCOMPARE(param.value("max").toInt(), 1 << 20);
+
+        run = runCli({"lab", "list", "--dir", dir});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("write-needs-remote-write") && run.out.contains("rkey 只授予") &&
+                     run.out.contains("--param size=64  (size [8..1048576])"),
+                 qPrintable(run.out));
+
+        run = runCli({"lab", "list", "--dir", kSource + "/tests/data/labs-bad"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("unknown-action.yaml:13:20: field 'steps[2].do'"), qPrintable(run.err));
+    }
+
+    void loadLabsSortsAndRefusesDuplicateIds() {
+        QTemporaryDir dir;
+        const std::string example = readFile(kExample);
+        QDir(dir.path()).mkpath("02-memory-registration");
+        QDir(dir.path()).mkpath("01-devices");
+        auto write = [&](const QString& name, std::string text) {
+            std::ofstream(QDir(dir.path()).filePath(name).toStdString()) << text;
+        };
+        std::string first = example;
+        first.replace(first.find("chapter: 2"), 10, "chapter: 1");
+        first.replace(first.find("id: write-needs-remote-write"), 28, "id: first");
+        write("01-devices/first.yaml", first);
+        write("02-memory-registration/write-needs-remote-write.yaml", example);
+        write("02-memory-registration/copy.yaml", example);
+        write("chapters.yaml", "chapters: []\n"); // not a lab
+        std::vector<LabError> errors;
+        const auto labs = load_labs(dir.path().toStdString(), errors);
+        QCOMPARE(labs.size(), std::size_t(2));
+        QCOMPARE(labs[0].id, std::string("first"));
+        QCOMPARE(labs[1].id, std::string("write-needs-remote-write"));
+        QCOMPARE(errors.size(), std::size_t(1));
+        QVERIFY2(qs(errors[0].message).contains("is already used by"), errors[0].to_string().c_str());
+    }
+
+    void missingTranslationIsReported() {
+        std::string text = readFile(kExample);
+        const std::string zh = R"(, zh: "A 的保护域。")";
+        const auto at = text.find(zh);
+        QVERIFY(at != std::string::npos);
+        text.erase(at, zh.size());
+        LabError error;
+        const auto lab = parse_lab(text, "x.yaml", error);
+        QVERIFY2(lab, error.to_string().c_str());
+        const auto missing = missing_translations(*lab);
+        QCOMPARE(missing.size(), std::size_t(1));
+        QCOMPARE(missing[0], std::string("steps[1].text.zh"));
+    }
+
+    void documentNamesEveryActionFieldAndExpectation() {
+        const QString doc = qs(readFile(kSource + "/docs/lab-format.md"));
+        const QString actions = section(doc, "### Actions");
+        const QString expectations = section(doc, "### Expectations");
+        QVERIFY(!actions.isEmpty() && !expectations.isEmpty());
+        for (const auto& action : schema::actions()) {
+            const QString name = qs(std::string(action.name));
+            const QString sub = section(actions, "#### `" + name + "`");
+            QVERIFY2(!sub.isEmpty(), qPrintable("docs/lab-format.md, Actions: no '#### `" + name + "`'"));
+            QStringList fields;
+            collectFieldNames(action.fields, fields);
+            for (const auto& field : fields)
+                QVERIFY2(sub.contains("`" + field + "`"),
+                         qPrintable(name + ": field `" + field + "` not documented"));
+            for (const auto& result : action.results) {
+                const QString r = qs(std::string(result));
+                QVERIFY2(sub.contains("`" + r + "`"),
+                         qPrintable(name + ": result `" + r + "` not documented"));
+            }
+        }
+        for (const auto& kind : schema::expectations()) {
+            const QString name = qs(std::string(kind.name));
+            const QString sub = section(expectations, "#### `" + name + "`");
+            QVERIFY2(!sub.isEmpty(),
+                     qPrintable("docs/lab-format.md, Expectations: no '#### `" + name + "`'"));
+            QVERIFY2(sub.contains("```yaml"), qPrintable(name + ": no example"));
+            QStringList fields;
+            collectFieldNames(kind.fields, fields);
+            for (const auto& field : fields)
+                QVERIFY2(sub.contains("`" + field + "`"),
+                         qPrintable(name + ": field `" + field + "` not documented"));
+        }
+    }
+
+    // A step's own keys and an action's fields share one mapping: a field may not take a step key's name.
+    void noActionFieldShadowsAStepKey() {
+        for (const auto& action : schema::actions())
+            for (const auto& field : action.fields)
+                for (const char* key : {"id", "do", "title", "text", "expect"})
+                    QVERIFY2(field.name != key, qPrintable(qs(std::string(action.name)) + "." + key +
+                                                           " collides with the step's key"));
+    }
+
+    void everyShippedLabParsesAndIsTranslated() {
+        QStringList files = curriculumFiles();
+        if (files.isEmpty()) files << kExample; // no curriculum on this branch yet
+        std::set<std::string> ids;
+        for (const auto& path : files) {
+            LabError error;
+            const auto lab = load_lab(path.toStdString(), error);
+            QVERIFY2(lab, error.to_string().c_str());
+            QVERIFY2(instantiate(*lab, {}, error), error.to_string().c_str());
+            const auto missing = missing_translations(*lab);
+            QVERIFY2(missing.empty(), qPrintable(path + ": no Simplified Chinese for " +
+                                                 (missing.empty() ? QString() : qs(missing.front()))));
+            QVERIFY2(ids.insert(lab->id).second, qPrintable(path + ": duplicate id " + qs(lab->id)));
+            if (path == kExample) continue;
+            // labs/NN-slug/ID.yaml with chapter NN inside.
+            const QFileInfo info(path);
+            QCOMPARE(info.fileName(), qs(lab->id) + ".yaml");
+            QCOMPARE(info.dir().dirName().left(2).toInt(), lab->chapter);
+        }
+    }
+
+    void chaptersAreTheCurriculum() {
+        std::vector<LabError> errors;
+        const auto chapters = load_chapters((kSource + "/labs/chapters.yaml").toStdString(), errors);
+        QVERIFY2(errors.empty(), errors.empty() ? "" : errors[0].to_string().c_str());
+        QCOMPARE(chapters.size(), std::size_t(28));
+        for (std::size_t i = 0; i < chapters.size(); ++i) {
+            QCOMPARE(chapters[i].number, static_cast<int>(i + 1));
+            QVERIFY(!chapters[i].title.en.empty() && !chapters[i].title.zh.empty());
+        }
+        QCOMPARE(chapters[0].slug, std::string("devices"));
+        QCOMPARE(chapters[27].slug, std::string("measuring"));
+        // Every chapter directory that exists is NN-slug of its chapter.
+        for (const auto& entry : QDir(kSource + "/labs").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            static const QRegularExpression re(R"(^(\d\d)-(.+)$)");
+            const auto m = re.match(entry);
+            if (!m.hasMatch()) continue;
+            const int n = m.captured(1).toInt();
+            QVERIFY2(n >= 1 && n <= 28, qPrintable(entry));
+            QCOMPARE(m.captured(2), qs(chapters[static_cast<std::size_t>(n - 1)].slug));
+        }
+    }
+
+    void errorTextFormat() {
+        LabError e{"f.yaml", 3, 7, "steps[1].access[0]", "unknown access flag 'x'", "one of: a, b", "x"};
+        QCOMPARE(e.to_string(),
+                 "f.yaml:3:7: field 'steps[1].access[0]': unknown access flag 'x' (expected one of: a, b, "
+                 "found x)");
+        e.expected.clear();
+        e.found.clear();
+        QCOMPARE(e.to_string(),
+                 std::string("f.yaml:3:7: field 'steps[1].access[0]': unknown access flag 'x'"));
+        e.field.clear();
+        e.line = 0;
+        QCOMPARE(e.to_string(), std::string("f.yaml: unknown access flag 'x'"));
+    }
+
+    // Hostile inputs end in an error, quickly: never a crash, an exception or a hang.
+    void hostileInputsAreRefusedQuickly() {
+        const std::vector<std::string> inputs = {
+            std::string(200000, '['),
+            std::string(100000, '{') + "a",
+            "a: &a [*a]\n",
+            "lab: 1\nid: x\n" + std::string(1000, ' ') + "\xff\xfe",
+            "lab: 99999999999999999999999999\n",
+            "- - - - - - - -\n",
+            std::string("\0\0\0", 3),
+            "lab: 1\nid: x\nchapter: 1\nlevel: intro\nminutes: 1\ntitle: {en: x}\nobjectives: [{en: "
+            "x}]\nsteps:\n"
+            "  - {id: a, do: open_device, text: {en: '{device.name}{device.}{.}{..}{a.}{A.}{A..x}{}{'}}\n",
+        };
+        QElapsedTimer timer;
+        timer.start();
+        for (const auto& input : inputs) {
+            LabError error;
+            const auto lab = parse_lab(input, "hostile.yaml", error);
+            QVERIFY(!lab);
+            QVERIFY(!error.message.empty());
+        }
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed()) + " ms"));
+    }
+};
+
+QTEST_GUILESS_MAIN(LabFormatTest)
+#include "tst_labformat.moc"
