@@ -95,6 +95,37 @@ std::map<std::string, std::string> placeholderValues(const LabState& s, int size
         v["status"] = s.completions.back().status.toStdString();
         v["byte_len"] = std::to_string(s.completions.back().byteLen);
     }
+
+    // The lab's value paths (docs/lab-format.md): the device, both sides' objects, the step's results.
+    v["device.name"] = v["device"];
+    if (s.portMtu) v["device.mtu"] = std::to_string(s.portMtu);
+    if (!s.gid.isEmpty()) v["device.gid"] = v["gid"];
+    for (const int i : {0, 1}) {
+        const std::string e = i == 0 ? "A" : "B";
+        const auto& region = s.regions[std::size_t(i)];
+        if (region.registered) {
+            v[e + ".buf.lkey"] = hex(region.lkey);
+            v[e + ".buf.rkey"] = hex(region.rkey);
+            v[e + ".buf.addr"] = hex(region.addr);
+            v[e + ".buf.access"] = region.access.join("|").toStdString();
+        }
+        const auto& qp = s.qps[std::size_t(i)];
+        if (!qp.created) continue;
+        v[e + ".qp.qpn"] = std::to_string(qp.qpn);
+        if (!qp.lastAccessFlags.isEmpty()) v[e + ".qp.access"] = qp.lastAccessFlags.join("|").toStdString();
+        // Its first send PSN: set at its RTS, and known before that as the PSN its peer expects (RTR).
+        const auto& peer = s.qps[std::size_t(1 - i)];
+        if (qp.sqPsn)
+            v[e + ".qp.psn"] = hex(qp.sqPsn);
+        else if (peer.created && peer.rqPsn)
+            v[e + ".qp.psn"] = hex(peer.rqPsn);
+    }
+    const std::string step = stepId.toStdString();
+    if (auto syscalls = v.find("syscalls"); syscalls != v.end()) v[step + ".syscalls"] = syscalls->second;
+    if (stepId.startsWith("poll_cq") && !s.completions.empty()) {
+        v[step + ".status"] = v["status"];
+        v[step + ".byte_len"] = v["byte_len"];
+    }
     return v;
 }
 

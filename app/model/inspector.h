@@ -5,7 +5,7 @@
 
 #include "labstate.h"
 
-#include "rdmalab/lesson.hpp"
+#include "rdmalab/text.hpp"
 #include "rdmalab/trace.hpp"
 
 #include <QString>
@@ -23,8 +23,12 @@ namespace rdmalab::app {
 const TraceEvent* inspectedEvent(const std::vector<TraceEvent>& events);
 
 /// The values a step's text fills its placeholders with, from the folded state of the session, the
-/// message size and the message the lesson sends; the few worded values ({syscalls} when it is not a
-/// number) are in `language` ("en" or "zh").
+/// message size and the message the lesson sends: the lab's value paths (docs/lab-format.md, "Value paths
+/// and placeholders") that a lesson's texts use — {size}, {message}, {device.name}, {device.mtu},
+/// {device.gid}, {A.buf.lkey}, {B.buf.rkey}, {A.buf.addr}, {A.buf.access}, {A.qp.qpn}, {A.qp.psn},
+/// {A.qp.access} (and B's), and the current step's results {STEP.syscalls}, {STEP.status},
+/// {STEP.byte_len} — and the short names of the step's own side ({lkey}, {qpn}, {psn}, ...). The few worded
+/// values (syscalls when it is not a number) are in `language` ("en" or "zh").
 std::map<std::string, std::string> placeholderValues(const LabState& state, int size, const QString& message,
                                                      std::string_view language = "en");
 

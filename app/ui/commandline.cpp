@@ -196,15 +196,17 @@ rdmalab::man::ManPage manPage() {
         {"2", "A --size or --cpus value is not a number the measurement can use."},
     };
     page.environment = {
-        {"RDMALAB_LESSONS_DIR",
-         "Directory of the lesson files (*.yaml) to use instead of the installed ones."},
+        {"RDMALAB_LABS_DIR", "Directory of the lab files (*.yaml, searched recursively) to use instead of "
+                             "the installed ones; the "
+                             "lessons are the labs in it that script the engine's loopback operations."},
         {"QT_QPA_PLATFORM", "offscreen runs the app without a display (with --autoplay --quit)."},
         {"RDMALAB_SESSIONS_DIR", "Directory of the autosaved sessions, instead of "
                                  "~/.local/share/rdmalab/sessions."},
     };
     page.files = {
-        {"share/rdmalab/lessons/", "The lessons, found at ../share/rdmalab/lessons from the directory of the "
-                                   "rdmalab program (/usr/share/rdmalab/lessons for /usr/bin/rdmalab)."},
+        {"share/rdmalab/labs/",
+         "The labs, the lessons among them, found at ../share/rdmalab/labs from the "
+         "directory of the rdmalab program (/usr/share/rdmalab/labs for /usr/bin/rdmalab)."},
         {"share/rdmalab/recordings/", "Example recordings for --replay and File > Open recording, found the "
                                       "same way."},
     };

@@ -42,12 +42,13 @@ namespace rdmalab::app {
 
 namespace {
 
+/// Where the labs are: the app's lessons are the labs among them that script a LoopbackOperation.
 QString lessonsDirectory() {
-    QString env = qEnvironmentVariable("RDMALAB_LESSONS_DIR");
+    QString env = qEnvironmentVariable("RDMALAB_LABS_DIR");
     if (!env.isEmpty()) return env;
-    QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/lessons";
+    QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/labs";
     if (QDir(beside).exists()) return beside;
-    return QStringLiteral(RDMALAB_LESSONS_DIR);
+    return QStringLiteral(RDMALAB_LABS_DIR);
 }
 
 /// Where File ▸ Open recording starts: the installed example recordings, else the source tree's.
@@ -81,7 +82,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         // A misspelt --lesson must not silently run another lesson.
         QStringList ids;
         for (const auto& l : lessons_)
-            ids << QString::fromStdString(l.id);
+            ids << QString::fromStdString(l.id());
         const QString text = tr("There is no lesson '%1'; the lessons are: %2")
                                  .arg(options_.lesson, ids.join(QStringLiteral(", ")));
         std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
@@ -156,8 +157,8 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::loadLessons() {
-    std::vector<labs::LessonError> errors;
-    lessons_ = labs::load_lessons(lessonsDirectory().toStdString(), errors);
+    std::vector<labs::LabError> errors;
+    lessons_ = labs::loopback_lessons(labs::load_labs(lessonsDirectory().toStdString(), errors));
     QStringList lines;
     for (const auto& e : errors) {
         lines << QString::fromStdString(e.to_string());
@@ -166,15 +167,15 @@ void MainWindow::loadLessons() {
     lessonLoadErrors_ = lines.join('\n');
     if (!lines.isEmpty())
         QTimer::singleShot(0, this, [this] {
-            statusBar()->showMessage(tr("Some lesson files could not be loaded: %1").arg(lessonLoadErrors_));
+            statusBar()->showMessage(tr("Some lab files could not be loaded: %1").arg(lessonLoadErrors_));
         });
 }
 
-const labs::Lesson* MainWindow::currentLesson() const {
+const labs::LoopbackLesson* MainWindow::currentLesson() const {
     if (!lessonCombo_) return nullptr;
     const QString id = lessonCombo_->currentData().toString();
     for (const auto& l : lessons_)
-        if (QString::fromStdString(l.id) == id) return &l;
+        if (QString::fromStdString(l.id()) == id) return &l;
     return nullptr;
 }
 
@@ -243,8 +244,8 @@ void MainWindow::buildToolBar() {
     lessonCombo_ = new QComboBox;
     lessonCombo_->setObjectName("lessonCombo");
     for (const auto& l : lessons_)
-        lessonCombo_->addItem(QString::fromStdString(l.title.get(language_.toStdString())),
-                              QString::fromStdString(l.id));
+        lessonCombo_->addItem(QString::fromStdString(l.lab.title.get(language_.toStdString())),
+                              QString::fromStdString(l.id()));
     const int wanted = lessonCombo_->findData(options_.lesson);
     if (wanted >= 0) lessonCombo_->setCurrentIndex(wanted);
     bar->addWidget(new QLabel(tr(" Lesson ")));
@@ -434,9 +435,9 @@ void MainWindow::connectControls() {
         language_ = languageCombo_->currentData().toString();
         for (int i = 0; i < lessonCombo_->count(); ++i)
             for (const auto& l : lessons_)
-                if (QString::fromStdString(l.id) == lessonCombo_->itemData(i).toString())
-                    lessonCombo_->setItemText(i,
-                                              QString::fromStdString(l.title.get(language_.toStdString())));
+                if (QString::fromStdString(l.id()) == lessonCombo_->itemData(i).toString())
+                    lessonCombo_->setItemText(
+                        i, QString::fromStdString(l.lab.title.get(language_.toStdString())));
         refreshInspector();
     });
     connect(kindFilter_, &QComboBox::currentIndexChanged, this, [this] {
@@ -742,11 +743,11 @@ void MainWindow::refreshInspector() {
 
     const auto* lesson = currentLesson();
     if (lesson && controller_->mode() == LessonController::Mode::Live) {
-        out += "<h3>" + htmlText(QString::fromStdString(lesson->title.get(lang))) + "</h3>";
+        out += "<h3>" + htmlText(QString::fromStdString(lesson->lab.title.get(lang))) + "</h3>";
         if (s.step.index < 0)
             out += "<p>" +
                    htmlText(QString::fromStdString(
-                       lessonText(lesson->summary, s, sizeSpin_->value(), messageEdit_->text(), lang))) +
+                       lessonText(lesson->lab.summary, s, sizeSpin_->value(), messageEdit_->text(), lang))) +
                    "</p>";
     }
     if (lesson && !s.step.id.isEmpty()) {

@@ -8,7 +8,7 @@
 #include "timelinemodel.h"
 #include "tracefile.h"
 
-#include "rdmalab/lesson.hpp"
+#include "rdmalab/lesson_view.hpp"
 
 #include <QMainWindow>
 
@@ -92,7 +92,7 @@ class MainWindow : public QMainWindow {
     void collectUnfinishedSessions();
     void offerUnfinishedSession();
     void reopenAtStart();
-    const labs::Lesson* currentLesson() const;
+    const labs::LoopbackLesson* currentLesson() const;
 
     StartOptions options_;
     EngineClient* engine_;
@@ -100,7 +100,7 @@ class MainWindow : public QMainWindow {
     TimelineModel* timeline_;
     TimelineFilter* filter_;
     HeadlessRun* headless_; ///< how an --autoplay / --quit run ends (status 3 until it does)
-    std::vector<labs::Lesson> lessons_;
+    std::vector<labs::LoopbackLesson> lessons_; ///< the labs that are lessons (lesson_view.hpp)
     QString lessonLoadErrors_;
     QString language_;
     bool presentation_ = false;

@@ -182,7 +182,7 @@ constexpr std::array<Field, 3> kCreateCq = {{
 }};
 constexpr std::array<sv, 1> kCreateCqResults = {"cqe"};
 
-constexpr std::array<Field, 10> kCreateQp = {{
+constexpr std::array<Field, 11> kCreateQp = {{
     {"as", Type::new_object, true, "qp", {}, {}, 0, 0, "name, e.g. A.qp"},
     {"pd", Type::object, true, "pd", {}, {}, 0, 0, "the protection domain"},
     {"type", Type::choice, false, {}, kQpTypes, {}, 0, 0, "rc (default), uc or ud"},
@@ -193,6 +193,15 @@ constexpr std::array<Field, 10> kCreateQp = {{
     {"max_send_sge", Type::integer, false, {}, {}, {}, 0, 1024, "SGEs per send WR (default 1)"},
     {"max_recv_sge", Type::integer, false, {}, {}, {}, 0, 1024, "SGEs per receive WR (default 1)"},
     {"max_inline_data", Type::integer, false, {}, {}, {}, 0, 1 << 20, "inline bytes (default 0)"},
+    {"psn",
+     Type::integer,
+     false,
+     {},
+     {},
+     {},
+     0,
+     0xffffff,
+     "its first send PSN (default: a fixed pseudo-random one per QP number)"},
 }};
 constexpr std::array<sv, 7> kCreateQpResults = {
     "qpn", "max_send_wr", "max_recv_wr", "max_send_sge", "max_recv_sge", "max_inline_data", "state"};
@@ -359,8 +368,8 @@ constexpr std::array<Field, 3> kPollCq = {{
     {"count", Type::integer, false, {}, {}, {}, 0, 1000000, "completions to wait for (default 1)"},
     kTimeout,
 }};
-constexpr std::array<sv, 9> kPollResults = {"count",  "status", "opcode", "byte_len", "imm",
-                                            "src_qp", "wr_id",  "qp_num", "wc_flags"};
+constexpr std::array<sv, 10> kPollResults = {"count",  "status", "opcode", "byte_len", "imm",
+                                             "src_qp", "wr_id",  "qp_num", "wc_flags", "syscalls"};
 
 constexpr std::array<Field, 2> kReqNotify = {{
     {"cq", Type::object, true, "cq", {}, {}, 0, 0, "a CQ created with a channel"},
@@ -498,7 +507,7 @@ constexpr std::array<sv, 1> kPdFields = {"handle"};
 constexpr std::array<sv, 5> kMrFields = {"addr", "length", "lkey", "rkey", "access"};
 constexpr std::array<sv, 1> kChannelFields = {"fd"};
 constexpr std::array<sv, 1> kCqFields = {"cqe"};
-constexpr std::array<sv, 4> kQpFields = {"qpn", "psn", "state", "type"};
+constexpr std::array<sv, 5> kQpFields = {"qpn", "psn", "state", "type", "access"};
 constexpr std::array<sv, 1> kAhFields = {"gid"};
 constexpr std::array<ObjectKind, 7> kObjectKinds = {{
     {"device", kDeviceFields},

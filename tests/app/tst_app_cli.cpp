@@ -23,7 +23,7 @@ rdmalab::test::CliRun runApp(const QStringList& args, const QString& lessonsDir 
                              const QString& sessionsDir = {}) {
     auto environment = QProcessEnvironment::systemEnvironment();
     environment.insert("QT_QPA_PLATFORM", "offscreen");
-    if (!lessonsDir.isEmpty()) environment.insert("RDMALAB_LESSONS_DIR", lessonsDir);
+    if (!lessonsDir.isEmpty()) environment.insert("RDMALAB_LABS_DIR", lessonsDir);
     if (!sessionsDir.isEmpty()) environment.insert("RDMALAB_SESSIONS_DIR", sessionsDir);
     return runProgram(RDMALAB_APP_PATH, args, environment);
 }

@@ -12,6 +12,7 @@
 
 #include "apptestutil.hpp"
 #include "rdmalab/fields.hpp"
+#include "rdmalab/lesson_view.hpp"
 #include <QImage>
 #include <QSignalSpy>
 
@@ -183,13 +184,12 @@ class WindowModelsTest : public QObject {
     }
 
     void lessonTextFollowsTheDeviceOfTheSession() {
-        std::vector<labs::LessonError> errors;
-        const auto lessons = labs::load_lessons(RDMALAB_LESSONS_DIR, errors);
-        QVERIFY(errors.empty());
-        const auto lesson = std::find_if(lessons.begin(), lessons.end(),
-                                         [](const labs::Lesson& l) { return l.id == "send"; });
-        QVERIFY(lesson != lessons.end());
-        const labs::LessonStep* post = lesson->step("post_send_A");
+        labs::LabError error;
+        const auto lab = labs::load_lab(RDMALAB_LABS_DIR "/09-send-recv/send.yaml", error);
+        QVERIFY2(lab, error.to_string().c_str());
+        const auto lesson = labs::as_loopback_lesson(*lab);
+        QVERIFY(lesson);
+        const labs::Step* post = lesson->step("post_send_A");
         QVERIFY(post && post->text.varies());
 
         auto send = load("lesson-send.jsonl"); // recorded on rxe0: device_info.software is true
@@ -228,8 +228,8 @@ class WindowModelsTest : public QObject {
         // The summary, before the first step, follows the device too.
         const LabState opened = foldedUpTo(send, 1);
         QVERIFY(opened.step.id.isEmpty());
-        QCOMPARE(lessonText(lesson->summary, opened, 64, {}, "zh"),
-                 labs::render(lesson->summary.software.zh, placeholderValues(opened, 64, {})));
+        QCOMPARE(lessonText(lesson->lab.summary, opened, 64, {}, "zh"),
+                 labs::render(lesson->lab.summary.software.zh, placeholderValues(opened, 64, {})));
     }
 
     void aFailedCompletionPutsANoteAboveTheLessonText() {

@@ -21,7 +21,7 @@ status=0
 live=$(timeout 120 rdmalab --lesson write --autoplay --quit 2>&1) || status=$?
 echo "$live" | grep -q "no RDMA device; cannot run the lesson live" ||
     fail "the installed app did not reach its engine (exit $status): $live"
-# A replay of an installed recording, drawn and saved: the lessons come from /usr/share/rdmalab/lessons.
+# A replay of an installed recording, drawn and saved: the lessons are labs from /usr/share/rdmalab/labs.
 timeout 120 rdmalab --lesson write --replay /usr/share/rdmalab/recordings/lesson-write.jsonl --autoplay \
     --screenshot /tmp/installed-replay.png --quit || fail "the installed app could not replay an installed recording"
 [ -s /tmp/installed-replay.png ] || fail "no screenshot from the installed app"

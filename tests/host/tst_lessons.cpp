@@ -1,13 +1,14 @@
-// Lessons: the shipped lessons load and cover every engine step of their operation; bad lesson files are
-// rejected with file, line and field; placeholders render.
-#include "rdmalab/lesson.hpp"
+// Lessons: the app's lessons are the labs send, write and read (labs/09-send-recv, 10-rdma-write,
+// 12-rdma-read). Each has a text for every step of its engine operation, under the engine's step id, and
+// performs in each step what the engine's LoopbackOperation does there; the texts follow the device rules
+// and use only the value paths the app fills; a lab that is not such a plan is not a lesson.
+#include "rdmalab/lesson_view.hpp"
 
 #include <QRegularExpression>
-#include <QTemporaryDir>
 #include <QtTest>
 
-#include <fstream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,39 +32,70 @@ const std::map<std::string, std::vector<std::string>> kEngineSteps = {
       "poll_cq_A", "verify"}},
 };
 
-// A minimal valid lesson; tests change one line of it.
-const char* const kValid = "id: demo\n"            // 1
-                           "order: 5\n"            // 2
-                           "title:\n"              // 3
-                           "  en: Demo\n"          // 4
-                           "  zh: 演示\n"          // 5
-                           "op: write\n"           // 6
-                           "size: 32\n"            // 7
-                           "steps:\n"              // 8
-                           "  - id: open_device\n" // 9
-                           "    text:\n"           // 10
-                           "      en: Open it.\n"  // 11
-                           "  - id: post_send_A\n" // 12
-                           "    text:\n"           // 13
-                           "      en: Post it.\n"  // 14
-                           "      zh: 提交。\n";   // 15
+const std::map<std::string, std::string> kLabFiles = {{"send", "09-send-recv/send.yaml"},
+                                                      {"write", "10-rdma-write/write.yaml"},
+                                                      {"read", "12-rdma-read/read.yaml"}};
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-std::string replace_line(const std::string& text, int line, const std::string& replacement) {
-    std::string out;
-    int n = 1;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        auto end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        out += (n == line ? replacement : text.substr(start, end - start)) + "\n";
-        start = end + 1;
-        ++n;
-    }
+/// The shipped labs that are lessons. An error in one of the three lesson files fails the test (other
+/// labs are checked by tst_labformat).
+std::vector<LoopbackLesson> shippedLessons() {
+    std::vector<LabError> errors;
+    const auto labs = load_labs(RDMALAB_LABS_DIR, errors);
+    for (const auto& e : errors)
+        for (const auto& [id, file] : kLabFiles)
+            if (contains(e.file, file)) {
+                qWarning("%s", e.to_string().c_str());
+                return {};
+            }
+    return loopback_lessons(labs);
+}
+
+const LoopbackLesson* findLesson(const std::vector<LoopbackLesson>& lessons, const std::string& id) {
+    for (const auto& l : lessons)
+        if (l.id() == id) return &l;
+    return nullptr;
+}
+
+/// The placeholders of a text ("... {A.qp.qpn} ..." -> "A.qp.qpn").
+std::set<std::string> placeholdersOf(const std::string& text) {
+    std::set<std::string> out;
+    static const QRegularExpression re(QStringLiteral("\\{([^{}]+)\\}"));
+    auto it = re.globalMatch(QString::fromStdString(text));
+    while (it.hasNext())
+        out.insert(it.next().captured(1).toStdString());
     return out;
+}
+
+/// A scalar field of a step as written: names and text as they are, integers in decimal, flags joined with
+/// '|'; a list of maps or a map gives the `mr` of its (first) entry. Empty when the step has no such field.
+std::string field(const Step& step, const std::string& key) {
+    const auto it = step.args.find(key);
+    if (it == step.args.end()) return {};
+    const Value& v = it->second;
+    switch (v.kind) {
+    case Value::Kind::integer:
+        return std::to_string(v.integer);
+    case Value::Kind::boolean:
+        return v.boolean ? "true" : "false";
+    case Value::Kind::list: {
+        std::string out;
+        for (const auto& item : v.list) {
+            const Value* mr = item.find("mr");
+            out += (out.empty() ? "" : "|") + (mr ? mr->text : item.text);
+        }
+        return out;
+    }
+    case Value::Kind::map: {
+        const Value* mr = v.find("mr");
+        return mr ? mr->text : std::string();
+    }
+    default:
+        return v.text;
+    }
 }
 
 } // namespace
@@ -72,42 +104,41 @@ class LessonsTest : public QObject {
     Q_OBJECT
   private slots:
     void shippedLessonsLoadInOrder() {
-        std::vector<LessonError> errors;
-        const auto lessons = load_lessons(RDMALAB_LESSONS_DIR, errors);
-        std::string all;
-        for (const auto& e : errors)
-            all += e.to_string() + "\n";
-        QVERIFY2(errors.empty(), all.c_str());
-        QVERIFY(lessons.size() >= 3);
-        const std::vector<std::pair<std::string, int>> expected = {{"send", 1}, {"write", 2}, {"read", 3}};
+        const auto lessons = shippedLessons();
+        QCOMPARE(lessons.size(), kLabFiles.size()); // only these labs are LoopbackOperation plans
+        const std::vector<std::pair<std::string, int>> expected = {{"send", 9}, {"write", 10}, {"read", 12}};
         for (std::size_t i = 0; i < expected.size(); ++i) {
-            QCOMPARE(lessons[i].id, expected[i].first);
-            QCOMPARE(lessons[i].order, expected[i].second);
+            const Lab& lab = lessons[i].lab;
+            QCOMPARE(lessons[i].id(), expected[i].first);
+            QCOMPARE(lab.chapter, expected[i].second);
             QCOMPARE(lessons[i].op, expected[i].first);
             QCOMPARE(lessons[i].size, std::size_t(64));
-            QVERIFY(!lessons[i].message.empty());
-            QVERIFY(!lessons[i].title.en.empty() && !lessons[i].title.zh.empty());
-            const auto& summary = lessons[i].summary;
+            QCOMPARE(lessons[i].message, std::string("Hello, RDMA!"));
+            QVERIFY(!lab.title.en.empty() && !lab.title.zh.empty());
+            QVERIFY(!lab.objectives.empty());
+            for (const auto& objective : lab.objectives)
+                QVERIFY(!objective.en.empty() && !objective.zh.empty());
+            QVERIFY(missing_translations(lab).empty());
+            const auto& summary = lab.summary;
             for (auto device : {DeviceClass::unknown, DeviceClass::software, DeviceClass::hardware}) {
                 QVERIFY(!summary.get(device, "en").empty());
                 QVERIFY(summary.get(device, "zh") != summary.get(device, "en"));
             }
-            QVERIFY(!lessons[i].references.empty());
-            QVERIFY(contains(lessons[i].file, lessons[i].id + ".yaml"));
+            QVERIFY(!lab.references.empty());
+            QVERIFY(contains(lab.file, kLabFiles.at(lessons[i].id())));
         }
     }
 
     void shippedLessonsCoverEveryEngineStep() {
-        std::vector<LessonError> errors;
-        const auto lessons = load_lessons(RDMALAB_LESSONS_DIR, errors);
-        QVERIFY(errors.empty());
+        const auto lessons = shippedLessons();
+        QCOMPARE(lessons.size(), kLabFiles.size());
         for (const auto& [id, steps] : kEngineSteps) {
-            const auto it =
-                std::find_if(lessons.begin(), lessons.end(), [&](const Lesson& l) { return l.id == id; });
-            QVERIFY2(it != lessons.end(), id.c_str());
+            QCOMPARE(loopback_step_ids(id), steps);
+            const auto* it = findLesson(lessons, id);
+            QVERIFY2(it != nullptr, id.c_str());
             for (const auto& step_id : steps) {
                 const std::string what = id + ": " + step_id;
-                const LessonStep* step = it->step(step_id);
+                const Step* step = it->step(step_id);
                 QVERIFY2(step != nullptr, what.c_str());
                 QVERIFY2(!step->title.en.empty() && !step->title.zh.empty(), what.c_str());
                 // Every text exists in both languages for every device class (no English fallback shown to a
@@ -121,38 +152,191 @@ class LessonsTest : public QObject {
                 if (step->text.varies())
                     QVERIFY2(step->text.software.en != step->text.hardware.en, what.c_str());
             }
-            // No text for steps the operation does not run (a typo in a step id would never be shown).
-            for (const auto& step : it->steps) {
+            // No step the operation does not run (a typo in a step id would never be shown), in its order.
+            for (const auto& step : it->lab.steps) {
                 const std::string what = id + ": unexpected step " + step.id;
                 QVERIFY2(std::find(steps.begin(), steps.end(), step.id) != steps.end(), what.c_str());
             }
-            QCOMPARE(it->steps.size(), steps.size());
+            QCOMPARE(it->lab.steps.size(), steps.size());
         }
+    }
+
+    void everyStepPerformsWhatTheEngineDoes() {
+        // engine/src/ops/operation.cpp (LoopbackOperation::plan) and op_common.hpp (requester_access,
+        // responder_access): the same verbs on the same objects with the same arguments, step for step.
+        const auto lessons = shippedLessons();
+        QCOMPARE(lessons.size(), kLabFiles.size());
+        const std::map<std::string, std::string> responderAccess = {
+            {"send", "local_write"}, {"write", "local_write|remote_write"}, {"read", "remote_read"}};
+        for (const auto& lesson : lessons) {
+            const std::string op = lesson.op;
+            for (const auto& step : lesson.lab.steps) {
+                const std::string what = op + ": " + step.id + " " + step.action;
+                const std::string e(1, step.id.back());        // the endpoint of a per-side step
+                const std::string peer = e == "A" ? "B" : "A"; // and the other one
+                auto is = [&](const std::string& key, const std::string& want) {
+                    const std::string have = field(step, key);
+                    const std::string message = what + ": " + key + " is '" + have + "', not '" + want + "'";
+                    QVERIFY2(have == want, message.c_str());
+                };
+                if (step.id == "open_device") {
+                    QCOMPARE(step.action, std::string("open_device"));
+                } else if (step.id.starts_with("alloc_pd_")) {
+                    QCOMPARE(step.action, std::string("alloc_pd"));
+                    QCOMPARE(step.creates(), e + ".pd");
+                } else if (step.id.starts_with("reg_mr_")) {
+                    QCOMPARE(step.action, std::string("reg_mr"));
+                    QCOMPARE(step.creates(), e + ".buf");
+                    is("pd", e + ".pd");
+                    is("size", "{size}");
+                    is("access", e == "A" ? "local_write" : responderAccess.at(op));
+                    // The application fills the source: A's buffer for a send or write, B's for a read.
+                    is("fill", (e == "A") != (op == "read") ? "{message}" : "");
+                } else if (step.id.starts_with("create_cq_")) {
+                    QCOMPARE(step.action, std::string("create_cq"));
+                    QCOMPARE(step.creates(), e + ".cq");
+                    is("depth", "16");
+                } else if (step.id.starts_with("create_qp_")) {
+                    QCOMPARE(step.action, std::string("create_qp"));
+                    QCOMPARE(step.creates(), e + ".qp");
+                    is("pd", e + ".pd");
+                    is("type", "rc");
+                    is("send_cq", e + ".cq");
+                    is("recv_cq", e + ".cq");
+                    is("psn", e == "A" ? "4096" : "8192"); // 0x1000 and 0x2000
+                } else if (step.id.starts_with("init_")) {
+                    QCOMPARE(step.action, std::string("to_init"));
+                    is("qp", e + ".qp");
+                    is("access", "remote_write|remote_read|remote_atomic");
+                } else if (step.id.starts_with("rtr_")) {
+                    QCOMPARE(step.action, std::string("to_rtr"));
+                    is("qp", e + ".qp");
+                    is("peer", peer + ".qp");
+                    is("min_rnr_timer", "1");
+                } else if (step.id.starts_with("rts_")) {
+                    QCOMPARE(step.action, std::string("to_rts"));
+                    is("qp", e + ".qp");
+                    is("sq_psn", ""); // the QP's own psn, set at create_qp
+                } else if (step.id == "post_recv_B") {
+                    QCOMPARE(step.action, std::string("post_recv"));
+                    is("qp", "B.qp");
+                    is("sge", "B.buf");
+                } else if (step.id == "post_send_A") {
+                    QCOMPARE(step.action, std::string("post_send"));
+                    is("qp", "A.qp");
+                    is("opcode", op);
+                    is("sge", "A.buf");
+                    is("remote", op == "send" ? "" : "B.buf");
+                } else if (step.id.starts_with("poll_cq_")) {
+                    QCOMPARE(step.action, std::string("poll_cq"));
+                    is("cq", e + ".cq");
+                    // The completion the lesson teaches: its status and opcode, checked on the device.
+                    QVERIFY2(std::any_of(step.expect.begin(), step.expect.end(),
+                                         [](const Expectation& x) { return x.kind == "completion"; }),
+                             what.c_str());
+                } else if (step.id == "verify") {
+                    QCOMPARE(step.action, std::string("note"));
+                    // The bytes moved: the destination equals the source.
+                    const std::string destination = op == "read" ? "A.buf" : "B.buf";
+                    const bool bytesChecked =
+                        std::any_of(step.expect.begin(), step.expect.end(), [&](const Expectation& x) {
+                            const Value* mr = x.value.find("mr");
+                            return x.kind == "bytes" && mr && mr->text == destination &&
+                                   x.value.find("same_as");
+                        });
+                    QVERIFY2(bytesChecked, what.c_str());
+                } else {
+                    QFAIL(what.c_str());
+                }
+            }
+        }
+    }
+
+    void textsUseOnlyTheValuesTheAppFills() {
+        // app/model/inspector.cpp placeholderValues: the device, both sides' buffers and QPs, the parameters
+        // and the running step's own results. Anything else would be shown raw in the app.
+        std::set<std::string> known = {"size", "message", "device.name", "device.mtu", "device.gid"};
+        for (const std::string e : {"A", "B"}) {
+            for (const std::string f : {"lkey", "rkey", "addr", "access"})
+                known.insert(e + ".buf." + f);
+            for (const std::string f : {"qpn", "psn", "access"})
+                known.insert(e + ".qp." + f);
+        }
+        const auto lessons = shippedLessons();
+        QCOMPARE(lessons.size(), kLabFiles.size());
+        for (const auto& lesson : lessons) {
+            std::vector<std::pair<std::string, const DeviceText*>> texts = {{"", &lesson.lab.summary}};
+            for (const auto& step : lesson.lab.steps)
+                texts.emplace_back(step.id, &step.text);
+            for (const auto& [id, text] : texts)
+                for (const auto* part : {&text->common, &text->software, &text->hardware})
+                    for (const auto* language : {&part->en, &part->zh})
+                        for (const auto& name : placeholdersOf(*language)) {
+                            const bool own =
+                                !id.empty() && (name == id + ".syscalls" || name == id + ".status" ||
+                                                name == id + ".byte_len");
+                            const std::string what = lesson.id() + " " + id + ": {" + name + "}";
+                            QVERIFY2(known.count(name) || own, what.c_str());
+                        }
+        }
+    }
+
+    void aLabThatIsNotTheEnginePlanIsNoLesson() {
+        const auto lessons = shippedLessons();
+        const auto* send = findLesson(lessons, "send");
+        QVERIFY(send);
+        std::string why;
+        QVERIFY(as_loopback_lesson(send->lab, &why).has_value());
+
+        Lab missing = send->lab; // B's receive left out: the engine would still post it
+        missing.steps.erase(std::find_if(missing.steps.begin(), missing.steps.end(),
+                                         [](const Step& s) { return s.id == "post_recv_B"; }));
+        QVERIFY(!as_loopback_lesson(missing, &why));
+        QVERIFY2(contains(why, "not the engine's for send"), why.c_str());
+
+        Lab written = send->lab; // a WRITE needs no receive: these steps are not its plan
+        for (auto& step : written.steps)
+            if (step.id == "post_send_A") step.args["opcode"].text = "write";
+        QVERIFY(!as_loopback_lesson(written, &why));
+
+        Lab other = send->lab; // no post_send_A at all
+        other.steps.resize(3);
+        QVERIFY(!as_loopback_lesson(other, &why));
+        QVERIFY2(contains(why, "post_send_A"), why.c_str());
+        QCOMPARE(loopback_lessons({other, send->lab}).size(), std::size_t(1));
+        QVERIFY(loopback_step_ids("rdma_write").empty());
     }
 
     void chineseTextsHaveNoStraySpaces() {
         // A folded YAML block (">-") joins lines with a space, which is wrong between two Chinese characters.
-        std::vector<LessonError> errors;
-        const auto lessons = load_lessons(RDMALAB_LESSONS_DIR, errors);
+        const auto lessons = shippedLessons();
+        QCOMPARE(lessons.size(), kLabFiles.size());
         const QRegularExpression stray(
             QStringLiteral("[\\x{3000}-\\x{303f}\\x{4e00}-\\x{9fff}\\x{ff00}-\\x{ffef}] +"
                            "[\\x{3000}-\\x{303f}\\x{4e00}-\\x{9fff}\\x{ff00}-\\x{ffef}]"));
         for (const auto& lesson : lessons) {
-            std::vector<std::pair<std::string, std::string>> texts = {{"title", lesson.title.zh}};
+            const Lab& lab = lesson.lab;
+            std::vector<std::pair<std::string, std::string>> texts = {{"title", lab.title.zh}};
+            for (std::size_t i = 0; i < lab.objectives.size(); ++i)
+                texts.emplace_back("objectives[" + std::to_string(i) + "]", lab.objectives[i].zh);
+            for (const auto& parameter : lab.parameters)
+                texts.emplace_back("parameter " + parameter.name, parameter.text.zh);
             auto add = [&](const std::string& where, const DeviceText& text) {
                 texts.emplace_back(where, text.common.zh);
                 texts.emplace_back(where + ".software", text.software.zh);
                 texts.emplace_back(where + ".hardware", text.hardware.zh);
             };
-            add("summary", lesson.summary);
-            for (const auto& step : lesson.steps) {
+            add("summary", lab.summary);
+            for (const auto& step : lab.steps) {
                 texts.emplace_back(step.id + ".title", step.title.zh);
                 add(step.id + ".text", step.text);
+                for (const auto& expectation : step.expect)
+                    texts.emplace_back(step.id + ".expect." + expectation.kind + ".why", expectation.why.zh);
             }
             for (const auto& [where, text] : texts) {
                 const auto match = stray.match(QString::fromStdString(text));
                 const std::string what =
-                    lesson.id + " " + where + ": '" + match.captured().toStdString() + "'";
+                    lesson.id() + " " + where + ": '" + match.captured().toStdString() + "'";
                 QVERIFY2(!match.hasMatch(), what.c_str());
             }
         }
@@ -165,7 +349,7 @@ class LessonsTest : public QObject {
         // Whole words only: "RDMA" and "rdma_cm" do not speak of DMA.
         const QRegularExpression keywords(QStringLiteral(
             "(?<![A-Za-z_])(DMA|CPU)(?![A-Za-z_])|(?i:doorbell|system call|syscall|kernel bypass|"
-            "bypass)|门铃|系统调用|绕过内核|内核旁路|\\{syscalls\\}"));
+            "bypass)|门铃|系统调用|绕过内核|内核旁路|\\.syscalls\\}"));
         QVERIFY(keywords.isValid());
         QVERIFY(!keywords.match("RDMA over rdma_cm").hasMatch());
         QVERIFY(keywords.match("the NIC reads it by DMA.").hasMatch());
@@ -176,32 +360,32 @@ class LessonsTest : public QObject {
             }
             return {};
         };
-        std::vector<LessonError> errors;
-        const auto lessons = load_lessons(RDMALAB_LESSONS_DIR, errors);
-        QVERIFY(errors.empty());
+        const auto lessons = shippedLessons();
+        QCOMPARE(lessons.size(), kLabFiles.size());
         int varying = 0;
         for (const auto& lesson : lessons) {
-            std::vector<std::pair<std::string, const DeviceText*>> texts = {{"summary", &lesson.summary}};
-            for (const auto& step : lesson.steps)
+            std::vector<std::pair<std::string, const DeviceText*>> texts = {{"summary", &lesson.lab.summary}};
+            for (const auto& step : lesson.lab.steps)
                 texts.emplace_back(step.id, &step.text);
             for (const auto& [where, text] : texts) {
                 const std::string word = mentions(text->common);
-                const std::string what = lesson.id + " " + where + ": mentions '" + word +
+                const std::string what = lesson.id() + " " + where + ": mentions '" + word +
                                          "' but lacks a software or a hardware variant";
                 if (!word.empty())
                     QVERIFY2(!text->software.en.empty() && !text->hardware.en.empty(), what.c_str());
                 if (text->varies()) {
                     ++varying;
-                    const std::string both = lesson.id + " " + where + ": has only one variant";
+                    const std::string both = lesson.id() + " " + where + ": has only one variant";
                     QVERIFY2(!text->software.en.empty() && !text->hardware.en.empty(), both.c_str());
                 }
             }
             // The software variant of the post and poll steps quotes the engine's count of system calls.
-            for (const char* id : {"post_send_A", "poll_cq_A"}) {
-                const std::string what = lesson.id + " " + id + ": the SoftRoCE text does not use {syscalls}";
-                const LessonStep* step = lesson.step(id);
-                QVERIFY2(step && contains(step->text.software.en, "{syscalls}") &&
-                             contains(step->text.software.zh, "{syscalls}"),
+            for (const std::string id : {"post_send_A", "poll_cq_A"}) {
+                const std::string path = "{" + id + ".syscalls}";
+                const std::string what = lesson.id() + " " + id + ": the SoftRoCE text does not use " + path;
+                const Step* step = lesson.step(id);
+                QVERIFY2(step && contains(step->text.software.en, path) &&
+                             contains(step->text.software.zh, path),
                          what.c_str());
             }
         }
@@ -211,18 +395,17 @@ class LessonsTest : public QObject {
     void queuePairTextsAreTrueOnBothDevicesAndUnderTheFaults() {
         // docs/claims.md Q9, Q10, Q16, Q17, Q18, S4, C3: facts the QP steps state in their common text, which
         // must hold on SoftRoCE and on a NIC, and for the run with the no-recv fault as well.
-        std::vector<LessonError> errors;
-        const auto lessons = load_lessons(RDMALAB_LESSONS_DIR, errors);
-        QVERIFY(errors.empty());
+        const auto lessons = shippedLessons();
+        QCOMPARE(lessons.size(), kLabFiles.size());
         int checked = 0;
         for (const auto& lesson : lessons) {
-            if (!kEngineSteps.count(lesson.id)) continue;
+            if (!kEngineSteps.count(lesson.id())) continue;
             ++checked;
-            const LessonStep* rts = lesson.step("rts_A");
+            const Step* rts = lesson.step("rts_A");
             QVERIFY(rts && !rts->text.varies());
             const std::string& en = rts->text.common.en;
             const std::string& zh = rts->text.common.zh;
-            const std::string what = lesson.id + " rts_A: " + en;
+            const std::string what = lesson.id() + " rts_A: " + en;
             // retry_cnt 7: an ordinary count in the IBTA, "retry forever" in rxe (rxe_comp.c rxe_completer).
             QVERIFY2(contains(en, "in the InfiniBand specification 7 is a count like any other"),
                      what.c_str());
@@ -246,7 +429,7 @@ class LessonsTest : public QObject {
                 QVERIFY2(!contains(en, "no-recv") && !contains(zh, "no-recv"), what.c_str());
             }
             // The RNR timer: 0.01 ms on paper, at least one jiffy on rxe (rxe_comp.c rnrnak_jiffies).
-            const LessonStep* rtr = lesson.step("rtr_A");
+            const Step* rtr = lesson.step("rtr_A");
             QVERIFY(rtr);
             QVERIFY2(contains(rtr->text.common.en, "a SoftRoCE sender waits at least one kernel tick"),
                      rtr->text.common.en.c_str());
@@ -254,7 +437,7 @@ class LessonsTest : public QObject {
                      rtr->text.common.zh.c_str());
             // Which requests complete: receives, signaled sends and every failed request; capacities are
             // minima.
-            const LessonStep* cq = lesson.step("create_cq_A");
+            const Step* cq = lesson.step("create_cq_A");
             QVERIFY(cq);
             QVERIFY2(contains(cq->text.common.en, "or any request fails, signaled or not"),
                      cq->text.common.en.c_str());
@@ -267,14 +450,10 @@ class LessonsTest : public QObject {
     }
 
     void variantsReplaceTheCommonTextOnTheirDevice() {
-        // post_send_A (lines 12-15) gets a software variant only: hardware keeps the common text.
-        const std::string oneVariant = std::string(kValid) + "      software:\n"             // 16
-                                                             "        en: By system call.\n" // 17
-                                                             "        zh: 系统调用。\n";     // 18
-        LessonError error;
-        auto lesson = parse_lesson(oneVariant, "one.yaml", error);
-        QVERIFY2(lesson.has_value(), error.to_string().c_str());
-        const DeviceText& text = lesson->step("post_send_A")->text;
+        // A software variant only: hardware keeps the common text.
+        DeviceText text;
+        text.common = {"Post it.", "提交。"};
+        text.software = {"By system call.", "系统调用。"};
         QVERIFY(text.varies());
         QCOMPARE(text.get(DeviceClass::software, "en"), std::string("By system call."));
         QCOMPARE(text.get(DeviceClass::software, "zh"), std::string("系统调用。"));
@@ -287,207 +466,34 @@ class LessonsTest : public QObject {
 
         // Both variants and no common text: an unknown device shows both under headings, and a variant
         // without Chinese falls back to its own English, never to the other device's text.
-        const std::string variantsOnly = replace_line(replace_line(oneVariant, 14, "      hardware:"), 15,
-                                                      "        en: By a register write.") +
-                                         "summary:\n  software:\n    en: Soft.\n  hardware:\n    en: Hard.\n";
-        lesson = parse_lesson(variantsOnly, "both.yaml", error);
-        QVERIFY2(lesson.has_value(), error.to_string().c_str());
-        const DeviceText& both = lesson->step("post_send_A")->text;
-        QVERIFY(both.common.en.empty());
+        DeviceText both;
+        both.software = {"By system call.", "系统调用。"};
+        both.hardware = {"By a register write.", ""};
         QCOMPARE(both.get(DeviceClass::hardware, "zh"), std::string("By a register write."));
         QCOMPARE(both.get(DeviceClass::software, "zh"), std::string("系统调用。"));
         QCOMPARE(both.get(DeviceClass::unknown, "en"),
                  std::string("On a software device (SoftRoCE):\nBy system call.\n\n"
                              "On a hardware RDMA NIC:\nBy a register write."));
         QVERIFY(contains(both.get(DeviceClass::unknown, "zh"), "在软件设备（SoftRoCE）上：\n系统调用。"));
-        QCOMPARE(lesson->summary.get(DeviceClass::software, "en"), std::string("Soft."));
-        QCOMPARE(lesson->summary.get(DeviceClass::hardware, "en"), std::string("Hard."));
-        QVERIFY(
-            contains(lesson->summary.get(DeviceClass::unknown, "en"), "Soft.\n\nOn a hardware RDMA NIC:"));
-    }
 
-    void malformedVariantsNameFileLineAndField() {
-        const std::string base = std::string(kValid);
-        struct Case {
-            std::string text;
-            std::string field;
-            int line;
-            std::string message;
-        };
-        const std::vector<Case> cases = {
-            {base + "      software:\n", "steps[1].text.software", 16, "has no value"},
-            {base + "      software: By system call.\n", "steps[1].text.software", 16, "must be a mapping"},
-            {base + "      software:\n        zh: 系统调用。\n", "steps[1].text.software.en", 16,
-             "required field is missing"},
-            {base + "      software:\n        en: ''\n", "steps[1].text.software.en", 17,
-             "must not be empty"},
-            {base + "      software:\n        eng: x\n", "steps[1].text.software.eng", 17,
-             "unknown key 'eng'"},
-            {base + "      softroce:\n        en: x\n", "steps[1].text.softroce", 16,
-             "(allowed here: en, zh, software, hardware)"},
-            // Without the common English text, both variants are needed.
-            {replace_line(replace_line(base, 14, "      software:"), 15, "        en: By system call."),
-             "steps[1].text.en", 13, "only when both 'software' and 'hardware'"},
-            // A Chinese common text without its English.
-            {replace_line(base, 14, "      hardware:\n        en: x\n      software:\n        en: y"),
-             "steps[1].text.zh", 18, "needs the English one"},
-            {base + "summary:\n  en: S.\n  hardware:\n    en: ''\n", "summary.hardware.en", 19,
-             "must not be empty"},
-            // Titles have no device variants.
-            {replace_line(base, 5, "  software:\n    en: x"), "title.software", 5, "unknown key 'software'"},
-        };
-        for (const auto& c : cases) {
-            LessonError error;
-            const bool loaded = parse_lesson(c.text, "variants.yaml", error).has_value();
-            const std::string what = c.field + ": " + error.to_string() + "\n" + c.text;
-            QVERIFY2(!loaded, what.c_str());
-            QVERIFY2(error.field == c.field, what.c_str());
-            QVERIFY2(error.line == c.line, what.c_str());
-            QVERIFY2(contains(error.message, c.message), what.c_str());
-            QVERIFY2(contains(error.to_string(), "variants.yaml:" + std::to_string(c.line) + ":"),
-                     what.c_str());
-        }
-    }
-
-    void validLessonLoads() {
-        QTemporaryDir dir;
-        const auto path = write(dir, "demo.yaml", kValid);
-        LessonError error;
-        const auto lesson = load_lesson(path, error);
-        QVERIFY2(lesson.has_value(), error.to_string().c_str());
-        QCOMPARE(lesson->id, std::string("demo"));
-        QCOMPARE(lesson->order, 5);
-        QCOMPARE(lesson->size, std::size_t(32));
-        QCOMPARE(lesson->steps.size(), std::size_t(2));
-        QCOMPARE(lesson->file, path);
-        QVERIFY(lesson->step("nope") == nullptr);
-        // Missing Chinese falls back to English.
-        QCOMPARE(lesson->step("open_device")->text.get(DeviceClass::software, "zh"), std::string("Open it."));
-        QCOMPARE(lesson->step("post_send_A")->text.get(DeviceClass::hardware, "zh"), std::string("提交。"));
-        QCOMPARE(lesson->step("post_send_A")->text.get(DeviceClass::unknown, "en"), std::string("Post it."));
-        QVERIFY(!lesson->step("post_send_A")->text.varies());
-        QVERIFY(lesson->step("post_send_A")->text.variant(DeviceClass::software) == nullptr);
-    }
-
-    void syntaxErrorReportsLine() {
-        QTemporaryDir dir;
-        const auto path = write(dir, "bad.yaml", replace_line(kValid, 6, "op: [write"));
-        LessonError error;
-        QVERIFY(!load_lesson(path, error));
-        QCOMPARE(error.file, path);
-        QVERIFY2(error.line >= 6 && error.line <= 7, error.to_string().c_str());
-        QVERIFY2(contains(error.to_string(), path + ":" + std::to_string(error.line) + ":"),
-                 error.to_string().c_str());
-
-        const auto path2 = write(dir, "bad2.yaml", replace_line(kValid, 7, "size: 32: 4"));
-        QVERIFY(!load_lesson(path2, error));
-        QCOMPARE(error.line, 7);
-    }
-
-    void missingTitleEnglishNamesField() {
-        QTemporaryDir dir;
-        const auto path = write(dir, "bad.yaml", replace_line(kValid, 4, ""));
-        LessonError error;
-        QVERIFY(!load_lesson(path, error));
-        QCOMPARE(error.field, std::string("title.en"));
-        QCOMPARE(error.line, 3);
-        QVERIFY2(contains(error.to_string(), "field 'title.en'"), error.to_string().c_str());
-    }
-
-    void missingStepTextNamesField() {
-        QTemporaryDir dir;
-        const auto path = write(dir, "bad.yaml", replace_line(kValid, 14, ""));
-        LessonError error;
-        QVERIFY(!load_lesson(path, error));
-        QCOMPARE(error.field, std::string("steps[1].text.en"));
-        QCOMPARE(error.line, 13);
-    }
-
-    void unknownKeyNamesKeyAndLine() {
-        QTemporaryDir dir;
-        const auto path = write(dir, "bad.yaml", replace_line(kValid, 7, "sise: 32"));
-        LessonError error;
-        QVERIFY(!load_lesson(path, error));
-        QCOMPARE(error.line, 7);
-        QCOMPARE(error.column, 1);
-        QCOMPARE(error.field, std::string("sise"));
-        QVERIFY2(contains(error.message, "unknown key 'sise'"), error.to_string().c_str());
-    }
-
-    void negativeSizeNamesField() {
-        QTemporaryDir dir;
-        const auto path = write(dir, "bad.yaml", replace_line(kValid, 7, "size: -3"));
-        LessonError error;
-        QVERIFY(!load_lesson(path, error));
-        QCOMPARE(error.field, std::string("size"));
-        QCOMPARE(error.line, 7);
-        QVERIFY2(contains(error.to_string(), path + ":7:7: field 'size': "), error.to_string().c_str());
-
-        const auto path2 = write(dir, "bad2.yaml", replace_line(kValid, 7, "size: many"));
-        QVERIFY(!load_lesson(path2, error));
-        QCOMPARE(error.field, std::string("size"));
-    }
-
-    void duplicateStepIdIsAnError() {
-        QTemporaryDir dir;
-        const auto path = write(dir, "bad.yaml", replace_line(kValid, 12, "  - id: open_device"));
-        LessonError error;
-        QVERIFY(!load_lesson(path, error));
-        QCOMPARE(error.field, std::string("steps[1].id"));
-        QCOMPARE(error.line, 12);
-        QVERIFY2(contains(error.message, "duplicate step id 'open_device'"), error.to_string().c_str());
-    }
-
-    void invalidIdAndOpAreErrors() {
-        QTemporaryDir dir;
-        LessonError error;
-        QVERIFY(!load_lesson(write(dir, "a.yaml", replace_line(kValid, 1, "id: Demo-1")), error));
-        QCOMPARE(error.field, std::string("id"));
-        QCOMPARE(error.line, 1);
-        QVERIFY(!load_lesson(write(dir, "b.yaml", replace_line(kValid, 6, "op: rdma_write")), error));
-        QCOMPARE(error.field, std::string("op"));
-        QCOMPARE(error.line, 6);
-        QVERIFY(!load_lesson(write(dir, "c.yaml", "id: x\ntitle:\n  en: X\nop: send\nsteps: []\n"), error));
-        QCOMPARE(error.field, std::string("steps"));
-        QVERIFY(!load_lesson(write(dir, "d.yaml", replace_line(kValid, 7, "op: read")), error));
-        QCOMPARE(error.field, std::string("op"));
-        QCOMPARE(error.line, 7);
-        QVERIFY2(contains(error.message, "appears twice (first on line 6)"), error.to_string().c_str());
-        QVERIFY(!load_lesson(dir.filePath("missing.yaml").toStdString(), error));
-        QVERIFY(!error.message.empty());
-    }
-
-    void loadLessonsSkipsBadFilesAndSorts() {
-        QTemporaryDir dir;
-        write(dir, "z.yaml", replace_line(replace_line(kValid, 1, "id: first"), 2, "order: 1"));
-        write(dir, "a.yaml", replace_line(replace_line(kValid, 1, "id: second"), 2, "order: 2"));
-        write(dir, "bad.yaml", replace_line(kValid, 7, "size: 0"));
-        write(dir, "notes.txt", "not a lesson");
-        std::vector<LessonError> errors;
-        const auto lessons = load_lessons(dir.path().toStdString(), errors);
-        QCOMPARE(lessons.size(), std::size_t(2));
-        QCOMPARE(lessons[0].id, std::string("first"));
-        QCOMPARE(lessons[1].id, std::string("second"));
-        QCOMPARE(errors.size(), std::size_t(1));
-        QVERIFY(contains(errors[0].file, "bad.yaml"));
-        QCOMPARE(errors[0].field, std::string("size"));
+        // No variant: the common text everywhere, and a missing Chinese falls back to English.
+        DeviceText plain;
+        plain.common = {"Open it.", ""};
+        QVERIFY(!plain.varies());
+        QCOMPARE(plain.get(DeviceClass::software, "zh"), std::string("Open it."));
+        QVERIFY(plain.variant(DeviceClass::software) == nullptr);
+        QCOMPARE(DeviceText{}.get(DeviceClass::unknown, "en"), std::string());
     }
 
     void renderReplacesKnownPlaceholders() {
-        const std::map<std::string, std::string> values = {{"rkey", "0x1234"}, {"size", "64"}};
-        QCOMPARE(render("B's rkey {rkey} covers {size} bytes", values),
+        const std::map<std::string, std::string> values = {{"B.buf.rkey", "0x1234"}, {"size", "64"}};
+        QCOMPARE(render("B's rkey {B.buf.rkey} covers {size} bytes", values),
                  std::string("B's rkey 0x1234 covers 64 bytes"));
-        QCOMPARE(render("{qpn} stays, {rkey} goes", values), std::string("{qpn} stays, 0x1234 goes"));
-        QCOMPARE(render("{ {} {rkey", values), std::string("{ {} {rkey"));
+        QCOMPARE(render("{A.qp.qpn} stays, {B.buf.rkey} goes", values),
+                 std::string("{A.qp.qpn} stays, 0x1234 goes"));
+        QCOMPARE(render("{ {} {B.buf.rkey", values), std::string("{ {} {B.buf.rkey"));
         QCOMPARE(render("", values), std::string());
         QCOMPARE(render("{size}{size}", values), std::string("6464"));
-    }
-
-  private:
-    static std::string write(const QTemporaryDir& dir, const QString& name, const std::string& text) {
-        const std::string path = dir.filePath(name).toStdString();
-        std::ofstream(path) << text;
-        return path;
     }
 };
 

@@ -5,7 +5,7 @@
 // lab_schema.hpp.
 #pragma once
 
-#include "rdmalab/lesson.hpp" // LocalizedText, DeviceText, DeviceClass, Reference, render()
+#include "rdmalab/text.hpp" // LocalizedText, DeviceText, DeviceClass, Reference, render()
 
 #include <cstdint>
 #include <map>
