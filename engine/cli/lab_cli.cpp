@@ -9,6 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
 
 namespace rdmalab::cli {
 
@@ -101,10 +104,23 @@ nlohmann::json lab_json(const labs::Lab& lab) {
             {"file", lab.file}};
 }
 
+/// Where the curriculum is: $RDMALAB_LABS_DIR, else share/rdmalab/labs beside an installed rdmalab-cli
+/// (bin/../share/rdmalab/labs), else the source tree's labs/ this program was built from.
+std::string default_labs_directory() {
+    if (const char* env = std::getenv("RDMALAB_LABS_DIR"); env && *env) return env;
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const auto beside = exe.parent_path() / ".." / "share" / "rdmalab" / "labs";
+        if (std::filesystem::is_directory(beside, ec)) return beside.lexically_normal().string();
+    }
+    return RDMALAB_LABS_DIR;
+}
+
 /// `lab list [--json] [--dir DIR]`: every lab under DIR (default: the labs directory of the source tree).
 int lab_list(const std::vector<std::string>& args) {
     bool json = false;
-    std::string dir = RDMALAB_LABS_DIR;
+    std::string dir = default_labs_directory();
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--json") {
             json = true;

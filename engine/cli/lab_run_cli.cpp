@@ -34,7 +34,7 @@ struct RunArgs {
     bool all = false;
     std::string trace_file;
     std::string device;
-    std::string dir = RDMALAB_LABS_DIR;
+    std::string dir = labs::default_labs_directory();
 };
 
 /// Indents every line of `text` by `indent` spaces.

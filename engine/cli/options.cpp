@@ -215,17 +215,20 @@ CliSpec build() {
         "are created or of the wrong kind, placeholders that name nothing, parameter defaults, texts without "
         "English. It prints `FILE: ok (N steps)` or one line `FILE:LINE:COLUMN: field 'F': message` per bad "
         "file, and exits with status 1 when any file is bad.",
-        "`lab list` lists the labs under DIR (default: the labs directory rdmalab-cli was built with), "
-        "sorted "
-        "by chapter: id, chapter, level, minutes, title in English and Chinese, and each parameter with its "
-        "type, default and range; a bad file is reported on standard error and makes the status 1.",
+        "`lab list` lists the labs under DIR, sorted by chapter: id, chapter, level, minutes, title in "
+        "English "
+        "and Chinese, and each parameter with its type, default and range; a bad file is reported on "
+        "standard "
+        "error and makes the status 1. DIR is by default $RDMALAB_LABS_DIR, else share/rdmalab/labs of the "
+        "installation, else the labs/ of the source tree rdmalab-cli was built from.",
         "`lab run` performs a lab on the device, one step at a time, and prints each step's title, its "
         "explanation (in --lang) and every expectation as held or BROKEN with the value the device showed. "
-        "A lab is named by its id (looked up under --dir) or by its file. When a step's action fails "
-        "unexpectedly, the later steps are not run and the lab's objects are destroyed, children before "
-        "parents. The status is 0 only when every expectation held. `lab run --all` runs every lab under "
-        "--dir, prints only what broke, and ends with a table: lab, chapter, steps, expectations held and "
-        "broken, steps not run, seconds."};
+        "A lab is named by its id (looked up under --dir, by default as for `lab list`) or by its file. When "
+        "a step's action fails unexpectedly, the later steps are not run and the lab's objects are "
+        "destroyed, "
+        "children before parents. The status is 0 only when every expectation held. `lab run --all` runs "
+        "every lab under --dir, prints only what broke, and ends with a table: lab, chapter, steps, "
+        "expectations held and broken, steps not run, seconds."};
     lab.argument =
         OptionSpec{.value = "SUBCOMMAND", .help = "What to do.", .values = {"list", "check", "run"}};
     lab.options = {

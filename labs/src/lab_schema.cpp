@@ -160,7 +160,15 @@ constexpr std::array<sv, 1> kDurResult = {"dur_ns"};
 constexpr std::array<Field, 5> kWriteMemory = {{
     {"mr", Type::object, true, "mr", {}, {}, 0, 0, "the region whose buffer the application writes"},
     {"offset", Type::size, false, {}, {}, {}, 0, 16 * kGiB, "where (default 0)"},
-    {"string", Type::text, false, {}, {}, {}, 0, 0, "bytes of this text (a step's `text` is its explanation)"},
+    {"string",
+     Type::text,
+     false,
+     {},
+     {},
+     {},
+     0,
+     0,
+     "bytes of this text (a step's `text` is its explanation)"},
     {"hex", Type::text, false, {}, {}, {}, 0, 0, "bytes in hex, e.g. 00ff10"},
     {"u64", Type::u64, false, {}, {}, {}, 0, 0, "an 8-byte value in host order"},
 }};

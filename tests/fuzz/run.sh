@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (preset `fuzz`, clang, ASan+UBSan) and runs each for a bounded time on a seed
 # corpus made from the repository's real files: every line of the recordings in tests/data for the trace
-# reader, every lesson in labs/lessons for the lesson parser, every engine command written in the docs and
+# reader, every lesson in labs/lessons for the lesson parser, every lab file of the repository (labs/ and
+# tests/data/labs*/, the malformed ones included) for the lab parser, every engine command written in the docs and
 # the tests (one per file, and all of them as one session) for the engine's command parser, the recorded
 # measurement tests/data/bench-compare.jsonl in pieces of 8 lines for the app's bench-event reader, plus
 # the inputs kept in tests/fuzz/regressions/TARGET/ (each crash ever found, kept so it is tried first on
 # every run).
 # Fails when a target crashes, leaks or times out; the input is kept in build/fuzz/findings/.
+#
+# The two YAML parsers (fuzz_lesson, fuzz_lab) share one target's time, so the total stays what it was
+# before the lab parser came.
 #
 # usage: tests/fuzz/run.sh [SECONDS per target, default ${RDMALAB_FUZZ_SECONDS:-30}]
 set -uo pipefail
@@ -18,7 +22,11 @@ cmake --preset fuzz >/dev/null || die "configure the fuzz preset"
 cmake --build --preset fuzz || die "build the fuzz targets"
 
 work=build/fuzz/run
-targets=(fuzz_trace_line fuzz_lesson fuzz_engine_command fuzz_bench_events)
+targets=(fuzz_trace_line fuzz_lesson fuzz_lab fuzz_engine_command fuzz_bench_events)
+declare -A target_seconds
+for target in "${targets[@]}"; do target_seconds[$target]=$seconds; done
+target_seconds[fuzz_lesson]=$(( (seconds + 1) / 2 ))
+target_seconds[fuzz_lab]=$(( seconds - seconds / 2 ))
 rm -rf "$work" && mkdir -p build/fuzz/findings
 for target in "${targets[@]}"; do mkdir -p "$work/seeds/$target"; done
 n=0
@@ -28,6 +36,10 @@ for f in tests/data/*.jsonl; do
   done <"$f"
 done
 cp labs/lessons/*.yaml "$work/seeds/fuzz_lesson/"
+n=0
+{ find labs tests/data/labs* -name '*.yaml' -type f; find tests/fuzz/regressions/fuzz_lesson -type f; } | sort | while IFS= read -r f; do
+  n=$((n + 1)); cp "$f" "$work/seeds/fuzz_lab/$n-$(basename "$f")"
+done
 n=0
 grep -ohE '\{"(id|cmd)":[^)]*\}' docs/*.md README.md tests/host/*.cpp tests/device/*.cpp tests/app/*.cpp | sort -u |
   while IFS= read -r line; do
@@ -42,8 +54,8 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus"
   dirs=("$corpus" "$work/seeds/$target")
   [ -d "tests/fuzz/regressions/$target" ] && dirs+=("tests/fuzz/regressions/$target")
-  printf '\n---- %s for %s s (%s seed files)\n' "$target" "$seconds" "$(ls "$work/seeds/$target" | wc -l)"
-  if build/fuzz/tests/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  printf '\n---- %s for %s s (%s seed files)\n' "$target" "${target_seconds[$target]}" "$(ls "$work/seeds/$target" | wc -l)"
+  if build/fuzz/tests/fuzz/$target -max_total_time="${target_seconds[$target]}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
       -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$target-" "${dirs[@]}" >"$work/$target.log" 2>&1; then
     passed=$((passed + 1))
     grep -E '^stat::number_of_executed_units|^stat::new_units_added' "$work/$target.log" | sed 's/^/  /'

@@ -183,6 +183,17 @@ class LabFormatTest : public QObject {
         QVERIFY(missing_translations(lab).empty());
     }
 
+    // The example a teacher copies from the document is the one this suite checks.
+    void workedExampleIsTheDocumentsExample() {
+        const std::string doc = readFile(kSource + "/docs/lab-format.md");
+        const std::string open = "## A complete example\n\n```yaml\n";
+        const auto begin = doc.find(open);
+        QVERIFY(begin != std::string::npos);
+        const auto end = doc.find("```", begin + open.size());
+        QVERIFY(end != std::string::npos);
+        QCOMPARE(doc.substr(begin + open.size(), end - begin - open.size()), readFile(kExample));
+    }
+
     void instantiateSubstitutesParameters() {
         const Lab lab = loadExample();
         LabError error;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 
 namespace rdmalab::labs {
@@ -187,6 +188,17 @@ Endpoint step_endpoint(const std::vector<std::string>& objects) {
 }
 
 } // namespace
+
+std::string default_labs_directory() {
+    if (const char* env = std::getenv("RDMALAB_LABS_DIR"); env && *env) return env;
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const auto beside = exe.parent_path() / ".." / "share" / "rdmalab" / "labs";
+        if (std::filesystem::is_directory(beside, ec)) return beside.lexically_normal().string();
+    }
+    return RDMALAB_LABS_DIR;
+}
 
 std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterValues& parameters,
                                const std::string& labs_dir, LabError& error) {

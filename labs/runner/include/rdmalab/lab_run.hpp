@@ -52,6 +52,10 @@ struct StepOutcome {
 /// "held", "broken", "not_run".
 const char* to_string(StepOutcome::State state);
 
+/// Where lab ids are looked up: $RDMALAB_LABS_DIR, else share/rdmalab/labs beside an installed program
+/// (bin/../share/rdmalab/labs), else the source tree's labs/ it was built from (as `lab list` does).
+std::string default_labs_directory();
+
 /// Finds and prepares a lab to run: `id_or_file` is a path (it contains '/' or ends in .yaml) or a lab id,
 /// looked up as ID.yaml under `labs_dir` (recursively). The lab is parsed, checked and instantiated with
 /// `parameters`; on failure nullopt with `error` filled (an unknown id names the directory searched).
