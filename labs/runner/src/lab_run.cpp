@@ -189,6 +189,8 @@ Endpoint step_endpoint(const std::vector<std::string>& objects) {
 
 } // namespace
 
+constexpr std::uintmax_t kMaxLabFileBytes = 1 << 20;
+
 std::string default_labs_directory() {
     if (const char* env = std::getenv("RDMALAB_LABS_DIR"); env && *env) return env;
     std::error_code ec;
@@ -224,6 +226,18 @@ std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterVal
             error.found = id_or_file;
             return std::nullopt;
         }
+    }
+    // Only a regular file of sensible size: a path from the engine process's input could name /dev/zero.
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && (!std::filesystem::is_regular_file(path, ec) ||
+                                              std::filesystem::file_size(path, ec) > kMaxLabFileBytes)) {
+        error = LabError{};
+        error.file = path;
+        error.message =
+            fmt::format("not a lab file: a lab is a regular file of at most {} bytes", kMaxLabFileBytes);
+        error.expected = "a YAML lab file";
+        error.found = path;
+        return std::nullopt;
     }
     const auto lab = load_lab(path, error);
     if (!lab) return std::nullopt;
