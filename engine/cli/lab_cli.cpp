@@ -104,7 +104,6 @@ nlohmann::json lab_json(const labs::Lab& lab) {
             {"file", lab.file}};
 }
 
-
 /// `lab list [--json] [--dir DIR]`: every lab under DIR (default: the labs directory of the source tree).
 int lab_list(const std::vector<std::string>& args) {
     bool json = false;

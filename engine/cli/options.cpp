@@ -221,11 +221,12 @@ CliSpec build() {
         "of the installation, else the labs/ of the source tree rdmalab-cli was built from.",
         "`lab run` performs a lab on the device, one step at a time, and prints each step's title, its "
         "explanation (in --lang) and every expectation as held or BROKEN with the value the device showed. "
-        "A lab is named by its id (looked up under --dir) or by its file. When a step's action fails "
-        "unexpectedly, the later steps are not run and the lab's objects are destroyed, children before "
-        "parents. The status is 0 only when every expectation held. `lab run --all` runs every lab under "
-        "--dir, prints only what broke, and ends with a table: lab, chapter, steps, expectations held and "
-        "broken, steps not run, seconds."};
+        "A lab is named by its id (looked up under --dir, by default as for `lab list`) or by its file. When "
+        "a step's action fails unexpectedly, the later steps are not run and the lab's objects are "
+        "destroyed, "
+        "children before parents. The status is 0 only when every expectation held. `lab run --all` runs "
+        "every lab under --dir, prints only what broke, and ends with a table: lab, chapter, steps, "
+        "expectations held and broken, steps not run, seconds."};
     lab.argument =
         OptionSpec{.value = "SUBCOMMAND", .help = "What to do.", .values = {"list", "check", "run"}};
     lab.options = {

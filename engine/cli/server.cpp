@@ -588,7 +588,8 @@ class Server::Impl {
         options.device = f.string("device", "");
         options.parameters = parameters;
         labs::LabError error;
-        auto lab = labs::prepare_lab(name, parameters, f.string("dir", labs::default_labs_directory()), error);
+        auto lab =
+            labs::prepare_lab(name, parameters, f.string("dir", labs::default_labs_directory()), error);
         if (!lab) return fail(error.to_string());
         lab_.reset();
         tracer_->record(session_event(options.device, "serve lab " + lab->id));

@@ -168,9 +168,10 @@ class TestLabs : public QObject {
     void chainedSelectivelySignaledWrites() { checkTestLab("run-batch"); }
     void aMeasurementAndAComparison() { checkTestLab("run-bench"); }
     void aUdDatagramThroughAnAddressHandle() { checkTestLab("run-ud"); }
+    void queriesWritesSqdAndErr() { checkTestLab("run-queries"); }
     void everyTestLabHasATest() {
         const auto files = QDir(QString::fromStdString(kRunDir)).entryList({"*.yaml"}, QDir::Files);
-        QCOMPARE(files.size(), 7);
+        QCOMPARE(files.size(), 8);
     }
 
     void aStepThatFailsUnexpectedlyStopsTheRunAndTearsDown() {
@@ -260,7 +261,7 @@ class TestLabs : public QObject {
 
     void cliRunAllPrintsTheSummaryTable() {
         for (const auto& [dir, count] : {std::pair{QStringLiteral("/tests/data/labs"), 1},
-                                         std::pair{QStringLiteral("/tests/data/labs-run"), 7}}) {
+                                         std::pair{QStringLiteral("/tests/data/labs-run"), 8}}) {
             const auto r = test::runCli({"lab", "run", "--all", "--dir", kSource + dir});
             QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
             QVERIFY2(
@@ -376,6 +377,14 @@ class TestLabs : public QObject {
         } else if (lab == "run-bench") {
             QVERIFY(std::stoll(value(run, "lat.p50_ns")) > 0);
             QCOMPARE(value(run, "lat.device").rfind("rxe", 0), std::size_t(0));
+        } else if (lab == "run-queries") {
+            QCOMPARE(value(run, "port.state"), std::string("active"));
+            QCOMPARE(value(run, "dev.max_inline_data"), std::string("not reported"));
+            QVERIFY(value(run, "gids.table").find("RoCE v2") != std::string::npos);
+            QCOMPARE(std::stoull(value(run, "A.buf.addr"), nullptr, 16) % 4096, 64ull); // 64 into a page
+            QCOMPARE(value(run, "drain.to"), std::string("sqd"));
+            QCOMPARE(value(run, "B.qp.state"), std::string("err"));
+            QCOMPARE(positions(events, "ibv_query_gid_table").size(), std::size_t(1));
         } else if (lab == "run-ud") {
             QCOMPARE(value(run, "poll.count"), std::string("2"));
             const auto ah = positions(events, "ibv_create_ah");

@@ -285,6 +285,7 @@ class TestServeAbuse : public QObject {
             {R"({"id":4,"cmd":"lab.start","lab":17})", "field 'lab' must be a string"},
             {R"({"id":5,"cmd":"lab.start","lab":"no-such-lab"})", "no lab 'no-such-lab' in"},
             {R"({"id":6,"cmd":"lab.start","lab":"/nonexistent/x.yaml"})", "/nonexistent/x.yaml"},
+            {R"({"id":6,"cmd":"lab.start","lab":"/dev/zero"})", "not a lab file"},
             {"{\"id\":7,\"cmd\":\"lab.start\",\"lab\":\"" + example + "\",\"params\":{\"size\":\"2MiB\"}}",
              "size"},
             {"{\"id\":8,\"cmd\":\"lab.start\",\"lab\":\"" + example + "\",\"params\":{\"nosuch\":1}}",

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 
 namespace rdmalab::labs {
@@ -188,6 +189,8 @@ Endpoint step_endpoint(const std::vector<std::string>& objects) {
 
 } // namespace
 
+constexpr std::uintmax_t kMaxLabFileBytes = 1 << 20;
+
 std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterValues& parameters,
                                const std::string& labs_dir, LabError& error) {
     std::string path = id_or_file;
@@ -212,6 +215,18 @@ std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterVal
             error.found = id_or_file;
             return std::nullopt;
         }
+    }
+    // Only a regular file of sensible size: a path from the engine process's input could name /dev/zero.
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && (!std::filesystem::is_regular_file(path, ec) ||
+                                              std::filesystem::file_size(path, ec) > kMaxLabFileBytes)) {
+        error = LabError{};
+        error.file = path;
+        error.message =
+            fmt::format("not a lab file: a lab is a regular file of at most {} bytes", kMaxLabFileBytes);
+        error.expected = "a YAML lab file";
+        error.found = path;
+        return std::nullopt;
     }
     const auto lab = load_lab(path, error);
     if (!lab) return std::nullopt;
