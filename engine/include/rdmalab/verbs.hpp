@@ -234,6 +234,9 @@ class CompletionQueue {
     /// While `meter` is attached (nullptr detaches), every ibv_poll_cq call is counted, and the
     /// `ibv_poll_cq` event carries the system calls of all the polls it stands for (`syscalls`).
     void count_syscalls(std::shared_ptr<const SyscallMeter> meter) { syscalls_ = std::move(meter); }
+    /// The system calls of every ibv_poll_cq since the last reset_polled_syscalls() (with a meter attached).
+    const SyscallTally& polled_syscalls() const { return polled_syscalls_; }
+    void reset_polled_syscalls() { polled_syscalls_ = {}; }
 
   private:
     CompletionQueue(std::shared_ptr<Context> context, std::shared_ptr<CompletionChannel> channel, ibv_cq* cq,
@@ -245,7 +248,8 @@ class CompletionQueue {
     std::uint64_t empty_polls_ = 0;
     unsigned unacked_events_ = 0;
     std::shared_ptr<const SyscallMeter> syscalls_;
-    SyscallTally poll_syscalls_; ///< of the polls since the last ibv_poll_cq event
+    SyscallTally poll_syscalls_;   ///< of the polls since the last ibv_poll_cq event
+    SyscallTally polled_syscalls_; ///< of the polls since reset_polled_syscalls()
 };
 
 /// An address handle (ibv_create_ah), needed for UD sends.

@@ -72,8 +72,15 @@ std::vector<Completion> CompletionQueue::poll(int max) {
     // finds completions records one event for the poll and one per completion. So the system calls of
     // the polls (with a meter attached) add up until the event that shows them.
     const auto call = [&] { return ibv_poll_cq(cq_, max, wcs.data()); };
-    const int n = syscalls_ ? syscalls_->count(call, poll_syscalls_) : call();
-    if (!syscalls_) ++poll_syscalls_.uncounted;
+    SyscallTally this_poll;
+    const int n = syscalls_ ? syscalls_->count(call, this_poll) : call();
+    if (!syscalls_) ++this_poll.uncounted;
+    for (SyscallTally* tally : {&poll_syscalls_, &polled_syscalls_}) {
+        tally->count += this_poll.count;
+        tally->counted += this_poll.counted;
+        tally->uncounted += this_poll.uncounted;
+        if (!this_poll.why.empty()) tally->why = this_poll.why;
+    }
     if (n < 0) fail(trace_, explain_errno("ibv_poll_cq", -n == 0 ? EINVAL : -n, "polling the CQ"));
     if (n == 0) {
         ++empty_polls_;

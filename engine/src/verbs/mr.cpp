@@ -82,14 +82,13 @@ std::shared_ptr<MemoryRegion> MemoryRegion::register_memory(std::shared_ptr<Prot
                                                             unsigned access, std::string label) {
     std::uint64_t dur_ns = 0;
     ibv_mr* mr = traced_call(
-        VerbCall{.scope = pd->trace(), .verb = "ibv_reg_mr", .timed = true},
+        VerbCall{.scope = pd->trace(), .verb = "ibv_reg_mr", .timed = true, .duration = &dur_ns},
         [&] {
             errno = 0;
             return ibv_reg_mr(pd->get(), address, length, static_cast<int>(access));
         },
         [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
             ids["pd"] = pd->handle();
-            dur_ns = call.dur_ns;
             if (call.ok()) {
                 ids["lkey"] = call.value->lkey;
                 ids["rkey"] = call.value->rkey;
@@ -110,12 +109,11 @@ std::uint64_t MemoryRegion::deregister() {
     if (mr_ == nullptr) return 0;
     std::uint64_t dur_ns = 0;
     traced_call(
-        VerbCall{.scope = pd_->trace(), .verb = "ibv_dereg_mr", .timed = true},
+        VerbCall{.scope = pd_->trace(), .verb = "ibv_dereg_mr", .timed = true, .duration = &dur_ns},
         [&] { return ibv_dereg_mr(mr_); },
-        [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
+        [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
             ids = {{"lkey", lkey_}, {"rkey", rkey_}};
             data["label"] = label_;
-            dur_ns = call.dur_ns;
         },
         [&](const auto& call) {
             return explain_errno("ibv_dereg_mr", call.value, fmt::format("the region with lkey {}", lkey_));

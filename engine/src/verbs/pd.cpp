@@ -31,12 +31,9 @@ std::uint64_t ProtectionDomain::dealloc() {
     if (pd_ == nullptr) return 0;
     std::uint64_t dur_ns = 0;
     traced_call(
-        VerbCall{.scope = trace_, .verb = "ibv_dealloc_pd", .timed = true},
+        VerbCall{.scope = trace_, .verb = "ibv_dealloc_pd", .timed = true, .duration = &dur_ns},
         [&] { return ibv_dealloc_pd(pd_); },
-        [&](const auto& call, nlohmann::json& ids, nlohmann::json&) {
-            ids["pd"] = handle_;
-            dur_ns = call.dur_ns;
-        },
+        [&](const auto&, nlohmann::json& ids, nlohmann::json&) { ids["pd"] = handle_; },
         [&](const auto& call) {
             ErrorInfo info = explain_errno("ibv_dealloc_pd", call.value, fmt::format("PD {}", handle_));
             if (call.value == EBUSY) {

@@ -56,6 +56,7 @@ struct VerbCall {
     std::string_view event = {};      ///< the event's name when it is not the verb's (then data has "verb")
     const SyscallMeter* syscalls = nullptr; ///< counts the call's system calls into the event
     SyscallTally* tally = nullptr;          ///< receives what `syscalls` counted (for the caller)
+    std::uint64_t* duration = nullptr;      ///< receives the call's duration (timed calls), traced or not
 };
 
 /// The system calls a tally holds, as an event's data shows them: `syscalls`, or `syscalls_why` when
@@ -82,6 +83,7 @@ auto traced_call(const VerbCall& how, Call&& call, Fields&& fields, Explain&& ex
     outcome.value = how.syscalls ? how.syscalls->count(call, syscalls) : call();
     outcome.err = errno;
     if (how.timed) outcome.dur_ns = monotonic_ns() - start;
+    if (how.duration) *how.duration = outcome.dur_ns;
     if (how.tally) *how.tally = syscalls;
     if (how.scope.on()) {
         nlohmann::json ids = nlohmann::json::object();

@@ -56,6 +56,7 @@ void set_qp_values(State& s, const std::string& name) {
     s.values[name + ".psn"] = std::to_string(q.psn);
     s.values[name + ".state"] = state_name(q.qp->last_known_state());
     s.values[name + ".type"] = lower(qp_type_name(q.qp->type()));
+    s.values[name + ".access"] = access_names(q.access);
 }
 
 void transition_results(State& s, const std::string& name, const TransitionReport& report,
@@ -355,7 +356,7 @@ void do_create_qp(State& s, const Step& step, StepResult& r) {
     cap.max_recv_sge = static_cast<std::uint32_t>(integer(step, "max_recv_sge", 1));
     cap.max_inline_data = static_cast<std::uint32_t>(integer(step, "max_inline_data", 0));
     auto qp = QueuePair::create(pd, send_cq, recv_cq, qp_type, cap, endpoint_of(name));
-    s.qps[name] = QpState{qp, first_psn(qp->qp_num())};
+    s.qps[name] = QpState{qp, static_cast<std::uint32_t>(integer(step, "psn", first_psn(qp->qp_num()))), 0};
     remember(s, name);
     set_qp_values(s, name);
     const auto& got = qp->capacity();
@@ -378,6 +379,8 @@ void do_connect(State& s, const Step& step, StepResult&) {
     const unsigned access = access_value ? access_bits(flag_list(access_value)) : kDefaultQpAccess;
     a.qp->to_init(d.port, access);
     b.qp->to_init(d.port, access);
+    a.access = access;
+    b.access = access;
     PathInfo a_path = path_to(s, b, step, d.port);
     if (const Value* qpn = arg(step, "remote_qpn"))
         a_path.remote_qpn = static_cast<std::uint32_t>(qpn->integer);
@@ -405,6 +408,7 @@ void do_to_init(State& s, const Step& step, StepResult& r) {
     const auto qkey = static_cast<std::uint32_t>(u64(arg(step, "qkey"), kDefaultQkey));
     TransitionReport report;
     const auto dur = timed([&] { report = q.qp->to_init(port, access, 0, qkey); });
+    if (q.qp->type() != IBV_QPT_UD) q.access = access;
     transition_results(s, name, report, dur, r.results);
 }
 
@@ -536,6 +540,7 @@ void do_modify_qp(State& s, const Step& step, StepResult& r) {
         fmt::format("{}->{}", qp_state_name(q.qp->last_known_state()), qp_state_name(attr.qp_state));
     TransitionReport report;
     const auto dur = timed([&] { report = q.qp->modify(attr, mask, transition); });
+    if (mask & IBV_QP_ACCESS_FLAGS) q.access = attr.qp_access_flags;
     transition_results(s, name, report, dur, r.results);
 }
 
@@ -566,11 +571,16 @@ struct CountedPosts {
     QueuePair& qp;
     std::uint64_t syscalls = 0;
     std::string why;
+    // The meter is opened for the step only: while it is open the raw_syscalls tracepoint stays registered,
+    // which slows every system call of every thread (a later bench step would measure that).
     CountedPosts(State& state, QueuePair& queue_pair) : s(state), qp(queue_pair) {
-        if (!s.meter) s.meter = std::make_shared<SyscallMeter>();
+        s.meter = std::make_shared<SyscallMeter>();
         qp.count_syscalls(s.meter);
     }
-    ~CountedPosts() { qp.count_syscalls(nullptr); }
+    ~CountedPosts() {
+        qp.count_syscalls(nullptr);
+        s.meter.reset();
+    }
     CountedPosts(const CountedPosts&) = delete;
     CountedPosts& operator=(const CountedPosts&) = delete;
     void add() {
@@ -680,6 +690,18 @@ void do_poll_cq(State& s, const Step& step, StepResult& r) {
     const auto count = static_cast<std::size_t>(integer(step, "count", 1));
     r.timeout_ms = static_cast<int>(integer(step, "timeout", kDefaultTimeoutMs));
     const auto timeout = std::chrono::milliseconds(r.timeout_ms);
+    // Counted as the posts are (CountedPosts): a meter for this step only.
+    s.meter = std::make_shared<SyscallMeter>();
+    cq->count_syscalls(s.meter);
+    cq->reset_polled_syscalls();
+    struct Detach {
+        State& s;
+        CompletionQueue& cq;
+        ~Detach() {
+            cq.count_syscalls(nullptr);
+            s.meter.reset();
+        }
+    } detach{s, *cq};
     if (count == 0) {
         // Nothing is expected: watch the CQ for the whole timeout and keep whatever arrives.
         const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -692,6 +714,8 @@ void do_poll_cq(State& s, const Step& step, StepResult& r) {
         r.completions = cq->poll_until(count, timeout);
     }
     Results& out = r.results;
+    const SyscallTally& polled = cq->polled_syscalls();
+    out["syscalls"] = polled.why.empty() ? std::to_string(polled.count) : "not counted (" + polled.why + ")";
     out["count"] = std::to_string(r.completions.size());
     if (r.completions.empty()) {
         out["status"] = "none";

@@ -40,6 +40,7 @@ struct DeviceState {
 struct QpState {
     std::shared_ptr<QueuePair> qp;
     std::uint32_t psn = 0;
+    mutable unsigned access = 0; ///< qp_access_flags set at INIT (or by modify_qp); State::object() is const
 };
 
 /// What one step's action left for its expectations and results.
@@ -68,7 +69,7 @@ struct State {
     std::map<std::string, std::shared_ptr<AddressHandle>> ahs;
     std::vector<std::string> created; ///< object names in creation order (teardown walks it backwards)
     std::map<std::string, std::string> values;
-    std::shared_ptr<SyscallMeter> meter; ///< counts the system calls of posts (made on first use)
+    std::shared_ptr<SyscallMeter> meter; ///< counts the system calls of one post or poll step, then closed
 
     /// The object named by field `field` of `step`, of the wanted map; throws LabRunError when absent.
     template <typename Map> auto& object(const Map& map, const Step& step, const std::string& field) const;
