@@ -217,6 +217,16 @@ class TestLabs : public QObject {
         QCOMPARE(std::size_t(steps), bad + 1);
     }
 
+    /// Issue 13: a lab written from docs/lab-format.md alone (by someone who read no other lab) runs.
+    void aLabWrittenFromTheDocumentAloneHoldsEveryExpectation() {
+        const auto r =
+            test::runCli({"lab", "run", kSource + "/tests/data/labs-from-doc/send-recv-promises.yaml"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("status=rnr_retry_exc_err") &&
+                     r.out.contains("ok send-recv-promises: 39 expectations held, 0 broken"),
+                 qPrintable(r.out));
+    }
+
     void cliPrintsStepsVerdictsAndExitsZero() {
         const auto r = test::runCli({"lab", "run", QString::fromStdString(kExample)});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));

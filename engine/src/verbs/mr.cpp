@@ -59,12 +59,13 @@ std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionD
     void* base = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED)
         fail(pd->trace(), explain_errno("mmap", errno, fmt::format("{} bytes for a buffer", length)));
-    auto start = reinterpret_cast<std::uintptr_t>(base);
-    if (slack > 0) start = (start + align - 1) / align * align;
-    auto* buffer = reinterpret_cast<std::uint8_t*>(start + lead);
+    // Pointer arithmetic from the mapping (not integer-to-pointer casts): skip to the aligned start.
+    const std::size_t skip = slack > 0 ? (align - reinterpret_cast<std::uintptr_t>(base) % align) % align : 0;
+    std::uint8_t* start = static_cast<std::uint8_t*>(base) + skip;
+    std::uint8_t* buffer = start + lead;
     try {
         if (options.fill) options.fill({buffer, length});
-        if (options.read_only && mprotect(reinterpret_cast<void*>(start), rounded, PROT_READ) != 0)
+        if (options.read_only && mprotect(start, rounded, PROT_READ) != 0)
             fail(pd->trace(), explain_errno("mprotect", errno, "making the buffer read-only"));
         auto mr = register_memory(std::move(pd), buffer, length, access, std::move(label));
         mr->mapping_ = base;

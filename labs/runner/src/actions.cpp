@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -767,7 +768,7 @@ void do_bench(State& s, const Step& step, StepResult& r) {
     o.keep_samples = false;
     const BenchResult result = run_bench(o);
     Results& out = r.results;
-    auto ns = [](double us) { return std::to_string(static_cast<long long>(us * 1000.0 + 0.5)); };
+    auto ns = [](double us) { return std::to_string(std::llround(us * 1000.0)); };
     if (result.latency) {
         out["p50_ns"] = ns(result.latency->p50);
         out["p99_ns"] = ns(result.latency->p99);
@@ -778,7 +779,7 @@ void do_bench(State& s, const Step& step, StepResult& r) {
             out[key] = "not measured (a bandwidth kind)";
     }
     out["mb_per_s"] = fmt::format("{:.1f}", result.bw_MBps);
-    out["msg_per_s"] = std::to_string(static_cast<long long>(result.msg_rate_Mpps * 1e6 + 0.5));
+    out["msg_per_s"] = std::to_string(std::llround(result.msg_rate_Mpps * 1e6));
     out["syscalls_per_msg"] = result.cpu.syscalls_per_msg
                                   ? fmt::format("{:.2f}", *result.cpu.syscalls_per_msg)
                                   : "not counted (" + result.cpu.syscalls_note + ")";
