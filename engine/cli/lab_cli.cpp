@@ -15,17 +15,15 @@
 
 namespace rdmalab::cli {
 
-namespace {
-
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
-
-/// A usage error of `lab`, in the form of every command's: "rdmalab-cli: lab: MESSAGE", then the usage.
 int lab_usage(const std::string& message) {
     std::fprintf(stderr, "rdmalab-cli: lab: %s\n\n%s\n`rdmalab-cli --help` lists every option and value.\n",
                  message.c_str(), usage_text().c_str());
-    return kExitUsage;
+    return 2;
 }
+
+namespace {
+
+constexpr int kExitFailure = 1;
 
 /// `lab check FILE...`: each file parsed and validated; its error lines, or "FILE: ok (N steps)".
 int lab_check(const std::vector<std::string>& files) {

@@ -1,6 +1,7 @@
 // `rdmalab-cli lab run`: performs a lab on the device (labs/runner, rdmalab_labrun) and prints each step,
 // its explanation and every expectation held or broken with what the device did; `--all` runs every lab.
 #include "lab_run_cli.hpp"
+#include "lab_cli.hpp"
 
 #include "cli.hpp"
 #include "options.hpp"
@@ -19,12 +20,6 @@ namespace {
 
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
-
-int run_usage(const std::string& message) {
-    std::fprintf(stderr, "rdmalab-cli: lab: %s\n\n%s\n`rdmalab-cli --help` lists every option and value.\n",
-                 message.c_str(), usage_text().c_str());
-    return kExitUsage;
-}
 
 struct RunArgs {
     std::string lab; ///< id or file
@@ -128,7 +123,7 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
         const std::string& a = args[i];
         auto value = [&](const char* name) -> std::optional<std::string> {
             if (i + 1 >= args.size()) {
-                status = run_usage(fmt::format("run: {} needs a value", name));
+                status = lab_usage(fmt::format("run: {} needs a value", name));
                 return std::nullopt;
             }
             return args[++i];
@@ -142,7 +137,7 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
             if (!v) return std::nullopt;
             const auto eq = v->find('=');
             if (eq == std::string::npos || eq == 0) {
-                status = run_usage(fmt::format("run: --param wants NAME=VALUE (got '{}')", *v));
+                status = lab_usage(fmt::format("run: --param wants NAME=VALUE (got '{}')", *v));
                 return std::nullopt;
             }
             r.parameters[v->substr(0, eq)] = v->substr(eq + 1);
@@ -150,7 +145,7 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
             const auto v = value("--lang");
             if (!v) return std::nullopt;
             if (*v != "en" && *v != "zh") {
-                status = run_usage(fmt::format("run: --lang must be en or zh (got '{}')", *v));
+                status = lab_usage(fmt::format("run: --lang must be en or zh (got '{}')", *v));
                 return std::nullopt;
             }
             r.language = *v;
@@ -159,25 +154,25 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
             if (!v) return std::nullopt;
             (a == "--trace" ? r.trace_file : a == "--device" ? r.device : r.dir) = *v;
         } else if (a.rfind("--", 0) == 0) {
-            status = run_usage(fmt::format("unknown argument '{}'", a));
+            status = lab_usage(fmt::format("unknown argument '{}'", a));
             return std::nullopt;
         } else if (r.all) {
-            status = run_usage(fmt::format("unknown argument '{}' (run --all runs every lab: name none)", a));
+            status = lab_usage(fmt::format("unknown argument '{}' (run --all runs every lab: name none)", a));
             return std::nullopt;
         } else if (r.lab.empty()) {
             r.lab = a;
         } else {
-            status = run_usage(fmt::format("run: one lab at a time (got '{}' and '{}')", r.lab, a));
+            status = lab_usage(fmt::format("run: one lab at a time (got '{}' and '{}')", r.lab, a));
             return std::nullopt;
         }
     }
     if (r.all == !r.lab.empty()) {
-        status = run_usage(r.all ? "run: --all runs every lab: name none"
+        status = lab_usage(r.all ? "run: --all runs every lab: name none"
                                  : "run: name a lab (an id or a file), or --all");
         return std::nullopt;
     }
     if (r.all && !r.parameters.empty()) {
-        status = run_usage("run: --param applies to one lab, not to --all");
+        status = lab_usage("run: --param applies to one lab, not to --all");
         return std::nullopt;
     }
     return r;
