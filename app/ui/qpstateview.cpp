@@ -98,10 +98,10 @@ void QpStateView::paintEvent(QPaintEvent*) {
             p.setFont(font);
         }
     }
-    // "any state -> ERR" and "any state -> RESET", as the spec allows.
+    // Every state but RESET may move to ERR, every state to RESET (core/verbs.c qp_state_table).
     p.setPen(QPen(fg, 1, Qt::DotLine));
     p.drawText(QRectF(at({2, 72}), QSizeF(w - 30, 40)), Qt::AlignLeft | Qt::TextWordWrap,
-               tr("any state → ERR, any state → RESET"));
+               tr("any state but RESET → ERR; any state → RESET"));
 
     for (int i = 0; i < 7; ++i) {
         const QPointF c = at(kNodes[i].pos);
