@@ -953,6 +953,7 @@ std::vector<Expectation> parse_expectations(const Fields& f, const schema::Actio
         keys.push_back(kind.name);
     std::vector<sv> kinds = keys;
     keys.push_back("why");
+    keys.push_back("device");
     std::size_t i = 0;
     for (const auto& node : e.value) {
         const std::string path = indexed(f.field("expect"), i++);
@@ -980,6 +981,24 @@ std::vector<Expectation> parse_expectations(const Fields& f, const schema::Actio
         const Field spec{kind->name, kind->type, true, {}, kind->choices, kind->fields};
         x.value = parser.value(spec, entry.value, entry.key.Mark(), item.field(kind->name));
         x.why = localized(item, "why", false, parser.scope(), parser.budget());
+        if (item.has("device")) {
+            const auto& d = item.at("device");
+            if (x.kind == "fails")
+                fail(d.key.Mark(), item.field("device"),
+                     "a step's failure decides what the lab does next, on every device: 'fails' takes no "
+                     "'device' (give the step device variants of its text instead)");
+            const std::string name = d.value.IsScalar() ? d.value.Scalar() : std::string();
+            if (name == "software")
+                x.device = DeviceClass::software;
+            else if (name == "hardware")
+                x.device = DeviceClass::hardware;
+            else
+                fail(d.value.Mark(), item.field("device"),
+                     "names the class of device the expectation is checked on", "software or hardware",
+                     d.value.IsScalar()     ? name
+                     : d.value.IsSequence() ? "a list"
+                                            : "a mapping");
+        }
         out.push_back(std::move(x));
     }
     return out;

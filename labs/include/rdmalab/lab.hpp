@@ -59,6 +59,9 @@ struct Expectation {
     std::string kind;  ///< "fails", "completions", "completion", "qp_state", "bytes", "compare", ...
     Value value;       ///< the kind's operand (schema: expectation table)
     LocalizedText why; ///< optional: what it teaches, shown next to held/broken
+    /// `device: software|hardware`: checked only on that class of device (what the IBTA leaves to the
+    /// implementation, e.g. byte_len of a send completion); unknown: on every device.
+    DeviceClass device = DeviceClass::unknown;
     Position position;
 };
 

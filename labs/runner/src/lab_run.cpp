@@ -358,9 +358,16 @@ bool LabRun::run_next() {
     if (s.tracer && s.tracer->enabled()) {
         for (std::size_t i = 0; i < outcome.expectations.size(); ++i) {
             const auto& e = outcome.expectations[i];
-            const std::string line = fmt::format("{} {}: {}; observed {}", e.held ? "ok" : "FAIL", e.kind,
-                                                 e.description, e.observed);
-            s.tracer->record(step_endpoint(objects), EventKind::Check, e.held ? "held" : "broken", {},
+            const std::string line = fmt::format("{} {}: {}; observed {}",
+                                                 !e.applies ? "n/a"
+                                                 : e.held   ? "ok"
+                                                            : "FAIL",
+                                                 e.kind, e.description, e.observed);
+            s.tracer->record(step_endpoint(objects), EventKind::Check,
+                             !e.applies ? "not_applicable"
+                             : e.held   ? "held"
+                                        : "broken",
+                             {},
                              {{"lab", s.lab.id},
                               {"step", step.id},
                               {"index", i},
@@ -369,6 +376,7 @@ bool LabRun::run_next() {
                               {"observed", e.observed},
                               {"why", e.why},
                               {"ok", e.held},
+                              {"applies", e.applies},
                               {"summary", line},
                               {"checks", {line}}});
         }
@@ -404,7 +412,7 @@ std::size_t LabRun::held_count() const {
     std::size_t n = 0;
     for (const auto& o : impl_->outcomes)
         n += static_cast<std::size_t>(std::count_if(o.expectations.begin(), o.expectations.end(),
-                                                    [](const auto& e) { return e.held; }));
+                                                    [](const auto& e) { return e.held && e.applies; }));
     return n;
 }
 
@@ -463,6 +471,7 @@ nlohmann::json LabRun::outcome_json(std::size_t index) const {
         expectations.push_back({{"kind", e.kind},
                                 {"description", e.description},
                                 {"held", e.held},
+                                {"applies", e.applies},
                                 {"observed", e.observed},
                                 {"why", e.why}});
     nlohmann::json j = {{"lab", impl_->lab.id},

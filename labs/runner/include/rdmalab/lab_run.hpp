@@ -34,6 +34,9 @@ struct ExpectationOutcome {
     bool held = false;
     std::string observed; ///< what the device did, e.g. "status=rem_access_err opcode=rdma_write"
     std::string why;      ///< the lab's `why`, in the run's language (may be empty)
+    /// False for an expectation given for another class of device (`device: hardware` on SoftRoCE): not
+    /// checked, `held` is true and it counts neither as held nor as broken.
+    bool applies = true;
 };
 
 /// What happened to one step.
