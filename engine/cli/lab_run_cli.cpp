@@ -59,10 +59,11 @@ void print_step(const labs::LabRun& run, std::size_t index, bool details) {
     for (const auto& e : o.expectations) {
         if (!details && e.held) continue;
         if (!details) std::printf("  step %s:", o.id.c_str());
+        const std::string_view verdict = e.verdict();
         std::printf("  %-7s %s: %s\n          observed: %s\n",
-                    !e.applies ? "n/a"
-                    : e.held   ? "held"
-                               : "BROKEN",
+                    verdict == "held"     ? "held"
+                    : verdict == "broken" ? "BROKEN"
+                                          : "n/a",
                     e.kind.c_str(), e.description.c_str(), e.observed.c_str());
         if (!e.why.empty() && details) std::printf("%s\n", indented("why: " + e.why, 10).c_str());
     }

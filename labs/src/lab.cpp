@@ -988,11 +988,9 @@ std::vector<Expectation> parse_expectations(const Fields& f, const schema::Actio
                      "a step's failure decides what the lab does next, on every device: 'fails' takes no "
                      "'device' (give the step device variants of its text instead)");
             const std::string name = d.value.IsScalar() ? d.value.Scalar() : std::string();
-            if (name == "software")
-                x.device = DeviceClass::software;
-            else if (name == "hardware")
-                x.device = DeviceClass::hardware;
-            else
+            for (const DeviceClass c : {DeviceClass::software, DeviceClass::hardware})
+                if (name == device_class_name(c)) x.device = c;
+            if (x.device == DeviceClass::unknown)
                 fail(d.value.Mark(), item.field("device"),
                      "names the class of device the expectation is checked on", "software or hardware",
                      d.value.IsScalar()     ? name

@@ -7,6 +7,18 @@ const std::string& LocalizedText::get(std::string_view language) const {
     return en;
 }
 
+std::string_view device_class_name(DeviceClass device) {
+    switch (device) {
+    case DeviceClass::software:
+        return "software";
+    case DeviceClass::hardware:
+        return "hardware";
+    case DeviceClass::unknown:
+        break;
+    }
+    return "unknown";
+}
+
 const LocalizedText* DeviceText::variant(DeviceClass device) const {
     if (device == DeviceClass::software && !software.en.empty()) return &software;
     if (device == DeviceClass::hardware && !hardware.en.empty()) return &hardware;

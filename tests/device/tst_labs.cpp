@@ -352,6 +352,13 @@ class TestLabs : public QObject {
             QCOMPARE(value(run, "b_nothing.count"), std::string("0"));
             QVERIFY(value(run, "B.buf.rkey").rfind("0x", 0) == 0);
         } else if (lab == "run-send-recv") {
+            // poll_a: succeeds, completions, then completion ×3 (any device, software only, hardware only).
+            const auto& sent = run.outcome(indexOf(run, "poll_a")).expectations;
+            QCOMPARE(sent.size(), std::size_t(5));
+            QVERIFY(sent.at(3).applies && sent.at(3).held);
+            QVERIFY(!sent.at(4).applies);
+            QVERIFY2(sent.at(4).observed.find("not checked: this expectation is for hardware devices") == 0,
+                     sent.at(4).observed.c_str());
             QCOMPARE(value(run, "poll_b.opcode"), std::string("recv"));
             QCOMPARE(value(run, "poll_b.byte_len"), std::string("32"));
             QCOMPARE(value(run, "poll_b.imm"), std::string("0x1234"));

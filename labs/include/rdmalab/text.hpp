@@ -21,6 +21,9 @@ struct LocalizedText {
 /// in the NIC. `unknown` when the trace does not say (an old recording, or before the session event).
 enum class DeviceClass { unknown, software, hardware };
 
+/// "software", "hardware" or "unknown": the words lab files use for a device class.
+std::string_view device_class_name(DeviceClass device);
+
 /// A text that may differ by device class (docs/lab-format.md, "Device variants"): `common` is the text for
 /// any device, and `software` / `hardware` replace it on that class of device. Each part's `en` is empty when
 /// the file does not give it; `common.en` may be empty only when both variants are given.

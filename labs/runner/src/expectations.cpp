@@ -377,19 +377,16 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
                                fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms), nullptr,
                                language));
     }
-    const DeviceClass device_class = !s.device            ? DeviceClass::unknown
-                                     : s.device->software ? DeviceClass::software
-                                                          : DeviceClass::hardware;
+    const DeviceClass device_class = s.device_class();
     for (const auto& e : step.expect) {
         if (e.kind == "fails") continue;
         if (e.device != DeviceClass::unknown && device_class != DeviceClass::unknown &&
             e.device != device_class) {
-            auto outcome =
-                make(e.kind, value_text(e.value), true,
-                     fmt::format("not checked: this expectation is for {} devices, and {} is {}",
-                                 e.device == DeviceClass::software ? "software" : "hardware", s.device->name,
-                                 device_class == DeviceClass::software ? "software" : "hardware"),
-                     &e, language);
+            auto outcome = make(e.kind, value_text(e.value), true,
+                                fmt::format("not checked: this expectation is for {} devices, and {} is {}",
+                                            device_class_name(e.device), s.device->name,
+                                            device_class_name(device_class)),
+                                &e, language);
             outcome.applies = false;
             out.push_back(std::move(outcome));
             continue;

@@ -363,11 +363,7 @@ bool LabRun::run_next() {
                                                  : e.held   ? "ok"
                                                             : "FAIL",
                                                  e.kind, e.description, e.observed);
-            s.tracer->record(step_endpoint(objects), EventKind::Check,
-                             !e.applies ? "not_applicable"
-                             : e.held   ? "held"
-                                        : "broken",
-                             {},
+            s.tracer->record(step_endpoint(objects), EventKind::Check, std::string(e.verdict()), {},
                              {{"lab", s.lab.id},
                               {"step", step.id},
                               {"index", i},
@@ -438,10 +434,7 @@ std::string LabRun::step_title(std::size_t index) const {
 
 std::string LabRun::step_text(std::size_t index) const {
     const auto& s = *impl_;
-    const DeviceClass device = !s.device            ? DeviceClass::unknown
-                               : s.device->software ? DeviceClass::software
-                                                    : DeviceClass::hardware;
-    return render(s.lab.steps.at(index).text.get(device, s.options.language));
+    return render(s.lab.steps.at(index).text.get(s.device_class(), s.options.language));
 }
 
 void LabRun::teardown() {

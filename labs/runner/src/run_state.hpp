@@ -71,6 +71,14 @@ struct State {
     std::map<std::string, std::string> values;
     std::shared_ptr<SyscallMeter> meter; ///< counts the system calls of one post or poll step, then closed
 
+    /// The class of the opened device (unknown before open_device): picks text variants and decides which
+    /// `device:` expectations apply.
+    DeviceClass device_class() const {
+        return !device            ? DeviceClass::unknown
+               : device->software ? DeviceClass::software
+                                  : DeviceClass::hardware;
+    }
+
     /// The object named by field `field` of `step`, of the wanted map; throws LabRunError when absent.
     template <typename Map> auto& object(const Map& map, const Step& step, const std::string& field) const;
 };

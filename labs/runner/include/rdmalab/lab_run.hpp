@@ -37,6 +37,9 @@ struct ExpectationOutcome {
     /// False for an expectation given for another class of device (`device: hardware` on SoftRoCE): not
     /// checked, `held` is true and it counts neither as held nor as broken.
     bool applies = true;
+
+    /// "held", "broken" or "not_applicable" (the name of its trace event).
+    std::string_view verdict() const { return !applies ? "not_applicable" : held ? "held" : "broken"; }
 };
 
 /// What happened to one step.
