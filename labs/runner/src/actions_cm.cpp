@@ -49,12 +49,18 @@ void set_id_values(State& s, const std::string& name, const CmId& id) {
 /// The cm actions need the lab's PDs and CQs on the device rdma_cm bound the id to.
 void require_lab_device(State& s, const CmId& id, const std::string& name) {
     const auto& d = open_device_of(s);
-    if (id.verbs() && id.verbs() != d.context->get())
-        throw LabRunError(
-            fmt::format("{} is on device {}, but the lab opened {} without `address`: rdma_create_qp needs "
-                        "the PD and CQs "
-                        "of the context rdma_cm opened; open the device with `address:` (docs/lab-format.md)",
-                        name, ibv_get_device_name(id.verbs()->device), d.name));
+    if (!id.verbs())
+        throw LabRunError(fmt::format("{} is bound to no device yet: bind it (cm_bind) or resolve an address "
+                                      "(cm_resolve, then addr_resolved) first",
+                                      name));
+    if (id.verbs() != d.context->get())
+        throw LabRunError(fmt::format(
+            "{} is on device {}, the lab's PDs and CQs on {} ({}): rdma_create_qp needs the PD and CQs of "
+            "the "
+            "context rdma_cm uses for the id's device; open the device with `address:` set to an address of "
+            "that device (docs/lab-format.md)",
+            name, ibv_get_device_name(id.verbs()->device), d.name,
+            d.cm_anchor ? "the device of another address" : "opened without `address`"));
 }
 
 /// Text of private data as received: the buffer is zero-padded to the message's private-data size, so
@@ -101,7 +107,6 @@ void do_cm_bind(State& s, const Step& step, StepResult& r) {
     const std::string name = text(step, "as");
     auto id = new_id(s, name, port_space(step));
     id->bind(text(step, "address"), static_cast<std::uint16_t>(integer(step, "port", 0)));
-    require_lab_device(s, *id, name);
     set_id_values(s, name, *id);
     r.results["port"] = s.values[name + ".port"];
     r.results["device"] = s.values[name + ".device"];
@@ -140,10 +145,7 @@ void do_cm_event(State& s, const Step& step, StepResult& r) {
     out["status"] = std::to_string(event->status);
     out["private_data"] = private_text(event->private_data);
     out["private_data_len"] = std::to_string(event->private_data.size());
-    if (event->type == RDMA_CM_EVENT_ADDR_RESOLVED) {
-        require_lab_device(s, *id, name);
-        set_id_values(s, name, *id);
-    }
+    if (event->type == RDMA_CM_EVENT_ADDR_RESOLVED) set_id_values(s, name, *id);
     if (event->type == RDMA_CM_EVENT_CONNECT_REQUEST) {
         // The new id belongs to the lab from now on: named by request_id, else kept under a generated name
         // so that teardown destroys it (destroying an id that was neither accepted nor rejected rejects it).
