@@ -31,9 +31,11 @@ constexpr std::array<sv, 2> kWcFlags = {"with_imm", "grh"};
 constexpr std::array<sv, 7> kQpStates = {"reset", "init", "rtr", "rts", "sqd", "sqe", "err"};
 constexpr std::array<sv, 3> kQpTypes = {"rc", "uc", "ud"};
 constexpr std::array<sv, 6> kMtus = {"port", "256", "512", "1024", "2048", "4096"};
-constexpr std::array<sv, 16> kErrnos = {
-    "any",    "EINVAL", "ENOMEM",    "EPERM",  "EFAULT", "EOPNOTSUPP", "ENOSYS",          "EACCES",
-    "ENODEV", "ENOENT", "ETIMEDOUT", "EAGAIN", "EBUSY",  "ENOTSUP",    "EPROTONOSUPPORT", "EIO"};
+constexpr std::array<sv, 19> kErrnos = {"any",          "EINVAL",     "ENOMEM",          "EPERM",
+                                        "EFAULT",       "EOPNOTSUPP", "ENOSYS",          "EACCES",
+                                        "ENODEV",       "ENOENT",     "ETIMEDOUT",       "EAGAIN",
+                                        "EBUSY",        "ENOTSUP",    "EPROTONOSUPPORT", "EIO",
+                                        "ECONNREFUSED", "EADDRINUSE", "EADDRNOTAVAIL"};
 constexpr std::array<sv, 16> kQpAttrMasks = {
     "state",     "access_flags",    "pkey_index",         "port",          "qkey",   "av",      "path_mtu",
     "dest_qpn",  "rq_psn",          "max_dest_rd_atomic", "min_rnr_timer", "sq_psn", "timeout", "retry_cnt",
@@ -95,7 +97,7 @@ constexpr std::array<Field, 4> kRemoteFields = {{
 
 // ---- actions --------------------------------------------------------------------------------------------
 
-constexpr std::array<Field, 3> kOpenDevice = {{
+constexpr std::array<Field, 4> kOpenDevice = {{
     {"device", Type::text, false, {}, {}, {}, 0, 0, "device name, e.g. rxe0 (default: the first device)"},
     {"port", Type::integer, false, {}, {}, {}, 1, 255, "port number (default 1)"},
     {"gid_index",
@@ -107,6 +109,15 @@ constexpr std::array<Field, 3> kOpenDevice = {{
      0,
      255,
      "GID index (default: the port's RoCE v2 GID, IPv4-mapped preferred)"},
+    {"address",
+     Type::text,
+     false,
+     {},
+     {},
+     {},
+     0,
+     0,
+     "an IPv4 address: open the RDMA device that owns it, as rdma_cm binds to it (the cm_* actions need it)"},
 }};
 constexpr std::array<sv, 9> kOpenDeviceResults = {"name",       "port",     "gid",        "gid_index", "mtu",
                                                   "link_layer", "software", "port_state", "transport"};
@@ -311,10 +322,11 @@ constexpr std::array<Field, 4> kModifyQp = {{
 }};
 constexpr std::array<sv, 5> kQueryQpResults = {"state", "sq_psn", "rq_psn", "dest_qpn", "sq_draining"};
 
-constexpr std::array<Field, 3> kCreateAh = {{
+constexpr std::array<Field, 4> kCreateAh = {{
     {"as", Type::new_object, true, "ah", {}, {}, 0, 0, "name, e.g. A.ah_b"},
     {"pd", Type::object, true, "pd", {}, {}, 0, 0, "the protection domain"},
-    {"peer", Type::object, true, "qp", {}, {}, 0, 0, "whose port and GID the handle addresses"},
+    {"peer", Type::object, false, "qp", {}, {}, 0, 0, "whose port and GID the handle addresses"},
+    {"group", Type::object, false, "group", {}, {}, 0, 0, "a joined multicast group: its join's ah_attr"},
 }};
 
 constexpr std::array<Field, 4> kPostRecv = {{
@@ -325,7 +337,7 @@ constexpr std::array<Field, 4> kPostRecv = {{
 }};
 constexpr std::array<sv, 3> kPostResults = {"posted", "calls", "syscalls"};
 
-constexpr std::array<Field, 19> kPostSend = {{
+constexpr std::array<Field, 20> kPostSend = {{
     {"qp", Type::object, true, "qp", {}, {}, 0, 0, "the QP"},
     {"opcode", Type::choice, true, {}, kOpcodes, {}, 0, 0, "what to do"},
     kSges,
@@ -361,6 +373,15 @@ constexpr std::array<Field, 19> kPostSend = {{
      1,
      1000000,
      "only every k-th request is signaled, and the last (default 1: all, as `signaled` says)"},
+    {"group",
+     Type::object,
+     false,
+     "group",
+     {},
+     {},
+     0,
+     0,
+     "UD: send to this multicast group (remote QPN 0xFFFFFF and the group's Q_Key)"},
 }};
 
 constexpr std::array<Field, 3> kPollCq = {{
@@ -393,7 +414,92 @@ constexpr std::array<sv, 9> kBenchResults = {"p50_ns",           "p99_ns",      
 
 constexpr std::array<Field, 1> kWait = {{{"time", Type::duration, true, {}, {}, {}, 0, 600000, "how long"}}};
 
-constexpr std::array<Action, 30> kActions = {{
+// rdma_cm (chapter 8) and UD multicast (chapter 24)
+constexpr std::array<sv, 2> kPortSpaces = {"tcp", "udp"};
+constexpr std::array<sv, 2> kCmQpTypes = {"rc", "ud"};
+constexpr Field kCmTimeout{"timeout", Type::duration, false, {}, {}, {}, 0, 600000, "how long (default 5s)"};
+constexpr Field kCmId{"cm_id", Type::object, true, "cm_id", {}, {}, 0, 0, "the rdma_cm id"};
+constexpr Field kPrivateData{"private_data",
+                             Type::text,
+                             false,
+                             {},
+                             {},
+                             {},
+                             0,
+                             0,
+                             "bytes of this text sent with the message (default none)"};
+constexpr Field kPortSpace{"port_space",
+                           Type::choice,
+                           false,
+                           {},
+                           kPortSpaces,
+                           {},
+                           0,
+                           0,
+                           "tcp (default: RDMA_PS_TCP, RC) or udp (UD)"};
+constexpr std::array<Field, 4> kCmBind = {{
+    {"as", Type::new_object, true, "cm_id", {}, {}, 0, 0, "name, e.g. B.listen"},
+    {"address", Type::text, true, {}, {}, {}, 0, 0, "a local IPv4 address"},
+    {"port", Type::integer, false, {}, {}, {}, 0, 65535, "port (default 0: one rdma_cm picks)"},
+    kPortSpace,
+}};
+constexpr std::array<sv, 2> kCmBindResults = {"port", "device"};
+constexpr std::array<Field, 2> kCmListen = {{
+    kCmId,
+    {"backlog", Type::integer, false, {}, {}, {}, 1, 1024, "pending connect requests (default 8)"},
+}};
+constexpr std::array<Field, 5> kCmResolve = {{
+    {"as", Type::new_object, true, "cm_id", {}, {}, 0, 0, "name, e.g. A.id"},
+    {"address", Type::text, true, {}, {}, {}, 0, 0, "the destination's IPv4 address"},
+    {"port", Type::integer, true, {}, {}, {}, 0, 65535, "the destination port"},
+    kPortSpace,
+    kCmTimeout,
+}};
+constexpr std::array<Field, 2> kCmResolveRoute = {{kCmId, kCmTimeout}};
+constexpr std::array<Field, 3> kCmEvent = {{
+    kCmId,
+    kCmTimeout,
+    {"request_id",
+     Type::new_object,
+     false,
+     "cm_id",
+     {},
+     {},
+     0,
+     0,
+     "connect_request: the name of the new passive-side id, e.g. B.conn"},
+}};
+constexpr std::array<sv, 4> kCmEventResults = {"event", "status", "private_data", "private_data_len"};
+constexpr std::array<Field, 8> kCmCreateQp = {{
+    {"as", Type::new_object, true, "qp", {}, {}, 0, 0, "name, e.g. A.qp"},
+    kCmId,
+    {"pd", Type::object, true, "pd", {}, {}, 0, 0, "the protection domain (on the id's device)"},
+    {"send_cq", Type::object, true, "cq", {}, {}, 0, 0, "completion queue of the send queue"},
+    {"recv_cq", Type::object, false, "cq", {}, {}, 0, 0, "of the receive queue (default: send_cq)"},
+    {"type", Type::choice, false, {}, kCmQpTypes, {}, 0, 0, "rc (default) or ud (a udp id)"},
+    {"max_send_wr", Type::integer, false, {}, {}, {}, 1, 1 << 20, "send queue depth (default 16)"},
+    {"max_recv_wr", Type::integer, false, {}, {}, {}, 1, 1 << 20, "receive queue depth (default 16)"},
+}};
+constexpr std::array<sv, 2> kCmCreateQpResults = {"qpn", "state"};
+constexpr std::array<Field, 4> kCmConnect = {{
+    kCmId,
+    kPrivateData,
+    {"retry_count", Type::integer, false, {}, {}, {}, 0, 7, "transport retries (default 7)"},
+    {"rnr_retry_count", Type::integer, false, {}, {}, {}, 0, 7, "RNR retries, 7 = no limit (default 7)"},
+}};
+constexpr std::array<Field, 2> kCmAccept = {{kCmId, kPrivateData}};
+constexpr std::array<Field, 1> kCmIdOnly = {{kCmId}};
+constexpr std::array<Field, 4> kMcastJoin = {{
+    {"as", Type::new_object, true, "group", {}, {}, 0, 0, "name of the membership, e.g. A.group"},
+    kCmId,
+    {"group", Type::text, true, {}, {}, {}, 0, 0, "the group's IPv4 multicast address, e.g. 239.1.2.3"},
+    kCmTimeout,
+}};
+constexpr std::array<sv, 4> kMcastJoinResults = {"event", "status", "qpn", "qkey"};
+constexpr std::array<Field, 1> kMcastLeave = {
+    {{"group", Type::object, true, "group", {}, {}, 0, 0, "the membership to end"}}};
+
+constexpr std::array<Action, 42> kActions = {{
     {"note", "", {}, {}, "text only: no engine call"},
     {"open_device", "ibv_get_device_list, ibv_open_device, ibv_query_port, ibv_query_gid", kOpenDevice,
      kOpenDeviceResults, "opens the device (object `device`), checks the port is ACTIVE, picks a GID"},
@@ -428,6 +534,30 @@ constexpr std::array<Action, 30> kActions = {{
     {"bench", "(a measurement)", kBench, kBenchResults,
      "a measurement on a loopback pair, as rdmalab-cli bench"},
     {"wait", "", kWait, {}, "sleeps (lets a timer run out, e.g. before an RNR retry)"},
+    {"cm_bind", "rdma_create_event_channel, rdma_create_id, rdma_bind_addr", kCmBind, kCmBindResults,
+     "an rdma_cm id with its own event channel, bound to a local address"},
+    {"cm_listen", "rdma_listen", kCmListen, {}, "the bound id listens for connect requests"},
+    {"cm_resolve",
+     "rdma_create_event_channel, rdma_create_id, rdma_resolve_addr",
+     kCmResolve,
+     {},
+     "an rdma_cm id that starts resolving a destination address (addr_resolved follows)"},
+    {"cm_resolve_route",
+     "rdma_resolve_route",
+     kCmResolveRoute,
+     {},
+     "starts resolving the route (route_resolved follows)"},
+    {"cm_event", "rdma_get_cm_event, rdma_ack_cm_event", kCmEvent, kCmEventResults,
+     "waits for the id's next rdma_cm event"},
+    {"cm_create_qp", "rdma_create_qp", kCmCreateQp, kCmCreateQpResults,
+     "a QP on the id's device that rdma_cm moves through its states"},
+    {"cm_connect", "rdma_connect", kCmConnect, {}, "sends the connect request (REQ) with private data"},
+    {"cm_accept", "rdma_accept", kCmAccept, {}, "accepts a connect request (REP) with private data"},
+    {"cm_reject", "rdma_reject", kCmAccept, {}, "rejects a connect request (REJ) with private data"},
+    {"cm_disconnect", "rdma_disconnect", kCmIdOnly, {}, "disconnects (DREQ or DREP); the QP goes to ERR"},
+    {"mcast_join", "rdma_join_multicast, rdma_get_cm_event", kMcastJoin, kMcastJoinResults,
+     "joins a multicast group and waits for the join's event"},
+    {"mcast_leave", "rdma_leave_multicast", kMcastLeave, {}, "leaves the group (the QP is detached)"},
 }};
 
 // ---- expectations ---------------------------------------------------------------------------------------
@@ -479,7 +609,15 @@ constexpr std::array<Field, 4> kCompareFields = {{
     {"factor", Type::text, false, {}, {}, {}, 0, 0, "multiplies right, e.g. 1.5 (ratios)"},
 }};
 
-constexpr std::array<ExpectationKind, 7> kExpectations = {{
+constexpr std::array<sv, 17> kCmEventNames = {
+    "none",           "addr_resolved",   "addr_error",       "route_resolved",
+    "route_error",    "connect_request", "connect_response", "connect_error",
+    "unreachable",    "rejected",        "established",      "disconnected",
+    "device_removal", "multicast_join",  "multicast_error",  "addr_change",
+    "timewait_exit"};
+constexpr std::array<sv, 2> kCmEventActions = {"cm_event", "mcast_join"};
+
+constexpr std::array<ExpectationKind, 8> kExpectations = {{
     {"fails", Type::choice, {}, kErrnos, {}, "the step's verb fails with this errno (any: with any errno)"},
     {"completions",
      Type::integer,
@@ -497,6 +635,12 @@ constexpr std::array<ExpectationKind, 7> kExpectations = {{
      {},
      kWaitOnly,
      "a completion event arrived (true) or the wait timed out (false)"},
+    {"cm_event",
+     Type::choice,
+     {},
+     kCmEventNames,
+     kCmEventActions,
+     "the rdma_cm event that arrived (none: no event within the timeout)"},
 }};
 
 // ---- objects --------------------------------------------------------------------------------------------
@@ -509,7 +653,9 @@ constexpr std::array<sv, 1> kChannelFields = {"fd"};
 constexpr std::array<sv, 1> kCqFields = {"cqe"};
 constexpr std::array<sv, 5> kQpFields = {"qpn", "psn", "state", "type", "access"};
 constexpr std::array<sv, 1> kAhFields = {"gid"};
-constexpr std::array<ObjectKind, 7> kObjectKinds = {{
+constexpr std::array<sv, 2> kCmIdFields = {"port", "device"};
+constexpr std::array<sv, 3> kGroupFields = {"address", "qpn", "qkey"};
+constexpr std::array<ObjectKind, 9> kObjectKinds = {{
     {"device", kDeviceFields},
     {"pd", kPdFields},
     {"mr", kMrFields},
@@ -517,6 +663,8 @@ constexpr std::array<ObjectKind, 7> kObjectKinds = {{
     {"cq", kCqFields},
     {"qp", kQpFields},
     {"ah", kAhFields},
+    {"cm_id", kCmIdFields},
+    {"group", kGroupFields},
 }};
 
 template <typename Table> auto find_by_name(const Table& table, std::string_view name) {

@@ -13,7 +13,9 @@
 #include <QProcess>
 #include <QtTest>
 
+#include <arpa/inet.h>
 #include <nlohmann/json.hpp>
+#include <rdma/rdma_cma.h>
 
 #include <algorithm>
 
@@ -31,6 +33,26 @@ struct Ran {
     std::unique_ptr<labs::LabRun> run;
     std::vector<TraceEvent> events() const { return sink->events(); }
 };
+
+/// librdmacm opens a device's context the first time an id binds to that device and keeps it open until
+/// the process ends (rdma-core's ucma_put_device drops the PD, never the context). Binding one id to the
+/// test bed's rdma_cm address before any count makes that context part of every "before": the counts then
+/// show whether the labs' own ids, QPs, CQs and PDs are gone, which is what they are for.
+void openRdmaCmContextOnce() {
+    const QByteArray address = qgetenv("RDMALAB_CM_ADDR");
+    if (address.isEmpty()) return;
+    rdma_event_channel* channel = rdma_create_event_channel();
+    if (!channel) return;
+    rdma_cm_id* id = nullptr;
+    if (rdma_create_id(channel, &id, nullptr, RDMA_PS_TCP) == 0) {
+        sockaddr_in where{};
+        where.sin_family = AF_INET;
+        if (inet_pton(AF_INET, address.constData(), &where.sin_addr) == 1)
+            (void)rdma_bind_addr(id, reinterpret_cast<sockaddr*>(&where));
+        rdma_destroy_id(id);
+    }
+    rdma_destroy_event_channel(channel);
+}
 
 /// Loads, instantiates and runs a lab in this process; the run is torn down when this returns.
 Ran perform(const std::string& id_or_file, const labs::ParameterValues& parameters = {},
@@ -91,6 +113,7 @@ class TestLabs : public QObject {
     Q_OBJECT
 
   private slots:
+    void initTestCase() { openRdmaCmContextOnce(); }
     void init() { RDMALAB_REQUIRE_DEVICE(); }
     void cleanup() { RDMALAB_CHECK_RESOURCES(); }
 
@@ -169,9 +192,11 @@ class TestLabs : public QObject {
     void aMeasurementAndAComparison() { checkTestLab("run-bench"); }
     void aUdDatagramThroughAnAddressHandle() { checkTestLab("run-ud"); }
     void queriesWritesSqdAndErr() { checkTestLab("run-queries"); }
+    void anRcConnectionThroughRdmaCm() { checkTestLab("run-cm"); }
+    void oneUdSendReachesEveryMulticastMember() { checkTestLab("run-mcast"); }
     void everyTestLabHasATest() {
         const auto files = QDir(QString::fromStdString(kRunDir)).entryList({"*.yaml"}, QDir::Files);
-        QCOMPARE(files.size(), 8);
+        QCOMPARE(files.size(), 10);
     }
 
     void aStepThatFailsUnexpectedlyStopsTheRunAndTearsDown() {
@@ -271,7 +296,7 @@ class TestLabs : public QObject {
 
     void cliRunAllPrintsTheSummaryTable() {
         for (const auto& [dir, count] : {std::pair{QStringLiteral("/tests/data/labs"), 1},
-                                         std::pair{QStringLiteral("/tests/data/labs-run"), 8}}) {
+                                         std::pair{QStringLiteral("/tests/data/labs-run"), 10}}) {
             const auto r = test::runCli({"lab", "run", "--all", "--dir", kSource + dir});
             QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
             QVERIFY2(
@@ -407,6 +432,35 @@ class TestLabs : public QObject {
             const auto ah = positions(events, "ibv_create_ah");
             QCOMPARE(ah.size(), std::size_t(1));
             QCOMPARE(events[ah[0]].data.value("ret", -1), 0);
+        } else if (lab == "run-cm") {
+            // Private data both ways: the REQ's on the listener's connect_request (its buffer is the REQ's
+            // whole private-data space, 56 bytes, zero-padded), the REP's on A's established.
+            QCOMPARE(value(run, "request.private_data"), std::string("hello from A"));
+            QCOMPARE(value(run, "est_a.private_data"), std::string("welcome, A"));
+            QCOMPARE(value(run, "request.private_data_len"), std::string("56"));
+            QCOMPARE(value(run, "refused.status"), std::string("8")); // IB_CM_REJ_INVALID_SERVICE_ID
+            QCOMPARE(value(run, "B.listen.port"), std::string("7490"));
+            QCOMPARE(value(run, "B.conn.device"), value(run, "device.name"));
+            // Teardown: each QP by rdma_destroy_qp before any id goes; five ids (the listener, A's, the
+            // request's, C's and open_device's), four channels (the request's id shares the listener's).
+            const auto qps = positions(events, "rdma_destroy_qp");
+            const auto ids = positions(events, "rdma_destroy_id");
+            const auto channels = positions(events, "rdma_destroy_event_channel");
+            QCOMPARE(qps.size(), std::size_t(3));
+            QCOMPARE(ids.size(), std::size_t(5));
+            QCOMPARE(channels.size(), std::size_t(4));
+            QVERIFY(positions(events, "ibv_destroy_qp").empty());
+            QVERIFY(qps.back() < ids.front());
+            for (const auto i : ids)
+                QCOMPARE(events[i].data.value("ret", -1), 0);
+        } else if (lab == "run-mcast") {
+            QCOMPARE(value(run, "join_a.qpn"), std::string("0xffffff"));
+            QCOMPARE(value(run, "join_b.qkey"), value(run, "join_a.qkey"));
+            QCOMPARE(value(run, "got_a.src_qp"), value(run, "D.qp.qpn"));
+            // C left by its step, A and B at teardown, each before its QP is destroyed.
+            const auto leaves = positions(events, "rdma_leave_multicast");
+            QCOMPARE(leaves.size(), std::size_t(3));
+            QVERIFY(leaves.back() < positions(events, "rdma_destroy_qp").front());
         }
     }
 };

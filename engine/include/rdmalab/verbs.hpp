@@ -357,6 +357,13 @@ class QueuePair {
                                              std::shared_ptr<CompletionQueue> recv_cq, ibv_qp_type type,
                                              const QpCapacity& capacity = {},
                                              Endpoint endpoint = Endpoint::None);
+    /// Wraps a QP another library created on `pd` and these CQs (rdma_create_qp): `release` destroys it,
+    /// traced as `release_verb`, instead of ibv_destroy_qp. Its state is read with ibv_query_qp.
+    static std::shared_ptr<QueuePair> adopt(std::shared_ptr<ProtectionDomain> pd,
+                                            std::shared_ptr<CompletionQueue> send_cq,
+                                            std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp,
+                                            const QpCapacity& granted, Endpoint endpoint,
+                                            std::function<void()> release, const char* release_verb);
     ~QueuePair();
     QueuePair(const QueuePair&) = delete;
     QueuePair& operator=(const QueuePair&) = delete;
@@ -419,6 +426,8 @@ class QueuePair {
     ibv_qp_state state_ = IBV_QPS_RESET;
     std::shared_ptr<const SyscallMeter> syscalls_;
     SyscallTally last_post_syscalls_;
+    std::function<void()> release_; ///< adopt(): destroys the QP instead of ibv_destroy_qp
+    const char* release_verb_ = "ibv_destroy_qp";
 };
 
 /// Connects two connected-mode QPs (RC or UC) to each other: RESET->INIT->RTR->RTS on both, A first.

@@ -120,10 +120,31 @@ std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> p
         new QueuePair(std::move(pd), std::move(send_cq), std::move(recv_cq), qp, type, actual, scope));
 }
 
+std::shared_ptr<QueuePair> QueuePair::adopt(std::shared_ptr<ProtectionDomain> pd,
+                                            std::shared_ptr<CompletionQueue> send_cq,
+                                            std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp,
+                                            const QpCapacity& granted, Endpoint endpoint,
+                                            std::function<void()> release, const char* release_verb) {
+    const TraceScope scope =
+        endpoint == Endpoint::None ? pd->trace() : TraceScope{pd->trace().tracer, endpoint};
+    pd->context()->register_qp(qp->qp_num, scope.endpoint);
+    std::shared_ptr<QueuePair> adopted(new QueuePair(std::move(pd), std::move(send_cq), std::move(recv_cq),
+                                                     qp, qp->qp_type, granted, scope));
+    adopted->release_ = std::move(release);
+    adopted->release_verb_ = release_verb;
+    adopted->state_ = adopted->current_state_quietly();
+    return adopted;
+}
+
 QueuePair::~QueuePair() {
     const std::uint32_t qpn = qp_->qp_num;
     traced_release(
-        trace_, "ibv_destroy_qp", [&] { return ibv_destroy_qp(qp_); },
+        trace_, release_verb_,
+        [&] {
+            if (!release_) return ibv_destroy_qp(qp_);
+            release_(); // rdma_destroy_qp returns nothing
+            return 0;
+        },
         [&](nlohmann::json& ids, nlohmann::json&) { ids["qpn"] = qpn; });
 }
 

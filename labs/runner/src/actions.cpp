@@ -1,5 +1,6 @@
 // One function per action of the lab language (labs/src/lab_schema.cpp), each through the engine's verbs
 // classes, so every call is traced and every failure explained as the engine explains it.
+#include "actions_cm.hpp"
 #include "rdmalab/bench.hpp"
 #include "rdmalab/device.hpp"
 #include "rdmalab/lab_schema.hpp"
@@ -157,7 +158,9 @@ void do_open_device(State& s, const Step& step, StepResult& r) {
     const auto port =
         static_cast<std::uint8_t>(s.options.port > 0 ? s.options.port : integer(step, "port", 1));
     DeviceState d;
-    d.context = Context::open(name, s.tracer);
+    const std::string address = text(step, "address");
+    // With an address, the device is the one rdma_cm binds that address to, whatever --device says.
+    d.context = address.empty() ? Context::open(name, s.tracer) : open_device_by_address(s, address, d);
     d.name = d.context->device_name();
     d.port = port;
     d.context->require_active_port(port);
@@ -559,6 +562,20 @@ void do_query_qp(State& s, const Step& step, StepResult& r) {
 void do_create_ah(State& s, const Step& step, StepResult&) {
     const std::string name = text(step, "as");
     auto& pd = s.object(s.pds, step, "pd");
+    if (arg(step, "group")) {
+        // The join event's ah_attr: the group's multicast GID, through the port and GID the join chose.
+        const auto& group = s.object(s.groups, step, "group");
+        if (!group->qp_num)
+            throw LabRunError(fmt::format("step '{}': group {} has no join event (the join failed)", step.id,
+                                          text(step, "group")));
+        auto ah = AddressHandle::create(pd, group->ah_attr);
+        s.ahs[name] = ah;
+        remember(s, name);
+        s.values[name + ".gid"] = gid_to_string(group->ah_attr.grh.dgid);
+        return;
+    }
+    if (!arg(step, "peer"))
+        throw LabRunError(fmt::format("step '{}': create_ah needs `peer` or `group`", step.id));
     s.object(s.qps, step, "peer"); // must exist; every endpoint is on this device, so its GID is ours
     auto ah = AddressHandle::create(pd, address_of(s, device(s).port));
     s.ahs[name] = ah;
@@ -659,6 +676,11 @@ void do_post_send(State& s, const Step& step, StepResult& r) {
     if (arg(step, "ah")) base.ah = s.object(s.ahs, step, "ah");
     if (arg(step, "remote_qp")) base.remote_qpn = s.object(s.qps, step, "remote_qp").qp->qp_num();
     base.remote_qkey = static_cast<std::uint32_t>(u64(arg(step, "qkey"), kDefaultQkey));
+    if (arg(step, "group")) {
+        const auto& group = s.object(s.groups, step, "group");
+        base.remote_qpn = group->qp_num; // 0xFFFFFF: the multicast QP number
+        base.remote_qkey = static_cast<std::uint32_t>(u64(arg(step, "qkey"), group->qkey));
+    }
     base.wr_id = u64(arg(step, "wr_id"), s.next + 1);
     const auto count = static_cast<std::size_t>(integer(step, "count", 1));
     const auto per_call = static_cast<std::size_t>(integer(step, "per_call", 1));
@@ -828,6 +850,18 @@ const std::map<std::string, ActionFunction, std::less<>>& action_table() {
         {"wait_cq_event", do_wait_cq_event},
         {"bench", do_bench},
         {"wait", do_wait},
+        {"cm_bind", do_cm_bind},
+        {"cm_listen", do_cm_listen},
+        {"cm_resolve", do_cm_resolve},
+        {"cm_resolve_route", do_cm_resolve_route},
+        {"cm_event", do_cm_event},
+        {"cm_create_qp", do_cm_create_qp},
+        {"cm_connect", do_cm_connect},
+        {"cm_accept", do_cm_accept},
+        {"cm_reject", do_cm_reject},
+        {"cm_disconnect", do_cm_disconnect},
+        {"mcast_join", do_mcast_join},
+        {"mcast_leave", do_mcast_leave},
     };
     return table;
 }

@@ -415,6 +415,13 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
             out.push_back(check_bytes(s, e, language));
         } else if (e.kind == "compare") {
             out.push_back(check_compare(s, e, language));
+        } else if (e.kind == "cm_event") {
+            const auto it = r.results.find("event");
+            const std::string got = it == r.results.end() ? "no event read" : it->second;
+            std::string observed = got;
+            if (got != "none" && r.results.count("status")) observed += ", status " + r.results.at("status");
+            if (got == "none") observed = fmt::format("no event within {} ms", r.timeout_ms);
+            out.push_back(make("cm_event", e.value.text, got == e.value.text, observed, &e, language));
         } else if (e.kind == "event") {
             const bool wanted = e.value.boolean;
             const std::string observed = !r.event_arrived ? "no wait happened"

@@ -447,12 +447,14 @@ void LabRun::teardown() {
             if (auto found = map.find(*it); found != map.end()) map.erase(found);
         map.clear();
     };
+    release(s.groups); // rdma_leave_multicast detaches each group from its QP before the QP goes
     release(s.qps);
     release(s.ahs);
     release(s.cqs);
     release(s.channels);
     release(s.mrs);
     release(s.pds);
+    release(s.cm_ids); // after their QPs (rdma_destroy_qp); a channel goes with its last id
     s.device.reset();
     s.meter.reset();
 }

@@ -2,6 +2,7 @@
 // (expectations.cpp). Internal.
 #pragma once
 
+#include "rdmalab/cm_id.hpp"
 #include "rdmalab/lab.hpp"
 #include "rdmalab/lab_run.hpp"
 #include "rdmalab/syscount.hpp"
@@ -27,6 +28,9 @@ class LabRunError : public std::runtime_error {
 
 /// The opened device and what open_device chose.
 struct DeviceState {
+    /// open_device with `address`: the rdma_cm id bound to it, whose device context `context` borrows
+    /// (librdmacm closes that context when its last id goes, so this id is declared first: destroyed last).
+    std::shared_ptr<CmId> cm_anchor;
     std::shared_ptr<Context> context;
     std::string name;
     std::uint8_t port = 1;
@@ -67,6 +71,8 @@ struct State {
     std::map<std::string, std::shared_ptr<CompletionQueue>> cqs;
     std::map<std::string, QpState> qps;
     std::map<std::string, std::shared_ptr<AddressHandle>> ahs;
+    std::map<std::string, std::shared_ptr<CmId>> cm_ids;
+    std::map<std::string, std::shared_ptr<MulticastGroup>> groups;
     std::vector<std::string> created; ///< object names in creation order (teardown walks it backwards)
     std::map<std::string, std::string> values;
     std::shared_ptr<SyscallMeter> meter; ///< counts the system calls of one post or poll step, then closed
