@@ -348,7 +348,14 @@ void QueuePair::post_recv(const RecvRequest& request) {
             const std::string detail =
                 fmt::format("posting a receive on QP {} in state {}", qp_->qp_num, qp_state_name(state));
             ErrorInfo info = explain_errno("ibv_post_recv", ret, detail);
-            if (ret == EINVAL && state == IBV_QPS_RESET) {
+            if (srq_) {
+                info.cause =
+                    fmt::format("{}: the QP was created with SRQ {}, so it has no receive queue of its "
+                                "own (ibv_create_qp(3): with srq set, the receive capacities are "
+                                "ignored).",
+                                detail, srq_->handle());
+                info.fix = "Post receives to the shared receive queue (ibv_post_srq_recv).";
+            } else if (ret == EINVAL && state == IBV_QPS_RESET) {
                 info.cause = detail +
                              ": a QP takes receive work requests from INIT on (and in RTR, RTS, SQD, "
                              "SQE; in ERR they are flushed), never in RESET.";
