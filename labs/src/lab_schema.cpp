@@ -16,7 +16,8 @@ constexpr std::int64_t kGiB = std::int64_t(1) << 30;
 
 constexpr std::array<sv, 8> kAccessFlags = {"local_write", "remote_write", "remote_read", "remote_atomic",
                                             "mw_bind",     "zero_based",   "on_demand",   "relaxed_order"};
-constexpr std::array<sv, 7> kOpcodes = {"send", "send_imm", "write", "write_imm", "read", "cas", "faa"};
+constexpr std::array<sv, 10> kOpcodes = {"send", "send_imm", "write",     "write_imm",     "read",
+                                         "cas",  "faa",      "local_inv", "send_with_inv", "bind_mw"};
 constexpr std::array<sv, 22> kWcStatuses = {
     "success",          "loc_len_err",       "loc_qp_op_err",     "loc_eec_op_err",
     "loc_prot_err",     "wr_flush_err",      "mw_bind_err",       "bad_resp_err",
@@ -27,7 +28,7 @@ constexpr std::array<sv, 22> kWcStatuses = {
 constexpr std::array<sv, 10> kWcOpcodes = {"send",      "rdma_write", "rdma_read",          "comp_swap",
                                            "fetch_add", "recv",       "recv_rdma_with_imm", "bind_mw",
                                            "local_inv", "tso"};
-constexpr std::array<sv, 2> kWcFlags = {"with_imm", "grh"};
+constexpr std::array<sv, 4> kWcFlags = {"with_imm", "grh", "with_inv", "ip_csum_ok"};
 constexpr std::array<sv, 7> kQpStates = {"reset", "init", "rtr", "rts", "sqd", "sqe", "err"};
 constexpr std::array<sv, 3> kQpTypes = {"rc", "uc", "ud"};
 constexpr std::array<sv, 6> kMtus = {"port", "256", "512", "1024", "2048", "4096"};
@@ -45,6 +46,29 @@ constexpr std::array<sv, 9> kBenchKinds = {"send_lat", "write_lat", "read_lat", 
                                            "write_bw", "read_bw",   "send_bw",  "tcp_bw"};
 constexpr std::array<sv, 6> kCompareOps = {"<", "<=", "==", "!=", ">=", ">"};
 constexpr std::array<sv, 1> kAll = {"all"};
+constexpr std::array<sv, 2> kMwTypes = {"1", "2"};
+/// ibv_event_type without IBV_EVENT_, lower case; "none": no event arrived.
+constexpr std::array<sv, 21> kAsyncEvents = {"cq_err",
+                                             "qp_fatal",
+                                             "qp_req_err",
+                                             "qp_access_err",
+                                             "comm_est",
+                                             "sq_drained",
+                                             "path_mig",
+                                             "path_mig_err",
+                                             "device_fatal",
+                                             "port_active",
+                                             "port_err",
+                                             "lid_change",
+                                             "pkey_change",
+                                             "sm_change",
+                                             "srq_err",
+                                             "srq_limit_reached",
+                                             "qp_last_wqe_reached",
+                                             "client_reregister",
+                                             "gid_change",
+                                             "wq_fatal",
+                                             "none"};
 
 // ---- reusable fields ------------------------------------------------------------------------------------
 
@@ -72,7 +96,7 @@ constexpr Field kSges{
     0,     0,          "the scatter/gather list, in order (default: none, a zero-length request)"};
 
 /// The remote side of a WRITE, READ or atomic: a peer's region by name, or a raw address and key.
-constexpr std::array<Field, 4> kRemoteFields = {{
+constexpr std::array<Field, 5> kRemoteFields = {{
     {"mr", Type::object, false, "mr", {}, {}, 0, 0, "the peer's region: its address and rkey"},
     {"offset",
      Type::size,
@@ -93,6 +117,7 @@ constexpr std::array<Field, 4> kRemoteFields = {{
      0xffffffff,
      "use this rkey instead of the region's (a wrong key)"},
     {"addr", Type::u64, false, {}, {}, {}, 0, 0, "use this address instead of the region's"},
+    {"mw", Type::object, false, "mw", {}, {}, 0, 0, "the peer's memory window: its address and current rkey"},
 }};
 
 // ---- actions --------------------------------------------------------------------------------------------
@@ -193,7 +218,7 @@ constexpr std::array<Field, 3> kCreateCq = {{
 }};
 constexpr std::array<sv, 1> kCreateCqResults = {"cqe"};
 
-constexpr std::array<Field, 11> kCreateQp = {{
+constexpr std::array<Field, 12> kCreateQp = {{
     {"as", Type::new_object, true, "qp", {}, {}, 0, 0, "name, e.g. A.qp"},
     {"pd", Type::object, true, "pd", {}, {}, 0, 0, "the protection domain"},
     {"type", Type::choice, false, {}, kQpTypes, {}, 0, 0, "rc (default), uc or ud"},
@@ -213,6 +238,15 @@ constexpr std::array<Field, 11> kCreateQp = {{
      0,
      0xffffff,
      "its first send PSN (default: a fixed pseudo-random one per QP number)"},
+    {"srq",
+     Type::object,
+     false,
+     "srq",
+     {},
+     {},
+     0,
+     0,
+     "take receives from this SRQ (no receive queue of its own)"},
 }};
 constexpr std::array<sv, 7> kCreateQpResults = {
     "qpn", "max_send_wr", "max_recv_wr", "max_send_sge", "max_recv_sge", "max_inline_data", "state"};
@@ -337,7 +371,31 @@ constexpr std::array<Field, 4> kPostRecv = {{
 }};
 constexpr std::array<sv, 3> kPostResults = {"posted", "calls", "syscalls"};
 
-constexpr std::array<Field, 20> kPostSend = {{
+/// What a memory window is bound to: a part of a region and the remote access it grants.
+constexpr std::array<Field, 4> kBindFields = {{
+    {"mr", Type::object, true, "mr", {}, {}, 0, 0, "the region (registered with mw_bind)"},
+    {"offset", Type::size, false, {}, {}, {}, 0, 16 * kGiB, "the window's start in the region (default 0)"},
+    {"length",
+     Type::size,
+     false,
+     {},
+     {},
+     {},
+     0,
+     16 * kGiB,
+     "bytes (default: the rest of the region; 0 unbinds a type 1 window)"},
+    {"access",
+     Type::flags,
+     false,
+     {},
+     kAccessFlags,
+     {},
+     0,
+     0,
+     "remote access the window grants (default none)"},
+}};
+
+constexpr std::array<Field, 23> kPostSend = {{
     {"qp", Type::object, true, "qp", {}, {}, 0, 0, "the QP"},
     {"opcode", Type::choice, true, {}, kOpcodes, {}, 0, 0, "what to do"},
     kSges,
@@ -382,6 +440,17 @@ constexpr std::array<Field, 20> kPostSend = {{
      0,
      0,
      "UD: send to this multicast group (remote QPN 0xFFFFFF and the group's Q_Key)"},
+    {"invalidate_rkey",
+     Type::operand,
+     false,
+     {},
+     {},
+     {},
+     0,
+     0,
+     "local_inv, send_with_inv: the rkey to invalidate (a number or a value path, e.g. B.win.rkey)"},
+    {"mw", Type::object, false, "mw", {}, {}, 0, 0, "bind_mw: the type 2 window to bind"},
+    {"bind", Type::map, false, {}, {}, kBindFields, 0, 0, "bind_mw: the part of a region the window grants"},
 }};
 
 constexpr std::array<Field, 3> kPollCq = {{
@@ -389,8 +458,9 @@ constexpr std::array<Field, 3> kPollCq = {{
     {"count", Type::integer, false, {}, {}, {}, 0, 1000000, "completions to wait for (default 1)"},
     kTimeout,
 }};
-constexpr std::array<sv, 10> kPollResults = {"count",  "status", "opcode", "byte_len", "imm",
-                                             "src_qp", "wr_id",  "qp_num", "wc_flags", "syscalls"};
+constexpr std::array<sv, 11> kPollResults = {"count",    "status",   "opcode",          "byte_len",
+                                             "imm",      "src_qp",   "wr_id",           "qp_num",
+                                             "wc_flags", "syscalls", "invalidated_rkey"};
 
 constexpr std::array<Field, 2> kReqNotify = {{
     {"cq", Type::object, true, "cq", {}, {}, 0, 0, "a CQ created with a channel"},
@@ -499,7 +569,123 @@ constexpr std::array<sv, 4> kMcastJoinResults = {"event", "status", "qpn", "qkey
 constexpr std::array<Field, 1> kMcastLeave = {
     {{"group", Type::object, true, "group", {}, {}, 0, 0, "the membership to end"}}};
 
-constexpr std::array<Action, 42> kActions = {{
+constexpr std::array<Field, 4> kCreateSrq = {{
+    {"as", Type::new_object, true, "srq", {}, {}, 0, 0, "name, e.g. B.srq"},
+    {"pd", Type::object, true, "pd", {}, {}, 0, 0, "the protection domain"},
+    {"max_wr",
+     Type::integer,
+     false,
+     {},
+     {},
+     {},
+     1,
+     1 << 20,
+     "receives it holds (default 16; the device may grant more)"},
+    {"max_sge", Type::integer, false, {}, {}, {}, 1, 1024, "SGEs per receive (default 1)"},
+}};
+constexpr std::array<sv, 3> kCreateSrqResults = {"max_wr", "max_sge", "handle"};
+constexpr std::array<Field, 4> kPostSrqRecv = {{
+    {"srq", Type::object, true, "srq", {}, {}, 0, 0, "the shared receive queue"},
+    kSges,
+    {"wr_id",
+     Type::u64,
+     false,
+     {},
+     {},
+     {},
+     0,
+     0,
+     "work request id of the first (default: the step's number)"},
+    {"count",
+     Type::integer,
+     false,
+     {},
+     {},
+     {},
+     1,
+     100000,
+     "post this many receives, wr_id counting up (default 1)"},
+}};
+constexpr std::array<sv, 1> kPostedResult = {"posted"};
+constexpr std::array<Field, 2> kModifySrq = {{
+    {"srq", Type::object, true, "srq", {}, {}, 0, 0, "the shared receive queue"},
+    {"limit",
+     Type::integer,
+     true,
+     {},
+     {},
+     {},
+     0,
+     1 << 20,
+     "srq_limit: the event fires when fewer receives remain"},
+}};
+constexpr std::array<Field, 1> kSrqOnly = {{{"srq", Type::object, true, "srq", {}, {}, 0, 0, "the SRQ"}}};
+constexpr std::array<sv, 3> kQuerySrqResults = {"max_wr", "max_sge", "limit"};
+constexpr std::array<Field, 2> kWaitAsync = {{
+    kTimeout,
+    {"count",
+     Type::integer,
+     false,
+     {},
+     {},
+     {},
+     0,
+     1000,
+     "events to wait for (default 1); 0: gather every event of the whole timeout"},
+}};
+constexpr std::array<sv, 4> kWaitAsyncResults = {"count", "type", "object", "types"};
+constexpr std::array<Field, 3> kAllocMw = {{
+    {"as", Type::new_object, true, "mw", {}, {}, 0, 0, "name, e.g. B.win"},
+    {"pd", Type::object, true, "pd", {}, {}, 0, 0, "the protection domain"},
+    {"type",
+     Type::choice,
+     false,
+     {},
+     kMwTypes,
+     {},
+     0,
+     0,
+     "1 (bound with ibv_bind_mw) or 2 (default; bound with a bind_mw post)"},
+}};
+constexpr std::array<sv, 2> kAllocMwResults = {"rkey", "type"};
+constexpr std::array<Field, 8> kBindMw = {{
+    {"mw", Type::object, true, "mw", {}, {}, 0, 0, "a type 1 window"},
+    {"qp",
+     Type::object,
+     true,
+     "qp",
+     {},
+     {},
+     0,
+     0,
+     "a QP of the window's PD in RTS: the bind is posted on it"},
+    {"mr", Type::object, true, "mr", {}, {}, 0, 0, "the region (registered with mw_bind)"},
+    {"offset", Type::size, false, {}, {}, {}, 0, 16 * kGiB, "the window's start in the region (default 0)"},
+    {"length",
+     Type::size,
+     false,
+     {},
+     {},
+     {},
+     0,
+     16 * kGiB,
+     "bytes (default: the rest of the region; 0 unbinds)"},
+    {"access",
+     Type::flags,
+     false,
+     {},
+     kAccessFlags,
+     {},
+     0,
+     0,
+     "remote access the window grants (default none)"},
+    {"wr_id", Type::u64, false, {}, {}, {}, 0, 0, "work request id (default: the step's number)"},
+    {"signaled", Type::boolean, false, {}, {}, {}, 0, 0, "IBV_SEND_SIGNALED (default true)"},
+}};
+constexpr std::array<sv, 2> kBindMwResults = {"rkey", "old_rkey"};
+constexpr std::array<Field, 1> kMwOnly = {{{"mw", Type::object, true, "mw", {}, {}, 0, 0, "the window"}}};
+
+constexpr std::array<Action, 50> kActions = {{
     {"note", "", {}, {}, "text only: no engine call"},
     {"open_device", "ibv_get_device_list, ibv_open_device, ibv_query_port, ibv_query_gid", kOpenDevice,
      kOpenDeviceResults, "opens the device (object `device`), checks the port is ACTIVE, picks a GID"},
@@ -558,6 +744,15 @@ constexpr std::array<Action, 42> kActions = {{
     {"mcast_join", "rdma_join_multicast, rdma_get_cm_event", kMcastJoin, kMcastJoinResults,
      "joins a multicast group and waits for the join's event"},
     {"mcast_leave", "rdma_leave_multicast", kMcastLeave, {}, "leaves the group (the QP is detached)"},
+    {"create_srq", "ibv_create_srq", kCreateSrq, kCreateSrqResults, "a shared receive queue"},
+    {"post_srq_recv", "ibv_post_srq_recv", kPostSrqRecv, kPostedResult, "receive work requests on an SRQ"},
+    {"modify_srq", "ibv_modify_srq", kModifySrq, {}, "arms the SRQ's limit (IBV_SRQ_LIMIT)"},
+    {"query_srq", "ibv_query_srq", kSrqOnly, kQuerySrqResults, "the SRQ's size and armed limit"},
+    {"wait_async_event", "ibv_get_async_event, ibv_ack_async_event", kWaitAsync, kWaitAsyncResults,
+     "waits on the device's async event fd and reads every event"},
+    {"alloc_mw", "ibv_alloc_mw", kAllocMw, kAllocMwResults, "a memory window (unbound)"},
+    {"bind_mw", "ibv_bind_mw", kBindMw, kBindMwResults, "binds a type 1 window to a part of a region"},
+    {"dealloc_mw", "ibv_dealloc_mw", kMwOnly, {}, "frees a memory window"},
 }};
 
 // ---- expectations ---------------------------------------------------------------------------------------
@@ -616,8 +811,38 @@ constexpr std::array<sv, 17> kCmEventNames = {
     "device_removal", "multicast_join",  "multicast_error",  "addr_change",
     "timewait_exit"};
 constexpr std::array<sv, 2> kCmEventActions = {"cm_event", "mcast_join"};
+constexpr std::array<sv, 1> kWaitAsyncOnly = {"wait_async_event"};
+constexpr std::array<Field, 3> kAsyncEventFields = {{
+    {"type",
+     Type::choice,
+     true,
+     {},
+     kAsyncEvents,
+     {},
+     0,
+     0,
+     "IBV_EVENT_* without the prefix, lower case; none: no event"},
+    {"object",
+     Type::text,
+     false,
+     {},
+     {},
+     {},
+     0,
+     0,
+     "the object it names: a QP, SRQ or CQ (E.name), or port N"},
+    {"count",
+     Type::integer,
+     false,
+     {},
+     {},
+     {},
+     0,
+     1000,
+     "exactly this many events of this type arrived (default: at least one)"},
+}};
 
-constexpr std::array<ExpectationKind, 8> kExpectations = {{
+constexpr std::array<ExpectationKind, 9> kExpectations = {{
     {"fails", Type::choice, {}, kErrnos, {}, "the step's verb fails with this errno (any: with any errno)"},
     {"completions",
      Type::integer,
@@ -641,6 +866,12 @@ constexpr std::array<ExpectationKind, 8> kExpectations = {{
      kCmEventNames,
      kCmEventActions,
      "the rdma_cm event that arrived (none: no event within the timeout)"},
+    {"async_event",
+     Type::map,
+     kAsyncEventFields,
+     {},
+     kWaitAsyncOnly,
+     "an asynchronous event of this type arrived in the wait (type none: no event at all)"},
 }};
 
 // ---- objects --------------------------------------------------------------------------------------------
@@ -655,7 +886,9 @@ constexpr std::array<sv, 5> kQpFields = {"qpn", "psn", "state", "type", "access"
 constexpr std::array<sv, 1> kAhFields = {"gid"};
 constexpr std::array<sv, 2> kCmIdFields = {"port", "device"};
 constexpr std::array<sv, 3> kGroupFields = {"address", "qpn", "qkey"};
-constexpr std::array<ObjectKind, 9> kObjectKinds = {{
+constexpr std::array<sv, 4> kSrqFields = {"handle", "max_wr", "max_sge", "limit"};
+constexpr std::array<sv, 4> kMwFields = {"rkey", "type", "addr", "length"};
+constexpr std::array<ObjectKind, 11> kObjectKinds = {{
     {"device", kDeviceFields},
     {"pd", kPdFields},
     {"mr", kMrFields},
@@ -665,6 +898,8 @@ constexpr std::array<ObjectKind, 9> kObjectKinds = {{
     {"ah", kAhFields},
     {"cm_id", kCmIdFields},
     {"group", kGroupFields},
+    {"srq", kSrqFields},
+    {"mw", kMwFields},
 }};
 
 template <typename Table> auto find_by_name(const Table& table, std::string_view name) {

@@ -194,9 +194,12 @@ class TestLabs : public QObject {
     void queriesWritesSqdAndErr() { checkTestLab("run-queries"); }
     void anRcConnectionThroughRdmaCm() { checkTestLab("run-cm"); }
     void oneUdSendReachesEveryMulticastMember() { checkTestLab("run-mcast"); }
+    void twoQpsConsumeOneSharedReceiveQueue() { checkTestLab("run-srq"); }
+    void aWindowsKeyWorksThenFailsAfterInvalidation() { checkTestLab("run-mw"); }
+    void aCqOverrunRaisesCqErrOnTheAsyncFd() { checkTestLab("run-async"); }
     void everyTestLabHasATest() {
         const auto files = QDir(QString::fromStdString(kRunDir)).entryList({"*.yaml"}, QDir::Files);
-        QCOMPARE(files.size(), 10);
+        QCOMPARE(files.size(), 13);
     }
 
     void aStepThatFailsUnexpectedlyStopsTheRunAndTearsDown() {
@@ -296,7 +299,7 @@ class TestLabs : public QObject {
 
     void cliRunAllPrintsTheSummaryTable() {
         for (const auto& [dir, count] : {std::pair{QStringLiteral("/tests/data/labs"), 1},
-                                         std::pair{QStringLiteral("/tests/data/labs-run"), 10}}) {
+                                         std::pair{QStringLiteral("/tests/data/labs-run"), 13}}) {
             const auto r = test::runCli({"lab", "run", "--all", "--dir", kSource + dir});
             QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
             QVERIFY2(
@@ -461,6 +464,45 @@ class TestLabs : public QObject {
             const auto leaves = positions(events, "rdma_leave_multicast");
             QCOMPARE(leaves.size(), std::size_t(3));
             QVERIFY(leaves.back() < positions(events, "rdma_destroy_qp").front());
+        } else if (lab == "run-srq") {
+            QCOMPARE(value(run, "fill.posted"), std::string("7"));
+            QCOMPARE(value(run, "full.posted"), std::string("0"));
+            QCOMPARE(run.outcome(indexOf(run, "full")).error->verb, std::string("ibv_post_srq_recv"));
+            QCOMPARE(value(run, "event.type"), std::string("srq_limit_reached"));
+            QCOMPARE(value(run, "event.object"), std::string("B.srq"));
+            QCOMPARE(value(run, "disarmed.limit"), std::string("0"));
+            // The two receives came from the SRQ through two different QPs of B.
+            QVERIFY(value(run, "poll_b.qp_num") == value(run, "B.q1.qpn") ||
+                    value(run, "poll_b.qp_num") == value(run, "B.q2.qpn"));
+            QCOMPARE(positions(events, "ibv_create_srq").size(), std::size_t(1));
+            QCOMPARE(positions(events, "ibv_destroy_srq").size(), std::size_t(1));
+            QCOMPARE(positions(events, "ibv_modify_srq").size(), std::size_t(1));
+            std::size_t limit_events = 0;
+            for (const auto& e : events)
+                if (e.kind == EventKind::Async && e.name == "IBV_EVENT_SRQ_LIMIT_REACHED") ++limit_events;
+            QCOMPARE(limit_events, std::size_t(1));
+        } else if (lab == "run-mw") {
+            QVERIFY(value(run, "rebind1.rkey") != value(run, "bind1.rkey"));
+            QCOMPARE(value(run, "pwrite2.status"), std::string("rem_access_err"));
+            QCOMPARE(value(run, "pregion.status"), std::string("success"));
+            QCOMPARE(positions(events, "ibv_alloc_mw").size(), std::size_t(2));
+            QCOMPARE(positions(events, "ibv_dealloc_mw").size(), std::size_t(2)); // free2, then teardown
+            auto posts = [&](const std::string& name, const std::string& verb) {
+                std::size_t n = 0;
+                for (const auto& e : events)
+                    if (e.kind == EventKind::PostWr && e.name == name && e.data.value("verb", "") == verb &&
+                        e.data.value("ret", -1) == 0)
+                        ++n;
+                return n;
+            };
+            QCOMPARE(posts("BIND_MW", "ibv_bind_mw"), std::size_t(2));   // type 1: bind, rebind
+            QCOMPARE(posts("BIND_MW", "ibv_post_send"), std::size_t(1)); // type 2: a work request
+            QCOMPARE(posts("SEND_WITH_INV", "ibv_post_send"), std::size_t(1));
+        } else if (lab == "run-async") {
+            QCOMPARE(value(run, "small.cqe"), std::string("1"));
+            QCOMPARE(value(run, "overrun.object"), std::string("A.small"));
+            QCOMPARE(value(run, "overrun.types"), std::string("cq_err,cq_err"));
+            QCOMPARE(value(run, "quiet.count"), std::string("0"));
         }
     }
 };

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -315,6 +316,124 @@ class VerbsTest : public QObject {
         QCOMPARE(recv[0].byte_len, 40u + 64u); // UD receives start with the 40-byte GRH
         QCOMPARE(recv[0].src_qp, pair.qp_a->qp_num());
         QCOMPARE(std::string(reinterpret_cast<char*>(dst->data() + 40)), std::string("datagram"));
+    }
+
+    void aSharedReceiveQueueFeedsAQpAndSignalsItsLimit() {
+        Pair pair(IBV_QPT_RC);
+        auto srq = SharedReceiveQueue::create(pair.pd_b, 4);
+        QVERIFY(srq->max_wr() >= 4);
+        // B's QP takes its receives from the SRQ: it has no receive queue of its own.
+        pair.qp_b = QueuePair::create(pair.pd_b, pair.cq_b, pair.cq_b, IBV_QPT_RC, {}, Endpoint::B, srq);
+        pair.connect();
+        auto src = MemoryRegion::allocate(pair.pd_a, 16, IBV_ACCESS_LOCAL_WRITE);
+        auto first = MemoryRegion::allocate(pair.pd_b, 16, IBV_ACCESS_LOCAL_WRITE);
+        auto second = MemoryRegion::allocate(pair.pd_b, 16, IBV_ACCESS_LOCAL_WRITE);
+        std::memcpy(src->data(), "through the SRQ", 16);
+        srq->post_recv({.wr_id = 7, .sges = {{first->address(), 16, first->lkey()}}});
+        srq->post_recv({.wr_id = 8, .sges = {{second->address(), 16, second->lkey()}}});
+        try {
+            pair.qp_b->post_recv({.wr_id = 9, .sges = {{first->address(), 16, first->lkey()}}});
+            QFAIL("ibv_post_recv on a QP of an SRQ succeeded");
+        } catch (const RdmaError& e) {
+            QVERIFY2(e.info().cause.find("SRQ") != std::string::npos, e.info().cause.c_str());
+        }
+        srq->arm_limit(2);
+        QCOMPARE(srq->query().srq_limit, 2u);
+        pair.context->poll_async_events(); // drop anything from before
+        SendRequest send;
+        send.opcode = IBV_WR_SEND;
+        send.sges = {{src->address(), 16, src->lkey()}};
+        pair.qp_a->post_send(send);
+        const auto wcs = pair.cq_b->poll_until(1, 5000ms);
+        QCOMPARE(wcs.size(), 1u);
+        QCOMPARE(wcs[0].status, IBV_WC_SUCCESS);
+        QCOMPARE(wcs[0].opcode, IBV_WC_RECV);
+        QCOMPARE(wcs[0].byte_len, 16u);
+        QCOMPARE(wcs[0].wr_id, 7u); // the SRQ's first receive
+        QCOMPARE(wcs[0].qp_num, pair.qp_b->qp_num());
+        QCOMPARE(std::string(reinterpret_cast<char*>(first->data()), 15), std::string("through the SRQ"));
+        QVERIFY(std::all_of(second->data(), second->data() + 16, [](std::uint8_t b) { return b == 0; }));
+        // One receive left, fewer than the limit 2: the event names the SRQ, and the limit is disarmed.
+        const auto events = pair.context->wait_async_events(5000ms);
+        QCOMPARE(events.size(), 1u);
+        QCOMPARE(events[0].type, IBV_EVENT_SRQ_LIMIT_REACHED);
+        QCOMPARE(events[0].srq_handle.value_or(0), srq->handle());
+        QCOMPARE(srq->query().srq_limit, 0u);
+        QVERIFY(pair.context->wait_async_events(300ms).empty());
+        QVERIFY(pair.cq_a->poll_until(1, 5000ms).size() == 1);
+    }
+
+    void aWindowsKeyWorksThenFailsAfterLocalInvalidate() {
+        Pair pair(IBV_QPT_RC);
+        pair.connect();
+        auto src = MemoryRegion::allocate(pair.pd_a, 8, IBV_ACCESS_LOCAL_WRITE);
+        auto region = MemoryRegion::allocate(
+            pair.pd_b, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_MW_BIND);
+        std::memcpy(src->data(), "windowed", 8);
+        // Type 1: every ibv_bind_mw gives the window a new key.
+        auto type1 = MemoryWindow::alloc(pair.pd_b, IBV_MW_TYPE_1);
+        const WindowBind first{.window = type1,
+                               .region = region,
+                               .addr = region->address(),
+                               .length = 512,
+                               .access = IBV_ACCESS_REMOTE_WRITE};
+        const std::uint32_t key1 = type1->bind(*pair.qp_b, first, 1);
+        const std::uint32_t key2 = type1->bind(*pair.qp_b, first, 2);
+        QVERIFY(key1 != key2);
+        QCOMPARE(key2 >> 8, key1 >> 8); // the same index, another tag
+        QCOMPARE(pair.cq_b->poll_until(2, 5000ms).size(), 2u);
+        // Type 2: bound by a work request on B's QP, 256 bytes at offset 1024.
+        auto window = MemoryWindow::alloc(pair.pd_b, IBV_MW_TYPE_2);
+        SendRequest bind;
+        bind.opcode = IBV_WR_BIND_MW;
+        bind.wr_id = 3;
+        bind.bind = WindowBind{.window = window,
+                               .region = region,
+                               .addr = region->address() + 1024,
+                               .length = 256,
+                               .access = IBV_ACCESS_REMOTE_WRITE};
+        bind.bind_rkey = window->next_rkey();
+        pair.qp_b->post_send(bind);
+        QCOMPARE(window->rkey(), bind.bind_rkey);
+        auto bound = pair.cq_b->poll_until(1, 5000ms);
+        QCOMPARE(bound.size(), 1u);
+        QCOMPARE(bound[0].status, IBV_WC_SUCCESS);
+        QCOMPARE(bound[0].opcode, IBV_WC_BIND_MW);
+        SendRequest write;
+        write.opcode = IBV_WR_RDMA_WRITE;
+        write.sges = {{src->address(), 8, src->lkey()}};
+        write.remote_addr = window->addr();
+        write.rkey = window->rkey();
+        pair.qp_a->post_send(write);
+        auto written = pair.cq_a->poll_until(1, 5000ms);
+        QCOMPARE(written.size(), 1u);
+        QCOMPARE(written[0].status, IBV_WC_SUCCESS);
+        QCOMPARE(std::string(reinterpret_cast<char*>(region->data()) + 1024, 8), std::string("windowed"));
+        // LOCAL_INV revokes the window; the same Write with its key is then refused, the bytes untouched.
+        SendRequest invalidate;
+        invalidate.opcode = IBV_WR_LOCAL_INV;
+        invalidate.invalidate_rkey = window->rkey();
+        invalidate.wr_id = 4;
+        pair.qp_b->post_send(invalidate);
+        auto invalidated = pair.cq_b->poll_until(1, 5000ms);
+        QCOMPARE(invalidated.size(), 1u);
+        QCOMPARE(invalidated[0].status, IBV_WC_SUCCESS);
+        QCOMPARE(invalidated[0].opcode, IBV_WC_LOCAL_INV);
+        write.remote_addr = window->addr() + 8;
+        pair.qp_a->post_send(write);
+        auto refused = pair.cq_a->poll_until(1, 5000ms);
+        QCOMPARE(refused.size(), 1u);
+        QCOMPARE(refused[0].status, IBV_WC_REM_ACCESS_ERR);
+        QVERIFY(
+            std::all_of(region->data() + 1032, region->data() + 1040, [](std::uint8_t b) { return b == 0; }));
+        // Every window call was traced.
+        std::size_t allocs = 0, binds = 0;
+        for (const auto& e : pair.sink->events()) {
+            if (e.name == "ibv_alloc_mw") ++allocs;
+            if (e.kind == EventKind::PostWr && e.name == "BIND_MW" && e.data.value("ret", -1) == 0) ++binds;
+        }
+        QCOMPARE(allocs, 2u);
+        QCOMPARE(binds, 3u);
     }
 
     void teardownFollowsCanonicalOrder() {

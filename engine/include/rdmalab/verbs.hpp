@@ -40,6 +40,8 @@ struct AsyncEvent {
     std::string meaning;
     std::optional<std::uint32_t> qp_num;
     std::optional<int> port;
+    std::optional<std::uint32_t> srq_handle; ///< SRQ events (SRQ_LIMIT_REACHED, SRQ_ERR): ibv_srq::handle
+    std::optional<std::uint32_t> cq_handle;  ///< CQ_ERR: ibv_cq::handle
     Endpoint endpoint = Endpoint::None;
 };
 
@@ -71,6 +73,10 @@ class Context : public std::enable_shared_from_this<Context> {
 
     /// Reads every pending async event without blocking, acknowledges and traces each.
     std::vector<AsyncEvent> poll_async_events();
+    /// Waits up to `timeout` (poll(2) on the async fd) for at least one async event, then reads every
+    /// pending one as poll_async_events() does. Empty when none arrived in time. The wait is traced as an
+    /// `ibv_get_async_event` event (`waited_ms`, `events`), each event as an `async` event.
+    std::vector<AsyncEvent> wait_async_events(std::chrono::milliseconds timeout);
     /// Lets async events on this QP be attributed to an endpoint.
     void register_qp(std::uint32_t qp_num, Endpoint endpoint);
 
@@ -140,6 +146,7 @@ class MemoryRegion {
     MemoryRegion(const MemoryRegion&) = delete;
     MemoryRegion& operator=(const MemoryRegion&) = delete;
 
+    ibv_mr* get() const { return mr_; }
     std::uint8_t* data() const { return data_; }
     std::uint64_t address() const { return reinterpret_cast<std::uintptr_t>(data_); }
     std::size_t length() const { return length_; }
@@ -199,7 +206,8 @@ struct Completion {
     ibv_wc_status status = IBV_WC_SUCCESS;
     ibv_wc_opcode opcode = IBV_WC_SEND;
     std::uint32_t byte_len = 0;
-    std::optional<std::uint32_t> imm_data; ///< host byte order
+    std::optional<std::uint32_t> imm_data;         ///< host byte order
+    std::optional<std::uint32_t> invalidated_rkey; ///< a Send with Invalidate's key (IBV_WC_WITH_INV)
     std::uint32_t qp_num = 0;
     std::uint32_t src_qp = 0;
     std::uint32_t vendor_err = 0;
@@ -323,6 +331,17 @@ struct Sge {
     std::uint32_t lkey = 0;
 };
 
+class MemoryWindow;
+
+/// What an IBV_WR_BIND_MW request (a type 2 window) or ibv_bind_mw (type 1) binds: a part of a region.
+struct WindowBind {
+    std::shared_ptr<MemoryWindow> window;
+    std::shared_ptr<MemoryRegion> region;
+    std::uint64_t addr = 0;   ///< the window's first byte (an address inside the region)
+    std::uint64_t length = 0; ///< 0 unbinds a type 1 window
+    unsigned access = 0;      ///< IBV_ACCESS_REMOTE_* the window grants
+};
+
 /// A send-queue work request.
 struct SendRequest {
     std::uint64_t wr_id = 0;
@@ -340,6 +359,9 @@ struct SendRequest {
     std::shared_ptr<AddressHandle> ah; ///< UD only
     std::uint32_t remote_qpn = 0;      ///< UD only
     std::uint32_t remote_qkey = 0;     ///< UD only
+    std::uint32_t invalidate_rkey = 0; ///< LOCAL_INV, SEND_WITH_INV: the rkey to invalidate
+    std::optional<WindowBind> bind;    ///< BIND_MW: the type 2 window and what it binds
+    std::uint32_t bind_rkey = 0;       ///< BIND_MW: the window's new rkey (ibv_inc_rkey of the old one)
 };
 
 /// A receive-queue work request.
@@ -348,15 +370,49 @@ struct RecvRequest {
     std::vector<Sge> sges;
 };
 
+/// A shared receive queue (ibv_create_srq): receive work requests that any QP created with it consumes.
+class SharedReceiveQueue {
+  public:
+    /// Creates an SRQ of `max_wr` receives with `max_sge` entries each; the device may grant more
+    /// (max_wr() tells).
+    static std::shared_ptr<SharedReceiveQueue> create(std::shared_ptr<ProtectionDomain> pd,
+                                                      std::uint32_t max_wr, std::uint32_t max_sge = 1);
+    ~SharedReceiveQueue();
+    SharedReceiveQueue(const SharedReceiveQueue&) = delete;
+    SharedReceiveQueue& operator=(const SharedReceiveQueue&) = delete;
+
+    ibv_srq* get() const { return srq_; }
+    std::uint32_t handle() const { return srq_->handle; }
+    std::uint32_t max_wr() const { return max_wr_; }
+    std::uint32_t max_sge() const { return max_sge_; }
+    const TraceScope& trace() const { return trace_; }
+    const std::shared_ptr<ProtectionDomain>& pd() const { return pd_; }
+    /// ibv_post_srq_recv of one receive, traced as a RECV post_wr event with `queue: srq`.
+    void post_recv(const RecvRequest& request);
+    /// Arms the limit (ibv_modify_srq, IBV_SRQ_LIMIT): when fewer than `limit` receives remain, the
+    /// device raises IBV_EVENT_SRQ_LIMIT_REACHED once and disarms it (the limit reads 0 again).
+    void arm_limit(std::uint32_t limit);
+    /// ibv_query_srq: max_wr, max_sge and srq_limit (0: not armed).
+    ibv_srq_attr query() const;
+
+  private:
+    SharedReceiveQueue(std::shared_ptr<ProtectionDomain> pd, ibv_srq* srq, std::uint32_t max_wr,
+                       std::uint32_t max_sge, TraceScope trace);
+    std::shared_ptr<ProtectionDomain> pd_;
+    ibv_srq* srq_;
+    std::uint32_t max_wr_;
+    std::uint32_t max_sge_;
+    TraceScope trace_;
+};
+
 /// A queue pair (ibv_create_qp) with each state transition as a named method.
 class QueuePair {
   public:
     /// Creates a QP in RESET. Its events are attributed to the PD's endpoint, or to `endpoint` when given.
-    static std::shared_ptr<QueuePair> create(std::shared_ptr<ProtectionDomain> pd,
-                                             std::shared_ptr<CompletionQueue> send_cq,
-                                             std::shared_ptr<CompletionQueue> recv_cq, ibv_qp_type type,
-                                             const QpCapacity& capacity = {},
-                                             Endpoint endpoint = Endpoint::None);
+    static std::shared_ptr<QueuePair>
+    create(std::shared_ptr<ProtectionDomain> pd, std::shared_ptr<CompletionQueue> send_cq,
+           std::shared_ptr<CompletionQueue> recv_cq, ibv_qp_type type, const QpCapacity& capacity = {},
+           Endpoint endpoint = Endpoint::None, std::shared_ptr<SharedReceiveQueue> srq = nullptr);
     /// Wraps a QP another library created on `pd` and these CQs (rdma_create_qp): `release` destroys it,
     /// traced as `release_verb`, instead of ibv_destroy_qp. Its state is read with ibv_query_qp.
     static std::shared_ptr<QueuePair> adopt(std::shared_ptr<ProtectionDomain> pd,
@@ -412,13 +468,16 @@ class QueuePair {
     /// ibv_query_qp's state, or the last known one when the query fails; never traced (error paths).
     ibv_qp_state current_state_quietly() const;
     ErrorInfo explain_post_send_error(int ret, const SendRequest& request) const;
+    /// After a posted BIND_MW request: the window's key and range are what the request bound.
+    static void record_bind(const SendRequest& request);
     ibv_send_wr to_ibv_send_wr(const SendRequest& request, std::vector<ibv_sge>& sges) const;
     QueuePair(std::shared_ptr<ProtectionDomain> pd, std::shared_ptr<CompletionQueue> send_cq,
-              std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp, ibv_qp_type type, QpCapacity capacity,
-              TraceScope trace);
+              std::shared_ptr<CompletionQueue> recv_cq, std::shared_ptr<SharedReceiveQueue> srq, ibv_qp* qp,
+              ibv_qp_type type, QpCapacity capacity, TraceScope trace);
     std::shared_ptr<ProtectionDomain> pd_;
     std::shared_ptr<CompletionQueue> send_cq_;
     std::shared_ptr<CompletionQueue> recv_cq_;
+    std::shared_ptr<SharedReceiveQueue> srq_; ///< its receives come from here (no receive queue of its own)
     ibv_qp* qp_;
     ibv_qp_type type_;
     QpCapacity capacity_;
@@ -428,6 +487,45 @@ class QueuePair {
     SyscallTally last_post_syscalls_;
     std::function<void()> release_; ///< adopt(): destroys the QP instead of ibv_destroy_qp
     const char* release_verb_ = "ibv_destroy_qp";
+};
+
+/// A memory window (ibv_alloc_mw): a remote key for a part of a region, granted and revoked without
+/// re-registering. Type 1 is bound with ibv_bind_mw; type 2 with an IBV_WR_BIND_MW work request
+/// (QueuePair::post_send with SendRequest::bind) and revoked with LOCAL_INV or SEND_WITH_INV.
+class MemoryWindow {
+  public:
+    static std::shared_ptr<MemoryWindow> alloc(std::shared_ptr<ProtectionDomain> pd, ibv_mw_type type);
+    ~MemoryWindow();
+    MemoryWindow(const MemoryWindow&) = delete;
+    MemoryWindow& operator=(const MemoryWindow&) = delete;
+
+    ibv_mw* get() const { return mw_; }
+    ibv_mw_type type() const { return type_; }
+    /// The key a peer uses for the window now (it changes with every bind).
+    std::uint32_t rkey() const { return rkey_; }
+    /// The key the next bind gives (ibv_inc_rkey: the same index, the next 8-bit tag).
+    std::uint32_t next_rkey() const { return ibv_inc_rkey(rkey_); }
+    /// What the last bind bound (length 0: unbound).
+    std::uint64_t addr() const { return addr_; }
+    std::uint64_t length() const { return length_; }
+    /// Type 1: ibv_bind_mw through `qp` (RTS, same PD), which posts the bind on the QP's send queue; its
+    /// completion (IBV_WC_BIND_MW) arrives on the send CQ when `signaled`. Returns the new rkey.
+    std::uint32_t bind(QueuePair& qp, const WindowBind& bind, std::uint64_t wr_id, bool signaled = true);
+    /// Records what a posted IBV_WR_BIND_MW request (type 2) bound: its key is the window's from now on.
+    void bound(std::uint32_t rkey, std::uint64_t addr, std::uint64_t length);
+    const std::shared_ptr<ProtectionDomain>& pd() const { return pd_; }
+
+  private:
+    MemoryWindow(std::shared_ptr<ProtectionDomain> pd, ibv_mw* mw, ibv_mw_type type);
+    std::shared_ptr<ProtectionDomain> pd_;
+    std::shared_ptr<MemoryRegion> region_; ///< the bound region is kept registered while bound
+    ibv_mw* mw_;
+    ibv_mw_type type_;
+    std::uint32_t rkey_;
+    std::uint64_t addr_ = 0;
+    std::uint64_t length_ = 0;
+
+    friend class QueuePair;
 };
 
 /// Connects two connected-mode QPs (RC or UC) to each other: RESET->INIT->RTR->RTS on both, A first.

@@ -193,6 +193,12 @@ std::string_view wr_opcode_name(ibv_wr_opcode opcode) {
         return "ATOMIC_CMP_AND_SWP";
     case IBV_WR_ATOMIC_FETCH_AND_ADD:
         return "ATOMIC_FETCH_AND_ADD";
+    case IBV_WR_LOCAL_INV:
+        return "LOCAL_INV";
+    case IBV_WR_SEND_WITH_INV:
+        return "SEND_WITH_INV";
+    case IBV_WR_BIND_MW:
+        return "BIND_MW";
     default:
         break;
     }

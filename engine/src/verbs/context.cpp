@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -253,6 +254,13 @@ std::vector<AsyncEvent> Context::poll_async_events() {
         case IBV_EVENT_GID_CHANGE:
             event.port = raw.element.port_num;
             break;
+        case IBV_EVENT_SRQ_LIMIT_REACHED:
+        case IBV_EVENT_SRQ_ERR:
+            event.srq_handle = raw.element.srq->handle;
+            break;
+        case IBV_EVENT_CQ_ERR:
+            event.cq_handle = raw.element.cq->handle;
+            break;
         default:
             break;
         }
@@ -260,12 +268,45 @@ std::vector<AsyncEvent> Context::poll_async_events() {
         if (tracer_ && tracer_->enabled()) {
             nlohmann::json ids = nlohmann::json::object();
             if (event.qp_num) ids["qpn"] = *event.qp_num;
+            if (event.srq_handle) ids["srq"] = *event.srq_handle;
+            if (event.cq_handle) ids["cq"] = *event.cq_handle;
             nlohmann::json data = {{"meaning", event.meaning}};
             if (event.port) data["port"] = *event.port;
             tracer_->record(event.endpoint, EventKind::Async, event.name, ids, data);
         }
         events.push_back(std::move(event));
     }
+    return events;
+}
+
+std::vector<AsyncEvent> Context::wait_async_events(std::chrono::milliseconds timeout) {
+    // The async fd is non-blocking (see the constructor): poll(2) is the wait, ibv_get_async_event the read.
+    pollfd fd{context_->async_fd, POLLIN, 0};
+    const auto start = monotonic_ns();
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    int ready = 0;
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        ready = ::poll(&fd, 1, static_cast<int>(std::max<std::int64_t>(left.count(), 0)));
+        if (ready >= 0 || errno != EINTR) break;
+    }
+    const int poll_errno = errno;
+    const std::uint64_t waited_ns = monotonic_ns() - start;
+    std::vector<AsyncEvent> events = ready > 0 ? poll_async_events() : std::vector<AsyncEvent>{};
+    const TraceScope scope{tracer_, Endpoint::None};
+    if (scope.on()) {
+        nlohmann::json names = nlohmann::json::array();
+        for (const auto& e : events)
+            names.push_back(e.name);
+        scope.record(EventKind::Verb, "ibv_get_async_event", {},
+                     {{"args", {{"timeout_ms", timeout.count()}}},
+                      {"ret", ready < 0 ? -1 : 0},
+                      {"waited_ms", static_cast<double>(waited_ns) / 1e6},
+                      {"events", names},
+                      {"timed_out", ready == 0}});
+    }
+    if (ready < 0) fail(scope, explain_errno("poll", poll_errno, "waiting on the device's async event fd"));
     return events;
 }
 

@@ -24,6 +24,7 @@ nlohmann::json Completion::to_json() const {
                         {"src_qp", src_qp},
                         {"vendor_err", vendor_err}};
     if (imm_data) j["imm_data"] = *imm_data;
+    if (invalidated_rkey) j["invalidated_rkey"] = *invalidated_rkey;
     return j;
 }
 
@@ -96,6 +97,9 @@ std::vector<Completion> CompletionQueue::poll(int max) {
         c.opcode = wc.opcode;
         c.byte_len = wc.byte_len;
         if (wc.status == IBV_WC_SUCCESS && (wc.wc_flags & IBV_WC_WITH_IMM)) c.imm_data = ntohl(wc.imm_data);
+        // ibv_poll_cq(3): invalidated_rkey shares imm_data's place and is valid only with IBV_WC_WITH_INV.
+        if (wc.status == IBV_WC_SUCCESS && (wc.wc_flags & IBV_WC_WITH_INV))
+            c.invalidated_rkey = wc.invalidated_rkey;
         c.qp_num = wc.qp_num;
         c.src_qp = wc.src_qp;
         c.vendor_err = wc.vendor_err;

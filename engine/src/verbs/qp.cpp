@@ -67,27 +67,58 @@ void sg_fields(const std::vector<Sge>& sges, nlohmann::json& ids, nlohmann::json
     if (!sges.empty()) ids["lkey"] = sges.front().lkey;
 }
 
+/// The remote side of a request as its event shows it: the address and rkey of a Write, Read or atomic,
+/// the key a LOCAL_INV or SEND_WITH_INV invalidates, what a BIND_MW binds.
+void window_fields(const SendRequest& request, nlohmann::json& ids, nlohmann::json& data) {
+    switch (request.opcode) {
+    case IBV_WR_SEND:
+    case IBV_WR_SEND_WITH_IMM:
+        break;
+    case IBV_WR_LOCAL_INV:
+    case IBV_WR_SEND_WITH_INV:
+        data["invalidate_rkey"] = request.invalidate_rkey;
+        break;
+    case IBV_WR_BIND_MW:
+        if (request.bind) {
+            if (request.bind->window) ids["rkey"] = request.bind->window->rkey();
+            data["new_rkey"] = request.bind_rkey;
+            data["mw_type"] = "TYPE_2";
+            data["addr"] = hex(request.bind->addr);
+            data["bind_length"] = request.bind->length;
+            data["access"] = access_flag_names(request.bind->access);
+        }
+        break;
+    default:
+        data["remote_addr"] = hex(request.remote_addr);
+        ids["rkey"] = request.rkey;
+        break;
+    }
+}
+
 } // namespace
 
 QueuePair::QueuePair(std::shared_ptr<ProtectionDomain> pd, std::shared_ptr<CompletionQueue> send_cq,
-                     std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp, ibv_qp_type type,
-                     QpCapacity capacity, TraceScope trace)
-    : pd_(std::move(pd)), send_cq_(std::move(send_cq)), recv_cq_(std::move(recv_cq)), qp_(qp), type_(type),
-      capacity_(capacity), trace_(std::move(trace)) {}
+                     std::shared_ptr<CompletionQueue> recv_cq, std::shared_ptr<SharedReceiveQueue> srq,
+                     ibv_qp* qp, ibv_qp_type type, QpCapacity capacity, TraceScope trace)
+    : pd_(std::move(pd)), send_cq_(std::move(send_cq)), recv_cq_(std::move(recv_cq)), srq_(std::move(srq)),
+      qp_(qp), type_(type), capacity_(capacity), trace_(std::move(trace)) {}
 
 std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> pd,
                                              std::shared_ptr<CompletionQueue> send_cq,
                                              std::shared_ptr<CompletionQueue> recv_cq, ibv_qp_type type,
-                                             const QpCapacity& capacity, Endpoint endpoint) {
+                                             const QpCapacity& capacity, Endpoint endpoint,
+                                             std::shared_ptr<SharedReceiveQueue> srq) {
     ibv_qp_init_attr init{};
+    init.srq = srq ? srq->get() : nullptr;
     init.send_cq = send_cq->get();
     init.recv_cq = recv_cq->get();
     init.qp_type = type;
     init.sq_sig_all = 0;
     init.cap.max_send_wr = capacity.max_send_wr;
-    init.cap.max_recv_wr = capacity.max_recv_wr;
+    // ibv_create_qp(3): with an SRQ the receive capacities are ignored; 0 says so in the trace too.
+    init.cap.max_recv_wr = srq ? 0 : capacity.max_recv_wr;
     init.cap.max_send_sge = capacity.max_send_sge;
-    init.cap.max_recv_sge = capacity.max_recv_sge;
+    init.cap.max_recv_sge = srq ? 0 : capacity.max_recv_sge;
     init.cap.max_inline_data = capacity.max_inline_data;
     // A QP is attributed to its PD's endpoint unless it names its own (a lab's C.qp in A's PD).
     const TraceScope scope =
@@ -102,6 +133,11 @@ std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> p
                 {"qp_type", qp_type_name(type)},         {"max_send_wr", capacity.max_send_wr},
                 {"max_recv_wr", capacity.max_recv_wr},   {"max_send_sge", capacity.max_send_sge},
                 {"max_recv_sge", capacity.max_recv_sge}, {"max_inline_data", capacity.max_inline_data}};
+            if (srq) {
+                ids["srq"] = srq->handle();
+                data["args"]["max_recv_wr"] = 0;
+                data["args"]["max_recv_sge"] = 0;
+            }
             data["state"] = "RESET";
         },
         [&](const auto& call) {
@@ -116,8 +152,8 @@ std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> p
     actual.max_recv_sge = init.cap.max_recv_sge;
     actual.max_inline_data = init.cap.max_inline_data;
     pd->context()->register_qp(qp->qp_num, scope.endpoint);
-    return std::shared_ptr<QueuePair>(
-        new QueuePair(std::move(pd), std::move(send_cq), std::move(recv_cq), qp, type, actual, scope));
+    return std::shared_ptr<QueuePair>(new QueuePair(std::move(pd), std::move(send_cq), std::move(recv_cq),
+                                                    std::move(srq), qp, type, actual, scope));
 }
 
 std::shared_ptr<QueuePair> QueuePair::adopt(std::shared_ptr<ProtectionDomain> pd,
@@ -191,6 +227,20 @@ ibv_send_wr QueuePair::to_ibv_send_wr(const SendRequest& request, std::vector<ib
         wr.wr.atomic.compare_add = request.compare_add;
         wr.wr.atomic.swap = request.swap;
         break;
+    case IBV_WR_LOCAL_INV:
+    case IBV_WR_SEND_WITH_INV:
+        wr.invalidate_rkey = request.invalidate_rkey;
+        break;
+    case IBV_WR_BIND_MW:
+        if (request.bind) {
+            wr.bind_mw.mw = request.bind->window ? request.bind->window->get() : nullptr;
+            wr.bind_mw.rkey = request.bind_rkey;
+            wr.bind_mw.bind_info.mr = request.bind->region ? request.bind->region->get() : nullptr;
+            wr.bind_mw.bind_info.addr = request.bind->addr;
+            wr.bind_mw.bind_info.length = request.bind->length;
+            wr.bind_mw.bind_info.mw_access_flags = request.bind->access;
+        }
+        break;
     default:
         break;
     }
@@ -224,10 +274,7 @@ void QueuePair::post_send(const SendRequest& request) {
             if (request.solicited) data["solicited"] = true;
             sg_fields(request.sges, ids, data);
             if (request.imm_data) data["imm_data"] = *request.imm_data;
-            if (request.opcode != IBV_WR_SEND && request.opcode != IBV_WR_SEND_WITH_IMM) {
-                data["remote_addr"] = hex(request.remote_addr);
-                ids["rkey"] = request.rkey;
-            }
+            window_fields(request, ids, data);
             if (request.opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
                 data["compare"] = request.compare_add;
                 data["swap"] = request.swap;
@@ -236,6 +283,14 @@ void QueuePair::post_send(const SendRequest& request) {
             }
         },
         [&](const auto& call) { return explain_post_send_error(call.value, request); });
+    record_bind(request);
+}
+
+void QueuePair::record_bind(const SendRequest& request) {
+    // A posted type 2 bind gives the window its new key now: the next request on this QP already sees it.
+    if (request.opcode != IBV_WR_BIND_MW || !request.bind || !request.bind->window) return;
+    request.bind->window->bound(request.bind_rkey, request.bind->addr, request.bind->length);
+    request.bind->window->region_ = request.bind->region;
 }
 
 void QueuePair::post_send_list(std::span<const SendRequest> requests) {
@@ -273,10 +328,7 @@ void QueuePair::post_send_list(std::span<const SendRequest> requests) {
             data["signaled"] = first.signaled;
             data["inline"] = first.inline_data;
             sg_fields(first.sges, ids, data);
-            if (first.opcode != IBV_WR_SEND && first.opcode != IBV_WR_SEND_WITH_IMM) {
-                data["remote_addr"] = hex(first.remote_addr);
-                ids["rkey"] = first.rkey;
-            }
+            window_fields(first, ids, data);
             if (!call.ok() && bad != nullptr) data["bad_index"] = bad - wrs.data();
         },
         [&](const auto& call) {
@@ -287,6 +339,8 @@ void QueuePair::post_send_list(std::span<const SendRequest> requests) {
                                      index, requests.size(), index, info.cause);
             return info;
         });
+    for (const auto& r : requests)
+        record_bind(r);
 }
 
 void QueuePair::post_recv(const RecvRequest& request) {
@@ -315,7 +369,14 @@ void QueuePair::post_recv(const RecvRequest& request) {
             const std::string detail =
                 fmt::format("posting a receive on QP {} in state {}", qp_->qp_num, qp_state_name(state));
             ErrorInfo info = explain_errno("ibv_post_recv", ret, detail);
-            if (ret == EINVAL && state == IBV_QPS_RESET) {
+            if (srq_) {
+                info.cause =
+                    fmt::format("{}: the QP was created with SRQ {}, so it has no receive queue of its "
+                                "own (ibv_create_qp(3): with srq set, the receive capacities are "
+                                "ignored).",
+                                detail, srq_->handle());
+                info.fix = "Post receives to the shared receive queue (ibv_post_srq_recv).";
+            } else if (ret == EINVAL && state == IBV_QPS_RESET) {
                 info.cause = detail +
                              ": a QP takes receive work requests from INIT on (and in RTR, RTS, SQD, "
                              "SQE; in ERR they are flushed), never in RESET.";

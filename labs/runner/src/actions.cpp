@@ -359,7 +359,9 @@ void do_create_qp(State& s, const Step& step, StepResult& r) {
     cap.max_send_sge = static_cast<std::uint32_t>(integer(step, "max_send_sge", 1));
     cap.max_recv_sge = static_cast<std::uint32_t>(integer(step, "max_recv_sge", 1));
     cap.max_inline_data = static_cast<std::uint32_t>(integer(step, "max_inline_data", 0));
-    auto qp = QueuePair::create(pd, send_cq, recv_cq, qp_type, cap, endpoint_of(name));
+    std::shared_ptr<SharedReceiveQueue> srq;
+    if (arg(step, "srq")) srq = s.object(s.srqs, step, "srq");
+    auto qp = QueuePair::create(pd, send_cq, recv_cq, qp_type, cap, endpoint_of(name), srq);
     s.qps[name] = QpState{qp, static_cast<std::uint32_t>(integer(step, "psn", first_psn(qp->qp_num()))), 0};
     remember(s, name);
     set_qp_values(s, name);
@@ -643,6 +645,9 @@ ibv_wr_opcode wr_opcode(const std::string& name) {
     if (name == "read") return IBV_WR_RDMA_READ;
     if (name == "cas") return IBV_WR_ATOMIC_CMP_AND_SWP;
     if (name == "faa") return IBV_WR_ATOMIC_FETCH_AND_ADD;
+    if (name == "local_inv") return IBV_WR_LOCAL_INV;
+    if (name == "send_with_inv") return IBV_WR_SEND_WITH_INV;
+    if (name == "bind_mw") return IBV_WR_BIND_MW;
     return IBV_WR_SEND;
 }
 
@@ -659,9 +664,11 @@ void do_post_send(State& s, const Step& step, StepResult& r) {
             base.remote_addr = it->second->address();
             base.rkey = it->second->rkey();
         }
+        remote_window(s, step, *remote, base);
         base.remote_addr = u64(remote->find("addr"), base.remote_addr) + u64(remote->find("offset"), 0);
         base.rkey = static_cast<std::uint32_t>(u64(remote->find("rkey"), base.rkey));
     }
+    window_request(s, step, base);
     if (const Value* imm = arg(step, "imm")) base.imm_data = static_cast<std::uint32_t>(imm->as_u64());
     if (base.opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
         base.compare_add = u64(arg(step, "compare"), 0);
@@ -706,6 +713,7 @@ void do_post_send(State& s, const Step& step, StepResult& r) {
         throw;
     }
     counted.report(r.results, posted, calls);
+    if (base.opcode == IBV_WR_BIND_MW) window_posted(s, step);
 }
 
 void do_poll_cq(State& s, const Step& step, StepResult& r) {
@@ -750,7 +758,7 @@ void do_poll_cq(State& s, const Step& step, StepResult& r) {
     out["qp_num"] = std::to_string(c.qp_num);
     if (c.status != IBV_WC_SUCCESS) {
         // ibv_poll_cq(3): the other fields of a failed completion are not valid.
-        for (const char* key : {"opcode", "byte_len", "imm", "src_qp", "wc_flags"})
+        for (const char* key : {"opcode", "byte_len", "imm", "src_qp", "wc_flags", "invalidated_rkey"})
             out[key] = "undefined";
         return;
     }
@@ -759,9 +767,10 @@ void do_poll_cq(State& s, const Step& step, StepResult& r) {
     out["imm"] = c.imm_data ? hex(*c.imm_data) : "none";
     out["src_qp"] = std::to_string(c.src_qp);
     std::string flags;
-    if (c.wc_flags & IBV_WC_WITH_IMM) flags += "with_imm";
-    if (c.wc_flags & IBV_WC_GRH) flags += flags.empty() ? "grh" : ",grh";
+    for (const auto& f : wc_flag_names(c.wc_flags))
+        flags += (flags.empty() ? "" : ",") + f;
     out["wc_flags"] = flags.empty() ? "none" : flags;
+    out["invalidated_rkey"] = c.invalidated_rkey ? hex(*c.invalidated_rkey) : "none";
 }
 
 void do_req_notify_cq(State& s, const Step& step, StepResult&) {
@@ -862,6 +871,14 @@ const std::map<std::string, ActionFunction, std::less<>>& action_table() {
         {"cm_disconnect", do_cm_disconnect},
         {"mcast_join", do_mcast_join},
         {"mcast_leave", do_mcast_leave},
+        {"create_srq", do_create_srq},
+        {"post_srq_recv", do_post_srq_recv},
+        {"modify_srq", do_modify_srq},
+        {"query_srq", do_query_srq},
+        {"wait_async_event", do_wait_async_event},
+        {"alloc_mw", do_alloc_mw},
+        {"bind_mw", do_bind_mw},
+        {"dealloc_mw", do_dealloc_mw},
     };
     return table;
 }

@@ -83,9 +83,7 @@ bool completion_matches(const State& s, const Value& want, const Completion& c, 
     if (const Value* v = want.find("wr_id"))
         compare("wr_id", std::to_string(c.wr_id), std::to_string(v->as_u64()));
     if (const Value* v = want.find("wc_flags")) {
-        std::vector<std::string> flags;
-        if (c.wc_flags & IBV_WC_WITH_IMM) flags.push_back("with_imm");
-        if (c.wc_flags & IBV_WC_GRH) flags.push_back("grh");
+        std::vector<std::string> flags = wc_flag_names(c.wc_flags);
         std::vector<std::string> expected = flag_list(v);
         std::sort(expected.begin(), expected.end());
         std::sort(flags.begin(), flags.end());
@@ -430,6 +428,8 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
                                              : fmt::format("no event within {} ms", r.timeout_ms);
             out.push_back(make("event", wanted ? "an event arrives" : "no event arrives",
                                r.event_arrived && *r.event_arrived == wanted, observed, &e, language));
+        } else if (e.kind == "async_event") {
+            out.push_back(check_async_event(s, e, r, language));
         } else {
             out.push_back(
                 make(e.kind, value_text(e.value), false, "the runner does not know this kind", &e, language));

@@ -447,8 +447,11 @@ void LabRun::teardown() {
             if (auto found = map.find(*it); found != map.end()) map.erase(found);
         map.clear();
     };
+    // A window before the QP it may be bound through and the region it grants; an SRQ after its QPs.
+    release(s.mws);
     release(s.groups); // rdma_leave_multicast detaches each group from its QP before the QP goes
     release(s.qps);
+    release(s.srqs);
     release(s.ahs);
     release(s.cqs);
     release(s.channels);

@@ -50,9 +50,10 @@ struct QpState {
 /// What one step's action left for its expectations and results.
 struct StepResult {
     std::map<std::string, std::string> results;
-    std::vector<Completion> completions; ///< poll_cq
-    int timeout_ms = 0;                  ///< poll_cq, wait_cq_event
-    std::optional<bool> event_arrived;   ///< wait_cq_event
+    std::vector<Completion> completions;                 ///< poll_cq
+    int timeout_ms = 0;                                  ///< poll_cq, wait_cq_event
+    std::optional<bool> event_arrived;                   ///< wait_cq_event
+    std::optional<std::vector<AsyncEvent>> async_events; ///< wait_async_event: what arrived
 };
 
 struct State {
@@ -73,6 +74,8 @@ struct State {
     std::map<std::string, std::shared_ptr<AddressHandle>> ahs;
     std::map<std::string, std::shared_ptr<CmId>> cm_ids;
     std::map<std::string, std::shared_ptr<MulticastGroup>> groups;
+    std::map<std::string, std::shared_ptr<SharedReceiveQueue>> srqs;
+    std::map<std::string, std::shared_ptr<MemoryWindow>> mws;
     std::vector<std::string> created; ///< object names in creation order (teardown walks it backwards)
     std::map<std::string, std::string> values;
     std::shared_ptr<SyscallMeter> meter; ///< counts the system calls of one post or poll step, then closed
@@ -116,6 +119,28 @@ void perform(State& state, std::size_t index, StepResult& result);
 /// Checks the step's expectations (explicit and implicit) after its action.
 std::vector<ExpectationOutcome> check_expectations(State& state, const Step& step, const StepResult& result,
                                                    const std::optional<ErrorInfo>& error, bool runner_error);
+
+// ---- shared receive queues, memory windows, async events (actions_srq.cpp) ---------------------------
+
+void do_create_srq(State& s, const Step& step, StepResult& r);
+void do_post_srq_recv(State& s, const Step& step, StepResult& r);
+void do_modify_srq(State& s, const Step& step, StepResult& r);
+void do_query_srq(State& s, const Step& step, StepResult& r);
+void do_wait_async_event(State& s, const Step& step, StepResult& r);
+void do_alloc_mw(State& s, const Step& step, StepResult& r);
+void do_bind_mw(State& s, const Step& step, StepResult& r);
+void do_dealloc_mw(State& s, const Step& step, StepResult& r);
+/// post_send's opcodes local_inv, send_with_inv and bind_mw: fills what `base` needs for them.
+void window_request(State& s, const Step& step, SendRequest& base);
+/// After a bind_mw post: the window's values ({E.win.rkey}) are those of the new binding.
+void window_posted(State& s, const Step& step);
+/// post_send's remote.mw: the window's bound address and its current rkey.
+void remote_window(State& s, const Step& step, const Value& remote, SendRequest& base);
+/// The names of wc_flags bits as a lab writes them (with_imm, grh, with_inv, ip_csum_ok).
+std::vector<std::string> wc_flag_names(unsigned flags);
+/// The async_event expectation on what a wait_async_event step read.
+ExpectationOutcome check_async_event(const State& s, const Expectation& e, const StepResult& r,
+                                     const std::string& language);
 
 template <typename Map>
 auto& State::object(const Map& map, const Step& step, const std::string& field) const {

@@ -1,0 +1,149 @@
+// SharedReceiveQueue: ibv_create_srq, ibv_post_srq_recv, ibv_modify_srq (the limit), ibv_query_srq and
+// ibv_destroy_srq, each traced, with the explanation of a refused call.
+#include "rdmalab/verbs.hpp"
+#include "verbs/traced_call.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+
+namespace rdmalab {
+
+using namespace detail;
+
+SharedReceiveQueue::SharedReceiveQueue(std::shared_ptr<ProtectionDomain> pd, ibv_srq* srq,
+                                       std::uint32_t max_wr, std::uint32_t max_sge, TraceScope trace)
+    : pd_(std::move(pd)), srq_(srq), max_wr_(max_wr), max_sge_(max_sge), trace_(std::move(trace)) {}
+
+std::shared_ptr<SharedReceiveQueue> SharedReceiveQueue::create(std::shared_ptr<ProtectionDomain> pd,
+                                                               std::uint32_t max_wr, std::uint32_t max_sge) {
+    ibv_srq_init_attr init{};
+    init.attr.max_wr = max_wr;
+    init.attr.max_sge = max_sge;
+    ibv_srq* srq = traced_call(
+        VerbCall{.scope = pd->trace(), .verb = "ibv_create_srq", .timed = true},
+        [&] { return ibv_create_srq(pd->get(), &init); },
+        [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
+            ids["pd"] = pd->handle();
+            if (call.ok()) ids["srq"] = call.value->handle;
+            data["args"] = {{"max_wr", max_wr}, {"max_sge", max_sge}};
+            if (call.ok()) data["granted"] = {{"max_wr", init.attr.max_wr}, {"max_sge", init.attr.max_sge}};
+        },
+        [&](const auto& call) {
+            ErrorInfo info =
+                explain_errno("ibv_create_srq", call.err,
+                              fmt::format("an SRQ of {} receives with {} SGEs", max_wr, max_sge));
+            ibv_device_attr attr{};
+            if (call.err == EINVAL && ibv_query_device(pd->context()->get(), &attr) == 0) {
+                if (attr.max_srq == 0) {
+                    info.cause = "The device has no shared receive queues (max_srq is 0).";
+                    info.fix = "Give every QP its own receive queue.";
+                } else if (max_wr > static_cast<std::uint32_t>(attr.max_srq_wr) ||
+                           max_sge > static_cast<std::uint32_t>(attr.max_srq_sge)) {
+                    info.cause = fmt::format("max_wr {} or max_sge {} is above the device's max_srq_wr {} / "
+                                             "max_srq_sge {} (ibv_query_device).",
+                                             max_wr, max_sge, attr.max_srq_wr, attr.max_srq_sge);
+                    info.fix = "Ask for at most max_srq_wr receives and max_srq_sge entries.";
+                }
+            }
+            return info;
+        });
+    // ibv_create_srq(3): the device writes the sizes it granted (at least those asked) back into attr.
+    return std::shared_ptr<SharedReceiveQueue>(
+        new SharedReceiveQueue(pd, srq, init.attr.max_wr, init.attr.max_sge, pd->trace()));
+}
+
+SharedReceiveQueue::~SharedReceiveQueue() {
+    const std::uint32_t handle = srq_->handle;
+    traced_release(
+        trace_, "ibv_destroy_srq", [&] { return ibv_destroy_srq(srq_); },
+        [&](nlohmann::json& ids, nlohmann::json&) { ids["srq"] = handle; });
+}
+
+void SharedReceiveQueue::post_recv(const RecvRequest& request) {
+    std::vector<ibv_sge> sges;
+    sges.reserve(request.sges.size());
+    for (const auto& s : request.sges)
+        sges.push_back({s.addr, s.length, s.lkey});
+    ibv_recv_wr wr{};
+    wr.wr_id = request.wr_id;
+    wr.sg_list = sges.empty() ? nullptr : sges.data();
+    wr.num_sge = static_cast<int>(sges.size());
+    ibv_recv_wr* bad = nullptr;
+    traced_call(
+        VerbCall{.scope = trace_, .verb = "ibv_post_srq_recv", .kind = EventKind::PostWr, .event = "RECV"},
+        [&] { return ibv_post_srq_recv(srq_, &wr, &bad); },
+        [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
+            ids = {{"srq", srq_->handle}, {"wr_id", request.wr_id}};
+            data["queue"] = "srq";
+            nlohmann::json sg = nlohmann::json::array();
+            std::uint64_t total = 0;
+            for (const auto& s : request.sges) {
+                sg.push_back({{"addr", hex(s.addr)}, {"length", s.length}, {"lkey", s.lkey}});
+                total += s.length;
+            }
+            data["sg_list"] = sg;
+            data["length"] = total;
+            if (!request.sges.empty()) ids["lkey"] = request.sges.front().lkey;
+        },
+        [&](const auto& call) {
+            const std::string detail = fmt::format("posting a receive on SRQ {}", srq_->handle);
+            ErrorInfo info = explain_errno("ibv_post_srq_recv", call.value, detail);
+            if (call.value == ENOMEM) {
+                info.cause = fmt::format("{}: the SRQ is full ({} receives outstanding, its max_wr).", detail,
+                                         max_wr_);
+                info.fix =
+                    "Let the QPs that share it consume receives first, or create the SRQ with a larger "
+                    "max_wr.";
+            } else if (call.value == EINVAL && request.sges.size() > max_sge_) {
+                info.cause = fmt::format("{}: num_sge {} is above the SRQ's max_sge {}.", detail,
+                                         request.sges.size(), max_sge_);
+                info.fix = "Use fewer scatter/gather entries, or create the SRQ with a larger max_sge.";
+            }
+            return info;
+        });
+}
+
+void SharedReceiveQueue::arm_limit(std::uint32_t limit) {
+    ibv_srq_attr attr{};
+    attr.srq_limit = limit;
+    traced_call(
+        VerbCall{.scope = trace_, .verb = "ibv_modify_srq"},
+        [&] { return ibv_modify_srq(srq_, &attr, IBV_SRQ_LIMIT); },
+        [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
+            ids["srq"] = srq_->handle;
+            data["args"] = {{"attr_mask", {"LIMIT"}}, {"srq_limit", limit}};
+        },
+        [&](const auto& call) {
+            ErrorInfo info =
+                explain_errno("ibv_modify_srq", call.value,
+                              fmt::format("arming SRQ {} with srq_limit {}", srq_->handle, limit));
+            if (call.value == EINVAL) {
+                info.cause =
+                    fmt::format("srq_limit {} is not valid for SRQ {} of {} receives: the limit must be "
+                                "below the SRQ's size (and some devices cannot arm it at all).",
+                                limit, srq_->handle, max_wr_);
+                info.fix = "Arm a limit smaller than max_wr.";
+            }
+            return info;
+        });
+}
+
+ibv_srq_attr SharedReceiveQueue::query() const {
+    ibv_srq_attr attr{};
+    traced_call(
+        VerbCall{.scope = trace_, .verb = "ibv_query_srq"}, [&] { return ibv_query_srq(srq_, &attr); },
+        [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
+            ids["srq"] = srq_->handle;
+            if (!call.ok()) return;
+            data["max_wr"] = attr.max_wr;
+            data["max_sge"] = attr.max_sge;
+            data["srq_limit"] = attr.srq_limit;
+        },
+        [&](const auto& call) {
+            return explain_errno("ibv_query_srq", call.value, fmt::format("SRQ {}", srq_->handle));
+        });
+    return attr;
+}
+
+} // namespace rdmalab
