@@ -7,6 +7,7 @@
 
 #include "rdmalab/lab.hpp"
 #include "rdmalab/lab_run.hpp"
+#include "rdmalab/memlock.hpp"
 #include "rdmalab/names.hpp"
 
 #include <QDir>
@@ -15,7 +16,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <cerrno>
 
 using namespace rdmalab;
 
@@ -169,9 +173,10 @@ class TestLabs : public QObject {
     void aMeasurementAndAComparison() { checkTestLab("run-bench"); }
     void aUdDatagramThroughAnAddressHandle() { checkTestLab("run-ud"); }
     void queriesWritesSqdAndErr() { checkTestLab("run-queries"); }
+    void aLoweredMemlockLimitRefusesAndIsRestored() { checkTestLab("run-memlock"); }
     void everyTestLabHasATest() {
         const auto files = QDir(QString::fromStdString(kRunDir)).entryList({"*.yaml"}, QDir::Files);
-        QCOMPARE(files.size(), 8);
+        QCOMPARE(files.size(), 9);
     }
 
     void aStepThatFailsUnexpectedlyStopsTheRunAndTearsDown() {
@@ -271,7 +276,7 @@ class TestLabs : public QObject {
 
     void cliRunAllPrintsTheSummaryTable() {
         for (const auto& [dir, count] : {std::pair{QStringLiteral("/tests/data/labs"), 1},
-                                         std::pair{QStringLiteral("/tests/data/labs-run"), 8}}) {
+                                         std::pair{QStringLiteral("/tests/data/labs-run"), 9}}) {
             const auto r = test::runCli({"lab", "run", "--all", "--dir", kSource + dir});
             QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
             QVERIFY2(
@@ -339,6 +344,9 @@ class TestLabs : public QObject {
     /// Runs one of the runner's test labs: every expectation holds, the counts are back, and its own checks.
     void checkTestLab(const QString& lab) {
         const auto before = test::rdmaResourceCounts();
+        rlimit memlock_before{};
+        getrlimit(RLIMIT_MEMLOCK, &memlock_before);
+        const bool ipc_lock_before = thread_has_ipc_lock();
         const Ran ran = perform(lab.toStdString());
         const auto& run = *ran.run;
         QVERIFY2(run.all_held(), broken(run).constData());
@@ -400,7 +408,26 @@ class TestLabs : public QObject {
             const auto ah = positions(events, "ibv_create_ah");
             QCOMPARE(ah.size(), std::size_t(1));
             QCOMPARE(events[ah[0]].data.value("ret", -1), 0);
+        } else if (lab == "run-memlock") {
+            const auto& refused = run.outcome(indexOf(run, "big"));
+            QCOMPARE(refused.error->verb, std::string("ibv_reg_mr"));
+            QCOMPARE(refused.error->err, ENOMEM);
+            QVERIFY2(refused.error->cause.find("65536") != std::string::npos ||
+                         refused.error->cause.find("64 KiB") != std::string::npos,
+                     refused.error->cause.c_str()); // the explanation names the lowered limit
+            QCOMPARE(run.outcome(indexOf(run, "one_more_page")).error->err, ENOMEM);
+            QCOMPARE(value(run, "lower.limit"), std::string("65536"));
+            // Lowered once and restored once, on this thread; the capability comes back if it was dropped.
+            QCOMPARE(positions(events, "setrlimit").size(), std::size_t(2));
+            QCOMPARE(positions(events, "capset").size(), std::size_t(ipc_lock_before ? 2 : 0));
+            QCOMPARE(value(run, "lower.cap_ipc_lock"), std::string(ipc_lock_before ? "dropped" : "not held"));
         }
+        // No lab leaves the process's locked-memory limit or the thread's CAP_IPC_LOCK changed.
+        rlimit memlock_after{};
+        getrlimit(RLIMIT_MEMLOCK, &memlock_after);
+        QCOMPARE(memlock_after.rlim_cur, memlock_before.rlim_cur);
+        QCOMPARE(memlock_after.rlim_max, memlock_before.rlim_max);
+        QCOMPARE(thread_has_ipc_lock(), ipc_lock_before);
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include "rdmalab/lab.hpp"
 #include "rdmalab/lab_run.hpp"
+#include "rdmalab/memlock.hpp"
 #include "rdmalab/syscount.hpp"
 #include "rdmalab/verbs.hpp"
 
@@ -70,6 +71,9 @@ struct State {
     std::vector<std::string> created; ///< object names in creation order (teardown walks it backwards)
     std::map<std::string, std::string> values;
     std::shared_ptr<SyscallMeter> meter; ///< counts the system calls of one post or poll step, then closed
+    std::map<std::string, std::shared_ptr<XrcDomain>> xrcds;
+    /// set_memlock's lowered RLIMIT_MEMLOCK (and cleared CAP_IPC_LOCK): restored last at teardown.
+    std::unique_ptr<LockedMemoryLimit> memlock;
 
     /// The object named by field `field` of `step`, of the wanted map; throws LabRunError when absent.
     template <typename Map> auto& object(const Map& map, const Step& step, const std::string& field) const;
@@ -102,6 +106,17 @@ void perform(State& state, std::size_t index, StepResult& result);
 /// Checks the step's expectations (explicit and implicit) after its action.
 std::vector<ExpectationOutcome> check_expectations(State& state, const Step& step, const StepResult& result,
                                                    const std::optional<ErrorInfo>& error, bool runner_error);
+
+// ---- helpers of actions.cpp the other action files use ------------------------------------------------
+
+/// The open device; throws LabRunError when the lab has not opened it.
+DeviceState& device(State& s);
+/// Records `name` as created (teardown destroys in reverse order).
+void remember(State& s, const std::string& name);
+/// Sets the {E.qp.*} values of QP `name` from its current state.
+void set_qp_values(State& s, const std::string& name);
+/// A QP's default first send PSN: fixed pseudo-random per QP number.
+std::uint32_t first_psn(std::uint32_t qpn);
 
 template <typename Map>
 auto& State::object(const Map& map, const Step& step, const std::string& field) const {
