@@ -174,9 +174,10 @@ class TestLabs : public QObject {
     void aUdDatagramThroughAnAddressHandle() { checkTestLab("run-ud"); }
     void queriesWritesSqdAndErr() { checkTestLab("run-queries"); }
     void aLoweredMemlockLimitRefusesAndIsRestored() { checkTestLab("run-memlock"); }
+    void extendedQueryQpAtomicWriteAndXrcd() { checkTestLab("run-extended"); }
     void everyTestLabHasATest() {
         const auto files = QDir(QString::fromStdString(kRunDir)).entryList({"*.yaml"}, QDir::Files);
-        QCOMPARE(files.size(), 9);
+        QCOMPARE(files.size(), 10);
     }
 
     void aStepThatFailsUnexpectedlyStopsTheRunAndTearsDown() {
@@ -276,7 +277,7 @@ class TestLabs : public QObject {
 
     void cliRunAllPrintsTheSummaryTable() {
         for (const auto& [dir, count] : {std::pair{QStringLiteral("/tests/data/labs"), 1},
-                                         std::pair{QStringLiteral("/tests/data/labs-run"), 9}}) {
+                                         std::pair{QStringLiteral("/tests/data/labs-run"), 10}}) {
             const auto r = test::runCli({"lab", "run", "--all", "--dir", kSource + dir});
             QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
             QVERIFY2(
@@ -421,6 +422,35 @@ class TestLabs : public QObject {
             QCOMPARE(positions(events, "setrlimit").size(), std::size_t(2));
             QCOMPARE(positions(events, "capset").size(), std::size_t(ipc_lock_before ? 2 : 0));
             QCOMPARE(value(run, "lower.cap_ipc_lock"), std::string(ipc_lock_before ? "dropped" : "not held"));
+        }
+        if (lab == "run-extended") {
+            QCOMPARE(positions(events, "ibv_query_device_ex").size(), std::size_t(1));
+            QVERIFY(value(run, "caps.cap_flags_ex").rfind("0x", 0) == 0);
+            const auto created = positions(events, "ibv_create_qp_ex");
+            QCOMPARE(created.size(), std::size_t(2));
+            QCOMPARE(events[created[0]].data["args"]["send_ops_flags"],
+                     nlohmann::json({"RDMA_WRITE", "ATOMIC_WRITE"}));
+            QCOMPARE(value(run, "qp_a.send_ops"), std::string("write,atomic_write"));
+            QCOMPARE(value(run, "qp_b.send_ops"), std::string("none"));
+            // The engine refuses an Atomic Write on a QP that did not ask for it, without calling the
+            // provider (its wr_atomic_write is a null pointer there).
+            const auto& refused = run.outcome(indexOf(run, "not_asked")).error;
+            QCOMPARE(refused->err, EOPNOTSUPP);
+            QVERIFY2(refused->cause.find("IBV_QP_EX_WITH_ATOMIC_WRITE") != std::string::npos,
+                     refused->cause.c_str());
+            int posted = 0;
+            for (const auto& e : events)
+                if (e.kind == EventKind::PostWr && e.name == "ATOMIC_WRITE" &&
+                    e.data.value("verb", "") == "ibv_wr_atomic_write" && e.data.value("ret", -1) == 0 &&
+                    e.data.value("value", "") == "0x102030405060708")
+                    ++posted;
+            QCOMPARE(posted, 1);
+            QCOMPARE(value(run, "poll.count"), std::string("1"));
+            // Whether the device opens an XRC domain is its capability bit's answer.
+            const auto& xrcd = run.outcome(indexOf(run, "xrcd")).error;
+            QCOMPARE(xrcd->verb, std::string("ibv_open_xrcd"));
+            QCOMPARE(xrcd->err, EOPNOTSUPP);
+            QCOMPARE(value(run, "caps.xrc"), std::string("0"));
         }
         // No lab leaves the process's locked-memory limit or the thread's CAP_IPC_LOCK changed.
         rlimit memlock_after{};
