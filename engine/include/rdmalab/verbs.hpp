@@ -455,9 +455,9 @@ void connect_pair(QueuePair& a, QueuePair& b, std::uint8_t port, unsigned access
 /// Devices without XRC (no IBV_DEVICE_XRC in ibv_query_device; SoftRoCE among them) refuse to open one.
 class XrcDomain {
   public:
-    /// Opens an XRC domain: `fd` -1 for a domain private to this process, or a file whose inode names a
-    /// domain shared with other processes (`oflags` O_CREAT creates it). Traced as `ibv_open_xrcd`;
-    /// throws the explained RdmaError when the device refuses.
+    /// Opens an XRC domain: `fd` -1 for a new domain private to this process (O_CREAT is implied), or a
+    /// file whose inode names a domain shared with other processes (`oflags` O_CREAT creates it). Traced as
+    /// `ibv_open_xrcd`; throws the explained RdmaError when the device refuses.
     static std::shared_ptr<XrcDomain> open(std::shared_ptr<Context> context, Endpoint endpoint, int fd = -1,
                                            int oflags = 0);
     ~XrcDomain();

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -202,12 +204,13 @@ std::shared_ptr<XrcDomain> XrcDomain::open(std::shared_ptr<Context> context, End
     ibv_xrcd_init_attr attr{};
     attr.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS;
     attr.fd = fd;
-    attr.oflags = oflags;
+    // A domain without a file (fd -1) is always a new one; ibv_open_xrcd(3)'s example passes O_CREAT.
+    attr.oflags = fd == -1 ? (oflags | O_CREAT) : oflags;
     ibv_xrcd* xrcd = traced_call(
         VerbCall{.scope = scope, .verb = "ibv_open_xrcd"},
         [&] { return ibv_open_xrcd(context->get(), &attr); },
         [&](const auto&, nlohmann::json&, nlohmann::json& data) {
-            data["args"] = {{"device", context->device_name()}, {"fd", fd}, {"oflags", oflags}};
+            data["args"] = {{"device", context->device_name()}, {"fd", fd}, {"oflags", attr.oflags}};
         },
         [&](const auto& call) {
             ErrorInfo info = explain_errno("ibv_open_xrcd", call.err, context->device_name());
