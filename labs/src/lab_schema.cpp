@@ -25,9 +25,9 @@ constexpr std::array<sv, 22> kWcStatuses = {
     "retry_exc_err",    "rnr_retry_exc_err", "loc_rdd_viol_err",  "rem_inv_rd_req_err",
     "rem_abort_err",    "inv_eecn_err",      "inv_eec_state_err", "fatal_err",
     "resp_timeout_err", "general_err"};
-constexpr std::array<sv, 10> kWcOpcodes = {"send",      "rdma_write", "rdma_read",          "comp_swap",
+constexpr std::array<sv, 11> kWcOpcodes = {"send",      "rdma_write", "rdma_read",          "comp_swap",
                                            "fetch_add", "recv",       "recv_rdma_with_imm", "bind_mw",
-                                           "local_inv", "tso"};
+                                           "local_inv", "tso",        "atomic_write"};
 constexpr std::array<sv, 4> kWcFlags = {"with_imm", "grh", "with_inv", "ip_csum_ok"};
 constexpr std::array<sv, 7> kQpStates = {"reset", "init", "rtr", "rts", "sqd", "sqe", "err"};
 constexpr std::array<sv, 3> kQpTypes = {"rc", "uc", "ud"};
@@ -685,7 +685,85 @@ constexpr std::array<Field, 8> kBindMw = {{
 constexpr std::array<sv, 2> kBindMwResults = {"rkey", "old_rkey"};
 constexpr std::array<Field, 1> kMwOnly = {{{"mw", Type::object, true, "mw", {}, {}, 0, 0, "the window"}}};
 
-constexpr std::array<Action, 50> kActions = {{
+// ---- the locked-memory limit, extended queries and QPs, Atomic Write, XRC (actions_more_a.cpp) ----------
+
+constexpr std::array<Field, 2> kSetMemlock = {{
+    {"limit",
+     Type::size,
+     true,
+     {},
+     {},
+     {},
+     0,
+     16 * kGiB,
+     "the new soft RLIMIT_MEMLOCK (restored when the lab ends)"},
+    {"drop_ipc_lock",
+     Type::boolean,
+     false,
+     {},
+     {},
+     {},
+     0,
+     0,
+     "clear CAP_IPC_LOCK from this thread's effective set, so the limit binds root too (default true)"},
+}};
+constexpr std::array<sv, 3> kSetMemlockResults = {"limit", "previous_limit", "cap_ipc_lock"};
+
+constexpr std::array<sv, 5> kQueryDeviceExResults = {"cap_flags_ex", "atomic_write", "flush_global",
+                                                     "flush_persistent", "xrc"};
+
+constexpr std::array<sv, 5> kQpExTypes = {"rc", "uc", "ud", "xrc_send", "xrc_recv"};
+constexpr std::array<sv, 13> kSendOps = {"write", "write_imm", "send",        "send_imm", "read",
+                                         "cas",   "faa",       "local_inv",   "bind_mw",  "send_inv",
+                                         "tso",   "flush",     "atomic_write"};
+constexpr std::array<Field, 13> kCreateQpEx = {{
+    {"as", Type::new_object, true, "qp", {}, {}, 0, 0, "name, e.g. A.qp"},
+    {"pd", Type::object, true, "pd", {}, {}, 0, 0, "the protection domain"},
+    {"type", Type::choice, false, {}, kQpExTypes, {}, 0, 0, "rc (default), uc, ud, xrc_send or xrc_recv"},
+    {"send_cq", Type::object, true, "cq", {}, {}, 0, 0, "completion queue of the send queue"},
+    {"recv_cq", Type::object, false, "cq", {}, {}, 0, 0, "of the receive queue (default: send_cq)"},
+    {"send_ops",
+     Type::flags,
+     false,
+     {},
+     kSendOps,
+     {},
+     0,
+     0,
+     "send_ops_flags: the operations ibv_wr_* may post (default: none, the classic ibv_post_send only)"},
+    {"xrcd", Type::object, false, "xrcd", {}, {}, 0, 0, "xrc_recv: its XRC domain"},
+    {"max_send_wr", Type::integer, false, {}, {}, {}, 0, 1 << 20, "send queue depth (default 16)"},
+    {"max_recv_wr", Type::integer, false, {}, {}, {}, 0, 1 << 20, "receive queue depth (default 16)"},
+    {"max_send_sge", Type::integer, false, {}, {}, {}, 0, 1024, "SGEs per send WR (default 1)"},
+    {"max_recv_sge", Type::integer, false, {}, {}, {}, 0, 1024, "SGEs per receive WR (default 1)"},
+    {"max_inline_data", Type::integer, false, {}, {}, {}, 0, 1 << 20, "inline bytes (default 0)"},
+    {"psn",
+     Type::integer,
+     false,
+     {},
+     {},
+     {},
+     0,
+     0xffffff,
+     "its first send PSN (default: a fixed pseudo-random one per QP number)"},
+}};
+constexpr std::array<sv, 8> kCreateQpExResults = {"qpn",          "max_send_wr",  "max_recv_wr",
+                                                  "max_send_sge", "max_recv_sge", "max_inline_data",
+                                                  "state",        "send_ops"};
+
+constexpr std::array<Field, 5> kPostAtomicWrite = {{
+    {"qp", Type::object, true, "qp", {}, {}, 0, 0, "a QP from create_qp_ex with send_ops [atomic_write]"},
+    {"remote", Type::map, true, {}, {}, kRemoteFields, 0, 0, "where on the peer (8 bytes, 8-byte aligned)"},
+    {"value", Type::u64, true, {}, {}, {}, 0, 0, "the 8 bytes written, as a value in host order"},
+    {"signaled", Type::boolean, false, {}, {}, {}, 0, 0, "IBV_SEND_SIGNALED (default true)"},
+    {"wr_id", Type::u64, false, {}, {}, {}, 0, 0, "work request id (default: the step's number)"},
+}};
+constexpr std::array<sv, 2> kPostAtomicWriteResults = {"posted", "syscalls"};
+
+constexpr std::array<Field, 1> kOpenXrcd = {
+    {{"as", Type::new_object, true, "xrcd", {}, {}, 0, 0, "name, e.g. A.xrcd"}}};
+
+constexpr std::array<Action, 55> kActions = {{
     {"note", "", {}, {}, "text only: no engine call"},
     {"open_device", "ibv_get_device_list, ibv_open_device, ibv_query_port, ibv_query_gid", kOpenDevice,
      kOpenDeviceResults, "opens the device (object `device`), checks the port is ACTIVE, picks a GID"},
@@ -753,6 +831,18 @@ constexpr std::array<Action, 50> kActions = {{
     {"alloc_mw", "ibv_alloc_mw", kAllocMw, kAllocMwResults, "a memory window (unbound)"},
     {"bind_mw", "ibv_bind_mw", kBindMw, kBindMwResults, "binds a type 1 window to a part of a region"},
     {"dealloc_mw", "ibv_dealloc_mw", kMwOnly, {}, "frees a memory window"},
+    {"set_memlock", "setrlimit, capset", kSetMemlock, kSetMemlockResults,
+     "lowers the locked-memory limit for the rest of the run (restored at teardown)"},
+    {"query_device_ex",
+     "ibv_query_device_ex",
+     {},
+     kQueryDeviceExResults,
+     "the extended capability bits: Atomic Write, Flush, XRC"},
+    {"create_qp_ex", "ibv_create_qp_ex", kCreateQpEx, kCreateQpExResults,
+     "a queue pair with send_ops_flags (or of an XRC type), in RESET"},
+    {"post_atomic_write", "ibv_wr_start, ibv_wr_atomic_write, ibv_wr_complete", kPostAtomicWrite,
+     kPostAtomicWriteResults, "an Atomic Write: 8 bytes placed at the peer as one indivisible write"},
+    {"open_xrcd", "ibv_open_xrcd", kOpenXrcd, {}, "an XRC domain (closed at teardown)"},
 }};
 
 // ---- expectations ---------------------------------------------------------------------------------------
@@ -888,7 +978,8 @@ constexpr std::array<sv, 2> kCmIdFields = {"port", "device"};
 constexpr std::array<sv, 3> kGroupFields = {"address", "qpn", "qkey"};
 constexpr std::array<sv, 4> kSrqFields = {"handle", "max_wr", "max_sge", "limit"};
 constexpr std::array<sv, 4> kMwFields = {"rkey", "type", "addr", "length"};
-constexpr std::array<ObjectKind, 11> kObjectKinds = {{
+constexpr std::array<sv, 1> kXrcdFields = {"device"};
+constexpr std::array<ObjectKind, 12> kObjectKinds = {{
     {"device", kDeviceFields},
     {"pd", kPdFields},
     {"mr", kMrFields},
@@ -900,6 +991,7 @@ constexpr std::array<ObjectKind, 11> kObjectKinds = {{
     {"group", kGroupFields},
     {"srq", kSrqFields},
     {"mw", kMwFields},
+    {"xrcd", kXrcdFields},
 }};
 
 template <typename Table> auto find_by_name(const Table& table, std::string_view name) {

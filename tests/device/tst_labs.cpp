@@ -7,6 +7,7 @@
 
 #include "rdmalab/lab.hpp"
 #include "rdmalab/lab_run.hpp"
+#include "rdmalab/memlock.hpp"
 #include "rdmalab/names.hpp"
 
 #include <QDir>
@@ -17,7 +18,10 @@
 #include <nlohmann/json.hpp>
 #include <rdma/rdma_cma.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <cerrno>
 
 using namespace rdmalab;
 
@@ -197,9 +201,11 @@ class TestLabs : public QObject {
     void twoQpsConsumeOneSharedReceiveQueue() { checkTestLab("run-srq"); }
     void aWindowsKeyWorksThenFailsAfterInvalidation() { checkTestLab("run-mw"); }
     void aCqOverrunRaisesCqErrOnTheAsyncFd() { checkTestLab("run-async"); }
+    void aLoweredMemlockLimitRefusesAndIsRestored() { checkTestLab("run-memlock"); }
+    void extendedQueryQpAtomicWriteAndXrcd() { checkTestLab("run-extended"); }
     void everyTestLabHasATest() {
         const auto files = QDir(QString::fromStdString(kRunDir)).entryList({"*.yaml"}, QDir::Files);
-        QCOMPARE(files.size(), 13);
+        QCOMPARE(files.size(), 15);
     }
 
     void aStepThatFailsUnexpectedlyStopsTheRunAndTearsDown() {
@@ -299,7 +305,7 @@ class TestLabs : public QObject {
 
     void cliRunAllPrintsTheSummaryTable() {
         for (const auto& [dir, count] : {std::pair{QStringLiteral("/tests/data/labs"), 1},
-                                         std::pair{QStringLiteral("/tests/data/labs-run"), 13}}) {
+                                         std::pair{QStringLiteral("/tests/data/labs-run"), 15}}) {
             const auto r = test::runCli({"lab", "run", "--all", "--dir", kSource + dir});
             QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
             QVERIFY2(
@@ -367,6 +373,9 @@ class TestLabs : public QObject {
     /// Runs one of the runner's test labs: every expectation holds, the counts are back, and its own checks.
     void checkTestLab(const QString& lab) {
         const auto before = test::rdmaResourceCounts();
+        rlimit memlock_before{};
+        getrlimit(RLIMIT_MEMLOCK, &memlock_before);
+        const bool ipc_lock_before = thread_has_ipc_lock();
         const Ran ran = perform(lab.toStdString());
         const auto& run = *ran.run;
         QVERIFY2(run.all_held(), broken(run).constData());
@@ -503,7 +512,55 @@ class TestLabs : public QObject {
             QCOMPARE(value(run, "overrun.object"), std::string("A.small"));
             QCOMPARE(value(run, "overrun.types"), std::string("cq_err,cq_err"));
             QCOMPARE(value(run, "quiet.count"), std::string("0"));
+        } else if (lab == "run-memlock") {
+            const auto& refused = run.outcome(indexOf(run, "big"));
+            QCOMPARE(refused.error->verb, std::string("ibv_reg_mr"));
+            QCOMPARE(refused.error->err, ENOMEM);
+            QVERIFY2(refused.error->cause.find("65536") != std::string::npos ||
+                         refused.error->cause.find("64 KiB") != std::string::npos,
+                     refused.error->cause.c_str()); // the explanation names the lowered limit
+            QCOMPARE(run.outcome(indexOf(run, "one_more_page")).error->err, ENOMEM);
+            QCOMPARE(value(run, "lower.limit"), std::string("65536"));
+            // Lowered once and restored once, on this thread; the capability comes back if it was dropped.
+            QCOMPARE(positions(events, "setrlimit").size(), std::size_t(2));
+            QCOMPARE(positions(events, "capset").size(), std::size_t(ipc_lock_before ? 2 : 0));
+            QCOMPARE(value(run, "lower.cap_ipc_lock"), std::string(ipc_lock_before ? "dropped" : "not held"));
         }
+        if (lab == "run-extended") {
+            QCOMPARE(positions(events, "ibv_query_device_ex").size(), std::size_t(1));
+            QVERIFY(value(run, "caps.cap_flags_ex").rfind("0x", 0) == 0);
+            const auto created = positions(events, "ibv_create_qp_ex");
+            QCOMPARE(created.size(), std::size_t(2));
+            QCOMPARE(events[created[0]].data["args"]["send_ops_flags"],
+                     nlohmann::json({"RDMA_WRITE", "ATOMIC_WRITE"}));
+            QCOMPARE(value(run, "qp_a.send_ops"), std::string("write,atomic_write"));
+            QCOMPARE(value(run, "qp_b.send_ops"), std::string("none"));
+            // The engine refuses an Atomic Write on a QP that did not ask for it, without calling the
+            // provider (its wr_atomic_write is a null pointer there).
+            const auto& refused = run.outcome(indexOf(run, "not_asked")).error;
+            QCOMPARE(refused->err, EOPNOTSUPP);
+            QVERIFY2(refused->cause.find("IBV_QP_EX_WITH_ATOMIC_WRITE") != std::string::npos,
+                     refused->cause.c_str());
+            int posted = 0;
+            for (const auto& e : events)
+                if (e.kind == EventKind::PostWr && e.name == "ATOMIC_WRITE" &&
+                    e.data.value("verb", "") == "ibv_wr_atomic_write" && e.data.value("ret", -1) == 0 &&
+                    e.data.value("value", "") == "0x102030405060708")
+                    ++posted;
+            QCOMPARE(posted, 1);
+            QCOMPARE(value(run, "poll.count"), std::string("1"));
+            // Whether the device opens an XRC domain is its capability bit's answer.
+            const auto& xrcd = run.outcome(indexOf(run, "xrcd")).error;
+            QCOMPARE(xrcd->verb, std::string("ibv_open_xrcd"));
+            QCOMPARE(xrcd->err, EOPNOTSUPP);
+            QCOMPARE(value(run, "caps.xrc"), std::string("0"));
+        }
+        // No lab leaves the process's locked-memory limit or the thread's CAP_IPC_LOCK changed.
+        rlimit memlock_after{};
+        getrlimit(RLIMIT_MEMLOCK, &memlock_after);
+        QCOMPARE(memlock_after.rlim_cur, memlock_before.rlim_cur);
+        QCOMPARE(memlock_after.rlim_max, memlock_before.rlim_max);
+        QCOMPARE(thread_has_ipc_lock(), ipc_lock_before);
     }
 };
 

@@ -62,6 +62,9 @@ class Context : public std::enable_shared_from_this<Context> {
 
     /// ibv_query_device, traced.
     ibv_device_attr query_device() const;
+    /// ibv_query_device_ex, traced: the extended attributes, among them `device_cap_flags_ex`, whose upper
+    /// bits (kDeviceAtomicWrite, kDeviceFlushGlobal, kDeviceFlushPersistent) ibv_query_device cannot carry.
+    ibv_device_attr_ex query_device_ex() const;
     ibv_port_attr query_port(std::uint8_t port) const;
     /// Checks the port is ACTIVE; throws RdmaError explaining otherwise.
     void require_active_port(std::uint8_t port) const;
@@ -260,6 +263,8 @@ class CompletionQueue {
     SyscallTally polled_syscalls_; ///< of the polls since reset_polled_syscalls()
 };
 
+class XrcDomain;
+
 /// An address handle (ibv_create_ah), needed for UD sends.
 class AddressHandle {
   public:
@@ -420,6 +425,16 @@ class QueuePair {
                                             std::shared_ptr<CompletionQueue> recv_cq, ibv_qp* qp,
                                             const QpCapacity& granted, Endpoint endpoint,
                                             std::function<void()> release, const char* release_verb);
+    /// Creates a QP in RESET with ibv_create_qp_ex. `send_ops` (IBV_QP_EX_WITH_* bits) names the
+    /// operations the extended posting API (ibv_wr_*) may post on it, e.g. IBV_QP_EX_WITH_ATOMIC_WRITE;
+    /// the provider refuses a bit it does not implement. `xrcd`: the XRC domain of an XRC receive QP
+    /// (kept alive by the QP). Traced as `ibv_create_qp_ex`.
+    static std::shared_ptr<QueuePair> create_ex(std::shared_ptr<ProtectionDomain> pd,
+                                                std::shared_ptr<CompletionQueue> send_cq,
+                                                std::shared_ptr<CompletionQueue> recv_cq, ibv_qp_type type,
+                                                const QpCapacity& capacity, std::uint64_t send_ops,
+                                                std::shared_ptr<XrcDomain> xrcd = nullptr,
+                                                Endpoint endpoint = Endpoint::None);
     ~QueuePair();
     QueuePair(const QueuePair&) = delete;
     QueuePair& operator=(const QueuePair&) = delete;
@@ -458,6 +473,13 @@ class QueuePair {
     /// refused request was posted.
     void post_send_list(std::span<const SendRequest> requests);
     void post_recv(const RecvRequest& request);
+    /// Posts an Atomic Write (IBTA 1.5 Memory Placement Extensions: the 8 bytes of `value`, in host
+    /// order, placed at `remote_addr` as one indivisible write) with the extended posting API
+    /// (ibv_wr_start, ibv_wr_atomic_write, ibv_wr_complete). The QP must come from create_ex with
+    /// IBV_QP_EX_WITH_ATOMIC_WRITE; otherwise an explained EOPNOTSUPP, without calling the provider.
+    /// Traced as a post_wr event `ATOMIC_WRITE`.
+    void post_atomic_write(std::uint64_t wr_id, std::uint32_t rkey, std::uint64_t remote_addr,
+                           std::uint64_t value, bool signaled);
     /// The system calls the last post_send, post_send_list or post_recv made (with a meter attached).
     const SyscallTally& last_post_syscalls() const { return last_post_syscalls_; }
     /// While `meter` is attached (nullptr detaches), the events of ibv_post_send and ibv_post_recv carry
@@ -487,6 +509,8 @@ class QueuePair {
     SyscallTally last_post_syscalls_;
     std::function<void()> release_; ///< adopt(): destroys the QP instead of ibv_destroy_qp
     const char* release_verb_ = "ibv_destroy_qp";
+    std::uint64_t send_ops_ = 0;      ///< create_ex's IBV_QP_EX_WITH_* bits (0: created by create)
+    std::shared_ptr<XrcDomain> xrcd_; ///< an XRC receive QP's domain, kept alive by the QP
 };
 
 /// A memory window (ibv_alloc_mw): a remote key for a part of a region, granted and revoked without
@@ -532,6 +556,40 @@ class MemoryWindow {
 /// `path` gives everything but the peer's QP number and PSN, which come from the other QP and `rts`.
 void connect_pair(QueuePair& a, QueuePair& b, std::uint8_t port, unsigned access, PathInfo path,
                   const RtsParams& rts);
+
+/// An XRC domain (ibv_open_xrcd): the object XRC receive QPs and XRC SRQs of several processes share,
+/// so one connection per remote node serves every process of that node (IBTA Vol. 1, annex A14, XRC).
+/// Devices without XRC (no IBV_DEVICE_XRC in ibv_query_device; SoftRoCE among them) refuse to open one.
+class XrcDomain {
+  public:
+    /// Opens an XRC domain: `fd` -1 for a new domain private to this process (O_CREAT is implied), or a
+    /// file whose inode names a domain shared with other processes (`oflags` O_CREAT creates it). Traced as
+    /// `ibv_open_xrcd`; throws the explained RdmaError when the device refuses.
+    static std::shared_ptr<XrcDomain> open(std::shared_ptr<Context> context, Endpoint endpoint, int fd = -1,
+                                           int oflags = 0);
+    ~XrcDomain();
+    XrcDomain(const XrcDomain&) = delete;
+    XrcDomain& operator=(const XrcDomain&) = delete;
+    ibv_xrcd* get() const { return xrcd_; }
+    const std::shared_ptr<Context>& context() const { return context_; }
+
+  private:
+    XrcDomain(std::shared_ptr<Context> context, ibv_xrcd* xrcd, TraceScope trace);
+    std::shared_ptr<Context> context_;
+    ibv_xrcd* xrcd_;
+    TraceScope trace_;
+};
+
+/// Bits of ibv_device_attr_ex::device_cap_flags_ex and of ibv_qp_init_attr_ex::send_ops_flags from the
+/// IBTA 1.5 Memory Placement Extensions (Atomic Write, Flush). The kernel's uAPI defines them
+/// (IB_UVERBS_DEVICE_FLUSH_GLOBAL, _FLUSH_PERSISTENT, _ATOMIC_WRITE in rdma/ib_user_verbs.h, Linux 6.2;
+/// IBV_QP_EX_WITH_FLUSH in rdma-core 45); rdma-core 44's headers, which the engine builds with, do not
+/// name them all, so their ABI values are given here.
+inline constexpr std::uint64_t kDeviceFlushGlobal = 1ULL << 38;
+inline constexpr std::uint64_t kDeviceFlushPersistent = 1ULL << 39;
+inline constexpr std::uint64_t kDeviceAtomicWrite = 1ULL << 40;
+inline constexpr std::uint64_t kQpExWithFlush = 1ULL << 11;
+inline constexpr std::uint64_t kQpExWithAtomicWrite = 1ULL << 12; ///< IBV_QP_EX_WITH_ATOMIC_WRITE
 
 /// Textual GID ("::ffff:127.0.0.1").
 std::string gid_to_string(const ibv_gid& gid);

@@ -171,6 +171,8 @@ std::string_view wc_opcode_name(ibv_wc_opcode opcode) {
         return "RECV";
     case IBV_WC_RECV_RDMA_WITH_IMM:
         return "RECV_RDMA_WITH_IMM";
+    case IBV_WC_ATOMIC_WRITE:
+        return "ATOMIC_WRITE";
     default:
         break;
     }
@@ -235,6 +237,10 @@ std::string_view qp_type_name(ibv_qp_type type) {
         return "UC";
     case IBV_QPT_UD:
         return "UD";
+    case IBV_QPT_XRC_SEND:
+        return "XRC_SEND";
+    case IBV_QPT_XRC_RECV:
+        return "XRC_RECV";
     default:
         break;
     }

@@ -1,6 +1,7 @@
 // One function per action of the lab language (labs/src/lab_schema.cpp), each through the engine's verbs
 // classes, so every call is traced and every failure explained as the engine explains it.
 #include "actions_cm.hpp"
+#include "actions_more_a.hpp"
 #include "rdmalab/bench.hpp"
 #include "rdmalab/device.hpp"
 #include "rdmalab/lab_schema.hpp"
@@ -26,6 +27,10 @@ constexpr unsigned kDefaultQpAccess =
     IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 
 using Results = std::map<std::string, std::string>;
+
+} // namespace
+
+// Shared with the other action files (declared in run_state.hpp): from here to first_psn.
 
 DeviceState& device(State& s) {
     if (!s.device) throw LabRunError("no device is open: the lab must begin with an open_device step");
@@ -89,6 +94,8 @@ std::uint32_t first_psn(std::uint32_t qpn) {
     std::minstd_rand random(qpn + 1);
     return static_cast<std::uint32_t>(random()) & 0xffffff;
 }
+
+namespace {
 
 PathInfo path_to(const State& s, const QpState& peer, const Step& step, std::uint8_t port) {
     const auto& d = *s.device;
@@ -879,6 +886,11 @@ const std::map<std::string, ActionFunction, std::less<>>& action_table() {
         {"alloc_mw", do_alloc_mw},
         {"bind_mw", do_bind_mw},
         {"dealloc_mw", do_dealloc_mw},
+        {"set_memlock", do_set_memlock},
+        {"query_device_ex", do_query_device_ex},
+        {"create_qp_ex", do_create_qp_ex},
+        {"post_atomic_write", do_post_atomic_write},
+        {"open_xrcd", do_open_xrcd},
     };
     return table;
 }

@@ -457,9 +457,12 @@ void LabRun::teardown() {
     release(s.channels);
     release(s.mrs);
     release(s.pds);
+    release(s.xrcds);
     release(s.cm_ids); // after their QPs (rdma_destroy_qp); a channel goes with its last id
     s.device.reset();
     s.meter.reset();
+    // Last, on the thread that ran the steps: the process's limit and the thread's capability come back.
+    s.memlock.reset();
 }
 
 nlohmann::json LabRun::outcome_json(std::size_t index) const {

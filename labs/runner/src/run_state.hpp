@@ -5,6 +5,7 @@
 #include "rdmalab/cm_id.hpp"
 #include "rdmalab/lab.hpp"
 #include "rdmalab/lab_run.hpp"
+#include "rdmalab/memlock.hpp"
 #include "rdmalab/syscount.hpp"
 #include "rdmalab/verbs.hpp"
 
@@ -79,6 +80,9 @@ struct State {
     std::vector<std::string> created; ///< object names in creation order (teardown walks it backwards)
     std::map<std::string, std::string> values;
     std::shared_ptr<SyscallMeter> meter; ///< counts the system calls of one post or poll step, then closed
+    std::map<std::string, std::shared_ptr<XrcDomain>> xrcds;
+    /// set_memlock's lowered RLIMIT_MEMLOCK (and cleared CAP_IPC_LOCK): restored last at teardown.
+    std::unique_ptr<LockedMemoryLimit> memlock;
 
     /// The class of the opened device (unknown before open_device): picks text variants and decides which
     /// `device:` expectations apply.
@@ -141,6 +145,17 @@ std::vector<std::string> wc_flag_names(unsigned flags);
 /// The async_event expectation on what a wait_async_event step read.
 ExpectationOutcome check_async_event(const State& s, const Expectation& e, const StepResult& r,
                                      const std::string& language);
+
+// ---- helpers of actions.cpp the other action files use ------------------------------------------------
+
+/// The open device; throws LabRunError when the lab has not opened it.
+DeviceState& device(State& s);
+/// Records `name` as created (teardown destroys in reverse order).
+void remember(State& s, const std::string& name);
+/// Sets the {E.qp.*} values of QP `name` from its current state.
+void set_qp_values(State& s, const std::string& name);
+/// A QP's default first send PSN: fixed pseudo-random per QP number.
+std::uint32_t first_psn(std::uint32_t qpn);
 
 template <typename Map>
 auto& State::object(const Map& map, const Step& step, const std::string& field) const {
