@@ -169,9 +169,11 @@ class TestLabs : public QObject {
     void aMeasurementAndAComparison() { checkTestLab("run-bench"); }
     void aUdDatagramThroughAnAddressHandle() { checkTestLab("run-ud"); }
     void queriesWritesSqdAndErr() { checkTestLab("run-queries"); }
+    void neighbouringKeysAndAWrongKeyByte() { checkTestLab("run-keys"); }
+    void sendLatencyBusyPollingAndWithEvents() { checkTestLab("run-events-bench"); }
     void everyTestLabHasATest() {
         const auto files = QDir(QString::fromStdString(kRunDir)).entryList({"*.yaml"}, QDir::Files);
-        QCOMPARE(files.size(), 8);
+        QCOMPARE(files.size(), 10);
     }
 
     void aStepThatFailsUnexpectedlyStopsTheRunAndTearsDown() {
@@ -271,7 +273,7 @@ class TestLabs : public QObject {
 
     void cliRunAllPrintsTheSummaryTable() {
         for (const auto& [dir, count] : {std::pair{QStringLiteral("/tests/data/labs"), 1},
-                                         std::pair{QStringLiteral("/tests/data/labs-run"), 8}}) {
+                                         std::pair{QStringLiteral("/tests/data/labs-run"), 10}}) {
             const auto r = test::runCli({"lab", "run", "--all", "--dir", kSource + dir});
             QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
             QVERIFY2(
@@ -387,6 +389,26 @@ class TestLabs : public QObject {
         } else if (lab == "run-bench") {
             QVERIFY(std::stoll(value(run, "lat.p50_ns")) > 0);
             QCOMPARE(value(run, "lat.device").rfind("rxe", 0), std::size_t(0));
+        } else if (lab == "run-keys") {
+            const auto rkey = std::stoull(value(run, "mr_b1.rkey"), nullptr, 16);
+            QCOMPARE(value(run, "mr_b1.rkey_index"), std::to_string(rkey >> 8));
+            QCOMPARE(std::stoull(value(run, "mr_b1.rkey_key"), nullptr, 16), rkey & 0xff);
+            QCOMPARE(std::stoul(value(run, "qp_b.qpn")), std::stoul(value(run, "qp_a.qpn")) + 1);
+            // The right side of `plus` is shown with the sum: "(qp_a.qpn = N) + 1 = N+1".
+            const auto& plus = run.outcome(indexOf(run, "qp_b")).expectations.at(0);
+            QVERIFY2(plus.observed.find("+ 1") != std::string::npos, plus.observed.c_str());
+            // wc_flags_include held on rxe's receives, which carry GRH besides WITH_IMM.
+            const auto& flags = run.outcome(indexOf(run, "poll_b")).expectations.at(0);
+            QVERIFY2(flags.observed.find("wc_flags=grh,with_imm") != std::string::npos,
+                     flags.observed.c_str());
+            // The guess kept the index and changed the key byte: the traced WRITE's rkey differs in bit 0.
+            const auto posts = positions(events, "ibv_post_send");
+            QVERIFY(!posts.empty());
+            QCOMPARE(events[posts.back()].ids.value("rkey", 0ull), rkey ^ 0x01);
+        } else if (lab == "run-events-bench") {
+            QCOMPARE(value(run, "busy.completion"), std::string("busy_poll"));
+            QCOMPARE(value(run, "events.completion"), std::string("events"));
+            QVERIFY(std::stod(value(run, "events.syscalls_per_msg")) > 1.0);
         } else if (lab == "run-queries") {
             QCOMPARE(value(run, "port.state"), std::string("active"));
             QCOMPARE(value(run, "dev.max_inline_data"), std::string("not reported"));
