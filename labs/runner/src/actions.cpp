@@ -794,6 +794,10 @@ void do_bench(State& s, const Step& step, StepResult& r) {
     out["device"] = result.device;
     out["completion"] = o.completion_events ? "events" : "busy_poll";
     out["switches_per_msg"] = fmt::format("{:.2f}", result.cpu.switches_per_msg);
+    // CPU time over wall time: 2.00 when both endpoints' threads never leave the CPU (busy polling).
+    out["cpus_busy"] = result.elapsed_s > 0
+                           ? fmt::format("{:.2f}", (result.cpu.user_s + result.cpu.sys_s) / result.elapsed_s)
+                           : std::string("not measured (no elapsed time)");
     if (s.tracer && s.tracer->enabled())
         s.tracer->record(Endpoint::None, EventKind::Data, "bench", {}, to_json(result));
 }
