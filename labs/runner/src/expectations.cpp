@@ -103,6 +103,7 @@ bool completion_matches(const State& s, const Value& want, const Completion& c, 
         std::vector<std::string> present, missing;
         if (c.wc_flags & IBV_WC_WITH_IMM) present.push_back("with_imm");
         if (c.wc_flags & IBV_WC_GRH) present.push_back("grh");
+        std::sort(present.begin(), present.end()); // shown as `wc_flags` shows them
         for (const auto& wanted : flag_list(v))
             if (std::find(present.begin(), present.end(), wanted) == present.end()) missing.push_back(wanted);
         std::string got;
