@@ -294,6 +294,8 @@ int cmd_bench(const std::vector<std::string>& args) {
             sweep = true;
         } else if (a == "--samples") {
             samples = true;
+        } else if (a == "--events") {
+            options.completion_events = true;
         } else if (a == "--size") {
             auto n = number("--size");
             if (!n || *n == 0 || *n > (1ULL << 30)) return usage_error("bench: --size needs 1 B .. 1 GiB");
@@ -360,6 +362,8 @@ int cmd_bench(const std::vector<std::string>& args) {
         }
         return 0;
     }
+    if (options.completion_events && (mode == Mode::Connect || options.kind != BenchKind::SendLat))
+        return usage_error("bench: --events applies to send_lat in a loopback pair only");
     if (mode == Mode::Connect && options.cpu_b)
         return usage_error("bench --connect: --cpus takes one CPU here (this process is A; pin B with its "
                            "own --cpus)");

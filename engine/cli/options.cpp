@@ -120,7 +120,7 @@ CliSpec build() {
     bench.summary = "Measure RDMA or TCP latency or bandwidth, with perftest's methodology.";
     bench.synopsis = {
         "bench KIND [--size N | --sweep] [--iters N | --seconds S] [--warmup N] [--window N] [--device NAME] "
-        "[--cpus A[,B]] [--json] [--samples]",
+        "[--cpus A[,B]] [--events] [--json] [--samples]",
         "bench KIND --listen [ADDR] [--cm-port N] [--cpus B]",
         "bench KIND --connect HOST [--cm-port N] [--size N | --sweep] [--iters N | --seconds S] [--warmup N] "
         "[--window N] [--cpus A] [--json] [--samples]",
@@ -169,6 +169,9 @@ CliSpec build() {
          .value = "A[,B]",
          .help = "Pin endpoint A (the measuring thread) and B to these CPUs. With --listen or --connect this "
                  "process is one endpoint and takes one CPU."},
+        {.name = "--events",
+         .help = "send_lat in a loopback pair: both sides sleep on completion events (ibv_req_notify_cq, "
+                 "ibv_get_cq_event) instead of busy polling, as perftest's --events."},
         {.name = "--json",
          .help = "Print the result as JSON (bench-format.md); with --sweep an array, one result per size."},
         {.name = "--samples", .help = "With --json, include every latency sample (samples_us)."},

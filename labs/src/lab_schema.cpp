@@ -44,6 +44,7 @@ constexpr std::array<sv, 16> kQpAttrMasks = {
 constexpr std::array<sv, 2> kMappings = {"read_write", "read_only"};
 constexpr std::array<sv, 9> kBenchKinds = {"send_lat", "write_lat", "read_lat", "atomic_lat", "tcp_lat",
                                            "write_bw", "read_bw",   "send_bw",  "tcp_bw"};
+constexpr std::array<sv, 2> kBenchCompletions = {"busy_poll", "events"};
 constexpr std::array<sv, 6> kCompareOps = {"<", "<=", "==", "!=", ">=", ">"};
 constexpr std::array<sv, 1> kAll = {"all"};
 constexpr std::array<sv, 2> kMwTypes = {"1", "2"};
@@ -96,7 +97,7 @@ constexpr Field kSges{
     0,     0,          "the scatter/gather list, in order (default: none, a zero-length request)"};
 
 /// The remote side of a WRITE, READ or atomic: a peer's region by name, or a raw address and key.
-constexpr std::array<Field, 5> kRemoteFields = {{
+constexpr std::array<Field, 6> kRemoteFields = {{
     {"mr", Type::object, false, "mr", {}, {}, 0, 0, "the peer's region: its address and rkey"},
     {"offset",
      Type::size,
@@ -118,6 +119,15 @@ constexpr std::array<Field, 5> kRemoteFields = {{
      "use this rkey instead of the region's (a wrong key)"},
     {"addr", Type::u64, false, {}, {}, {}, 0, 0, "use this address instead of the region's"},
     {"mw", Type::object, false, "mw", {}, {}, 0, 0, "the peer's memory window: its address and current rkey"},
+    {"key_xor",
+     Type::u64,
+     false,
+     {},
+     {},
+     {},
+     1,
+     255,
+     "flips these bits of the rkey's low byte: the region's index with a key byte that is surely wrong"},
 }};
 
 // ---- actions --------------------------------------------------------------------------------------------
@@ -189,7 +199,8 @@ constexpr std::array<Field, 8> kRegMr = {{
      "read_write (default) or read_only: the buffer's page protection"},
     {"align", Type::size, false, {}, {}, {}, 1, kGiB, "alignment of the buffer (default: a page)"},
 }};
-constexpr std::array<sv, 6> kRegMrResults = {"addr", "length", "lkey", "rkey", "access", "dur_ns"};
+constexpr std::array<sv, 8> kRegMrResults = {"addr",   "length", "lkey",       "rkey",
+                                             "access", "dur_ns", "rkey_index", "rkey_key"};
 constexpr std::array<Field, 1> kDeregMr = {{{"mr", Type::object, true, "mr", {}, {}, 0, 0, "the region"}}};
 constexpr std::array<sv, 1> kDurResult = {"dur_ns"};
 
@@ -472,15 +483,24 @@ constexpr std::array<Field, 2> kWaitCqEvent = {{
 }};
 constexpr std::array<sv, 1> kWaitEventResults = {"arrived"};
 
-constexpr std::array<Field, 4> kBench = {{
+constexpr std::array<Field, 5> kBench = {{
     {"kind", Type::choice, true, {}, kBenchKinds, {}, 0, 0, "the measurement (rdmalab-cli bench KIND)"},
     {"size", Type::size, false, {}, {}, {}, 1, kGiB, "message bytes (default 64)"},
     {"iterations", Type::integer, false, {}, {}, {}, 1, 10000000, "measured iterations (default 1000)"},
     {"inline", Type::boolean, false, {}, {}, {}, 0, 0, "send small messages inline (default: as perftest)"},
+    {"completion",
+     Type::choice,
+     false,
+     {},
+     kBenchCompletions,
+     {},
+     0,
+     0,
+     "busy_poll (default) or events: both sides sleep on a completion channel (send_lat only)"},
 }};
-constexpr std::array<sv, 9> kBenchResults = {"p50_ns",           "p99_ns",         "min_ns",
-                                             "mean_ns",          "mb_per_s",       "msg_per_s",
-                                             "syscalls_per_msg", "cpu_ns_per_msg", "device"};
+constexpr std::array<sv, 12> kBenchResults = {"p50_ns",   "p99_ns",     "min_ns",           "mean_ns",
+                                              "mb_per_s", "msg_per_s",  "syscalls_per_msg", "cpu_ns_per_msg",
+                                              "device",   "completion", "switches_per_msg", "cpus_busy"};
 
 constexpr std::array<Field, 1> kWait = {{{"time", Type::duration, true, {}, {}, {}, 0, 600000, "how long"}}};
 
@@ -850,7 +870,7 @@ constexpr std::array<Action, 55> kActions = {{
 constexpr std::array<sv, 1> kPollOnly = {"poll_cq"};
 constexpr std::array<sv, 1> kWaitOnly = {"wait_cq_event"};
 
-constexpr std::array<Field, 9> kCompletionFields = {{
+constexpr std::array<Field, 10> kCompletionFields = {{
     {"index",
      Type::operand,
      false,
@@ -868,6 +888,15 @@ constexpr std::array<Field, 9> kCompletionFields = {{
     {"src_qp", Type::object, false, "qp", {}, {}, 0, 0, "UD: the sender's QP"},
     {"qp", Type::object, false, "qp", {}, {}, 0, 0, "the QP it belongs to"},
     {"wr_id", Type::u64, false, {}, {}, {}, 0, 0, {}},
+    {"wc_flags_include",
+     Type::flags,
+     false,
+     {},
+     kWcFlags,
+     {},
+     0,
+     0,
+     "at least these flags (others may be set)"},
 }};
 constexpr std::array<Field, 2> kQpStateFields = {{
     {"qp", Type::object, true, "qp", {}, {}, 0, 0, "the QP (read with ibv_query_qp)"},
@@ -887,11 +916,20 @@ constexpr std::array<Field, 8> kBytesFields = {{
     {"zero", Type::boolean, false, {}, {}, {}, 0, 0, "all zero (true) or not all zero (false)"},
     {"same_as", Type::map, false, {}, {}, kSameAsFields, 0, 0, "equal to another region's bytes"},
 }};
-constexpr std::array<Field, 4> kCompareFields = {{
+constexpr std::array<Field, 5> kCompareFields = {{
     {"left", Type::operand, true, {}, {}, {}, 0, 0, "a value path, a {param} or a number"},
     {"op", Type::choice, true, {}, kCompareOps, {}, 0, 0, "<, <=, ==, !=, >=, >"},
     {"right", Type::operand, true, {}, {}, {}, 0, 0, "a value path, a {param} or a number"},
     {"factor", Type::text, false, {}, {}, {}, 0, 0, "multiplies right, e.g. 1.5 (ratios)"},
+    {"plus",
+     Type::integer,
+     false,
+     {},
+     {},
+     {},
+     -(std::int64_t(1) << 32),
+     std::int64_t(1) << 32,
+     "added to right (after factor), e.g. 1: left is right's successor"},
 }};
 
 constexpr std::array<sv, 17> kCmEventNames = {

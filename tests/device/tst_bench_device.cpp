@@ -38,6 +38,52 @@ class BenchDeviceTest : public QObject {
         }
     }
 
+    // --events: both sides sleep on completion channels. What is asserted is what held in every run in
+    // the test bed (failure-catalogue.md, "Completion events on rxe"): the wait goes through the kernel
+    // (more system calls and context switches than a busy poll), and busy polling keeps its two threads on
+    // their CPUs the whole time while events do not.
+    void sendLatencyWithCompletionEvents() {
+        auto measure = [](bool events) {
+            QStringList args{"bench", "send_lat", "--size", "64",    "--iters",
+                             "300",   "--warmup", "50",     "--json"};
+            if (events) args << "--events";
+            const auto run = runCli(args);
+            if (run.exitCode != 0) qWarning("%s", qPrintable(run.err));
+            return QJsonDocument::fromJson(run.out.toUtf8()).object();
+        };
+        const auto busy = measure(false);
+        const auto events = measure(true);
+        QCOMPARE(busy["completion"].toString(), QString("busy_poll"));
+        QCOMPARE(events["completion"].toString(), QString("events"));
+        QCOMPARE(events["iters"].toInt(), 300);
+        bool noted = false;
+        for (const auto& n : events["notes"].toArray())
+            noted = noted || n.toString().contains("sleeping on completion events");
+        QVERIFY(noted);
+        const auto busy_cpu = busy["cpu"].toObject(), events_cpu = events["cpu"].toObject();
+        QVERIFY2(events_cpu["syscalls_per_msg"].toDouble() > busy_cpu["syscalls_per_msg"].toDouble() + 1,
+                 qPrintable(QString::number(events_cpu["syscalls_per_msg"].toDouble())));
+        QVERIFY(events_cpu["switches_per_msg"].toDouble() > busy_cpu["switches_per_msg"].toDouble());
+        auto cpus_busy = [](const QJsonObject& j) {
+            const auto cpu = j["cpu"].toObject();
+            return (cpu["user_s"].toDouble() + cpu["sys_s"].toDouble()) / j["elapsed_s"].toDouble();
+        };
+        QVERIFY2(cpus_busy(events) < cpus_busy(busy),
+                 qPrintable(QString("events %1, busy %2").arg(cpus_busy(events)).arg(cpus_busy(busy))));
+        QVERIFY(events["lat_us"].toObject()["min"].toDouble() > busy["lat_us"].toObject()["min"].toDouble());
+    }
+
+    void eventsAreRefusedWhereTheyDoNotApply() {
+        for (const QStringList& args :
+             {QStringList{"bench", "write_lat", "--events"}, QStringList{"bench", "send_bw", "--events"},
+              QStringList{"bench", "send_lat", "--events", "--connect", "10.233.0.1"}}) {
+            const auto run = runCli(args);
+            QVERIFY2(run.exitCode != 0, qPrintable(args.join(' ')));
+            QVERIFY2(run.err.contains("--events applies to send_lat in a loopback pair only"),
+                     qPrintable(run.err));
+        }
+    }
+
     void latencySamplesRunPostToPostAsPerftest() {
         // perftest's sample is tposted[i+1] - tposted[i]: consecutive samples cover the measured time
         // without gaps, so their sum (times 2 for the halved ping-pong kinds) is the elapsed time.

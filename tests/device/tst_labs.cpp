@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 
 using namespace rdmalab;
 
@@ -203,9 +204,11 @@ class TestLabs : public QObject {
     void aCqOverrunRaisesCqErrOnTheAsyncFd() { checkTestLab("run-async"); }
     void aLoweredMemlockLimitRefusesAndIsRestored() { checkTestLab("run-memlock"); }
     void extendedQueryQpAtomicWriteAndXrcd() { checkTestLab("run-extended"); }
+    void neighbouringKeysAndAWrongKeyByte() { checkTestLab("run-keys"); }
+    void sendLatencyBusyPollingAndWithEvents() { checkTestLab("run-events-bench"); }
     void everyTestLabHasATest() {
         const auto files = QDir(QString::fromStdString(kRunDir)).entryList({"*.yaml"}, QDir::Files);
-        QCOMPARE(files.size(), 15);
+        QCOMPARE(files.size(), 17);
     }
 
     void aStepThatFailsUnexpectedlyStopsTheRunAndTearsDown() {
@@ -305,7 +308,7 @@ class TestLabs : public QObject {
 
     void cliRunAllPrintsTheSummaryTable() {
         for (const auto& [dir, count] : {std::pair{QStringLiteral("/tests/data/labs"), 1},
-                                         std::pair{QStringLiteral("/tests/data/labs-run"), 15}}) {
+                                         std::pair{QStringLiteral("/tests/data/labs-run"), 17}}) {
             const auto r = test::runCli({"lab", "run", "--all", "--dir", kSource + dir});
             QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
             QVERIFY2(
@@ -431,6 +434,32 @@ class TestLabs : public QObject {
         } else if (lab == "run-bench") {
             QVERIFY(std::stoll(value(run, "lat.p50_ns")) > 0);
             QCOMPARE(value(run, "lat.device").rfind("rxe", 0), std::size_t(0));
+        } else if (lab == "run-keys") {
+            const auto rkey = std::stoull(value(run, "mr_b1.rkey"), nullptr, 16);
+            QCOMPARE(value(run, "mr_b1.rkey_index"), std::to_string(rkey >> 8));
+            QCOMPARE(std::stoull(value(run, "mr_b1.rkey_key"), nullptr, 16), rkey & 0xff);
+            QCOMPARE(std::stoul(value(run, "qp_b.qpn")), std::stoul(value(run, "qp_a.qpn")) + 1);
+            // The right side of `plus` is shown with the sum: "(qp_a.qpn = N) + 1 = N+1".
+            auto observedIn = [&](const char* step, const std::string& text) {
+                for (const auto& e : run.outcome(indexOf(run, step)).expectations)
+                    if (e.observed.find(text) != std::string::npos) return true;
+                return false;
+            };
+            QVERIFY(observedIn("qp_b", ") + 1 = " + value(run, "qp_b.qpn")));
+            QVERIFY(observedIn("qp_b", ") - 1 = " + value(run, "qp_a.qpn")));
+            // wc_flags_include held on rxe's receives, which carry GRH besides WITH_IMM.
+            QVERIFY(observedIn("poll_b", "wc_flags=grh,with_imm"));
+            // The guess kept the index and changed the key byte: the traced WRITE's rkey differs in bit 0.
+            std::optional<std::uint64_t> guessed_rkey; // the last posted work request is the guess
+            for (const auto& e : events)
+                if (e.kind == EventKind::PostWr && e.ids.contains("rkey"))
+                    guessed_rkey = e.ids["rkey"].get<std::uint64_t>();
+            QVERIFY(guessed_rkey);
+            QCOMPARE(*guessed_rkey, rkey ^ 0x01);
+        } else if (lab == "run-events-bench") {
+            QCOMPARE(value(run, "busy.completion"), std::string("busy_poll"));
+            QCOMPARE(value(run, "events.completion"), std::string("events"));
+            QVERIFY(std::stod(value(run, "events.syscalls_per_msg")) > 1.0);
         } else if (lab == "run-queries") {
             QCOMPARE(value(run, "port.state"), std::string("active"));
             QCOMPARE(value(run, "dev.max_inline_data"), std::string("not reported"));

@@ -68,6 +68,10 @@ struct BenchOptions {
     /// the measurement; unset: the scheduler places them. With two processes, cpu_a pins this side.
     std::optional<int> cpu_a, cpu_b;
     bool keep_samples = true;
+    /// send_lat in a loopback pair only: both endpoints wait for each completion on a completion channel
+    /// (ibv_req_notify_cq, then sleep in poll() on the channel and ibv_get_cq_event) instead of busy
+    /// polling, as perftest's --events. Other kinds and two-host runs refuse it.
+    bool completion_events = false;
     BenchFeed* feed = nullptr; ///< optional: live samples/progress out, stop requests in
 };
 
@@ -104,6 +108,7 @@ struct BenchResult {
     double bw_MBps = 0, bw_Gbps = 0, msg_rate_Mpps = 0;
     CpuCost cpu;
     std::optional<int> cpu_a, cpu_b; ///< the CPUs the endpoints were pinned to, if they were
+    bool completion_events = false;  ///< the endpoints slept on completion events instead of busy polling
     std::vector<std::string> notes;
 
     /// False when not one iteration was measured (a stop before the first): then there are no statistics,

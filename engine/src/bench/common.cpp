@@ -4,6 +4,7 @@
 #include "rdmalab/trace.hpp"
 
 #include <fmt/format.h>
+#include <poll.h>
 #include <pthread.h>
 
 #include <algorithm>
@@ -29,6 +30,49 @@ void Stall::tick(const char* waiting_for) {
     const double t = now_us();
     if (spins_ == 0x1000) since_ = t;
     if (t - since_ > timeout_ms_ * 1000.0) throw RdmaError(on_timeout_(timeout_ms_, waiting_for));
+}
+
+void Stall::idle(const char* waiting_for) {
+    if (abort_ && abort_->load(std::memory_order_relaxed)) throw StallAborted{};
+    const double t = now_us();
+    if (spins_++ == 0) since_ = t;
+    if (t - since_ > timeout_ms_ * 1000.0) throw RdmaError(on_timeout_(timeout_ms_, waiting_for));
+}
+
+ibv_wc wait_one(ibv_cq* cq, ibv_comp_channel* channel, Stall& stall, const char* what) {
+    ibv_wc wc{};
+    stall.reset();
+    for (;;) {
+        int n = ibv_poll_cq(cq, 1, &wc);
+        if (n != 0) {
+            if (n < 0) throw RdmaError(explain_errno("ibv_poll_cq", -n));
+            break;
+        }
+        if (int ret = ibv_req_notify_cq(cq, 0); ret != 0)
+            throw RdmaError(explain_errno("ibv_req_notify_cq", ret));
+        // A completion written between the empty poll and the arming raises no event: look once more.
+        n = ibv_poll_cq(cq, 1, &wc);
+        if (n != 0) {
+            if (n < 0) throw RdmaError(explain_errno("ibv_poll_cq", -n));
+            break;
+        }
+        pollfd pfd{channel->fd, POLLIN, 0};
+        const int ready = ::poll(&pfd, 1, kEventSleepSliceMs);
+        if (ready < 0 && errno != EINTR)
+            throw RdmaError(explain_errno("poll", errno, "sleeping on the completion channel"));
+        if (ready <= 0) {
+            stall.idle(what);
+            continue;
+        }
+        ibv_cq* event_cq = nullptr;
+        void* event_context = nullptr;
+        if (ibv_get_cq_event(channel, &event_cq, &event_context) != 0)
+            throw RdmaError(explain_errno("ibv_get_cq_event", errno));
+        // Each event is acknowledged at once: the CQ can be destroyed whenever the measurement ends.
+        ibv_ack_cq_events(event_cq, 1);
+    }
+    if (wc.status != IBV_WC_SUCCESS) throw RdmaError(explain_wc_status(wc.status, what));
+    return wc;
 }
 
 ibv_wc poll_one(ibv_cq* cq, Stall& stall, const char* what) {

@@ -52,6 +52,9 @@ class Stall {
     void reset() { spins_ = 0; }
     /// One more spin waiting for `waiting_for` ("RDMA_WRITE", "B's reply" ...).
     void tick(const char* waiting_for);
+    /// One sleep on a completion channel ended without an event (event mode): checks the abort flag and
+    /// the clock every time, since sleeps are few and long.
+    void idle(const char* waiting_for);
 
   private:
     int timeout_ms_;
@@ -63,6 +66,20 @@ class Stall {
 
 /// Busy-polls one completion; throws on a failed poll, an error status (naming `what`) or a stall.
 ibv_wc poll_one(ibv_cq* cq, Stall& stall, const char* what);
+
+/// How long one sleep on a completion channel lasts before the stall clock and the abort flag are read.
+constexpr int kEventSleepSliceMs = 100;
+
+/// Waits for one completion sleeping on `channel` (perftest's --events): polls; when the CQ is empty,
+/// arms it (ibv_req_notify_cq), polls again (a completion written before the arming raises no event),
+/// then sleeps in poll() on the channel's fd and takes the event (ibv_get_cq_event, ibv_ack_cq_events).
+/// Throws as poll_one does.
+ibv_wc wait_one(ibv_cq* cq, ibv_comp_channel* channel, Stall& stall, const char* what);
+
+/// One completion of `cq`: wait_one on `channel` when there is one, else poll_one.
+inline ibv_wc complete_one(ibv_cq* cq, ibv_comp_channel* channel, Stall& stall, const char* what) {
+    return channel ? wait_one(cq, channel, stall, what) : poll_one(cq, stall, what);
+}
 
 /// The peer endpoint's loop (B) on a thread of its own. An exception must not leave a std::thread (that
 /// ends the process), so the body's error is kept, `failed` is set for A's stalls to see, and finish()

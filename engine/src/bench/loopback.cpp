@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <stdexcept>
 
 namespace rdmalab {
 
@@ -63,6 +64,8 @@ ErrorInfo loopback_tcp_stall_error(int timeout_ms, const char* waiting_for) {
 struct Pair {
     std::shared_ptr<Context> context;
     std::shared_ptr<ProtectionDomain> pd_a, pd_b;
+    /// Event mode only: one completion channel per CQ (declared first: destroyed after the CQs).
+    std::shared_ptr<CompletionChannel> scq_a_events, rcq_a_events, scq_b_events, rcq_b_events;
     std::shared_ptr<CompletionQueue> scq_a, rcq_a, scq_b, rcq_b;
     std::shared_ptr<QueuePair> qp_a, qp_b;
     std::shared_ptr<MemoryRegion> mr_a, mr_b;
@@ -82,10 +85,16 @@ struct Pair {
         pd_a = ProtectionDomain::alloc(context, Endpoint::A);
         pd_b = ProtectionDomain::alloc(context, Endpoint::B);
         const int cqe = cq_entries(depth);
-        scq_a = CompletionQueue::create(context, Endpoint::A, cqe);
-        rcq_a = CompletionQueue::create(context, Endpoint::A, cqe);
-        scq_b = CompletionQueue::create(context, Endpoint::B, cqe);
-        rcq_b = CompletionQueue::create(context, Endpoint::B, cqe);
+        if (o.completion_events) {
+            scq_a_events = CompletionChannel::create(context, Endpoint::A);
+            rcq_a_events = CompletionChannel::create(context, Endpoint::A);
+            scq_b_events = CompletionChannel::create(context, Endpoint::B);
+            rcq_b_events = CompletionChannel::create(context, Endpoint::B);
+        }
+        scq_a = CompletionQueue::create(context, Endpoint::A, cqe, scq_a_events);
+        rcq_a = CompletionQueue::create(context, Endpoint::A, cqe, rcq_a_events);
+        scq_b = CompletionQueue::create(context, Endpoint::B, cqe, scq_b_events);
+        rcq_b = CompletionQueue::create(context, Endpoint::B, cqe, rcq_b_events);
         const QpCapacity cap = queue_capacity(depth);
         qp_a = QueuePair::create(pd_a, scq_a, rcq_a, IBV_QPT_RC, cap);
         qp_b = QueuePair::create(pd_b, scq_b, rcq_b, IBV_QPT_RC, cap);
@@ -108,7 +117,18 @@ struct Pair {
 
     /// A's end for the shared loops, B's region as the peer's.
     RdmaEnd a_end() const {
-        return {qp_a->get(), scq_a->get(), rcq_a->get(), mr_a.get(), mr_b->address(), mr_b->rkey()};
+        return {qp_a->get(),
+                scq_a->get(),
+                rcq_a->get(),
+                mr_a.get(),
+                mr_b->address(),
+                mr_b->rkey(),
+                channel_of(scq_a_events),
+                channel_of(rcq_a_events)};
+    }
+
+    static ibv_comp_channel* channel_of(const std::shared_ptr<CompletionChannel>& channel) {
+        return channel ? channel->get() : nullptr;
     }
 };
 
@@ -165,21 +185,27 @@ BenchResult rdma_latency(const BenchOptions& o) {
                         stall.tick("A's RDMA WRITE");
                     *src_last = tag;
                 } else {
-                    poll_one(pair.rcq_b->get(), stall, "RECV of A's SEND");
+                    complete_one(pair.rcq_b->get(), Pair::channel_of(pair.rcq_b_events), stall,
+                                 "RECV of A's SEND");
                     if (total_planned < 0 || i + 1 + recv_depth <= total_planned)
                         post_recv(qb, *pair.mr_b, size);
                 }
                 post_send(qb, wr);
-                poll_one(pair.scq_b->get(), stall,
-                         o.kind == BenchKind::WriteLat ? "B's RDMA_WRITE" : "B's SEND");
+                complete_one(pair.scq_b->get(), Pair::channel_of(pair.scq_b_events), stall,
+                             o.kind == BenchKind::WriteLat ? "B's RDMA_WRITE" : "B's SEND");
                 if (total_planned > 0 && i + 1 >= total_planned) return;
             }
         });
     }
     BenchResult r =
         run_against(peer, pair, [&](const RdmaEnd& a) { return latency_loop(o, a, size, a_stall); });
-    r.notes.insert(r.notes.begin(), "A and B are two threads of one process on one device, each busy-polling "
-                                    "(perftest uses two processes); CPU figures cover both");
+    r.notes.insert(r.notes.begin(),
+                   o.completion_events
+                       ? "A and B are two threads of one process on one device, each sleeping on completion "
+                         "events for every completion (as perftest's --events; perftest uses two processes); "
+                         "CPU figures cover both"
+                       : "A and B are two threads of one process on one device, each busy-polling "
+                         "(perftest uses two processes); CPU figures cover both");
     if (o.kind == BenchKind::SendLat)
         r.notes.push_back(
             fmt::format("{} receives kept posted on each side (as ib_send_lat's rx depth), posted again only "
@@ -369,6 +395,11 @@ BenchResult tcp_bench(const BenchOptions& o) {
 
 BenchResult run_bench(const BenchOptions& options) {
     BenchResult r;
+    if (options.completion_events && options.kind != BenchKind::SendLat)
+        throw std::runtime_error(fmt::format(
+            "bench {}: completion events are measured for send_lat only (both sides wait for completions "
+            "there; write_lat's peer watches memory, and the bandwidth kinds keep a window in flight)",
+            to_string(options.kind)));
     if (options.cpu_b) check_cpu(*options.cpu_b, "B"); // B's thread pins itself
     const CpuPin pin_a(options.cpu_a, "A");
     // Before the endpoint threads start: the counter inherits into them.

@@ -127,8 +127,8 @@ BenchResult latency_loop(const BenchOptions& o, const RdmaEnd& a, std::size_t si
             // ib_send_lat's client: post the SEND, wait for its completion, then for the reply's receive
             // completion, and post that receive again if still needed.
             post_send(a.qp, wr);
-            poll_one(a.scq, stall, "SEND");
-            poll_one(a.rcq, stall, "RECV of B's reply");
+            complete_one(a.scq, a.scq_channel, stall, "SEND");
+            complete_one(a.rcq, a.rcq_channel, stall, "RECV of B's reply");
             if (repost_after(i + 1)) post_recv(a.qp, *a.mr, size);
         } else {
             post_send(a.qp, wr);
@@ -144,6 +144,7 @@ BenchResult latency_loop(const BenchOptions& o, const RdmaEnd& a, std::size_t si
     r.notes.push_back("one sample is the time from one post to the next, as perftest; every work request is "
                       "signaled and no data is sent inline (perftest inlines small messages only on NICs it "
                       "recognises, none on rxe)");
+    r.completion_events = a.scq_channel != nullptr;
     return r;
 }
 

@@ -77,6 +77,9 @@ struct RdmaEnd {
     const MemoryRegion* mr = nullptr; ///< latency: [0, size) the peer writes, [size, 2 size) the source
     std::uint64_t peer_addr = 0;
     std::uint32_t peer_rkey = 0;
+    /// Event mode (BenchOptions::completion_events): the channels of scq and rcq; null: busy polling.
+    ibv_comp_channel* scq_channel = nullptr;
+    ibv_comp_channel* rcq_channel = nullptr;
 };
 
 /// A's latency loop (ib_*_lat's client): warm-up, one sample from one post to the next, the feed's

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <stdexcept>
 
 namespace rdmalab {
 
@@ -115,6 +116,8 @@ void run_remote_bench_listener(BenchKind kind, const RemoteBenchOptions& remote,
 }
 
 RemoteBenchResult run_remote_bench(const BenchOptions& options, const RemoteBenchOptions& remote, bool last) {
+    if (options.completion_events)
+        throw std::runtime_error("bench --connect: completion events are measured in a loopback pair only");
     const bench_detail::CpuPin pin(options.cpu_a, "A");
     // Counts A's side: this thread and the threads it starts.
     const bench_detail::SyscallScope syscalls(options.warmup);

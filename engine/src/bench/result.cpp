@@ -103,6 +103,7 @@ nlohmann::json to_json(const BenchResult& r, bool with_samples) {
           {"switches_per_msg", figure(r.cpu.switches_per_msg)},
           {"syscalls_per_msg",
            r.cpu.syscalls_per_msg ? nlohmann::json(*r.cpu.syscalls_per_msg) : nlohmann::json(nullptr)}}},
+        {"completion", r.completion_events ? "events" : "busy_poll"},
         {"notes", r.notes}};
     if (!r.cpu.syscalls_note.empty()) j["cpu"]["syscalls_note"] = r.cpu.syscalls_note;
     if (r.cpu_a || r.cpu_b) {

@@ -298,6 +298,9 @@ void do_reg_mr(State& s, const Step& step, StepResult& r) {
     out["rkey"] = hex(mr->rkey());
     out["access"] = access_names(access);
     out["dur_ns"] = std::to_string(mr->registration_ns());
+    // How the device builds the key: on rxe rkey = pool index << 8 | an 8-bit key (rxe_mr.c rxe_mr_init).
+    out["rkey_index"] = std::to_string(mr->rkey() >> 8);
+    out["rkey_key"] = hex(mr->rkey() & 0xffu);
     record_memory(s, *mr, name, "registered");
 }
 
@@ -674,6 +677,8 @@ void do_post_send(State& s, const Step& step, StepResult& r) {
         remote_window(s, step, *remote, base);
         base.remote_addr = u64(remote->find("addr"), base.remote_addr) + u64(remote->find("offset"), 0);
         base.rkey = static_cast<std::uint32_t>(u64(remote->find("rkey"), base.rkey));
+        // The same index with another 8-bit key: a guess that is wrong by construction.
+        base.rkey ^= static_cast<std::uint32_t>(u64(remote->find("key_xor"), 0) & 0xffu);
     }
     window_request(s, step, base);
     if (const Value* imm = arg(step, "imm")) base.imm_data = static_cast<std::uint32_t>(imm->as_u64());
@@ -804,6 +809,7 @@ void do_bench(State& s, const Step& step, StepResult& r) {
     o.warmup = std::min(100, o.iterations);
     o.device = s.device ? s.device->name : s.options.device;
     o.keep_samples = false;
+    o.completion_events = text(step, "completion", "busy_poll") == "events";
     const BenchResult result = run_bench(o);
     Results& out = r.results;
     auto ns = [](double us) { return std::to_string(std::llround(us * 1000.0)); };
@@ -824,6 +830,12 @@ void do_bench(State& s, const Step& step, StepResult& r) {
     out["cpu_ns_per_msg"] = std::to_string(
         static_cast<long long>((result.cpu.user_us_per_msg + result.cpu.sys_us_per_msg) * 1000.0));
     out["device"] = result.device;
+    out["completion"] = o.completion_events ? "events" : "busy_poll";
+    out["switches_per_msg"] = fmt::format("{:.2f}", result.cpu.switches_per_msg);
+    // CPU time over wall time: 2.00 when both endpoints' threads never leave the CPU (busy polling).
+    out["cpus_busy"] = result.elapsed_s > 0
+                           ? fmt::format("{:.2f}", (result.cpu.user_s + result.cpu.sys_s) / result.elapsed_s)
+                           : std::string("not measured (no elapsed time)");
     if (s.tracer && s.tracer->enabled())
         s.tracer->record(Endpoint::None, EventKind::Data, "bench", {}, to_json(result));
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 namespace rdmalab::labs::run {
@@ -94,6 +95,23 @@ bool completion_matches(const State& s, const Value& want, const Completion& c, 
             return out.empty() ? std::string("none") : out;
         };
         compare("wc_flags", join(flags), join(expected));
+    }
+    if (const Value* v = want.find("wc_flags_include")) {
+        // Inclusion, not equality: rxe sets IBV_WC_GRH on every receive, so "exactly with_imm" never holds.
+        std::vector<std::string> present, missing;
+        if (c.wc_flags & IBV_WC_WITH_IMM) present.push_back("with_imm");
+        if (c.wc_flags & IBV_WC_GRH) present.push_back("grh");
+        std::sort(present.begin(), present.end()); // shown as `wc_flags` shows them
+        for (const auto& wanted : flag_list(v))
+            if (std::find(present.begin(), present.end(), wanted) == present.end()) missing.push_back(wanted);
+        std::string got;
+        for (const auto& f : present)
+            got += (got.empty() ? "" : ",") + f;
+        std::string lacking;
+        for (const auto& f : missing)
+            lacking += (lacking.empty() ? "" : ",") + f;
+        compare("wc_flags", got.empty() ? "none" : got,
+                missing.empty() ? (got.empty() ? "none" : got) : "at least " + lacking);
     }
     auto qpn_of = [&](const Value* v) {
         const auto it = s.qps.find(v->text);
@@ -306,15 +324,19 @@ ExpectationOutcome check_compare(const State& s, const Expectation& e, const std
     const Value* factor_value = e.value.find("factor");
     const std::string factor_text = factor_value ? value_text(*factor_value) : "";
     const auto factor = factor_text.empty() ? std::optional<double>(1.0) : number(factor_text);
-    const std::string description =
-        fmt::format("{} {} {}{}", left_name, op, factor_text.empty() ? "" : factor_text + " x ", right_name);
+    const Value* plus_value = e.value.find("plus");
+    const std::int64_t plus = plus_value ? plus_value->integer : 0;
+    const std::string plus_text =
+        plus == 0 ? "" : fmt::format(" {} {}", plus < 0 ? "-" : "+", std::abs(plus));
+    const std::string description = fmt::format(
+        "{} {} {}{}{}", left_name, op, factor_text.empty() ? "" : factor_text + " x ", right_name, plus_text);
     if (!left || !right)
         return make("compare", description, false,
                     fmt::format("no value for {}", !left ? left_name : right_name), &e, language);
     const auto l = number(*left);
     const auto r = number(*right);
     if (l && r && factor) {
-        const double rv = *r * *factor;
+        const double rv = *r * *factor + static_cast<double>(plus);
         bool held = false;
         if (op == "<") held = *l < rv;
         if (op == "<=") held = *l <= rv;
@@ -326,10 +348,12 @@ ExpectationOutcome check_compare(const State& s, const Expectation& e, const std
             return name == value ? value : name + " = " + value;
         };
         std::string right_shown = shown(right_name, *right);
-        if (!factor_text.empty()) right_shown = fmt::format("{} x ({}) = {}", factor_text, right_shown, rv);
+        if (!factor_text.empty() || plus != 0)
+            right_shown = fmt::format("{}({}){} = {}", factor_text.empty() ? "" : factor_text + " x ",
+                                      right_shown, plus_text, rv);
         return make("compare", description, held, shown(left_name, *left) + ", " + right_shown, &e, language);
     }
-    if (op == "==" || op == "!=") {
+    if ((op == "==" || op == "!=") && plus == 0) {
         const bool equal = *left == *right;
         return make("compare", description, op == "==" ? equal : !equal,
                     fmt::format("{} = {}, {} = {}", left_name, *left, right_name, *right), &e, language);
