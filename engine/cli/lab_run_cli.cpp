@@ -51,9 +51,15 @@ void print_step(const labs::LabRun& run, std::size_t index, bool details) {
         const std::string title = run.step_title(index);
         std::printf("[%zu/%zu] %s%s%s\n", index + 1, count, o.id.c_str(), title.empty() ? "" : ": ",
                     title.c_str());
+        if (o.state == labs::StepOutcome::State::skipped) {
+            // Its text explains an outcome that did not happen here: the reason instead.
+            std::printf("      skipped: %s\n", o.skipped_because.c_str());
+            return;
+        }
         const std::string text = run.step_text(index);
         if (!text.empty()) std::printf("%s\n", indented(text, 6).c_str());
     }
+    if (o.state == labs::StepOutcome::State::skipped) return;
     if (o.error && (details || o.failed_unexpectedly))
         std::printf("%s\n", indented(o.error->to_string(), 6).c_str());
     for (const auto& e : o.expectations) {

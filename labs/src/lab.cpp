@@ -390,6 +390,18 @@ struct Scope {
     std::map<std::string, const schema::Action*> steps; ///< step id -> its action
     std::map<std::string, std::pair<std::string, int>> later_objects; ///< name -> (step id, line): not yet
     std::map<std::string, int> later_steps;                           ///< step id -> line: not yet
+    /// Objects and steps that exist only under a step's `when`: name -> the condition ("a.b == 1").
+    std::map<std::string, std::string> object_conditions, step_conditions;
+    std::string condition; ///< the `when` of the step being read ("" for none)
+
+    /// Why the current step may not name `name` (created or run under another condition), or "".
+    std::string condition_problem(const std::map<std::string, std::string>& conditions,
+                                  const std::string& name, sv what) const {
+        const auto it = conditions.find(name);
+        if (it == conditions.end() || it->second == condition) return {};
+        return std::string(what) + " '" + name + "' exists only when " + it->second +
+               ": give this step the same 'when'";
+    }
 
     const Parameter* parameter(sv name) const {
         for (const auto& p : *parameters)
@@ -436,7 +448,7 @@ std::string path_problem(sv path, const Scope& scope) {
         if (std::find(kind->fields.begin(), kind->fields.end(), field) == kind->fields.end())
             return "object '" + object + "' (a " + it->second + ") has no field '" + shown(field) + "' (" +
                    one_of(kind->fields) + ")";
-        return {};
+        return scope.condition_problem(scope.object_conditions, object, "object");
     }
     const std::string step(head);
     const auto it = scope.steps.find(step);
@@ -446,6 +458,8 @@ std::string path_problem(sv path, const Scope& scope) {
                    "): only earlier steps and this one have results";
         return "unknown step, object or parameter '" + shown(head) + "' in '" + shown(path) + "'";
     }
+    if (auto problem = scope.condition_problem(scope.step_conditions, step, "step"); !problem.empty())
+        return problem;
     const auto& results = it->second->results;
     if (std::find(results.begin(), results.end(), rest) == results.end() &&
         std::find(std::begin(kCommonResults), std::end(kCommonResults), rest) == std::end(kCommonResults)) {
@@ -835,6 +849,9 @@ class LabParser {
         if (it->second != kind)
             fail(where, path, "object '" + text + "' is a " + it->second + ", not a " + kind, "a " + kind,
                  it->second);
+        if (auto problem = scope_.condition_problem(scope_.object_conditions, text, "object");
+            !problem.empty())
+            fail(where, path, problem);
         return v;
     }
 
@@ -846,7 +863,7 @@ class LabParser {
 
 constexpr sv kLevels[] = {"intro", "basic", "intermediate", "advanced"};
 constexpr sv kParameterTypes[] = {"int", "size", "choice", "bool", "text"};
-constexpr sv kStepKeys[] = {"id", "do", "title", "text", "expect"};
+constexpr sv kStepKeys[] = {"id", "do", "title", "text", "expect", "when"};
 
 int small_integer(const Fields& fields, const std::string& key, bool required, std::int64_t min,
                   std::int64_t max, int fallback) {
@@ -1002,6 +1019,33 @@ std::vector<Expectation> parse_expectations(const Fields& f, const schema::Actio
     return out;
 }
 
+/// A step's `when`: a compare, as the expectation of that name takes it.
+const Field& when_field() {
+    static const Field field = [] {
+        const auto* compare = schema::find_expectation("compare");
+        return Field{
+            "when", Type::map, true, {}, {}, compare->fields, 0, 0, "run the step only when this holds"};
+    }();
+    return field;
+}
+
+/// A condition as the parser compares and shows it: "caps.atomic_write == 1".
+std::string condition_text(const Value& when) {
+    std::string out;
+    for (const char* key : {"left", "op", "factor", "right", "plus"}) {
+        const Value* v = when.find(key);
+        if (!v) continue;
+        if (!out.empty()) out += ' ';
+        if (std::string_view(key) == "factor") {
+            out += value_text(*v) + " x";
+            continue;
+        }
+        if (std::string_view(key) == "plus") out += "+ ";
+        out += value_text(*v);
+    }
+    return out;
+}
+
 Step parse_step(const YAML::Node& node, const std::string& path, LabParser& parser,
                 std::map<std::string, int>& seen_ids) {
     Scope& scope = parser.scope();
@@ -1041,6 +1085,13 @@ Step parse_step(const YAML::Node& node, const std::string& path, LabParser& pars
     seen_ids.emplace(step.id, id_mark.line + 1);
     scope.later_steps.erase(step.id);
 
+    // The condition first: it names only earlier steps' results, and decides what this step may name.
+    scope.condition.clear();
+    if (f.has("when")) {
+        const auto& w = f.at("when");
+        step.when = parser.value(when_field(), w.value, w.key.Mark(), f.field("when"));
+        scope.condition = condition_text(*step.when);
+    }
     parser.created.clear();
     for (const auto& field : action->fields) {
         const std::string key(field.name);
@@ -1059,12 +1110,15 @@ Step parse_step(const YAML::Node& node, const std::string& path, LabParser& pars
     for (const auto& [name, kind] : parser.created) {
         scope.objects.emplace(name, kind);
         scope.later_objects.erase(name);
+        if (!scope.condition.empty()) scope.object_conditions.emplace(name, scope.condition);
     }
     scope.steps.emplace(step.id, action);
+    if (!scope.condition.empty()) scope.step_conditions.emplace(step.id, scope.condition);
 
     step.title = localized(f, "title", false, scope, parser.budget());
     step.text = device_text(f, "text", true, scope, parser.budget());
     step.expect = parse_expectations(f, *action, parser);
+    scope.condition.clear();
     return step;
 }
 
@@ -1293,6 +1347,7 @@ Lab instantiate_or_throw(const Lab& lab, const ParameterValues& values) {
                                             [&key = key](const Field& f) { return f.name == key; });
             if (field != action->fields.end()) substitute(value, *field, join(path, key), out);
         }
+        if (step.when) substitute(*step.when, when_field(), join(path, "when"), out);
         for (std::size_t j = 0; j < step.expect.size(); ++j) {
             auto& x = step.expect[j];
             const auto* kind = schema::find_expectation(x.kind);

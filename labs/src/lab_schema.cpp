@@ -32,11 +32,11 @@ constexpr std::array<sv, 4> kWcFlags = {"with_imm", "grh", "with_inv", "ip_csum_
 constexpr std::array<sv, 7> kQpStates = {"reset", "init", "rtr", "rts", "sqd", "sqe", "err"};
 constexpr std::array<sv, 3> kQpTypes = {"rc", "uc", "ud"};
 constexpr std::array<sv, 6> kMtus = {"port", "256", "512", "1024", "2048", "4096"};
-constexpr std::array<sv, 19> kErrnos = {"any",          "EINVAL",     "ENOMEM",          "EPERM",
+constexpr std::array<sv, 20> kErrnos = {"any",          "EINVAL",     "ENOMEM",          "EPERM",
                                         "EFAULT",       "EOPNOTSUPP", "ENOSYS",          "EACCES",
                                         "ENODEV",       "ENOENT",     "ETIMEDOUT",       "EAGAIN",
                                         "EBUSY",        "ENOTSUP",    "EPROTONOSUPPORT", "EIO",
-                                        "ECONNREFUSED", "EADDRINUSE", "EADDRNOTAVAIL"};
+                                        "ECONNREFUSED", "EADDRINUSE", "EADDRNOTAVAIL",   "EEXIST"};
 constexpr std::array<sv, 16> kQpAttrMasks = {
     "state",     "access_flags",    "pkey_index",         "port",          "qkey",   "av",      "path_mtu",
     "dest_qpn",  "rq_psn",          "max_dest_rd_atomic", "min_rnr_timer", "sq_psn", "timeout", "retry_cnt",
@@ -154,8 +154,9 @@ constexpr std::array<Field, 4> kOpenDevice = {{
      0,
      "an IPv4 address: open the RDMA device that owns it, as rdma_cm binds to it (the cm_* actions need it)"},
 }};
-constexpr std::array<sv, 9> kOpenDeviceResults = {"name",       "port",     "gid",        "gid_index", "mtu",
-                                                  "link_layer", "software", "port_state", "transport"};
+constexpr std::array<sv, 10> kOpenDeviceResults = {"name",      "port",       "gid",      "gid_index",
+                                                   "mtu",       "link_layer", "software", "port_state",
+                                                   "transport", "net_admin"};
 
 constexpr std::array<sv, 14> kQueryDeviceResults = {
     "max_qp",     "max_qp_wr",   "max_sge", "max_cq",         "max_cqe",
@@ -771,9 +772,20 @@ constexpr std::array<sv, 8> kCreateQpExResults = {"qpn",          "max_send_wr",
                                                   "max_send_sge", "max_recv_sge", "max_inline_data",
                                                   "state",        "send_ops"};
 
+/// post_atomic_write's `remote`: a region, its offset, or a key or address given outright (no window).
+constexpr std::array<Field, 4> kRegionRemoteFields = {
+    {kRemoteFields[0], kRemoteFields[1], kRemoteFields[2], kRemoteFields[3]}};
 constexpr std::array<Field, 5> kPostAtomicWrite = {{
     {"qp", Type::object, true, "qp", {}, {}, 0, 0, "a QP from create_qp_ex with send_ops [atomic_write]"},
-    {"remote", Type::map, true, {}, {}, kRemoteFields, 0, 0, "where on the peer (8 bytes, 8-byte aligned)"},
+    {"remote",
+     Type::map,
+     true,
+     {},
+     {},
+     kRegionRemoteFields,
+     0,
+     0,
+     "where on the peer (8 bytes, 8-byte aligned)"},
     {"value", Type::u64, true, {}, {}, {}, 0, 0, "the 8 bytes written, as a value in host order"},
     {"signaled", Type::boolean, false, {}, {}, {}, 0, 0, "IBV_SEND_SIGNALED (default true)"},
     {"wr_id", Type::u64, false, {}, {}, {}, 0, 0, "work request id (default: the step's number)"},
@@ -783,7 +795,30 @@ constexpr std::array<sv, 2> kPostAtomicWriteResults = {"posted", "syscalls"};
 constexpr std::array<Field, 1> kOpenXrcd = {
     {{"as", Type::new_object, true, "xrcd", {}, {}, 0, 0, "name, e.g. A.xrcd"}}};
 
-constexpr std::array<Action, 55> kActions = {{
+// ---- addresses of the device's interface (chapter 1) ------------------------------------------------------
+
+constexpr std::array<Field, 4> kAddAddress = {{
+    {"as", Type::new_object, true, "address", {}, {}, 0, 0, "name, e.g. A.addr"},
+    {"address", Type::text, true, {}, {}, {}, 0, 0, "an IPv4 address the interface does not have"},
+    {"prefix", Type::integer, false, {}, {}, {}, 1, 32, "prefix length (default 32: no route to a subnet)"},
+    {"timeout", Type::duration, false, {}, {}, {}, 0, 600000, "how long to wait for the GID (default 5s)"},
+}};
+constexpr std::array<sv, 4> kAddAddressResults = {"netdev", "gid", "gid_index", "appeared_ms"};
+constexpr std::array<Field, 2> kRemoveAddress = {{
+    {"address", Type::object, true, "address", {}, {}, 0, 0, "the address an add_address step added"},
+    {"timeout",
+     Type::duration,
+     false,
+     {},
+     {},
+     {},
+     0,
+     600000,
+     "how long to wait for the GID to go (default 5s)"},
+}};
+constexpr std::array<sv, 1> kRemoveAddressResults = {"gone_ms"};
+
+constexpr std::array<Action, 57> kActions = {{
     {"note", "", {}, {}, "text only: no engine call"},
     {"open_device", "ibv_get_device_list, ibv_open_device, ibv_query_port, ibv_query_gid", kOpenDevice,
      kOpenDeviceResults, "opens the device (object `device`), checks the port is ACTIVE, picks a GID"},
@@ -863,6 +898,10 @@ constexpr std::array<Action, 55> kActions = {{
     {"post_atomic_write", "ibv_wr_start, ibv_wr_atomic_write, ibv_wr_complete", kPostAtomicWrite,
      kPostAtomicWriteResults, "an Atomic Write: 8 bytes placed at the peer as one indivisible write"},
     {"open_xrcd", "ibv_open_xrcd", kOpenXrcd, {}, "an XRC domain (closed at teardown)"},
+    {"add_address", "RTM_NEWADDR", kAddAddress, kAddAddressResults,
+     "adds an IPv4 address to the device's interface and waits for its GID (removed at teardown)"},
+    {"remove_address", "RTM_DELADDR", kRemoveAddress, kRemoveAddressResults,
+     "removes the address again and waits for its GID to leave the table"},
 }};
 
 // ---- expectations ---------------------------------------------------------------------------------------
@@ -1004,8 +1043,9 @@ constexpr std::array<ExpectationKind, 9> kExpectations = {{
 
 // ---- objects --------------------------------------------------------------------------------------------
 
-constexpr std::array<sv, 9> kDeviceFields = {"name",       "port",     "gid",        "gid_index", "mtu",
-                                             "link_layer", "software", "port_state", "transport"};
+constexpr std::array<sv, 10> kDeviceFields = {"name",      "port",       "gid",      "gid_index",
+                                              "mtu",       "link_layer", "software", "port_state",
+                                              "transport", "net_admin"};
 constexpr std::array<sv, 1> kPdFields = {"handle"};
 constexpr std::array<sv, 5> kMrFields = {"addr", "length", "lkey", "rkey", "access"};
 constexpr std::array<sv, 1> kChannelFields = {"fd"};
@@ -1017,7 +1057,8 @@ constexpr std::array<sv, 3> kGroupFields = {"address", "qpn", "qkey"};
 constexpr std::array<sv, 4> kSrqFields = {"handle", "max_wr", "max_sge", "limit"};
 constexpr std::array<sv, 4> kMwFields = {"rkey", "type", "addr", "length"};
 constexpr std::array<sv, 1> kXrcdFields = {"device"};
-constexpr std::array<ObjectKind, 12> kObjectKinds = {{
+constexpr std::array<sv, 3> kAddressFields = {"netdev", "address", "gid"};
+constexpr std::array<ObjectKind, 13> kObjectKinds = {{
     {"device", kDeviceFields},
     {"pd", kPdFields},
     {"mr", kMrFields},
@@ -1030,6 +1071,7 @@ constexpr std::array<ObjectKind, 12> kObjectKinds = {{
     {"srq", kSrqFields},
     {"mw", kMwFields},
     {"xrcd", kXrcdFields},
+    {"address", kAddressFields},
 }};
 
 template <typename Table> auto find_by_name(const Table& table, std::string_view name) {

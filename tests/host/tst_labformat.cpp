@@ -213,6 +213,50 @@ class LabFormatTest : public QObject {
         QVERIFY(four_k->step("mr_a")->text.common.en.find("{A.buf.lkey}") != std::string::npos);
     }
 
+    void whenConditionsAStepAndWhatItCreates() {
+        const std::string head = R"(lab: 1
+id: when
+chapter: 14
+title: {en: "When", zh: "条件"}
+level: basic
+minutes: 1
+objectives: [{en: "o", zh: "目标"}]
+parameters:
+  - {name: want, type: int, default: 1, min: 0, max: 1, text: {en: "w", zh: "期望"}}
+steps:
+  - {id: open, do: open_device, text: {en: "o", zh: "打开"}}
+  - {id: caps, do: query_device_ex, text: {en: "c", zh: "能力"}}
+  - {id: pd, do: alloc_pd, as: A.pd, when: {left: caps.xrc, op: "==", right: "{want}"}, text: {en: "p", zh: "保护域"}}
+)";
+        LabError error;
+        // The same condition may name the conditional object and the conditional step's results.
+        auto lab = parse_lab(
+            head +
+                R"(  - {id: mr, do: reg_mr, as: A.mr, pd: A.pd, size: 64, when: {left: caps.xrc, op: "==", right: "{want}"},
+     text: {en: "{pd.dur_ns}", zh: "{pd.dur_ns}"}}
+)",
+            "when.yaml", error);
+        QVERIFY2(lab, error.to_string().c_str());
+        QVERIFY(lab->step("pd")->when);
+        QCOMPARE(lab->step("pd")->when->find("left")->text, std::string("caps.xrc"));
+        QVERIFY(!lab->step("caps")->when);
+        auto ready = instantiate(*lab, {{"want", "0"}}, error);
+        QVERIFY2(ready, error.to_string().c_str());
+        QCOMPARE(ready->step("mr")->when->find("right")->integer, std::int64_t(0));
+        // Another condition, or none, may not name them.
+        QVERIFY(!parse_lab(head + R"(  - {id: mr, do: reg_mr, as: A.mr, pd: A.pd, size: 64, text: {en: "m", zh: "区域"}}
+)",
+                           "when.yaml", error));
+        QCOMPARE(
+            error.message,
+            std::string("object 'A.pd' exists only when caps.xrc == {want}: give this step the same 'when'"));
+        QVERIFY(!parse_lab(head + R"(  - {id: note, text: {en: "{pd.dur_ns}", zh: "{pd.dur_ns}"}}
+)",
+                           "when.yaml", error));
+        QVERIFY2(error.message.find("step 'pd' exists only when caps.xrc == {want}") != std::string::npos,
+                 error.message.c_str());
+    }
+
     void instantiateRejectsBadValues() {
         const Lab lab = loadExample();
         const int param_line = lab.parameters[0].position.line;

@@ -24,9 +24,13 @@ namespace rdmalab {
 /// Why per thread: Linux keeps capability sets per thread, and capset(2) changes only the caller's, while
 /// the rlimit is the whole process's. So only registrations made on the thread that created the object
 /// are held to the limit; a registration on another thread of a root process still passes. The lab runner
-/// performs every step of a lab on one thread (rdmalab-cli's main thread, the engine process's command
-/// thread), which is why a lab can rely on it. The destructor must run on the same thread (capset cannot
-/// change another thread's sets); elsewhere it restores only the limit and traces why.
+/// performs every step of a run on one thread of the run's own, which is why a lab can rely on it. The
+/// destructor must run on the same thread (capset cannot change another thread's sets); elsewhere it
+/// restores only the limit and traces why.
+///
+/// Beware: capset gives the thread new credentials, and the kernel refuses write()-based uverbs commands
+/// (EACCES, ib_uverbs_write) on device files opened under other credentials, even after the capability is
+/// raised again: use it on a thread whose earlier device files no longer matter (the runner's run thread).
 ///
 /// Traced: `setrlimit` and `capset` verb events (data: the limits or the capability bit).
 class LockedMemoryLimit {

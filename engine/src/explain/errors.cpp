@@ -87,9 +87,18 @@ ErrorInfo explain_errno(const std::string& verb, int err, const std::string& det
             verb + ".";
         break;
     case EPERM:
-    case EACCES:
         info.cause = prefix + "The process lacks permission for the device or operation.";
         info.fix = "Check the permissions of /dev/infiniband/uverbs* and the process's capabilities.";
+        break;
+    case EACCES:
+        // ib_uverbs_write() refuses a command written by a thread whose credentials are not those the
+        // device file was opened with (ib_safe_file_access), whatever the permissions say.
+        info.cause = prefix +
+                     "The process lacks permission for the device or operation, or the calling thread's "
+                     "credentials changed (setuid, capset) after the device was opened: the kernel refuses "
+                     "write()-based commands on a device file opened under other credentials.";
+        info.fix = "Open the device again on the thread that now uses it (or open it after changing the "
+                   "credentials), and check the permissions of /dev/infiniband/uverbs*.";
         break;
     case ENODEV:
     case ENXIO:

@@ -139,8 +139,8 @@ std::shared_ptr<QueuePair> QueuePair::create_ex(std::shared_ptr<ProtectionDomain
     actual.max_recv_sge = init.cap.max_recv_sge;
     actual.max_inline_data = init.cap.max_inline_data;
     pd->context()->register_qp(qp->qp_num, scope.endpoint);
-    auto made = std::shared_ptr<QueuePair>(
-        new QueuePair(std::move(pd), std::move(send_cq), std::move(recv_cq), qp, type, actual, scope));
+    auto made = std::shared_ptr<QueuePair>(new QueuePair(
+        std::move(pd), std::move(send_cq), std::move(recv_cq), nullptr, qp, type, actual, scope));
     made->send_ops_ = send_ops;
     made->xrcd_ = std::move(xrcd);
     return made;

@@ -165,7 +165,7 @@ std::shared_ptr<QueuePair> QueuePair::adopt(std::shared_ptr<ProtectionDomain> pd
         endpoint == Endpoint::None ? pd->trace() : TraceScope{pd->trace().tracer, endpoint};
     pd->context()->register_qp(qp->qp_num, scope.endpoint);
     std::shared_ptr<QueuePair> adopted(new QueuePair(std::move(pd), std::move(send_cq), std::move(recv_cq),
-                                                     qp, qp->qp_type, granted, scope));
+                                                     nullptr, qp, qp->qp_type, granted, scope));
     adopted->release_ = std::move(release);
     adopted->release_verb_ = release_verb;
     adopted->state_ = adopted->current_state_quietly();

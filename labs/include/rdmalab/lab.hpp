@@ -73,6 +73,9 @@ struct Step {
     std::map<std::string, Value> args; ///< the action's fields, validated against the table
     DeviceText text;                   ///< the explanation (Markdown with {placeholders})
     std::vector<Expectation> expect;   ///< empty: the action must succeed
+    /// `when: {left, op, right}` (a compare): the step runs only when it holds at that point of the run;
+    /// otherwise it is skipped and its expectations do not apply (e.g. a capability the device lacks).
+    std::optional<Value> when;
     Position position;
     /// The object this step creates ("B.buf"), or empty.
     std::string creates() const;

@@ -1,5 +1,6 @@
 // One function per action of the lab language (labs/src/lab_schema.cpp), each through the engine's verbs
 // classes, so every call is traced and every failure explained as the engine explains it.
+#include "actions_address.hpp"
 #include "actions_cm.hpp"
 #include "actions_more_a.hpp"
 #include "rdmalab/bench.hpp"
@@ -188,6 +189,7 @@ void do_open_device(State& s, const Step& step, StepResult& r) {
     out["mtu"] = std::to_string(mtu_bytes(attr.active_mtu));
     out["link_layer"] = lower(link_layer_name(attr.link_layer));
     out["software"] = d.software ? "yes" : "no";
+    out["net_admin"] = thread_has_net_admin() ? "1" : "0"; // may this run change interface addresses
     out["port_state"] = lower(port_state_name(attr.state).substr(5)); // PORT_ACTIVE -> active
     out["transport"] = transport;
     for (const auto& [key, value] : out)
@@ -903,6 +905,8 @@ const std::map<std::string, ActionFunction, std::less<>>& action_table() {
         {"create_qp_ex", do_create_qp_ex},
         {"post_atomic_write", do_post_atomic_write},
         {"open_xrcd", do_open_xrcd},
+        {"add_address", do_add_address},
+        {"remove_address", do_remove_address},
     };
     return table;
 }

@@ -17,11 +17,6 @@ constexpr int kDefaultTimeoutMs = 10000;
 
 using Results = std::map<std::string, std::string>;
 
-DeviceState& device(State& s) {
-    if (!s.device) throw LabRunError("no device is open: the lab must begin with an open_device step");
-    return *s.device;
-}
-
 void set_srq_values(State& s, const std::string& name, const ibv_srq_attr& attr) {
     const auto& srq = *s.srqs.at(name);
     s.values[name + ".handle"] = std::to_string(srq.handle());

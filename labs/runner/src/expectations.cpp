@@ -365,6 +365,13 @@ ExpectationOutcome check_compare(const State& s, const Expectation& e, const std
 
 } // namespace
 
+ExpectationOutcome check_when(const State& s, const Value& when, const std::string& language) {
+    Expectation condition;
+    condition.kind = "compare";
+    condition.value = when;
+    return check_compare(s, condition, language);
+}
+
 std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, const StepResult& r,
                                                    const std::optional<ErrorInfo>& error, bool runner_error) {
     const std::string& language = s.options.language;

@@ -8,8 +8,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <condition_variable>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
+#include <functional>
+#include <mutex>
+#include <thread>
 
 namespace rdmalab::labs {
 
@@ -254,11 +259,74 @@ const char* to_string(StepOutcome::State state) {
         return "broken";
     case StepOutcome::State::not_run:
         return "not_run";
+    case StepOutcome::State::skipped:
+        return "skipped";
     }
     return "not_run";
 }
 
-struct LabRun::Impl : State {};
+namespace {
+
+/// One thread that performs every step and the teardown of one run, one call at a time; the caller waits.
+/// Why: a step may change the credentials of the thread that runs it (set_memlock's capset), and the
+/// kernel refuses write()-based verbs (ib_uverbs_write: EACCES) on any uverbs file opened under other
+/// credentials than the caller's. Confined to the run's own thread, the change ends with the run, and the
+/// caller's thread, and every device file it or another run opened (librdmacm's, the engine's), keeps
+/// working.
+class RunThread {
+  public:
+    RunThread() : thread_([this] { loop(); }) {}
+    ~RunThread() {
+        {
+            std::lock_guard lock(mutex_);
+            quit_ = true;
+        }
+        wake_.notify_all();
+        thread_.join();
+    }
+    RunThread(const RunThread&) = delete;
+    RunThread& operator=(const RunThread&) = delete;
+
+    /// Runs `work` on the run's thread and returns when it is done; rethrows what it threw.
+    void run(const std::function<void()>& work) {
+        if (std::this_thread::get_id() == thread_.get_id()) return work();
+        std::unique_lock lock(mutex_);
+        work_ = &work;
+        failure_ = nullptr;
+        wake_.notify_all();
+        done_.wait(lock, [this] { return work_ == nullptr; });
+        if (failure_) std::rethrow_exception(failure_);
+    }
+
+  private:
+    void loop() {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            wake_.wait(lock, [this] { return quit_ || work_ != nullptr; });
+            if (work_ == nullptr) return; // quit, nothing pending
+            try {
+                (*work_)();
+            } catch (...) {
+                failure_ = std::current_exception();
+            }
+            work_ = nullptr;
+            done_.notify_all();
+        }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable wake_, done_;
+    const std::function<void()>* work_ = nullptr;
+    std::exception_ptr failure_;
+    bool quit_ = false;
+    std::thread thread_; ///< last: started once the members it uses exist
+};
+
+} // namespace
+
+struct LabRun::Impl : State {
+    RunThread thread;
+};
 
 LabRun::LabRun(Lab lab, std::shared_ptr<Tracer> tracer, LabRunOptions options)
     : impl_(std::make_unique<Impl>()) {
@@ -297,6 +365,12 @@ const StepOutcome& LabRun::outcome(std::size_t index) const {
 }
 
 bool LabRun::run_next() {
+    bool ran = false;
+    impl_->thread.run([&] { ran = run_next_here(); });
+    return ran;
+}
+
+bool LabRun::run_next_here() {
     auto& s = *impl_;
     if (done()) return false;
     const std::size_t index = s.next;
@@ -312,6 +386,13 @@ bool LabRun::run_next() {
                           {"lab", s.lab.id},
                           {"objects", objects}});
     const auto start = monotonic_ns();
+    if (step.when) {
+        const auto condition = check_when(s, *step.when, s.options.language);
+        if (!condition.held) {
+            skip(index, condition);
+            return true;
+        }
+    }
     StepResult result;
     std::optional<ErrorInfo> error;
     bool runner_error = false;
@@ -389,6 +470,28 @@ bool LabRun::run_next() {
     return true;
 }
 
+void LabRun::skip(std::size_t index, const ExpectationOutcome& condition) {
+    auto& s = *impl_;
+    const Step& step = s.lab.steps[index];
+    StepOutcome& outcome = s.outcomes[index];
+    outcome.state = StepOutcome::State::skipped;
+    outcome.skipped_because =
+        fmt::format("when {} did not hold ({})", condition.description, condition.observed);
+    for (const auto& x : step.expect)
+        outcome.expectations.push_back(
+            ExpectationOutcome{.kind = x.kind,
+                               .description = x.kind,
+                               .held = true,
+                               .observed = "step skipped: " + outcome.skipped_because,
+                               .why = {},
+                               .applies = false});
+    if (s.tracer && s.tracer->enabled())
+        s.tracer->record(step_endpoint(objects_of(step)), EventKind::Check, "step_skipped", {},
+                         outcome_json(index));
+    ++s.next;
+    if (s.next >= s.lab.steps.size()) teardown();
+}
+
 void LabRun::run_all() {
     while (!done())
         run_next();
@@ -438,6 +541,10 @@ std::string LabRun::step_text(std::size_t index) const {
 }
 
 void LabRun::teardown() {
+    impl_->thread.run([&] { teardown_here(); });
+}
+
+void LabRun::teardown_here() {
     auto& s = *impl_;
     if (s.torn_down) return;
     s.torn_down = true;
@@ -459,6 +566,7 @@ void LabRun::teardown() {
     release(s.pds);
     release(s.xrcds);
     release(s.cm_ids); // after their QPs (rdma_destroy_qp); a channel goes with its last id
+    release(s.addresses);
     s.device.reset();
     s.meter.reset();
     // Last, on the thread that ran the steps: the process's limit and the thread's capability come back.
@@ -482,6 +590,7 @@ nlohmann::json LabRun::outcome_json(std::size_t index) const {
                         {"expectations", expectations},
                         {"results", o.results},
                         {"seconds", o.seconds}};
+    if (o.state == StepOutcome::State::skipped) j["skipped_because"] = o.skipped_because;
     if (o.error) {
         j["error"] = o.error->to_string();
         j["error_info"] = o.error->to_json();

@@ -6,6 +6,7 @@
 #include "rdmalab/lab.hpp"
 #include "rdmalab/lab_run.hpp"
 #include "rdmalab/memlock.hpp"
+#include "rdmalab/netaddr.hpp"
 #include "rdmalab/syscount.hpp"
 #include "rdmalab/verbs.hpp"
 
@@ -81,6 +82,7 @@ struct State {
     std::map<std::string, std::string> values;
     std::shared_ptr<SyscallMeter> meter; ///< counts the system calls of one post or poll step, then closed
     std::map<std::string, std::shared_ptr<XrcDomain>> xrcds;
+    std::map<std::string, std::shared_ptr<InterfaceAddress>> addresses; ///< add_address: removed at teardown
     /// set_memlock's lowered RLIMIT_MEMLOCK (and cleared CAP_IPC_LOCK): restored last at teardown.
     std::unique_ptr<LockedMemoryLimit> memlock;
 
@@ -120,6 +122,8 @@ unsigned access_bits(const std::vector<std::string>& names);
 /// Performs one step's action; throws RdmaError (a verb failed) or LabRunError.
 void perform(State& state, std::size_t index, StepResult& result);
 
+/// A step's `when` (a compare) on the values so far: held means the step runs.
+ExpectationOutcome check_when(const State& s, const Value& when, const std::string& language);
 /// Checks the step's expectations (explicit and implicit) after its action.
 std::vector<ExpectationOutcome> check_expectations(State& state, const Step& step, const StepResult& result,
                                                    const std::optional<ErrorInfo>& error, bool runner_error);

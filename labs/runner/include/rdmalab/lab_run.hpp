@@ -44,9 +44,11 @@ struct ExpectationOutcome {
 
 /// What happened to one step.
 struct StepOutcome {
-    enum class State { not_run, held, broken };
+    /// skipped: the step's `when` did not hold, so its action did not run and its expectations do not apply.
+    enum class State { not_run, held, broken, skipped };
     std::string id;
     State state = State::not_run;
+    std::string skipped_because; ///< skipped: the condition and the values it saw
     /// The engine's explanation when the step's action failed (expected or not).
     std::optional<ErrorInfo> error;
     bool failed_unexpectedly = false; ///< the action failed without `fails:`; the run stopped here
@@ -55,7 +57,7 @@ struct StepOutcome {
     double seconds = 0;                         ///< wall time of the action and its checks
 };
 
-/// "held", "broken", "not_run".
+/// "held", "broken", "not_run", "skipped".
 const char* to_string(StepOutcome::State state);
 
 /// Finds and prepares a lab to run: `id_or_file` is a path (it contains '/' or ends in .yaml) or a lab id,
@@ -112,6 +114,11 @@ class LabRun {
     nlohmann::json summary_json() const;
 
   private:
+    // run_next() and teardown() perform these on the run's own thread (lab_run.cpp, RunThread).
+    bool run_next_here();
+    void teardown_here();
+    /// Marks step `index` skipped: its `when` gave `condition`, which did not hold.
+    void skip(std::size_t index, const ExpectationOutcome& condition);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
