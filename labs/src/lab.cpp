@@ -957,6 +957,33 @@ std::vector<Parameter> parse_parameters(const Fields& top, Budget& budget) {
     return parameters;
 }
 
+/// A step's `when`: a compare, as the expectation of that name takes it.
+const Field& when_field() {
+    static const Field field = [] {
+        const auto* compare = schema::find_expectation("compare");
+        return Field{
+            "when", Type::map, true, {}, {}, compare->fields, 0, 0, "run the step only when this holds"};
+    }();
+    return field;
+}
+
+/// A condition as the parser compares and shows it: "caps.atomic_write == 1".
+std::string condition_text(const Value& when) {
+    std::string out;
+    for (const char* key : {"left", "op", "factor", "right", "plus"}) {
+        const Value* v = when.find(key);
+        if (!v) continue;
+        if (!out.empty()) out += ' ';
+        if (std::string_view(key) == "factor") {
+            out += value_text(*v) + " x";
+            continue;
+        }
+        if (std::string_view(key) == "plus") out += "+ ";
+        out += value_text(*v);
+    }
+    return out;
+}
+
 std::vector<Expectation> parse_expectations(const Fields& f, const schema::Action& action,
                                             LabParser& parser) {
     std::vector<Expectation> out;
@@ -971,6 +998,7 @@ std::vector<Expectation> parse_expectations(const Fields& f, const schema::Actio
     std::vector<sv> kinds = keys;
     keys.push_back("why");
     keys.push_back("device");
+    keys.push_back("when");
     std::size_t i = 0;
     for (const auto& node : e.value) {
         const std::string path = indexed(f.field("expect"), i++);
@@ -1014,34 +1042,16 @@ std::vector<Expectation> parse_expectations(const Fields& f, const schema::Actio
                      : d.value.IsSequence() ? "a list"
                                             : "a mapping");
         }
-        out.push_back(std::move(x));
-    }
-    return out;
-}
-
-/// A step's `when`: a compare, as the expectation of that name takes it.
-const Field& when_field() {
-    static const Field field = [] {
-        const auto* compare = schema::find_expectation("compare");
-        return Field{
-            "when", Type::map, true, {}, {}, compare->fields, 0, 0, "run the step only when this holds"};
-    }();
-    return field;
-}
-
-/// A condition as the parser compares and shows it: "caps.atomic_write == 1".
-std::string condition_text(const Value& when) {
-    std::string out;
-    for (const char* key : {"left", "op", "factor", "right", "plus"}) {
-        const Value* v = when.find(key);
-        if (!v) continue;
-        if (!out.empty()) out += ' ';
-        if (std::string_view(key) == "factor") {
-            out += value_text(*v) + " x";
-            continue;
+        if (item.has("when")) {
+            const auto& w = item.at("when");
+            if (x.kind == "fails")
+                fail(
+                    w.key.Mark(), item.field("when"),
+                    "a step's failure decides what the lab does next: 'fails' takes no 'when' (give the step "
+                    "a 'when' instead)");
+            x.when = parser.value(when_field(), w.value, w.key.Mark(), item.field("when"));
         }
-        if (std::string_view(key) == "plus") out += "+ ";
-        out += value_text(*v);
+        out.push_back(std::move(x));
     }
     return out;
 }
@@ -1354,6 +1364,8 @@ Lab instantiate_or_throw(const Lab& lab, const ParameterValues& values) {
             if (!kind) continue;
             const Field spec{kind->name, kind->type, true, {}, kind->choices, kind->fields};
             substitute(x.value, spec, join(indexed(join(path, "expect"), j), x.kind), out);
+            if (x.when)
+                substitute(*x.when, when_field(), join(indexed(join(path, "expect"), j), "when"), out);
             substitute(x.why, out);
         }
         substitute(step.title, out);

@@ -154,9 +154,9 @@ constexpr std::array<Field, 4> kOpenDevice = {{
      0,
      "an IPv4 address: open the RDMA device that owns it, as rdma_cm binds to it (the cm_* actions need it)"},
 }};
-constexpr std::array<sv, 10> kOpenDeviceResults = {"name",      "port",       "gid",      "gid_index",
+constexpr std::array<sv, 12> kOpenDeviceResults = {"name",      "port",       "gid",      "gid_index",
                                                    "mtu",       "link_layer", "software", "port_state",
-                                                   "transport", "net_admin"};
+                                                   "transport", "net_admin",  "kernel",   "kernel_version"};
 
 constexpr std::array<sv, 14> kQueryDeviceResults = {
     "max_qp",     "max_qp_wr",   "max_sge", "max_cq",         "max_cqe",
@@ -1043,9 +1043,9 @@ constexpr std::array<ExpectationKind, 9> kExpectations = {{
 
 // ---- objects --------------------------------------------------------------------------------------------
 
-constexpr std::array<sv, 10> kDeviceFields = {"name",      "port",       "gid",      "gid_index",
+constexpr std::array<sv, 12> kDeviceFields = {"name",      "port",       "gid",      "gid_index",
                                               "mtu",       "link_layer", "software", "port_state",
-                                              "transport", "net_admin"};
+                                              "transport", "net_admin",  "kernel",   "kernel_version"};
 constexpr std::array<sv, 1> kPdFields = {"handle"};
 constexpr std::array<sv, 5> kMrFields = {"addr", "length", "lkey", "rkey", "access"};
 constexpr std::array<sv, 1> kChannelFields = {"fd"};

@@ -62,6 +62,9 @@ struct Expectation {
     /// `device: software|hardware`: checked only on that class of device (what the IBTA leaves to the
     /// implementation, e.g. byte_len of a send completion); unknown: on every device.
     DeviceClass device = DeviceClass::unknown;
+    /// `when: {left, op, right}`: checked only when this holds after the step (e.g. the kernel's version,
+    /// where kernels differ); otherwise it does not apply.
+    std::optional<Value> when;
     Position position;
 };
 

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <sys/utsname.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -160,6 +162,20 @@ void record_memory(State& s, const MemoryRegion& mr, const std::string& name, co
 
 void do_note(State&, const Step&, StepResult&) {}
 
+/// The running kernel: its release (uname -r) and major * 1000 + minor (6.1 -> 6001, 6.12 -> 6012), a
+/// number a `when` can compare where kernels behave differently.
+std::pair<std::string, long> kernel_release() {
+    utsname name{};
+    if (uname(&name) != 0) return {"unknown", 0};
+    long major = 0, minor = 0;
+    const std::string release = name.release;
+    const char* p = release.c_str();
+    char* end = nullptr;
+    major = std::strtol(p, &end, 10);
+    if (end && *end == '.') minor = std::strtol(end + 1, nullptr, 10);
+    return {release, major * 1000 + minor};
+}
+
 void do_open_device(State& s, const Step& step, StepResult& r) {
     if (s.device) throw LabRunError("the device is already open (a lab opens it once)");
     const std::string name = !s.options.device.empty() ? s.options.device : text(step, "device");
@@ -190,6 +206,9 @@ void do_open_device(State& s, const Step& step, StepResult& r) {
     out["link_layer"] = lower(link_layer_name(attr.link_layer));
     out["software"] = d.software ? "yes" : "no";
     out["net_admin"] = thread_has_net_admin() ? "1" : "0"; // may this run change interface addresses
+    const auto [release, version] = kernel_release();
+    out["kernel"] = release;
+    out["kernel_version"] = std::to_string(version);
     out["port_state"] = lower(port_state_name(attr.state).substr(5)); // PORT_ACTIVE -> active
     out["transport"] = transport;
     for (const auto& [key, value] : out)

@@ -420,6 +420,19 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
             out.push_back(std::move(outcome));
             continue;
         }
+        if (e.when) {
+            // Evaluated on the values after the step, like the expectation itself.
+            const auto condition = check_when(s, *e.when, language);
+            if (!condition.held) {
+                auto outcome = make(e.kind, value_text(e.value), true,
+                                    fmt::format("not checked: when {} did not hold ({})",
+                                                condition.description, condition.observed),
+                                    &e, language);
+                outcome.applies = false;
+                out.push_back(std::move(outcome));
+                continue;
+            }
+        }
         if (unexpected) {
             not_checked(e);
             continue;
