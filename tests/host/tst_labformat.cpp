@@ -244,9 +244,10 @@ steps:
         QVERIFY2(ready, error.to_string().c_str());
         QCOMPARE(ready->step("mr")->when->find("right")->integer, std::int64_t(0));
         // Another condition, or none, may not name them.
-        QVERIFY(!parse_lab(head + R"(  - {id: mr, do: reg_mr, as: A.mr, pd: A.pd, size: 64, text: {en: "m", zh: "区域"}}
+        QVERIFY(!parse_lab(
+            head + R"(  - {id: mr, do: reg_mr, as: A.mr, pd: A.pd, size: 64, text: {en: "m", zh: "区域"}}
 )",
-                           "when.yaml", error));
+            "when.yaml", error));
         QCOMPARE(
             error.message,
             std::string("object 'A.pd' exists only when caps.xrc == {want}: give this step the same 'when'"));

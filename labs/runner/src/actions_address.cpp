@@ -38,7 +38,7 @@ std::string first_line(const std::filesystem::path& file) {
 
 /// The interface under the device's port: the netdev of its first GID (sysfs gid_attrs/ndevs/0).
 std::string netdev_of(const DeviceState& d) {
-    const std::string netdev = first_line(port_dir(d) / "gid_attrs" / "ndevs" / "0");
+    std::string netdev = first_line(port_dir(d) / "gid_attrs" / "ndevs" / "0");
     if (netdev.empty())
         throw LabRunError(
             fmt::format("{} port {} has no network interface (sysfs gid_attrs/ndevs/0 is empty): "
