@@ -31,6 +31,15 @@ QList<CommandLineEntry> commandLineTable() {
          .valueName = "id",
          .defaultValue = "write",
          .group = lessons},
+        {.names = {"lab"},
+         .description =
+             "Open the lab window on lab ID (any lab of the curriculum or of the user's lab folder); "
+             "with --autoplay run it to the end on the device.",
+         .valueName = "id",
+         .group = lessons},
+        {.names = {"labs"},
+         .description = "Open the lab window: every lab, by chapter, run step by step on the device.",
+         .group = lessons},
         {.names = {"replay"},
          .description = "Replay a recorded trace (JSON Lines) instead of running live.",
          .valueName = "file",

@@ -1,6 +1,7 @@
 // rdmalab: the desktop app. It never calls verbs itself: it drives `rdmalab-cli serve --stdio`.
 #include "benchwindow.h"
 #include "commandline.h"
+#include "labwindow.h"
 #include "mainwindow.h"
 #include "tracefile.h"
 
@@ -55,10 +56,23 @@ int main(int argc, char** argv) {
                   cpus = option("cpus"), tab = option("tab"), autoplay = option("autoplay"),
                   screenshot = option("screenshot"), exportFile = option("export"), quit = option("quit"),
                   engine = option("engine"), lesson = option("lesson"), present = option("present"),
-                  delay = option("step-delay"), reopen = option("reopen-unfinished");
+                  delay = option("step-delay"), reopen = option("reopen-unfinished"), lab = option("lab"),
+                  labs = option("labs");
     parser.process(app);
 
     const QString lang = parser.value(language) == "zh" ? "zh" : "en";
+    if (parser.isSet(lab) || parser.isSet(labs)) {
+        rdmalab::app::LabWindowOptions o;
+        o.lab = parser.value(lab);
+        o.language = lang;
+        o.engineProgram = parser.value(engine);
+        o.autoplay = parser.isSet(autoplay);
+        o.screenshot = parser.value(screenshot);
+        o.quitWhenDone = parser.isSet(quit);
+        rdmalab::app::LabWindow window(o);
+        window.show();
+        return app.exec();
+    }
     const bool benchReplay = parser.isSet(replay) && isMeasurementTrace(parser.value(replay));
     if (parser.isSet(bench) || benchReplay) {
         rdmalab::app::BenchStartOptions o;

@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "labwindow.h"
+
 #include "benchwindow.h"
 #include "datapathview.h"
 #include "enginebanner.h"
@@ -330,6 +332,17 @@ void MainWindow::buildMenus() {
     presentationAction_->setCheckable(true);
     presentationAction_->setShortcut(Qt::Key_F5);
     connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    auto* labsMenu = menuBar()->addMenu(tr("&Labs"));
+    auto* openLabs = labsMenu->addAction(tr("&Lab browser…"), this, [this] {
+        LabWindowOptions o;
+        o.language = language_;
+        o.engineProgram = options_.engineProgram;
+        auto* window = new LabWindow(o);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+    });
+    openLabs->setObjectName("openLabsAction");
+    openLabs->setShortcut(Qt::CTRL | Qt::Key_L);
     auto* engineMenu = menuBar()->addMenu(tr("&Engine"));
     engineMenu->addAction(tr("&Restart engine"), this, &MainWindow::restartEngine);
 }

@@ -3,6 +3,8 @@
 #include "testutil.hpp"
 
 #include "benchwindow.h"
+#include "labsession.h"
+#include "labwindow.h"
 #include "mainwindow.h"
 #include "tracefile.h"
 
@@ -18,6 +20,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QtTest>
 
 #include <csignal>
@@ -150,6 +153,59 @@ class AppDeviceTest : public QObject {
         QCOMPARE(state.verified, std::optional<bool>(true));
         QVERIFY(state.memory[1].bytes.startsWith(QByteArray("Hello, RDMA!").left(8)) ||
                 !state.memory[1].changed.empty());
+    }
+
+    void aLabRunsStepByStepInTheLabWindow() {
+        LabWindowOptions options;
+        options.lab = QStringLiteral("write");
+        LabWindow window(options);
+        window.show();
+        auto* start = window.findChild<QPushButton*>("labStart");
+        auto* step = window.findChild<QPushButton*>("labStep");
+        auto* play = window.findChild<QPushButton*>("labPlay");
+        QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 30000); // the engine process runs
+        start->click();
+        auto* session = window.session();
+        QTRY_VERIFY_WITH_TIMEOUT(session->started() && step->isEnabled(), 30000);
+        QCOMPARE(session->rowCount(), 18);
+        // Two single steps, then play to the end: each press is one real engine step.
+        step->click();
+        QTRY_VERIFY_WITH_TIMEOUT(session->nextStep() == 1 && !session->busy(), 30000);
+        QCOMPARE(session->row(0).state, QStringLiteral("held"));
+        QVERIFY2(session->row(0).text.contains("rxe"), qPrintable(session->row(0).text)); // the real device
+        QCOMPARE(session->row(1).state, QStringLiteral("pending"));
+        play->click();
+        QTRY_VERIFY_WITH_TIMEOUT(session->done(), 60000);
+        for (int i = 0; i < session->rowCount(); ++i)
+            QVERIFY2(
+                session->row(i).state == QStringLiteral("held"),
+                qPrintable(session->row(i).id + ": " + session->row(i).state + " " + session->row(i).error));
+        QCOMPARE(session->brokenCount(), 0);
+        QVERIFY(session->heldCount() >= session->rowCount());
+        // The last step checks B's bytes; its verdicts are on screen.
+        auto* verdicts = window.findChild<QTreeWidget*>("labVerdicts");
+        QVERIFY(verdicts->topLevelItemCount() > 0);
+        bool bytes = false;
+        for (int i = 0; i < verdicts->topLevelItemCount(); ++i) {
+            QVERIFY(verdicts->topLevelItem(i)->text(0).contains("held"));
+            bytes = bytes || verdicts->topLevelItem(i)->text(1).startsWith("bytes:");
+        }
+        QVERIFY(bytes);
+        QVERIFY(window.findChild<QLabel*>("labStatus")->text().contains("every expectation held"));
+    }
+
+    void aLabRunsHeadlessFromTheCommandLine() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("lab.png");
+        QProcess app;
+        app.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+        app.start(RDMALAB_APP_PATH,
+                  {"--lab", "gids-follow-addresses", "--autoplay", "--screenshot", png, "--quit"});
+        QVERIFY(app.waitForFinished(120000));
+        QCOMPARE(app.exitCode(), 0);
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 800);
     }
 
     void killingTheEngineLeavesTheAppRunning() {

@@ -1,0 +1,67 @@
+// Every lab the app can open, by chapter: the curriculum (labs/ of the installation or the source tree)
+// and the user's own lab folder. A file that does not parse is listed with its file, line and reason
+// instead of being dropped, so a teacher sees why a lab is missing.
+#pragma once
+
+#include "rdmalab/lab.hpp"
+
+#include <QAbstractItemModel>
+#include <QStringList>
+
+#include <vector>
+
+namespace rdmalab::app {
+
+class LabCatalog : public QAbstractItemModel {
+    Q_OBJECT
+  public:
+    enum Column { TitleColumn, LevelColumn, MinutesColumn, ColumnCount };
+    enum Role {
+        LabIdRole = Qt::UserRole + 1, ///< the lab's id (empty for a chapter row)
+        FileRole,                     ///< the lab's file
+        ObjectivesRole,               ///< its objectives, one per line, in the catalog's language
+        ChapterRole,                  ///< the chapter number
+    };
+
+    explicit LabCatalog(QObject* parent = nullptr);
+
+    /// The user's lab folder: $XDG_DATA_HOME/rdmalab/labs (~/.local/share/rdmalab/labs).
+    static QString userLabDirectory();
+
+    /// Loads the labs under `curriculum` (with its chapters.yaml) and then under `user` (may not exist);
+    /// texts in `language` ("en" or "zh"). A user lab whose id the curriculum has already is an error.
+    void load(const QString& curriculum, const QString& user, const QString& language);
+    /// Texts in another language, without reading the files again.
+    void setLanguage(const QString& language);
+    QString language() const { return language_; }
+
+    /// The files that did not load: "FILE:LINE:COLUMN: field 'F': message (expected E, found X)".
+    QStringList errors() const { return errors_; }
+    int labCount() const { return static_cast<int>(labs_.size()); }
+    /// The lab a lab row shows, or nullptr (a chapter row, an invalid index).
+    const labs::Lab* lab(const QModelIndex& index) const;
+    /// The row of lab `id`, or an invalid index.
+    QModelIndex indexOf(const QString& id) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+  private:
+    struct ChapterRow {
+        int number = 0;
+        labs::LocalizedText title;
+        std::vector<std::size_t> labs; ///< indexes into labs_, in (order, id) order
+    };
+    QString text(const labs::LocalizedText& t) const;
+
+    std::vector<labs::Lab> labs_;
+    std::vector<ChapterRow> chapters_;
+    QStringList errors_;
+    QString language_ = QStringLiteral("en");
+};
+
+} // namespace rdmalab::app

@@ -1,0 +1,217 @@
+#include "labsession.h"
+
+#include "rdmalab/fields.hpp"
+
+#include <QTimer>
+
+namespace rdmalab::app {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+LabSession::LabSession(EngineClient* engine, QObject* parent) : QAbstractListModel(parent), engine_(engine) {
+    if (engine_) connect(engine_, &EngineClient::eventsArrived, this, &LabSession::onEvents);
+    if (engine_)
+        connect(engine_, &EngineClient::engineDied, this, [this](const QString& message) {
+            pendingId_ = -1;
+            playing_ = false;
+            error_ = message;
+            emit failed(message);
+        });
+}
+
+void LabSession::send(const QString& cmd, const nlohmann::json& fields) {
+    if (!engine_ || !engine_->isRunning()) {
+        error_ = tr("The engine process is not running: use Engine > Restart engine.");
+        playing_ = false;
+        emit failed(error_);
+        return;
+    }
+    pendingCmd_ = cmd;
+    pendingId_ = engine_->send(cmd, fields);
+}
+
+void LabSession::start(const QString& lab, const QMap<QString, QString>& parameters,
+                       const QString& language) {
+    if (busy()) return;
+    lab_ = lab;
+    parameters_ = parameters;
+    language_ = language;
+    beginResetModel();
+    rows_.clear();
+    nextStep_ = 0;
+    started_ = false;
+    done_ = false;
+    playing_ = false;
+    allHeld_ = false;
+    error_.clear();
+    endResetModel();
+    nlohmann::json params = nlohmann::json::object();
+    for (auto it = parameters.begin(); it != parameters.end(); ++it)
+        params[it.key().toStdString()] = it.value().toStdString();
+    send(QStringLiteral("lab.start"),
+         {{"lab", lab.toStdString()}, {"params", params}, {"lang", language.toStdString()}});
+}
+
+void LabSession::step() {
+    if (busy() || !started_ || done_) return;
+    send(QStringLiteral("lab.step"), nlohmann::json::object());
+}
+
+void LabSession::play() {
+    playing_ = true;
+    step();
+}
+
+void LabSession::pause() {
+    playing_ = false;
+}
+
+void LabSession::reset() {
+    if (busy() || lab_.isEmpty()) return;
+    start(lab_, parameters_, language_);
+}
+
+int LabSession::heldCount() const {
+    int n = 0;
+    for (const auto& r : rows_)
+        for (const auto& v : r.verdicts)
+            n += v.verdict == QLatin1String("held") ? 1 : 0;
+    return n;
+}
+
+int LabSession::brokenCount() const {
+    int n = 0;
+    for (const auto& r : rows_)
+        for (const auto& v : r.verdicts)
+            n += v.verdict == QLatin1String("broken") ? 1 : 0;
+    return n;
+}
+
+void LabSession::onEvents(const std::vector<TraceEvent>& events) {
+    for (const auto& e : events) {
+        if (e.kind != EventKind::Result || pendingId_ < 0) continue;
+        try {
+            const auto id = commandId(e);
+            if (!id || *id != pendingId_) continue;
+            onResult(e);
+        } catch (const FieldError& error) {
+            pendingId_ = -1;
+            playing_ = false;
+            error_ = tr("The engine's answer to %1 is malformed: %2").arg(pendingCmd_, qs(error.what()));
+            emit failed(error_);
+        }
+    }
+}
+
+void LabSession::onResult(const TraceEvent& result) {
+    pendingId_ = -1;
+    const Fields data(result.data, "data");
+    const bool ok = data.get<bool>("ok", false);
+    if (pendingCmd_ == QLatin1String("lab.start")) {
+        if (!ok) {
+            error_ = qs(data.text("error", "lab.start failed"));
+            emit failed(error_);
+            return;
+        }
+        const Fields lab = data.object("lab");
+        labId_ = qs(lab.text("id"));
+        labTitle_ = qs(lab.text("title"));
+        beginResetModel();
+        rows_.clear();
+        for (const auto& s : data.objects("steps")) {
+            StepRow row;
+            row.id = qs(s.text("id"));
+            row.title = qs(s.text("title"));
+            row.action = qs(s.text("action"));
+            rows_.push_back(row);
+        }
+        endResetModel();
+        started_ = true;
+        emit labStarted();
+        return;
+    }
+    // lab.step
+    const int index = data.get<int>("step_index", nextStep_);
+    nextStep_ = data.get<int>("next_step", index + 1);
+    done_ = data.get<bool>("done", false);
+    if (index >= 0 && index < static_cast<int>(rows_.size())) {
+        auto& row = rows_[static_cast<std::size_t>(index)];
+        row.state = qs(data.text("state", "broken"));
+        row.text = qs(data.text("text"));
+        if (!data.text("title").empty()) row.title = qs(data.text("title"));
+        row.error = qs(data.text("error"));
+        const Fields outcome = data.object("outcome");
+        row.skippedBecause = qs(outcome.text("skipped_because"));
+        row.verdicts.clear();
+        for (const auto& x : outcome.objects("expectations")) {
+            Verdict v;
+            v.kind = qs(x.text("kind"));
+            v.description = qs(x.text("description"));
+            v.observed = qs(x.text("observed"));
+            v.why = qs(x.text("why"));
+            const bool applies = x.get<bool>("applies", true);
+            v.verdict =
+                !applies ? QStringLiteral("not_applicable")
+                         : (x.get<bool>("held", false) ? QStringLiteral("held") : QStringLiteral("broken"));
+            row.verdicts.push_back(v);
+        }
+        if (!ok && row.error.isEmpty()) row.error = qs(data.text("error"));
+        const QModelIndex changed = this->index(index);
+        emit dataChanged(changed, changed);
+    }
+    if (done_) {
+        // Steps after an unexpected failure never ran.
+        for (int i = nextStep_; i < static_cast<int>(rows_.size()); ++i)
+            if (rows_[static_cast<std::size_t>(i)].state == QLatin1String("pending"))
+                rows_[static_cast<std::size_t>(i)].state = QStringLiteral("not_run");
+        if (nextStep_ < static_cast<int>(rows_.size()))
+            emit dataChanged(this->index(nextStep_), this->index(static_cast<int>(rows_.size()) - 1));
+        const Fields summary = data.object("summary");
+        allHeld_ = summary.get<bool>("ok", false);
+    }
+    emit stepFinished(index);
+    if (done_) {
+        playing_ = false;
+        emit finished(allHeld_);
+    } else if (playing_) {
+        QTimer::singleShot(0, this, &LabSession::step);
+    }
+}
+
+int LabSession::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+QVariant LabSession::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= static_cast<int>(rows_.size())) return {};
+    const auto& r = rows_[static_cast<std::size_t>(index.row())];
+    switch (role) {
+    case Qt::DisplayRole: {
+        static const QMap<QString, QString> marks = {{QStringLiteral("pending"), QStringLiteral("○")},
+                                                     {QStringLiteral("held"), QStringLiteral("✓")},
+                                                     {QStringLiteral("broken"), QStringLiteral("✗")},
+                                                     {QStringLiteral("skipped"), QStringLiteral("–")},
+                                                     {QStringLiteral("not_run"), QStringLiteral("·")}};
+        return QStringLiteral("%1 %2. %3")
+            .arg(marks.value(r.state, QStringLiteral("?")))
+            .arg(index.row() + 1)
+            .arg(r.title.isEmpty() ? r.id : r.title);
+    }
+    case StateRole:
+        return r.state;
+    case StepIdRole:
+        return r.id;
+    case Qt::ToolTipRole:
+        return r.action;
+    default:
+        return {};
+    }
+}
+
+} // namespace rdmalab::app

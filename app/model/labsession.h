@@ -1,0 +1,93 @@
+// One lab run on the device through the engine process (lab.start, then one lab.step per step), as a
+// list model of its steps: each with its title, its explanation with the real values filled in, its state
+// (pending, held, broken, skipped, not run) and the verdict on each expectation with what was observed.
+// The engine performs every step; this only sends the commands and reads the answers.
+#pragma once
+
+#include "engineclient.h"
+
+#include <QAbstractListModel>
+#include <QMap>
+#include <QString>
+
+#include <vector>
+
+namespace rdmalab::app {
+
+class LabSession : public QAbstractListModel {
+    Q_OBJECT
+  public:
+    /// One expectation's verdict as the engine reported it.
+    struct Verdict {
+        QString kind;        ///< "completion", "compare", ... ("succeeds" for the implicit one)
+        QString description; ///< what was expected
+        QString observed;    ///< what the device did
+        QString why;         ///< the lab's reason, in the run's language
+        QString verdict;     ///< "held", "broken" or "not_applicable"
+    };
+    struct StepRow {
+        QString id;
+        QString title;
+        QString action;
+        QString state = QStringLiteral("pending"); ///< pending, held, broken, skipped, not_run
+        QString text;                              ///< the explanation, once the step ran
+        QString error;                             ///< the engine's explanation of a failed verb
+        QString skippedBecause;
+        std::vector<Verdict> verdicts;
+    };
+    enum Role { StateRole = Qt::UserRole + 1, StepIdRole };
+
+    explicit LabSession(EngineClient* engine, QObject* parent = nullptr);
+
+    /// Asks the engine to prepare `lab` (an id of the curriculum or a file) with these parameter values.
+    void start(const QString& lab, const QMap<QString, QString>& parameters, const QString& language);
+    /// Performs the next step (one lab.step). Ignored while a command is pending or when done.
+    void step();
+    /// Steps to the end, one step at a time (each waits for the previous answer).
+    void play();
+    void pause();
+    /// Prepares the same lab again (the engine tears the last run down).
+    void reset();
+
+    bool started() const { return started_; }
+    bool busy() const { return pendingId_ >= 0; }
+    bool playing() const { return playing_; }
+    bool done() const { return done_; }
+    QString labId() const { return labId_; }
+    QString labTitle() const { return labTitle_; }
+    /// Why the last command failed (lab.start refused the lab, a step failed unexpectedly), or empty.
+    QString error() const { return error_; }
+    int nextStep() const { return nextStep_; }
+    const StepRow& row(int index) const { return rows_.at(static_cast<std::size_t>(index)); }
+    int heldCount() const;
+    int brokenCount() const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+
+  signals:
+    void labStarted();
+    void stepFinished(int index);
+    /// The last step ran (or the run stopped at an unexpected failure); `allHeld` as the summary says.
+    void finished(bool allHeld);
+    void failed(const QString& message);
+
+  private:
+    void onEvents(const std::vector<TraceEvent>& events);
+    void onResult(const TraceEvent& result);
+    void send(const QString& cmd, const nlohmann::json& fields);
+
+    EngineClient* engine_;
+    std::vector<StepRow> rows_;
+    QString lab_, labId_, labTitle_, language_ = QStringLiteral("en"), error_;
+    QMap<QString, QString> parameters_;
+    QString pendingCmd_;
+    int pendingId_ = -1;
+    int nextStep_ = 0;
+    bool started_ = false;
+    bool playing_ = false;
+    bool done_ = false;
+    bool allHeld_ = false;
+};
+
+} // namespace rdmalab::app

@@ -1,0 +1,330 @@
+#include "labwindow.h"
+
+#include "engineclient.h"
+#include "headlessrun.h"
+#include "labcatalog.h"
+#include "labsession.h"
+#include "windowparts.h"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace rdmalab::app {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+/// A parameter's default as the lab file gives it.
+QString defaultText(const labs::Value& v) {
+    switch (v.kind) {
+    case labs::Value::Kind::integer:
+        return v.unsigned_value ? QString::number(v.as_u64()) : QString::number(v.integer);
+    case labs::Value::Kind::boolean:
+        return v.boolean ? QStringLiteral("true") : QStringLiteral("false");
+    default:
+        return qs(v.text);
+    }
+}
+
+QString verdictMark(const QString& verdict) {
+    if (verdict == QLatin1String("held")) return QStringLiteral("✓ held");
+    if (verdict == QLatin1String("broken")) return QStringLiteral("✗ BROKEN");
+    return QStringLiteral("– n/a");
+}
+
+} // namespace
+
+LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
+    : QMainWindow(parent), options_(options), engine_(new EngineClient(this)), catalog_(new LabCatalog(this)),
+      session_(new LabSession(engine_, this)), headless_(new HeadlessRun(1, this)) {
+    setObjectName(QStringLiteral("labWindow"));
+    setWindowTitle(tr("rdmalab — Labs"));
+    if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
+    const QString curriculum =
+        options_.curriculum.isEmpty() ? qs(labs::default_labs_directory()) : options_.curriculum;
+    const QString user =
+        options_.userDirectory.isEmpty() ? LabCatalog::userLabDirectory() : options_.userDirectory;
+    catalog_->load(curriculum, user, options_.language);
+    buildUi();
+    connect(session_, &LabSession::labStarted, this, [this] {
+        updateButtons();
+        if (options_.autoplay) session_->play();
+    });
+    connect(session_, &LabSession::stepFinished, this, [this](int index) {
+        steps_->setCurrentIndex(session_->index(index));
+        showStep(index);
+        updateButtons();
+    });
+    connect(session_, &LabSession::finished, this, &LabWindow::onFinished);
+    connect(session_, &LabSession::failed, this, [this](const QString& message) {
+        status_->setText(tr("Failed: %1").arg(message));
+        updateButtons();
+        if (options_.autoplay) onFinished(false);
+    });
+    headless_->setQuitWhenDone(options_.quitWhenDone);
+    connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { onFinished(false); });
+    if (options_.autoplay)
+        headless_->armDeadline(30 * 60 * 1000, QStringLiteral("the lab did not end within 30 minutes"));
+    // A lab starts once the engine process runs (commands sent before are refused).
+    connect(engine_, &EngineClient::started, this, [this] {
+        engineReady_ = true;
+        if (options_.autoplay && !selectedId_.isEmpty() && !session_->started()) startSelected();
+        updateButtons();
+    });
+    connect(engine_, &EngineClient::engineDied, this, [this](const QString& message) {
+        engineReady_ = false;
+        status_->setText(message);
+        updateButtons();
+        if (options_.autoplay) onFinished(false);
+    });
+    engine_->start();
+    if (!options_.lab.isEmpty()) {
+        if (!selectLab(options_.lab)) {
+            status_->setText(tr("No lab '%1' in %2 or %3").arg(options_.lab, curriculum, user));
+            if (options_.autoplay) onFinished(false);
+        }
+    }
+    fitToScreen(this, QSize(1280, 800));
+}
+
+LabWindow::~LabWindow() = default;
+
+int LabWindow::headlessStatus() const {
+    return headless_->status();
+}
+
+void LabWindow::buildUi() {
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("labSplitter"));
+
+    // The browser: chapters and labs, and the files that did not load.
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    tree_ = new QTreeView;
+    tree_->setObjectName(QStringLiteral("labTree"));
+    tree_->setModel(catalog_);
+    tree_->setUniformRowHeights(true);
+    tree_->header()->setSectionResizeMode(LabCatalog::TitleColumn, QHeaderView::Stretch);
+    tree_->header()->setStretchLastSection(false);
+    for (int row = 0; row < catalog_->rowCount(); ++row)
+        tree_->setFirstColumnSpanned(row, QModelIndex(), true); // a chapter's title uses the whole row
+    tree_->expandAll();
+    tree_->resizeColumnToContents(LabCatalog::LevelColumn);
+    tree_->resizeColumnToContents(LabCatalog::MinutesColumn);
+    leftLayout->addWidget(tree_);
+    errors_ = new QLabel;
+    errors_->setObjectName(QStringLiteral("labErrors"));
+    errors_->setWordWrap(true);
+    errors_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errors_->setStyleSheet(QStringLiteral("background: #fff3b0; color: #000; padding: 4px;"));
+    if (catalog_->errors().isEmpty()) {
+        errors_->hide();
+    } else {
+        errors_->setText(
+            tr("These lab files did not load:\n%1").arg(catalog_->errors().join(QLatin1Char('\n'))));
+    }
+    leftLayout->addWidget(errors_);
+    splitter->addWidget(left);
+
+    // The lab: its description, parameters and controls; its steps; the selected step.
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    header_ = new QLabel(tr("Choose a lab on the left."));
+    header_->setObjectName(QStringLiteral("labHeader"));
+    header_->setWordWrap(true);
+    header_->setTextFormat(Qt::RichText);
+    rightLayout->addWidget(header_);
+    auto* parameters = new QWidget;
+    parameters->setObjectName(QStringLiteral("labParameters"));
+    parameterForm_ = new QFormLayout(parameters);
+    rightLayout->addWidget(parameters);
+    auto* buttons = new QHBoxLayout;
+    start_ = new QPushButton(tr("Start"));
+    start_->setObjectName(QStringLiteral("labStart"));
+    step_ = new QPushButton(tr("Step ▷"));
+    step_->setObjectName(QStringLiteral("labStep"));
+    play_ = new QPushButton(tr("▶ Play"));
+    play_->setObjectName(QStringLiteral("labPlay"));
+    reset_ = new QPushButton(tr("⟲ Reset"));
+    reset_->setObjectName(QStringLiteral("labReset"));
+    for (auto* b : {start_, step_, play_, reset_})
+        buttons->addWidget(b);
+    buttons->addStretch(1);
+    rightLayout->addLayout(buttons);
+
+    auto* runSplitter = new QSplitter(Qt::Horizontal);
+    steps_ = new QListView;
+    steps_->setObjectName(QStringLiteral("labSteps"));
+    steps_->setModel(session_);
+    runSplitter->addWidget(steps_);
+    auto* detail = new QSplitter(Qt::Vertical);
+    stepText_ = new QTextBrowser;
+    stepText_->setObjectName(QStringLiteral("labStepText"));
+    detail->addWidget(stepText_);
+    verdicts_ = new QTreeWidget;
+    verdicts_->setObjectName(QStringLiteral("labVerdicts"));
+    verdicts_->setHeaderLabels({tr("Verdict"), tr("Expectation"), tr("Observed")});
+    verdicts_->setRootIsDecorated(false);
+    verdicts_->setWordWrap(true);
+    verdicts_->setColumnWidth(0, 90);
+    verdicts_->setColumnWidth(1, 300);
+    detail->addWidget(verdicts_);
+    runSplitter->addWidget(detail);
+    runSplitter->setStretchFactor(1, 2);
+    rightLayout->addWidget(runSplitter, 1);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({420, 860});
+    runSplitter->setSizes({260, 600});
+    detail->setSizes({360, 240});
+    setCentralWidget(splitter);
+
+    status_ = new QLabel;
+    status_->setObjectName(QStringLiteral("labStatus"));
+    statusBar()->addWidget(status_, 1);
+
+    connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] { showLab(); });
+    connect(steps_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) { showStep(current.row()); });
+    connect(start_, &QPushButton::clicked, this, &LabWindow::startSelected);
+    connect(step_, &QPushButton::clicked, session_, &LabSession::step);
+    connect(play_, &QPushButton::clicked, this, [this] {
+        if (session_->playing())
+            session_->pause();
+        else
+            session_->play();
+        updateButtons();
+    });
+    connect(reset_, &QPushButton::clicked, this, [this] {
+        session_->reset();
+        stepText_->clear();
+        verdicts_->clear();
+        updateButtons();
+    });
+    updateButtons();
+}
+
+bool LabWindow::selectLab(const QString& id) {
+    const QModelIndex index = catalog_->indexOf(id);
+    if (!index.isValid()) return false;
+    tree_->setCurrentIndex(index);
+    showLab();
+    return true;
+}
+
+void LabWindow::showLab() {
+    const labs::Lab* lab = catalog_->lab(tree_->currentIndex());
+    while (parameterForm_->rowCount() > 0)
+        parameterForm_->removeRow(0);
+    parameterEdits_.clear();
+    if (!lab) return;
+    selectedId_ = qs(lab->id);
+    const std::string language = options_.language.toStdString();
+    QStringList objectives;
+    for (const auto& o : lab->objectives)
+        objectives << QStringLiteral("<li>%1</li>").arg(qs(o.get(language)).toHtmlEscaped());
+    header_->setText(QStringLiteral("<h3>%1</h3><p>%2 · %3 · %4</p><ul>%5</ul>")
+                         .arg(qs(lab->title.get(language)).toHtmlEscaped(),
+                              tr("chapter %1").arg(lab->chapter), qs(lab->level),
+                              tr("%1 minutes").arg(lab->minutes), objectives.join(QString())));
+    for (const auto& p : lab->parameters) {
+        auto* edit = new QLineEdit;
+        edit->setObjectName(QStringLiteral("labParameter_") + qs(p.name));
+        edit->setProperty("parameter", qs(p.name));
+        edit->setPlaceholderText(defaultText(p.default_value));
+        QString range;
+        if (p.min && p.max) range = tr(" (%1 to %2)").arg(*p.min).arg(*p.max);
+        if (!p.choices.empty()) {
+            QStringList choices;
+            for (const auto& c : p.choices)
+                choices << qs(c);
+            range = tr(" (one of %1)").arg(choices.join(QStringLiteral(", ")));
+        }
+        edit->setToolTip(qs(p.text.get(language)) + range);
+        parameterForm_->addRow(qs(p.name), edit);
+        parameterEdits_ << edit;
+    }
+    updateButtons();
+}
+
+void LabWindow::startSelected() {
+    if (selectedId_.isEmpty() || session_->busy()) return;
+    QMap<QString, QString> values;
+    for (auto* edit : parameterEdits_)
+        if (!edit->text().trimmed().isEmpty())
+            values[edit->property("parameter").toString()] = edit->text().trimmed();
+    stepText_->clear();
+    verdicts_->clear();
+    status_->setText(tr("Preparing %1 on the device…").arg(selectedId_));
+    session_->start(selectedId_, values, options_.language);
+    updateButtons();
+}
+
+void LabWindow::showStep(int index) {
+    verdicts_->clear();
+    stepText_->clear();
+    if (index < 0 || index >= session_->rowCount()) return;
+    const auto& row = session_->row(index);
+    QString markdown = QStringLiteral("### %1\n\n").arg(row.title.isEmpty() ? row.id : row.title);
+    if (row.state == QLatin1String("skipped"))
+        markdown += tr("*Skipped: %1*").arg(row.skippedBecause);
+    else if (row.state == QLatin1String("pending") || row.state == QLatin1String("not_run"))
+        markdown += tr("*Not run yet.*");
+    else
+        markdown += row.text;
+    if (!row.error.isEmpty()) markdown += QStringLiteral("\n\n```\n%1\n```").arg(row.error);
+    stepText_->setMarkdown(markdown);
+    for (const auto& v : row.verdicts) {
+        auto* item = new QTreeWidgetItem(
+            verdicts_, {verdictMark(v.verdict), v.kind + QStringLiteral(": ") + v.description, v.observed});
+        if (!v.why.isEmpty()) item->setToolTip(1, v.why);
+        item->setForeground(0, v.verdict == QLatin1String("broken") ? QColor(0xb0, 0x00, 0x20)
+                               : v.verdict == QLatin1String("held") ? QColor(0x1b, 0x6e, 0x20)
+                                                                    : QColor(0x60, 0x60, 0x60));
+    }
+}
+
+void LabWindow::updateButtons() {
+    const bool busy = session_->busy();
+    const bool running = session_->started() && !session_->done();
+    start_->setEnabled(engineReady_ && !selectedId_.isEmpty() && !busy);
+    step_->setEnabled(running && !busy && !session_->playing());
+    play_->setEnabled(running);
+    play_->setText(session_->playing() ? tr("⏸ Pause") : tr("▶ Play"));
+    reset_->setEnabled(session_->started() && !busy);
+    if (session_->started())
+        status_->setText(tr("%1: step %2 of %3 · %4 held, %5 broken")
+                             .arg(session_->labId())
+                             .arg(std::min(session_->nextStep(), session_->rowCount()))
+                             .arg(session_->rowCount())
+                             .arg(session_->heldCount())
+                             .arg(session_->brokenCount()));
+}
+
+void LabWindow::onFinished(bool allHeld) {
+    updateButtons();
+    status_->setText(status_->text() +
+                     (allHeld ? tr(" · every expectation held") : tr(" · NOT every expectation held")));
+    if (!options_.autoplay) return;
+    headless_->finish(allHeld, [this] {
+        if (options_.screenshot.isEmpty()) return true;
+        return saveScreenshot(grab().toImage(), options_.screenshot);
+    });
+}
+
+} // namespace rdmalab::app

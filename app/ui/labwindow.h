@@ -1,0 +1,81 @@
+// The lab window: every lab of the curriculum and of the user's lab folder, by chapter; a lab's
+// parameters; and the lab run on the device step by step through the engine process, each step's
+// explanation with the real values and each expectation held, broken or not applicable with what the
+// device showed.
+#pragma once
+
+#include <QMainWindow>
+
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QPushButton;
+class QTextBrowser;
+class QTreeView;
+class QTreeWidget;
+
+namespace rdmalab::app {
+
+class EngineClient;
+class HeadlessRun;
+class LabCatalog;
+class LabSession;
+
+struct LabWindowOptions {
+    QString lab;           ///< lab to select (and start) at once, by id
+    QString curriculum;    ///< labs directory (default: the engine's, labs::default_labs_directory())
+    QString userDirectory; ///< the user's lab folder (default: LabCatalog::userLabDirectory())
+    QString language = QStringLiteral("en");
+    QString engineProgram; ///< rdmalab-cli (default: EngineClient::defaultProgram())
+    bool autoplay = false; ///< start the lab and play it to the end
+    QString screenshot;    ///< PNG of the window when the lab ends
+    bool quitWhenDone = false;
+};
+
+class LabWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit LabWindow(const LabWindowOptions& options, QWidget* parent = nullptr);
+    ~LabWindow() override;
+
+    LabCatalog* catalog() { return catalog_; }
+    LabSession* session() { return session_; }
+    EngineClient* engine() { return engine_; }
+    /// Exit status of a headless run (0: every expectation held and the screenshot was written).
+    int headlessStatus() const;
+
+    /// Selects lab `id` in the browser; false when there is none.
+    bool selectLab(const QString& id);
+
+  public slots:
+    /// Starts the selected lab with the parameter values typed in.
+    void startSelected();
+
+  private:
+    void buildUi();
+    void showLab();
+    void showStep(int index);
+    void updateButtons();
+    void onFinished(bool allHeld);
+
+    LabWindowOptions options_;
+    EngineClient* engine_;
+    LabCatalog* catalog_;
+    LabSession* session_;
+    HeadlessRun* headless_;
+    QTreeView* tree_ = nullptr;
+    QLabel* errors_ = nullptr;
+    QLabel* header_ = nullptr;
+    QFormLayout* parameterForm_ = nullptr;
+    QList<QLineEdit*> parameterEdits_;
+    QListView* steps_ = nullptr;
+    QTextBrowser* stepText_ = nullptr;
+    QTreeWidget* verdicts_ = nullptr;
+    QLabel* status_ = nullptr;
+    QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr;
+    QString selectedId_;
+    bool engineReady_ = false;
+};
+
+} // namespace rdmalab::app
