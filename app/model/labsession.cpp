@@ -44,6 +44,7 @@ void LabSession::start(const QString& lab, const QMap<QString, QString>& paramet
     language_ = language;
     beginResetModel();
     rows_.clear();
+    events_.clear();
     nextStep_ = 0;
     started_ = false;
     done_ = false;
@@ -93,7 +94,15 @@ int LabSession::brokenCount() const {
     return n;
 }
 
+QMap<QString, QString> LabSession::device() const {
+    for (const auto& r : rows_)
+        if (r.action == QLatin1String("open_device") && r.results.contains(QStringLiteral("name")))
+            return r.results;
+    return {};
+}
+
 void LabSession::onEvents(const std::vector<TraceEvent>& events) {
+    if (started_ || pendingId_ >= 0) events_.insert(events_.end(), events.begin(), events.end());
     for (const auto& e : events) {
         if (e.kind != EventKind::Result || pendingId_ < 0) continue;
         try {
@@ -148,6 +157,10 @@ void LabSession::onResult(const TraceEvent& result) {
         row.error = qs(data.text("error"));
         const Fields outcome = data.object("outcome");
         row.skippedBecause = qs(outcome.text("skipped_because"));
+        row.results.clear();
+        if (const auto* results = outcome.raw("results"); results && results->is_object())
+            for (const auto& [key, value] : results->items())
+                row.results[qs(key)] = value.is_string() ? qs(value.get<std::string>()) : qs(value.dump());
         row.verdicts.clear();
         for (const auto& x : outcome.objects("expectations")) {
             Verdict v;

@@ -34,6 +34,7 @@ class LabSession : public QAbstractListModel {
         QString error;                             ///< the engine's explanation of a failed verb
         QString skippedBecause;
         std::vector<Verdict> verdicts;
+        QMap<QString, QString> results; ///< the step's results ("status" -> "success", "name" -> "rxe0")
     };
     enum Role { StateRole = Qt::UserRole + 1, StepIdRole };
 
@@ -61,6 +62,14 @@ class LabSession : public QAbstractListModel {
     const StepRow& row(int index) const { return rows_.at(static_cast<std::size_t>(index)); }
     int heldCount() const;
     int brokenCount() const;
+    /// The parameter values given to lab.start (the others took their defaults).
+    QMap<QString, QString> parameters() const { return parameters_; }
+    QString language() const { return language_; }
+    /// Every event the engine sent since lab.start (the trace of this run, for the report).
+    const std::vector<TraceEvent>& events() const { return events_; }
+    /// The device the lab opened: the results of its open_device step ("name", "software", "kernel"), or
+    /// empty before that step ran.
+    QMap<QString, QString> device() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -79,6 +88,7 @@ class LabSession : public QAbstractListModel {
 
     EngineClient* engine_;
     std::vector<StepRow> rows_;
+    std::vector<TraceEvent> events_;
     QString lab_, labId_, labTitle_, language_ = QStringLiteral("en"), error_;
     QMap<QString, QString> parameters_;
     QString pendingCmd_;

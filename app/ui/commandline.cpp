@@ -101,6 +101,12 @@ QList<CommandLineEntry> commandLineTable() {
          .description = "Save a PNG of the window when the lesson or measurement ends.",
          .valueName = "file",
          .group = unattended},
+        {.names = {"report"},
+         .description =
+             "Write the HTML report of the lab run (--lab) when it ends: device, date, parameters, every "
+             "step and expectation, and the trace.",
+         .valueName = "file",
+         .group = unattended},
         {.names = {"quit"},
          .description = "Quit when the lesson or measurement ends (exit 0 if it succeeded).",
          .group = unattended},

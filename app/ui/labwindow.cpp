@@ -3,9 +3,11 @@
 #include "engineclient.h"
 #include "headlessrun.h"
 #include "labcatalog.h"
+#include "labreport.h"
 #include "labsession.h"
 #include "windowparts.h"
 
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -19,6 +21,8 @@
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <cstdio>
 
 namespace rdmalab::app {
 
@@ -162,7 +166,11 @@ void LabWindow::buildUi() {
     play_->setObjectName(QStringLiteral("labPlay"));
     reset_ = new QPushButton(tr("⟲ Reset"));
     reset_->setObjectName(QStringLiteral("labReset"));
-    for (auto* b : {start_, step_, play_, reset_})
+    export_ = new QPushButton(tr("Export report…"));
+    export_->setObjectName(QStringLiteral("labExport"));
+    export_->setToolTip(tr("Write an HTML report of this run: device, date, parameters, every step and "
+                           "expectation, and the trace"));
+    for (auto* b : {start_, step_, play_, reset_, export_})
         buttons->addWidget(b);
     buttons->addStretch(1);
     rightLayout->addLayout(buttons);
@@ -202,6 +210,14 @@ void LabWindow::buildUi() {
     connect(steps_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { showStep(current.row()); });
     connect(start_, &QPushButton::clicked, this, &LabWindow::startSelected);
+    connect(export_, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export lab report"),
+                                                          session_->labId() + QStringLiteral("-report.html"),
+                                                          tr("HTML (*.html)"));
+        if (path.isEmpty()) return;
+        const QString error = exportReport(path);
+        status_->setText(error.isEmpty() ? tr("Report written: %1").arg(path) : error);
+    });
     connect(step_, &QPushButton::clicked, session_, &LabSession::step);
     connect(play_, &QPushButton::clicked, this, [this] {
         if (session_->playing())
@@ -307,6 +323,7 @@ void LabWindow::updateButtons() {
     play_->setEnabled(running);
     play_->setText(session_->playing() ? tr("⏸ Pause") : tr("▶ Play"));
     reset_->setEnabled(session_->started() && !busy);
+    export_->setEnabled(session_->started() && !busy);
     if (session_->started())
         status_->setText(tr("%1: step %2 of %3 · %4 held, %5 broken")
                              .arg(session_->labId())
@@ -316,14 +333,29 @@ void LabWindow::updateButtons() {
                              .arg(session_->brokenCount()));
 }
 
+QString LabWindow::exportReport(const QString& path) {
+    QMap<QString, QString> defaults;
+    if (const labs::Lab* lab = catalog_->lab(catalog_->indexOf(session_->labId())))
+        for (const auto& p : lab->parameters)
+            defaults[qs(p.name)] = defaultText(p.default_value);
+    return writeLabReport(path, *session_, defaults);
+}
+
 void LabWindow::onFinished(bool allHeld) {
     updateButtons();
     status_->setText(status_->text() +
                      (allHeld ? tr(" · every expectation held") : tr(" · NOT every expectation held")));
     if (!options_.autoplay) return;
     headless_->finish(allHeld, [this] {
-        if (options_.screenshot.isEmpty()) return true;
-        return saveScreenshot(grab().toImage(), options_.screenshot);
+        bool written = true;
+        if (!options_.report.isEmpty()) {
+            const QString error = exportReport(options_.report);
+            if (!error.isEmpty()) std::fprintf(stderr, "rdmalab: %s\n", qPrintable(error));
+            written = error.isEmpty();
+        }
+        if (!options_.screenshot.isEmpty())
+            written = saveScreenshot(grab().toImage(), options_.screenshot) && written;
+        return written;
     });
 }
 

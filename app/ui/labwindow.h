@@ -30,6 +30,7 @@ struct LabWindowOptions {
     QString engineProgram; ///< rdmalab-cli (default: EngineClient::defaultProgram())
     bool autoplay = false; ///< start the lab and play it to the end
     QString screenshot;    ///< PNG of the window when the lab ends
+    QString report;        ///< HTML report of the run when the lab ends
     bool quitWhenDone = false;
 };
 
@@ -47,6 +48,8 @@ class LabWindow : public QMainWindow {
 
     /// Selects lab `id` in the browser; false when there is none.
     bool selectLab(const QString& id);
+    /// Writes the HTML report of the current run; returns an error text, or empty.
+    QString exportReport(const QString& path);
 
   public slots:
     /// Starts the selected lab with the parameter values typed in.
@@ -73,7 +76,7 @@ class LabWindow : public QMainWindow {
     QTextBrowser* stepText_ = nullptr;
     QTreeWidget* verdicts_ = nullptr;
     QLabel* status_ = nullptr;
-    QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr;
+    QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;
     QString selectedId_;
     bool engineReady_ = false;
 };

@@ -197,15 +197,34 @@ class AppDeviceTest : public QObject {
     void aLabRunsHeadlessFromTheCommandLine() {
         QTemporaryDir dir;
         const QString png = dir.filePath("lab.png");
+        const QString report = dir.filePath("lab.html");
         QProcess app;
         app.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
-        app.start(RDMALAB_APP_PATH,
-                  {"--lab", "gids-follow-addresses", "--autoplay", "--screenshot", png, "--quit"});
+        app.start(RDMALAB_APP_PATH, {"--lab", "gids-follow-addresses", "--autoplay", "--screenshot", png,
+                                     "--report", report, "--quit"});
         QVERIFY(app.waitForFinished(120000));
         QCOMPARE(app.exitCode(), 0);
         QImage image(png);
         QVERIFY(!image.isNull());
         QVERIFY(image.width() >= 800);
+        // The report names the device (a software one, and says so), shows every step and every verdict, and
+        // carries the trace, in which the address really was added.
+        QFile file(report);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QVERIFY2(html.contains("<td>rxe1 (SoftRoCE: software RDMA"), qPrintable(html.left(2000)));
+        QVERIFY(html.contains("<h2>7. Only Ethernet-type interfaces</h2>"));
+        QVERIFY(html.contains("Parameter cm_address</th><td>10.233.0.1 (default)"));
+        QCOMPARE(html.count("class=broken>"), 0);
+        QCOMPARE(html.count("class=held>"), 12); // what lab run prints for this lab
+        const QString marker = QStringLiteral("data:application/x-ndjson;base64,");
+        const auto at = html.indexOf(marker);
+        QVERIFY(at > 0);
+        const auto end = html.indexOf('"', at + marker.size());
+        const QByteArray trace =
+            QByteArray::fromBase64(html.mid(at + marker.size(), end - at - marker.size()).toLatin1());
+        QVERIFY(trace.contains("\"RTM_NEWADDR\""));
+        QVERIFY(trace.contains("\"RTM_DELADDR\""));
     }
 
     void killingTheEngineLeavesTheAppRunning() {

@@ -1,0 +1,105 @@
+#include "labreport.h"
+
+#include "rdmalab/trace.hpp"
+
+#include <QFile>
+#include <QSaveFile>
+
+namespace rdmalab::app {
+
+namespace {
+
+QString esc(const QString& s) {
+    return s.toHtmlEscaped();
+}
+
+QString verdictCell(const QString& verdict) {
+    if (verdict == QLatin1String("held")) return QStringLiteral("<td class=held>✓ held</td>");
+    if (verdict == QLatin1String("broken")) return QStringLiteral("<td class=broken>✗ BROKEN</td>");
+    return QStringLiteral("<td class=na>– not applicable</td>");
+}
+
+} // namespace
+
+QString labReportHtml(const LabSession& session, const QMap<QString, QString>& parameterDefaults,
+                      const QDateTime& when) {
+    const bool zh = session.language() == QLatin1String("zh");
+    const auto device = session.device();
+    const bool software = device.value(QStringLiteral("software")) == QLatin1String("yes");
+    QString deviceText = device.isEmpty() ? QStringLiteral("—") : device.value(QStringLiteral("name"));
+    if (software)
+        deviceText += QStringLiteral(" (SoftRoCE: software RDMA, timings are not hardware timings)");
+    if (device.contains(QStringLiteral("kernel")))
+        deviceText += QStringLiteral(", Linux ") + device.value(QStringLiteral("kernel"));
+    QString html;
+    html +=
+        QStringLiteral("<!DOCTYPE html>\n<html lang=\"%1\"><head><meta charset=\"utf-8\">"
+                       "<title>%2</title><style>"
+                       "body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
+                       "table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:4px;"
+                       "vertical-align:top;text-align:left}.held{color:#1b6e20}.broken{color:#b00020;"
+                       "font-weight:bold}.na{color:#666}.text{white-space:pre-wrap}</style></head><body>\n")
+            .arg(zh ? QStringLiteral("zh-CN") : QStringLiteral("en"), esc(session.labTitle()));
+    html += QStringLiteral("<h1>%1</h1>\n").arg(esc(session.labTitle()));
+    html +=
+        QStringLiteral("<table class=meta><tr><th>Lab</th><td>%1</td></tr><tr><th>Device</th><td>%2</td></tr>"
+                       "<tr><th>Date</th><td>%3</td></tr><tr><th>Result</th><td>%4 held, %5 broken, "
+                       "%6 of %7 steps run</td></tr>")
+            .arg(esc(session.labId()), esc(deviceText), esc(when.toString(Qt::ISODate)))
+            .arg(session.heldCount())
+            .arg(session.brokenCount())
+            .arg(std::min(session.nextStep(), session.rowCount()))
+            .arg(session.rowCount());
+    auto parameters = parameterDefaults;
+    const auto given = session.parameters();
+    for (auto it = given.begin(); it != given.end(); ++it)
+        parameters[it.key()] = it.value();
+    for (auto it = parameters.begin(); it != parameters.end(); ++it)
+        html += QStringLiteral("<tr><th>Parameter %1</th><td>%2%3</td></tr>")
+                    .arg(esc(it.key()), esc(it.value()),
+                         given.contains(it.key()) ? QString() : QStringLiteral(" (default)"));
+    html += QStringLiteral("</table>\n");
+    for (int i = 0; i < session.rowCount(); ++i) {
+        const auto& row = session.row(i);
+        html +=
+            QStringLiteral("<h2>%1. %2</h2>\n").arg(i + 1).arg(esc(row.title.isEmpty() ? row.id : row.title));
+        html += QStringLiteral("<p><code>%1</code> · %2</p>\n").arg(esc(row.action), esc(row.state));
+        if (row.state == QLatin1String("skipped"))
+            html += QStringLiteral("<p>Skipped: %1</p>\n").arg(esc(row.skippedBecause));
+        else if (!row.text.isEmpty())
+            html += QStringLiteral("<p class=text>%1</p>\n").arg(esc(row.text));
+        if (!row.error.isEmpty()) html += QStringLiteral("<pre>%1</pre>\n").arg(esc(row.error));
+        if (row.verdicts.empty()) continue;
+        html += QStringLiteral("<table><tr><th>Verdict</th><th>Expectation</th><th>Observed</th></tr>\n");
+        for (const auto& v : row.verdicts)
+            html += QStringLiteral("<tr>%1<td>%2: %3%4</td><td>%5</td></tr>\n")
+                        .arg(verdictCell(v.verdict), esc(v.kind), esc(v.description),
+                             v.why.isEmpty()
+                                 ? QString()
+                                 : QStringLiteral("<br><small>") + esc(v.why) + QStringLiteral("</small>"),
+                             esc(v.observed));
+        html += QStringLiteral("</table>\n");
+    }
+    QByteArray trace;
+    for (const auto& e : session.events())
+        trace += QByteArray::fromStdString(to_json_line(e)) + '\n';
+    html += QStringLiteral("<h2>Trace</h2>\n<p>%1 events recorded on the device during this run: "
+                           "<a id=trace download=\"%2.jsonl\" href=\"data:application/x-ndjson;base64,%3\">"
+                           "download the trace (JSON Lines)</a>.</p>\n")
+                .arg(session.events().size())
+                .arg(esc(session.labId()), QString::fromLatin1(trace.toBase64()));
+    html += QStringLiteral("</body></html>\n");
+    return html;
+}
+
+QString writeLabReport(const QString& path, const LabSession& session,
+                       const QMap<QString, QString>& parameterDefaults) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    file.write(labReportHtml(session, parameterDefaults, QDateTime::currentDateTime()).toUtf8());
+    if (!file.commit()) return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+} // namespace rdmalab::app
