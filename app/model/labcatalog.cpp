@@ -122,7 +122,7 @@ QModelIndex LabCatalog::indexOf(const QString& id) const {
     for (std::size_t c = 0; c < chapters_.size(); ++c)
         for (std::size_t r = 0; r < chapters_[c].labs.size(); ++r)
             if (qs(labs_[chapters_[c].labs[r]].id) == id)
-                return createIndex(static_cast<int>(r), 0, static_cast<quintptr>(c + 1));
+                return createIndex(static_cast<int>(r), 0, static_cast<quintptr>(c) + 1);
     return {};
 }
 
@@ -135,7 +135,7 @@ QModelIndex LabCatalog::index(int row, int column, const QModelIndex& parent) co
     if (parent.internalId() != kChapterRow || parent.column() != 0) return {};
     const auto& chapter = chapters_.at(static_cast<std::size_t>(parent.row()));
     if (row >= static_cast<int>(chapter.labs.size())) return {};
-    return createIndex(row, column, static_cast<quintptr>(parent.row() + 1));
+    return createIndex(row, column, static_cast<quintptr>(parent.row()) + 1);
 }
 
 QModelIndex LabCatalog::parent(const QModelIndex& child) const {
