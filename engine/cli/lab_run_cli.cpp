@@ -79,7 +79,7 @@ void print_step(const labs::LabRun& run, std::size_t index, bool details) {
 struct LabVerdict {
     std::string id;
     int chapter = 0;
-    std::size_t steps = 0, held = 0, broken = 0, not_run = 0;
+    std::size_t steps = 0, held = 0, broken = 0, not_run = 0, skipped = 0;
     double seconds = 0;
     bool ok = false;
 };
@@ -109,8 +109,10 @@ LabVerdict run_one(const labs::Lab& lab, const RunArgs& args, const std::shared_
     v.steps = lab.steps.size();
     v.held = run.held_count();
     v.broken = run.broken_count();
-    for (std::size_t i = 0; i < lab.steps.size(); ++i)
+    for (std::size_t i = 0; i < lab.steps.size(); ++i) {
         v.not_run += run.outcome(i).state == labs::StepOutcome::State::not_run ? 1 : 0;
+        v.skipped += run.outcome(i).state == labs::StepOutcome::State::skipped ? 1 : 0;
+    }
     v.ok = run.all_held();
     v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (tracer->enabled())
@@ -240,11 +242,11 @@ int cmd_lab_run(const std::vector<std::string>& arguments) {
         if (!args->json) {
             std::size_t held = 0, broken = 0, passed = 0;
             double seconds = 0;
-            std::printf("\n%-34s %7s %5s %6s %6s %7s %8s\n", "lab", "chapter", "steps", "held", "broken",
-                        "not run", "seconds");
+            std::printf("\n%-34s %7s %5s %6s %6s %7s %7s %8s\n", "lab", "chapter", "steps", "held", "broken",
+                        "not run", "skipped", "seconds");
             for (const auto& v : verdicts) {
-                std::printf("%-34s %7d %5zu %6zu %6zu %7zu %8.1f%s\n", v.id.c_str(), v.chapter, v.steps,
-                            v.held, v.broken, v.not_run, v.seconds, v.ok ? "" : "  FAILED");
+                std::printf("%-34s %7d %5zu %6zu %6zu %7zu %7zu %8.1f%s\n", v.id.c_str(), v.chapter, v.steps,
+                            v.held, v.broken, v.not_run, v.skipped, v.seconds, v.ok ? "" : "  FAILED");
                 held += v.held;
                 broken += v.broken;
                 passed += v.ok ? 1 : 0;
