@@ -105,7 +105,14 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
     fitToScreen(this, QSize(1280, 800));
 }
 
-LabWindow::~LabWindow() = default;
+LabWindow::~LabWindow() {
+    // The engine client and the session are children, destroyed after this window's own members: stopping
+    // the engine process then reports engineDied and the session's failed, which must not reach a window
+    // that is no longer one.
+    disconnect(engine_, nullptr, this, nullptr);
+    disconnect(session_, nullptr, this, nullptr);
+    disconnect(headless_, nullptr, this, nullptr);
+}
 
 int LabWindow::headlessStatus() const {
     return headless_->status();
