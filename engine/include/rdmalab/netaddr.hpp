@@ -33,6 +33,8 @@ class InterfaceAddress {
     bool present() const { return present_; }
 
   private:
+    /// One traced RTM_NEWADDR or RTM_DELADDR for this address; throws the explained RdmaError.
+    void request(int type, const char* verb) const;
     std::shared_ptr<Tracer> tracer_;
     std::string netdev_;
     std::string address_;

@@ -141,32 +141,26 @@ unsigned interface_index(const TraceScope& scope, const char* verb, const std::s
 InterfaceAddress::InterfaceAddress(std::string netdev, std::string address, int prefix,
                                    std::shared_ptr<Tracer> tracer)
     : tracer_(std::move(tracer)), netdev_(std::move(netdev)), address_(std::move(address)), prefix_(prefix) {
-    const TraceScope scope{tracer_, Endpoint::None};
-    const in_addr parsed = parse_ipv4(scope, "RTM_NEWADDR", address_);
-    const unsigned index = interface_index(scope, "RTM_NEWADDR", netdev_, address_);
-    traced_call(
-        VerbCall{.scope = scope, .verb = "RTM_NEWADDR"},
-        [&] { return address_request(RTM_NEWADDR, index, parsed, prefix_); },
-        [&](const auto&, nlohmann::json&, nlohmann::json& data) {
-            data["args"] = address_args(netdev_, address_, prefix_);
-        },
-        [&](const auto& call) { return explain_address_error("RTM_NEWADDR", call.err, netdev_, address_); });
+    request(RTM_NEWADDR, "RTM_NEWADDR");
     present_ = true;
 }
 
 void InterfaceAddress::remove() {
     if (!present_) return;
+    request(RTM_DELADDR, "RTM_DELADDR");
+    present_ = false;
+}
+
+void InterfaceAddress::request(int type, const char* verb) const {
     const TraceScope scope{tracer_, Endpoint::None};
-    const in_addr parsed = parse_ipv4(scope, "RTM_DELADDR", address_);
-    const unsigned index = interface_index(scope, "RTM_DELADDR", netdev_, address_);
+    const in_addr parsed = parse_ipv4(scope, verb, address_);
+    const unsigned index = interface_index(scope, verb, netdev_, address_);
     traced_call(
-        VerbCall{.scope = scope, .verb = "RTM_DELADDR"},
-        [&] { return address_request(RTM_DELADDR, index, parsed, prefix_); },
+        VerbCall{.scope = scope, .verb = verb}, [&] { return address_request(type, index, parsed, prefix_); },
         [&](const auto&, nlohmann::json&, nlohmann::json& data) {
             data["args"] = address_args(netdev_, address_, prefix_);
         },
-        [&](const auto& call) { return explain_address_error("RTM_DELADDR", call.err, netdev_, address_); });
-    present_ = false;
+        [&](const auto& call) { return explain_address_error(verb, call.err, netdev_, address_); });
 }
 
 InterfaceAddress::~InterfaceAddress() {

@@ -3,6 +3,7 @@
 // domains (ibv_open_xrcd / ibv_close_xrcd).
 #include "rdmalab/names.hpp"
 #include "rdmalab/verbs.hpp"
+#include "verbs/qp_capacity.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <fmt/format.h>
@@ -132,12 +133,7 @@ std::shared_ptr<QueuePair> QueuePair::create_ex(std::shared_ptr<ProtectionDomain
             data["state"] = "RESET";
         },
         [&](const auto& call) { return explain_create_qp_ex_error(call.err, type, send_ops); });
-    QpCapacity actual;
-    actual.max_send_wr = init.cap.max_send_wr;
-    actual.max_recv_wr = init.cap.max_recv_wr;
-    actual.max_send_sge = init.cap.max_send_sge;
-    actual.max_recv_sge = init.cap.max_recv_sge;
-    actual.max_inline_data = init.cap.max_inline_data;
+    const QpCapacity actual = granted_capacity(init.cap);
     pd->context()->register_qp(qp->qp_num, scope.endpoint);
     auto made = std::shared_ptr<QueuePair>(new QueuePair(
         std::move(pd), std::move(send_cq), std::move(recv_cq), nullptr, qp, type, actual, scope));

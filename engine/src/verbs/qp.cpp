@@ -2,6 +2,7 @@
 // with the explanation of a refused post.
 #include "rdmalab/names.hpp"
 #include "rdmalab/verbs.hpp"
+#include "verbs/qp_capacity.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <arpa/inet.h>
@@ -145,12 +146,7 @@ std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> p
                                  create_qp_problem(*pd->context(), type, capacity, call.err));
         });
     // The device may round every capacity up: keep what it granted, which is what post_send checks against.
-    QpCapacity actual;
-    actual.max_send_wr = init.cap.max_send_wr;
-    actual.max_recv_wr = init.cap.max_recv_wr;
-    actual.max_send_sge = init.cap.max_send_sge;
-    actual.max_recv_sge = init.cap.max_recv_sge;
-    actual.max_inline_data = init.cap.max_inline_data;
+    const QpCapacity actual = granted_capacity(init.cap);
     pd->context()->register_qp(qp->qp_num, scope.endpoint);
     return std::shared_ptr<QueuePair>(new QueuePair(std::move(pd), std::move(send_cq), std::move(recv_cq),
                                                     std::move(srq), qp, type, actual, scope));

@@ -92,6 +92,17 @@ ibv_ah_attr address_of(const State& s, std::uint8_t port) {
     return ah;
 }
 
+void created_qp_results(const QueuePair& qp, std::map<std::string, std::string>& out) {
+    const auto& got = qp.capacity();
+    out["qpn"] = std::to_string(qp.qp_num());
+    out["max_send_wr"] = std::to_string(got.max_send_wr);
+    out["max_recv_wr"] = std::to_string(got.max_recv_wr);
+    out["max_send_sge"] = std::to_string(got.max_send_sge);
+    out["max_recv_sge"] = std::to_string(got.max_recv_sge);
+    out["max_inline_data"] = std::to_string(got.max_inline_data);
+    out["state"] = "reset";
+}
+
 std::uint32_t first_psn(std::uint32_t qpn) {
     // A fixed pseudo-random 24-bit PSN per QP number, as rc_pingpong draws one with lrand48, but repeatable.
     std::minstd_rand random(qpn + 1);
@@ -396,15 +407,7 @@ void do_create_qp(State& s, const Step& step, StepResult& r) {
     s.qps[name] = QpState{qp, static_cast<std::uint32_t>(integer(step, "psn", first_psn(qp->qp_num()))), 0};
     remember(s, name);
     set_qp_values(s, name);
-    const auto& got = qp->capacity();
-    Results& out = r.results;
-    out["qpn"] = std::to_string(qp->qp_num());
-    out["max_send_wr"] = std::to_string(got.max_send_wr);
-    out["max_recv_wr"] = std::to_string(got.max_recv_wr);
-    out["max_send_sge"] = std::to_string(got.max_send_sge);
-    out["max_recv_sge"] = std::to_string(got.max_recv_sge);
-    out["max_inline_data"] = std::to_string(got.max_inline_data);
-    out["state"] = "reset";
+    created_qp_results(*qp, r.results);
 }
 
 void do_connect(State& s, const Step& step, StepResult&) {

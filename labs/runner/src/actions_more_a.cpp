@@ -90,15 +90,8 @@ void do_create_qp_ex(State& s, const Step& step, StepResult& r) {
     s.qps[name] = QpState{qp, static_cast<std::uint32_t>(integer(step, "psn", first_psn(qp->qp_num()))), 0};
     remember(s, name);
     set_qp_values(s, name);
-    const auto& got = qp->capacity();
+    created_qp_results(*qp, r.results);
     auto& out = r.results;
-    out["qpn"] = std::to_string(qp->qp_num());
-    out["max_send_wr"] = std::to_string(got.max_send_wr);
-    out["max_recv_wr"] = std::to_string(got.max_recv_wr);
-    out["max_send_sge"] = std::to_string(got.max_send_sge);
-    out["max_recv_sge"] = std::to_string(got.max_recv_sge);
-    out["max_inline_data"] = std::to_string(got.max_inline_data);
-    out["state"] = "reset";
     std::string joined;
     for (const auto& n : ops_names)
         joined += (joined.empty() ? "" : ",") + n;

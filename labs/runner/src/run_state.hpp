@@ -158,6 +158,8 @@ DeviceState& device(State& s);
 void remember(State& s, const std::string& name);
 /// Sets the {E.qp.*} values of QP `name` from its current state.
 void set_qp_values(State& s, const std::string& name);
+/// The results of a step that created QP `qp` in RESET: qpn, the granted capacities, state.
+void created_qp_results(const QueuePair& qp, std::map<std::string, std::string>& out);
 /// A QP's default first send PSN: fixed pseudo-random per QP number.
 std::uint32_t first_psn(std::uint32_t qpn);
 
