@@ -52,12 +52,20 @@ QString labReportHtml(const LabSession& session, const QMap<QString, QString>& p
             .arg(session.rowCount());
     auto parameters = parameterDefaults;
     const auto given = session.parameters();
+    const auto seeded = session.seededValues();
+    for (auto it = seeded.begin(); it != seeded.end(); ++it)
+        parameters[it.key()] = it.value();
     for (auto it = given.begin(); it != given.end(); ++it)
         parameters[it.key()] = it.value();
-    for (auto it = parameters.begin(); it != parameters.end(); ++it)
+    if (!session.seed().isEmpty())
+        html += QStringLiteral("<tr><th>Seed</th><td>%1</td></tr>").arg(esc(session.seed()));
+    for (auto it = parameters.begin(); it != parameters.end(); ++it) {
+        const QString origin = given.contains(it.key())    ? QString()
+                               : seeded.contains(it.key()) ? QStringLiteral(" (drawn with the seed)")
+                                                           : QStringLiteral(" (default)");
         html += QStringLiteral("<tr><th>Parameter %1</th><td>%2%3</td></tr>")
-                    .arg(esc(it.key()), esc(it.value()),
-                         given.contains(it.key()) ? QString() : QStringLiteral(" (default)"));
+                    .arg(esc(it.key()), esc(it.value()), origin);
+    }
     html += QStringLiteral("</table>\n");
     for (int i = 0; i < session.rowCount(); ++i) {
         const auto& row = session.row(i);

@@ -36,11 +36,13 @@ void LabSession::send(const QString& cmd, const nlohmann::json& fields) {
     pendingId_ = engine_->send(cmd, fields);
 }
 
-void LabSession::start(const QString& lab, const QMap<QString, QString>& parameters,
-                       const QString& language) {
+void LabSession::start(const QString& lab, const QMap<QString, QString>& parameters, const QString& language,
+                       const QString& seed) {
     if (busy()) return;
     lab_ = lab;
     parameters_ = parameters;
+    seed_ = seed;
+    seededValues_.clear();
     language_ = language;
     beginResetModel();
     rows_.clear();
@@ -55,8 +57,10 @@ void LabSession::start(const QString& lab, const QMap<QString, QString>& paramet
     nlohmann::json params = nlohmann::json::object();
     for (auto it = parameters.begin(); it != parameters.end(); ++it)
         params[it.key().toStdString()] = it.value().toStdString();
-    send(QStringLiteral("lab.start"),
-         {{"lab", lab.toStdString()}, {"params", params}, {"lang", language.toStdString()}});
+    send(QStringLiteral("lab.start"), {{"lab", lab.toStdString()},
+                                       {"params", params},
+                                       {"lang", language.toStdString()},
+                                       {"seed", seed.toStdString()}});
 }
 
 void LabSession::step() {
@@ -75,7 +79,7 @@ void LabSession::pause() {
 
 void LabSession::reset() {
     if (busy() || lab_.isEmpty()) return;
-    start(lab_, parameters_, language_);
+    start(lab_, parameters_, language_, seed_);
 }
 
 int LabSession::heldCount() const {
@@ -131,6 +135,9 @@ void LabSession::onResult(const TraceEvent& result) {
         const Fields lab = data.object("lab");
         labId_ = qs(lab.text("id"));
         labTitle_ = qs(lab.text("title"));
+        if (const auto* values = data.raw("values"); values && values->is_object())
+            for (const auto& [key, value] : values->items())
+                seededValues_[qs(key)] = value.is_string() ? qs(value.get<std::string>()) : qs(value.dump());
         beginResetModel();
         rows_.clear();
         for (const auto& s : data.objects("steps")) {

@@ -41,7 +41,9 @@ class LabSession : public QAbstractListModel {
     explicit LabSession(EngineClient* engine, QObject* parent = nullptr);
 
     /// Asks the engine to prepare `lab` (an id of the curriculum or a file) with these parameter values.
-    void start(const QString& lab, const QMap<QString, QString>& parameters, const QString& language);
+    /// `seed` (a student's name or number) draws the lab's varying parameters; empty: their defaults.
+    void start(const QString& lab, const QMap<QString, QString>& parameters, const QString& language,
+               const QString& seed = {});
     /// Performs the next step (one lab.step). Ignored while a command is pending or when done.
     void step();
     /// Steps to the end, one step at a time (each waits for the previous answer).
@@ -65,6 +67,9 @@ class LabSession : public QAbstractListModel {
     /// The parameter values given to lab.start (the others took their defaults).
     QMap<QString, QString> parameters() const { return parameters_; }
     QString language() const { return language_; }
+    QString seed() const { return seed_; }
+    /// The values the seed drew (lab.start's answer), parameter name -> value.
+    QMap<QString, QString> seededValues() const { return seededValues_; }
     /// Every event the engine sent since lab.start (the trace of this run, for the report).
     const std::vector<TraceEvent>& events() const { return events_; }
     /// The device the lab opened: the results of its open_device step ("name", "software", "kernel"), or
@@ -90,7 +95,8 @@ class LabSession : public QAbstractListModel {
     std::vector<StepRow> rows_;
     std::vector<TraceEvent> events_;
     QString lab_, labId_, labTitle_, language_ = QStringLiteral("en"), error_;
-    QMap<QString, QString> parameters_;
+    QMap<QString, QString> parameters_, seededValues_;
+    QString seed_;
     QString pendingCmd_;
     int pendingId_ = -1;
     int nextStep_ = 0;

@@ -101,6 +101,12 @@ QList<CommandLineEntry> commandLineTable() {
          .description = "Save a PNG of the window when the lesson or measurement ends.",
          .valueName = "file",
          .group = unattended},
+        {.names = {"seed"},
+         .description =
+             "With --lab: the student's name or number; the lab's varying parameters are drawn from "
+             "it (the same seed, the same values).",
+         .valueName = "text",
+         .group = lessons},
         {.names = {"report"},
          .description =
              "Write the HTML report of the lab run (--lab) when it ends: device, date, parameters, every "

@@ -164,6 +164,15 @@ void LabWindow::buildUi() {
     parameters->setObjectName(QStringLiteral("labParameters"));
     parameterForm_ = new QFormLayout(parameters);
     rightLayout->addWidget(parameters);
+    auto* seedRow = new QFormLayout;
+    seed_ = new QLineEdit;
+    seed_->setObjectName(QStringLiteral("labSeed"));
+    seed_->setPlaceholderText(tr("a name or number: varying parameters are drawn from it"));
+    seed_->setToolTip(tr("Per-student variation: the same seed always gives the same values, a neighbour's "
+                         "seed others. Values typed above still win."));
+    seed_->setText(options_.seed);
+    seedRow->addRow(tr("Student"), seed_);
+    rightLayout->addLayout(seedRow);
     auto* buttons = new QHBoxLayout;
     start_ = new QPushButton(tr("Start"));
     start_->setObjectName(QStringLiteral("labStart"));
@@ -294,7 +303,7 @@ void LabWindow::startSelected() {
     stepText_->clear();
     verdicts_->clear();
     status_->setText(tr("Preparing %1 on the device…").arg(selectedId_));
-    session_->start(selectedId_, values, options_.language);
+    session_->start(selectedId_, values, options_.language, seed_->text().trimmed());
     updateButtons();
 }
 

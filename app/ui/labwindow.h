@@ -30,6 +30,7 @@ struct LabWindowOptions {
     QString engineProgram; ///< rdmalab-cli (default: EngineClient::defaultProgram())
     bool autoplay = false; ///< start the lab and play it to the end
     QString screenshot;    ///< PNG of the window when the lab ends
+    QString seed;          ///< the Student field: a seed for the varying parameters
     QString report;        ///< HTML report of the run when the lab ends
     bool quitWhenDone = false;
 };
@@ -72,6 +73,7 @@ class LabWindow : public QMainWindow {
     QLabel* header_ = nullptr;
     QFormLayout* parameterForm_ = nullptr;
     QList<QLineEdit*> parameterEdits_;
+    QLineEdit* seed_ = nullptr;
     QListView* steps_ = nullptr;
     QTextBrowser* stepText_ = nullptr;
     QTreeWidget* verdicts_ = nullptr;

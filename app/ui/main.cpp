@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
                   screenshot = option("screenshot"), exportFile = option("export"), quit = option("quit"),
                   engine = option("engine"), lesson = option("lesson"), present = option("present"),
                   delay = option("step-delay"), reopen = option("reopen-unfinished"), lab = option("lab"),
-                  labs = option("labs"), report = option("report");
+                  labs = option("labs"), report = option("report"), seedOption = option("seed");
     parser.process(app);
 
     const QString lang = parser.value(language) == "zh" ? "zh" : "en";
@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
         o.autoplay = parser.isSet(autoplay);
         o.screenshot = parser.value(screenshot);
         o.report = parser.value(report);
+        o.seed = parser.value(seedOption);
         o.quitWhenDone = parser.isSet(quit);
         rdmalab::app::LabWindow window(o);
         window.show();

@@ -24,6 +24,7 @@ constexpr int kExitUsage = 2;
 struct RunArgs {
     std::string lab; ///< id or file
     labs::ParameterValues parameters;
+    std::string seed; ///< --seed: values for the lab's `vary` parameters
     std::string language = "en";
     bool json = false;
     bool all = false;
@@ -95,6 +96,18 @@ LabVerdict run_one(const labs::Lab& lab, const RunArgs& args, const std::shared_
     labs::LabRun run(lab, tracer, options);
     if (details && !args.json) {
         std::printf("lab %s: %s\n", lab.id.c_str(), lab.title.get(args.language).c_str());
+        if (!args.seed.empty()) {
+            // What the seed drew, as the lab now has it (an explicit --param wins over the draw).
+            std::string drawn;
+            for (const auto& p : lab.parameters)
+                if (p.vary)
+                    drawn += fmt::format(" {}={}", p.name,
+                                         p.default_value.kind == labs::Value::Kind::integer
+                                             ? std::to_string(p.default_value.integer)
+                                             : p.default_value.text);
+            std::printf("seed %s:%s\n", args.seed.c_str(),
+                        drawn.empty() ? " (no varying parameters)" : drawn.c_str());
+        }
     }
     while (!run.done()) {
         const std::size_t index = run.next_step();
@@ -153,6 +166,10 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
                 return std::nullopt;
             }
             r.parameters[v->substr(0, eq)] = v->substr(eq + 1);
+        } else if (a == "--seed") {
+            const auto v = value("--seed");
+            if (!v) return std::nullopt;
+            r.seed = *v;
         } else if (a == "--lang") {
             const auto v = value("--lang");
             if (!v) return std::nullopt;
@@ -214,7 +231,7 @@ int cmd_lab_run(const std::vector<std::string>& arguments) {
     bool ok = true;
     if (!args->all) {
         labs::LabError error;
-        const auto lab = labs::prepare_lab(args->lab, args->parameters, args->dir, error);
+        const auto lab = labs::prepare_lab(args->lab, args->parameters, args->dir, error, args->seed);
         if (!lab) {
             std::fprintf(stderr, "rdmalab-cli: lab run: %s\n", error.to_string().c_str());
             return kExitFailure;
@@ -230,7 +247,7 @@ int cmd_lab_run(const std::vector<std::string>& arguments) {
         std::vector<LabVerdict> verdicts;
         for (const auto& lab : all) {
             labs::LabError error;
-            const auto ready = labs::instantiate(lab, {}, error);
+            const auto ready = labs::instantiate(lab, labs::seeded_values(lab, args->seed), error);
             if (!ready) {
                 std::fprintf(stderr, "%s\n", error.to_string().c_str());
                 ok = false;

@@ -243,6 +243,11 @@ CliSpec build() {
          .value = "NAME=VALUE",
          .help = "run: give a parameter of the lab a value (repeatable), e.g. `--param size=4KiB`; it is "
                  "checked against the parameter's type and range before anything runs."},
+        {.name = "--seed",
+         .value = "TEXT",
+         .help = "run: draw the lab's varying parameters (`vary: true`) from their ranges with this seed, "
+                 "e.g. a student's name or number: the same seed gives the same values, a neighbour's "
+                 "others; `--param` still overrides."},
         {.name = "--lang",
          .value = "LANG",
          .help = "run: the language of titles, explanations and reasons.",

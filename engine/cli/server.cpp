@@ -558,7 +558,7 @@ class Server::Impl {
         bench_ = std::make_unique<BenchJob>(tracer_, id, std::move(runs), runner_);
     }
 
-    /// lab.start: {"lab": ID or FILE, "params": {NAME: VALUE}, "lang": "en"|"zh", "device", "dir"}.
+    /// lab.start: {"lab": ID or FILE, "params": {NAME: VALUE}, "seed", "lang": "en"|"zh", "device", "dir"}.
     void start_lab(const nlohmann::json& id, const nlohmann::json& command) {
         auto fail = [&](const std::string& message) { reply(id, "lab.start", false, {{"error", message}}); };
         const CommandFields f(command);
@@ -588,8 +588,9 @@ class Server::Impl {
         options.device = f.string("device", "");
         options.parameters = parameters;
         labs::LabError error;
+        const std::string seed = f.string("seed", "");
         auto lab =
-            labs::prepare_lab(name, parameters, f.string("dir", labs::default_labs_directory()), error);
+            labs::prepare_lab(name, parameters, f.string("dir", labs::default_labs_directory()), error, seed);
         if (!lab) return fail(error.to_string());
         lab_.reset();
         tracer_->record(session_event(options.device, "serve lab " + lab->id));
@@ -610,7 +611,9 @@ class Server::Impl {
                  {"chapter", l.chapter},
                  {"title", l.title.get(options.language)},
                  {"file", l.file}}},
-               {"steps", steps}});
+               {"steps", steps},
+               {"seed", seed},
+               {"values", labs::seeded_values(lab_->lab(), seed)}});
     }
 
     bool require_lab(const nlohmann::json& id, const std::string& cmd) {

@@ -893,8 +893,8 @@ std::vector<Parameter> parse_parameters(const Fields& top, Budget& budget) {
     std::size_t i = 0;
     for (const auto& node : list.value) {
         const std::string path = indexed("parameters", i++);
-        const Fields f(node, node.Mark(), path, {"name", "type", "default", "min", "max", "choices", "text"},
-                       budget);
+        const Fields f(node, node.Mark(), path,
+                       {"name", "type", "default", "min", "max", "choices", "text", "vary"}, budget);
         Parameter p;
         p.position = position_of(node.Mark());
         p.name = f.string("name", true);
@@ -952,6 +952,18 @@ std::vector<Parameter> parse_parameters(const Fields& top, Budget& budget) {
         p.default_value =
             parameter_value(p, d.value.Scalar(), position_of(d.value.Mark()), f.field("default"));
         p.text = localized(f, "text", true, no_scope, budget);
+        if (f.has("vary")) {
+            const auto& v = f.at("vary");
+            const Field spec{"vary", Type::boolean, false};
+            p.vary = convert(spec, v.value.IsScalar() ? v.value.Scalar() : std::string(),
+                             position_of(v.value.Mark()), f.field("vary"))
+                         .boolean;
+            if (p.vary && p.type != "choice" && !(numeric && p.min && p.max))
+                fail(v.key.Mark(), f.field("vary"),
+                     "a varying parameter needs a range to draw from: an int or size with min and max, or a "
+                     "choice",
+                     "type int or size with min and max, or type choice", p.type);
+        }
         parameters.push_back(std::move(p));
     }
     return parameters;
@@ -1558,6 +1570,36 @@ std::optional<Lab> instantiate(const Lab& lab, const ParameterValues& values, La
     error = LabError{};
     error.file = lab.file;
     return guarded([&] { return instantiate_or_throw(lab, values); }, error);
+}
+
+ParameterValues seeded_values(const Lab& lab, const std::string& seed) {
+    ParameterValues out;
+    if (seed.empty()) return out;
+    for (const auto& p : lab.parameters) {
+        if (!p.vary) continue;
+        // FNV-1a over seed, lab id and parameter name: the same on every machine and every run.
+        std::uint64_t h = 14695981039346656037ULL;
+        for (const std::string* part : {&seed, &lab.id, &p.name}) {
+            for (const unsigned char c : *part) {
+                h ^= c;
+                h *= 1099511628211ULL;
+            }
+            h ^= 0xff;
+            h *= 1099511628211ULL;
+        }
+        if (p.type == "choice") {
+            out[p.name] = p.choices[h % p.choices.size()];
+        } else if (p.type == "int") {
+            const auto span = static_cast<std::uint64_t>(*p.max - *p.min) + 1;
+            out[p.name] = std::to_string(*p.min + static_cast<std::int64_t>(h % span));
+        } else { // size: a power of two in [min, max], or min when there is none
+            std::vector<std::int64_t> powers;
+            for (std::int64_t v = 1; v > 0 && v <= *p.max; v *= 2)
+                if (v >= *p.min) powers.push_back(v);
+            out[p.name] = std::to_string(powers.empty() ? *p.min : powers[h % powers.size()]);
+        }
+    }
+    return out;
 }
 
 std::vector<std::string> missing_translations(const Lab& lab) {

@@ -307,6 +307,22 @@ class TestLabs : public QObject {
         QCOMPARE(last, std::string("lab_held"));
     }
 
+    void aSeedGivesEachStudentTheirOwnSize() {
+        // FNV-1a of seed, lab id and parameter name picks a power of two in [1, 1 MiB]: fixed, on any
+        // machine.
+        for (const auto& [seed, size] : {std::pair{QStringLiteral("alice"), QStringLiteral("4")},
+                                         std::pair{QStringLiteral("bob"), QStringLiteral("1048576")}}) {
+            const auto r = test::runCli({"lab", "run", "write", "--seed", seed});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+            QVERIFY2(r.out.contains("seed " + seed + ": size=" + size + "\n"), qPrintable(r.out.left(400)));
+            QVERIFY2(r.out.contains("registers A's " + size + "-byte buffer"), qPrintable(r.out.left(3000)));
+        }
+        // An explicit value wins over the draw.
+        const auto r = test::runCli({"lab", "run", "write", "--seed", "alice", "--param", "size=64"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY(r.out.contains("seed alice: size=64\n"));
+    }
+
     void cliRunAllPrintsTheSummaryTable() {
         for (const auto& [dir, count] : {std::pair{QStringLiteral("/tests/data/labs"), 1},
                                          std::pair{QStringLiteral("/tests/data/labs-run"), 18}}) {

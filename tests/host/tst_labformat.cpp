@@ -258,6 +258,53 @@ steps:
                  error.message.c_str());
     }
 
+    void aSeedDrawsVaryingParametersStablyWithinTheirRanges() {
+        const std::string text = R"(lab: 1
+id: vary
+chapter: 2
+title: {en: "Vary", zh: "变化"}
+level: basic
+minutes: 1
+objectives: [{en: "o", zh: "目标"}]
+parameters:
+  - {name: count, type: int, default: 5, min: 1, max: 1000, vary: true, text: {en: "c", zh: "数"}}
+  - {name: size, type: size, default: 64, min: 8, max: 4KiB, vary: true, text: {en: "s", zh: "大小"}}
+  - {name: op, type: choice, default: write, choices: [write, read, send], vary: true, text: {en: "o", zh: "操作"}}
+  - {name: fixed, type: int, default: 7, min: 1, max: 9, text: {en: "f", zh: "固定"}}
+steps:
+  - {id: note, text: {en: "{count} {size} {op} {fixed}", zh: "{count} {size} {op} {fixed}"}}
+)";
+        LabError error;
+        const auto lab = parse_lab(text, "vary.yaml", error);
+        QVERIFY2(lab, error.to_string().c_str());
+        QVERIFY(seeded_values(*lab, "").empty()); // no seed: the defaults
+        const auto alice = seeded_values(*lab, "alice");
+        QCOMPARE(alice, seeded_values(*lab, "alice")); // the same student, the same values
+        QCOMPARE(alice.size(), std::size_t(3));        // `fixed` does not vary
+        QVERIFY(!alice.count("fixed"));
+        std::set<std::string> sizes, counts;
+        for (const char* student : {"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"}) {
+            const auto v = seeded_values(*lab, student);
+            const auto count = std::stoll(v.at("count"));
+            QVERIFY(count >= 1 && count <= 1000);
+            const auto size = std::stoll(v.at("size"));
+            QVERIFY(size >= 8 && size <= 4096 && (size & (size - 1)) == 0); // a power of two in range
+            QVERIFY(v.at("op") == "write" || v.at("op") == "read" || v.at("op") == "send");
+            sizes.insert(v.at("size"));
+            counts.insert(v.at("count"));
+            // The drawn values instantiate: they are in range by construction.
+            QVERIFY2(instantiate(*lab, v, error), error.to_string().c_str());
+        }
+        QVERIFY(counts.size() >= 6); // neighbours get different values
+        QVERIFY(sizes.size() >= 3);
+        // A varying text has nothing to draw from.
+        std::string bad = text;
+        const std::string from = "{name: fixed, type: int, default: 7, min: 1, max: 9,";
+        bad.replace(bad.find(from), from.size(), "{name: fixed, type: text, default: x, vary: true,");
+        QVERIFY(!parse_lab(bad, "vary.yaml", error));
+        QCOMPARE(error.field, std::string("parameters[3].vary"));
+    }
+
     void instantiateRejectsBadValues() {
         const Lab lab = loadExample();
         const int param_line = lab.parameters[0].position.line;

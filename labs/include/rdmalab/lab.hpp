@@ -51,6 +51,10 @@ struct Parameter {
     std::optional<std::int64_t> max;  ///< int/size
     std::vector<std::string> choices; ///< choice
     LocalizedText text;               ///< what it changes
+    /// `vary: true`: with a seed (a student's name or number), the value is drawn from the range (int: any
+    /// in [min, max]; size: a power of two in [min, max]; choice: one of the choices), so neighbours get
+    /// different values; without a seed the default.
+    bool vary = false;
     Position position;
 };
 
@@ -151,6 +155,10 @@ using ParameterValues = std::map<std::string, std::string>;
 /// the results re-checked. Fails, with the parameter's position, on an unknown parameter name, a value of
 /// the wrong type or outside the range.
 std::optional<Lab> instantiate(const Lab& lab, const ParameterValues& values, LabError& error);
+
+/// The values a seed gives the lab's `vary` parameters (the same seed, lab and parameter always give the
+/// same value, within the parameter's range). Values given explicitly override them: merge these under them.
+ParameterValues seeded_values(const Lab& lab, const std::string& seed);
 
 /// Texts missing a Simplified Chinese translation ("steps[2].text.zh", ...); empty when complete.
 std::vector<std::string> missing_translations(const Lab& lab);

@@ -197,7 +197,7 @@ Endpoint step_endpoint(const std::vector<std::string>& objects) {
 constexpr std::uintmax_t kMaxLabFileBytes = 1 << 20;
 
 std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterValues& parameters,
-                               const std::string& labs_dir, LabError& error) {
+                               const std::string& labs_dir, LabError& error, const std::string& seed) {
     std::string path = id_or_file;
     const bool is_path =
         id_or_file.find('/') != std::string::npos || (id_or_file.size() > 5 && id_or_file.ends_with(".yaml"));
@@ -244,7 +244,11 @@ std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterVal
         error.found = lab->id;
         return std::nullopt;
     }
-    return instantiate(*lab, parameters, error);
+    // A seed draws the varying parameters; values given explicitly win.
+    auto values = seeded_values(*lab, seed);
+    for (const auto& [name, value] : parameters)
+        values[name] = value;
+    return instantiate(*lab, values, error);
 }
 
 bool runner_implements_every_action() {

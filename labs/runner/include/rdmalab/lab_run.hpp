@@ -64,7 +64,7 @@ const char* to_string(StepOutcome::State state);
 /// looked up as ID.yaml under `labs_dir` (recursively). The lab is parsed, checked and instantiated with
 /// `parameters`; on failure nullopt with `error` filled (an unknown id names the directory searched).
 std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterValues& parameters,
-                               const std::string& labs_dir, LabError& error);
+                               const std::string& labs_dir, LabError& error, const std::string& seed = {});
 
 /// True when the runner has a function for every action of the schema (lab_schema.hpp) and no other.
 bool runner_implements_every_action();
