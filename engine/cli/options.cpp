@@ -210,8 +210,9 @@ CliSpec build() {
     lab.summary = "Check, list and run labs: YAML files that script real verbs calls (lab-format.md).";
     lab.synopsis = {
         "lab check FILE...", "lab list [--json] [--dir DIR]",
-        "lab run ID|FILE [--param NAME=VALUE]... [--lang LANG] [--json] [--trace FILE] [--device NAME]",
-        "lab run --all [--dir DIR] [--lang LANG] [--json] [--trace FILE] [--device NAME]"};
+        "lab run ID|FILE [--param NAME=VALUE]... [--seed TEXT] [--lang LANG] [--json] [--trace FILE] "
+        "[--device NAME]",
+        "lab run --all [--dir DIR] [--seed TEXT] [--lang LANG] [--json] [--trace FILE] [--device NAME]"};
     lab.description = {
         "`lab check` parses and validates each lab file without a device: syntax, unknown or duplicate keys, "
         "types and ranges of every field, actions, flags, statuses and errno names, objects used before they "
