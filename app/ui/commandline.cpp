@@ -40,6 +40,10 @@ QList<CommandLineEntry> commandLineTable() {
         {.names = {"labs"},
          .description = "Open the lab window: every lab, by chapter, run step by step on the device.",
          .group = lessons},
+        {.names = {"workbench"},
+         .description = "Open the workbench: build a queue pair, compose work requests and post them on the "
+                        "device, one real call at a time; save what you did as a lab.",
+         .group = lessons},
         {.names = {"replay"},
          .description = "Replay a recorded trace (JSON Lines) instead of running live.",
          .valueName = "file",

@@ -4,6 +4,7 @@
 #include "labwindow.h"
 #include "mainwindow.h"
 #include "tracefile.h"
+#include "workbenchwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -57,7 +58,8 @@ int main(int argc, char** argv) {
                   screenshot = option("screenshot"), exportFile = option("export"), quit = option("quit"),
                   engine = option("engine"), lesson = option("lesson"), present = option("present"),
                   delay = option("step-delay"), reopen = option("reopen-unfinished"), lab = option("lab"),
-                  labs = option("labs"), report = option("report"), seedOption = option("seed");
+                  labs = option("labs"), report = option("report"), seedOption = option("seed"),
+                  workbench = option("workbench");
     parser.process(app);
 
     const QString lang = parser.value(language) == "zh" ? "zh" : "en";
@@ -72,6 +74,14 @@ int main(int argc, char** argv) {
         o.seed = parser.value(seedOption);
         o.quitWhenDone = parser.isSet(quit);
         rdmalab::app::LabWindow window(o);
+        window.show();
+        return app.exec();
+    }
+    if (parser.isSet(workbench)) {
+        rdmalab::app::WorkbenchWindowOptions o;
+        o.language = lang;
+        o.engineProgram = parser.value(engine);
+        rdmalab::app::WorkbenchWindow window(o);
         window.show();
         return app.exec();
     }

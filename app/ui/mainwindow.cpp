@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "labwindow.h"
+#include "workbenchwindow.h"
 
 #include "benchwindow.h"
 #include "datapathview.h"
@@ -343,6 +344,16 @@ void MainWindow::buildMenus() {
     });
     openLabs->setObjectName("openLabsAction");
     openLabs->setShortcut(Qt::CTRL | Qt::Key_L);
+    auto* openWorkbench = labsMenu->addAction(tr("&Workbench…"), this, [this] {
+        WorkbenchWindowOptions o;
+        o.language = language_;
+        o.engineProgram = options_.engineProgram;
+        auto* window = new WorkbenchWindow(o);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+    });
+    openWorkbench->setObjectName("openWorkbenchAction");
+    openWorkbench->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_W);
     auto* engineMenu = menuBar()->addMenu(tr("&Engine"));
     engineMenu->addAction(tr("&Restart engine"), this, &MainWindow::restartEngine);
 }

@@ -8,6 +8,7 @@
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
 #include "rdmalab/lab_run.hpp"
+#include "rdmalab/workbench.hpp"
 
 #include <fmt/format.h>
 
@@ -306,6 +307,7 @@ class Server::Impl {
         bench_.reset(); // stops and joins a running measurement first
         operation_.reset();
         lab_.reset();
+        workbench_.reset();
         tracer_->flush();
     }
     Impl(const Impl&) = delete;
@@ -370,7 +372,8 @@ class Server::Impl {
                 if (bench_) bench_->wait();
                 reply(id, cmd, true, {});
             } else if (bench_ && bench_->running() &&
-                       (cmd.rfind("op.", 0) == 0 || cmd.rfind("lab.", 0) == 0)) {
+                       (cmd.rfind("op.", 0) == 0 || cmd.rfind("lab.", 0) == 0 ||
+                        cmd.rfind("work.", 0) == 0)) {
                 reply(
                     id, cmd, false,
                     {{"error", "a measurement is running; send bench.stop (or wait for bench.done) first"}});
@@ -399,10 +402,21 @@ class Server::Impl {
                 const bool had = lab_ != nullptr;
                 lab_.reset(); // tears down children before parents, traced
                 reply(id, cmd, true, {{"had_lab", had}});
+            } else if (cmd == "work.start") {
+                start_workbench(id, command);
+            } else if (cmd == "work.do") {
+                do_workbench(id, command);
+            } else if (cmd == "work.reset") {
+                if (!require_workbench(id, cmd)) return true;
+                workbench_->reset(); // tears down children before parents, traced
+                reply(id, cmd, true, {});
+            } else if (cmd == "work.save") {
+                save_workbench(id, command);
             } else if (cmd == "quit") {
                 bench_.reset(); // stops and joins a running measurement
                 operation_.reset();
                 lab_.reset();
+                workbench_.reset();
                 reply(id, cmd, true, {});
                 return false;
             } else {
@@ -410,6 +424,7 @@ class Server::Impl {
                     id, cmd.empty() ? "invalid" : cmd, false,
                     {{"error", fmt::format("unknown command '{}'; known: hello, devices, op.start, op.step, "
                                            "op.run, op.reset, lab.start, lab.step, lab.run, lab.reset, "
+                                           "work.start, work.do, work.reset, work.save, "
                                            "bench.start, bench.stop, bench.wait, quit",
                                            cmd)}});
             }
@@ -616,6 +631,73 @@ class Server::Impl {
                {"values", labs::seeded_values(lab_->lab(), seed)}});
     }
 
+    /// work.start: {"lang": "en"|"zh", "device"}: an empty workbench session (the last one torn down).
+    void start_workbench(const nlohmann::json& id, const nlohmann::json& command) {
+        const CommandFields f(command);
+        labs::LabRunOptions options;
+        options.language = f.string("lang", "en");
+        if (options.language != "en" && options.language != "zh") {
+            reply(id, "work.start", false,
+                  {{"error", fmt::format("field 'lang' must be en or zh (got \"{}\")", options.language)}});
+            return;
+        }
+        options.device = f.string("device", "");
+        workbench_.reset();
+        tracer_->record(session_event(options.device, "serve workbench"));
+        workbench_ = std::make_unique<labs::Workbench>(tracer_, options);
+        reply(id, "work.start", true, {});
+    }
+
+    bool require_workbench(const nlohmann::json& id, const std::string& cmd) {
+        if (workbench_) return true;
+        reply(id, cmd, false, {{"error", "no workbench: send work.start first"}});
+        return false;
+    }
+
+    /// work.do: {"step": {"do": ACTION, ...}}: one lab step, checked against the session's steps and
+    /// performed. ok unless it was refused or its verb failed (the outcome says how; the session goes on).
+    void do_workbench(const nlohmann::json& id, const nlohmann::json& command) {
+        if (!require_workbench(id, "work.do")) return;
+        const CommandFields f(command);
+        if (!f.has("step") || !f.raw("step").is_object()) {
+            reply(id, "work.do", false,
+                  {{"error", "field 'step' must be a lab step: {\"do\": ACTION, FIELD: VALUE, ...} "
+                             "(docs/lab-format.md)"}});
+            return;
+        }
+        const auto done = workbench_->perform(f.raw("step"));
+        if (!done.accepted) {
+            reply(id, "work.do", false,
+                  {{"error", done.error.to_string()}, {"field", done.error.field}, {"refused", true}});
+            return;
+        }
+        nlohmann::json data = {{"step_index", done.index},
+                               {"step", done.id},
+                               {"performed", done.step},
+                               {"outcome", done.outcome},
+                               {"snapshot", done.snapshot}};
+        const bool ok = !done.outcome.contains("error");
+        if (!ok) {
+            data["error"] = done.outcome["error"];
+            data["error_info"] = done.outcome["error_info"];
+        }
+        reply(id, "work.do", ok, data);
+    }
+
+    /// work.save: {"lab_id", "title", "chapter"}: the session as a lab file's text ("yaml").
+    void save_workbench(const nlohmann::json& id, const nlohmann::json& command) {
+        if (!require_workbench(id, "work.save")) return;
+        const CommandFields f(command);
+        labs::LabError error;
+        const std::string text = workbench_->to_lab(f.string("lab_id", "my-lab"), f.string("title", "My lab"),
+                                                    static_cast<int>(f.integer("chapter", 1, 99, 1)), error);
+        if (text.empty()) {
+            reply(id, "work.save", false, {{"error", error.to_string()}, {"field", error.field}});
+            return;
+        }
+        reply(id, "work.save", true, {{"yaml", text}, {"steps", workbench_->size()}});
+    }
+
     bool require_lab(const nlohmann::json& id, const std::string& cmd) {
         if (lab_) return true;
         reply(id, cmd, false, {{"error", "no lab: send lab.start first"}});
@@ -708,6 +790,7 @@ class Server::Impl {
     BenchRunner runner_;
     std::unique_ptr<LoopbackOperation> operation_;
     std::unique_ptr<labs::LabRun> lab_;
+    std::unique_ptr<labs::Workbench> workbench_;
     std::unique_ptr<BenchJob> bench_;
 };
 

@@ -3,17 +3,23 @@
 #include "testutil.hpp"
 
 #include "benchwindow.h"
+#include "datapath/datapathview.h"
 #include "labsession.h"
 #include "labwindow.h"
 #include "mainwindow.h"
 #include "tracefile.h"
+#include "workbenchsession.h"
+#include "workbenchwindow.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLineSeries>
+#include <QSignalSpy>
 
 #include <QImage>
 #include <QLabel>
@@ -192,6 +198,74 @@ class AppDeviceTest : public QObject {
         }
         QVERIFY(bytes);
         QVERIFY(window.findChild<QLabel*>("labStatus")->text().contains("every expectation held"));
+    }
+
+    /// Issue 14: the workbench through its widgets. B's region without REMOTE_WRITE: A's Write completes with
+    /// REM_ACCESS_ERR and both QPs are in ERR, drawn; reset, the flag fixed, the Write places A's bytes in B;
+    /// the session saved as a lab runs with rdmalab-cli and every expectation holds.
+    void theWorkbenchShowsARefusedWriteThenAFixedOne() {
+        WorkbenchWindow window(WorkbenchWindowOptions{});
+        window.resize(1280, 720);
+        window.show();
+        auto* session = window.session();
+        auto* build = window.findChild<QPushButton*>("buildPair");
+        auto* post = window.findChild<QPushButton*>("postSend");
+        auto* poll = window.findChild<QPushButton*>("pollCq");
+        auto* reset = window.findChild<QPushButton*>("resetAll");
+        auto* remoteWrite = window.findChild<QCheckBox*>("accessB_remote_write");
+        auto* opcode = window.findChild<QComboBox*>("opcode");
+        QVERIFY(build && post && poll && reset && remoteWrite && opcode);
+        auto* picture = window.findChild<DataPathView*>("dataPathView");
+        picture->setAnimationSpeed(0); // the final picture at once: what it says is checked, not its timing
+        QTRY_VERIFY_WITH_TIMEOUT(build->isEnabled(), 30000); // the engine runs and the session started
+        const auto lastRow = [&] { return session->row(session->size() - 1); };
+        const auto writeAndPoll = [&] {
+            QTRY_VERIFY_WITH_TIMEOUT(post->isEnabled(), 60000);
+            opcode->setCurrentText("write");
+            post->click();
+            QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && post->isEnabled(), 60000);
+            QCOMPARE(lastRow().state, QStringLiteral("done"));
+            poll->click();
+            QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && lastRow().action == "poll_cq", 60000);
+        };
+        remoteWrite->setChecked(false);
+        build->click();
+        writeAndPoll();
+        QCOMPARE(lastRow().results.value("status"), QStringLiteral("rem_access_err"));
+        QCOMPARE(session->qpStates().value("A.qp"), QStringLiteral("err"));
+        QCOMPARE(session->qpStates().value("B.qp"), QStringLiteral("err"));
+        QCOMPARE(session->regionBytes().value("B.buf"), QByteArray(64, '\0'));
+        // Drawn: the QP state the diagram shows, the completion in the picture, the snapshot line.
+        QCOMPARE(session->state().qps[0].state, QStringLiteral("ERR"));
+        QTRY_VERIFY_WITH_TIMEOUT(picture->isIdle(), 30000);
+        QVERIFY2(picture->drawnTexts().join('\n').contains("REM_ACCESS_ERR"),
+                 qPrintable(picture->drawnTexts().join('\n')));
+        QVERIFY(window.findChild<QLabel*>("workbenchSnapshot")->text().contains("A.qp ERR"));
+        if (const QByteArray dir = qgetenv("RDMALAB_SCREENSHOT_DIR"); !dir.isEmpty())
+            window.grab().save(QString::fromLocal8Bit(dir) + "/workbench-rem-access-err.png");
+
+        reset->click();
+        QTRY_VERIFY_WITH_TIMEOUT(session->size() == 0 && !session->busy(), 60000);
+        remoteWrite->setChecked(true);
+        build->click();
+        writeAndPoll();
+        QCOMPARE(lastRow().results.value("status"), QStringLiteral("success"));
+        QCOMPARE(session->qpStates().value("B.qp"), QStringLiteral("rts"));
+        QVERIFY2(session->regionBytes().value("B.buf").startsWith("Hello from A! "),
+                 session->regionBytes().value("B.buf").constData());
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath("my-write.yaml");
+        QSignalSpy saved(&window, &WorkbenchWindow::labSaved);
+        window.saveAsLab(path);
+        QTRY_VERIFY2_WITH_TIMEOUT(saved.count() == 1,
+                                  qPrintable(window.findChild<QLabel*>("workbenchStatus")->text()), 30000);
+        QProcess cli;
+        cli.start(QStringLiteral(RDMALAB_CLI_PATH), {"lab", "run", path});
+        QVERIFY(cli.waitForFinished(120000));
+        const QString out = QString::fromUtf8(cli.readAllStandardOutput() + cli.readAllStandardError());
+        QVERIFY2(cli.exitCode() == 0, qPrintable(out));
+        QVERIFY2(out.contains("0 broken"), qPrintable(out));
     }
 
     void aLabRunsHeadlessFromTheCommandLine() {

@@ -9,6 +9,7 @@
 #include "rdmalab/lab_run.hpp"
 #include "rdmalab/memlock.hpp"
 #include "rdmalab/names.hpp"
+#include "rdmalab/workbench.hpp"
 
 #include <QDir>
 #include <QProcess>
@@ -321,6 +322,95 @@ class TestLabs : public QObject {
         const auto r = test::runCli({"lab", "run", "write", "--seed", "alice", "--param", "size=64"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY(r.out.contains("seed alice: size=64\n"));
+    }
+
+    /// Issue 14: the workbench performs one step at a time, refuses an invalid one without touching the
+    /// device, lets a failing verb be an outcome, tears down on reset, and saves what was done as a lab whose
+    /// expectations the device then holds in a run of its own.
+    void theWorkbenchExploresAndSavesWhatItDidAsALab() {
+        const auto before = test::rdmaResourceCounts();
+        QVERIFY(before.error.isEmpty());
+        auto sink = std::make_shared<MemorySink>();
+        auto tracer = std::make_shared<Tracer>();
+        tracer->add_sink(sink);
+        labs::Workbench bench(tracer, {});
+        const auto pair = [&](const nlohmann::json& b_access) {
+            for (const nlohmann::json& step :
+                 {nlohmann::json{{"do", "open_device"}}, nlohmann::json{{"do", "alloc_pd"}, {"as", "A.pd"}},
+                  nlohmann::json{{"do", "alloc_pd"}, {"as", "B.pd"}},
+                  nlohmann::json{{"do", "reg_mr"},
+                                 {"as", "A.buf"},
+                                 {"pd", "A.pd"},
+                                 {"size", 64},
+                                 {"access", {"local_write"}},
+                                 {"fill", "Workbench bytes. "}},
+                  nlohmann::json{
+                      {"do", "reg_mr"}, {"as", "B.buf"}, {"pd", "B.pd"}, {"size", 64}, {"access", b_access}},
+                  nlohmann::json{{"do", "create_cq"}, {"as", "A.cq"}},
+                  nlohmann::json{{"do", "create_cq"}, {"as", "B.cq"}},
+                  nlohmann::json{{"do", "create_qp"}, {"as", "A.qp"}, {"pd", "A.pd"}, {"send_cq", "A.cq"}},
+                  nlohmann::json{{"do", "create_qp"}, {"as", "B.qp"}, {"pd", "B.pd"}, {"send_cq", "B.cq"}},
+                  nlohmann::json{{"do", "connect"}, {"a", "A.qp"}, {"b", "B.qp"}}}) {
+                const auto done = bench.perform(step);
+                QVERIFY2(done.accepted, done.error.to_string().c_str());
+                QVERIFY2(!done.outcome.contains("error"), done.outcome.dump().c_str());
+            }
+        };
+        const nlohmann::json write = {{"do", "post_send"},           {"qp", "A.qp"},
+                                      {"opcode", "write"},           {"sge", {{{"mr", "A.buf"}}}},
+                                      {"remote", {{"mr", "B.buf"}}}, {"wr_id", 7}};
+        const nlohmann::json poll = {{"do", "poll_cq"}, {"cq", "A.cq"}, {"timeout", "5s"}};
+        const std::string zeros(128, '0');
+        pair({"local_write"}); // B grants no REMOTE_WRITE
+        QVERIFY(bench.perform(write).accepted);
+        auto polled = bench.perform(poll);
+        QCOMPARE(polled.outcome["results"]["status"].get<std::string>(), std::string("rem_access_err"));
+        QCOMPARE(polled.snapshot["qps"]["A.qp"].get<std::string>(), std::string("err"));
+        QCOMPARE(polled.snapshot["qps"]["B.qp"].get<std::string>(), std::string("err"));
+        QCOMPARE(polled.snapshot["mrs"]["B.buf"]["hex"].get<std::string>(), zeros);
+        // Refused before the device: an object nobody made, named by its field.
+        const auto refused = bench.perform({{"do", "post_send"}, {"qp", "C.qp"}, {"opcode", "send"}});
+        QVERIFY(!refused.accepted);
+        QVERIFY2(refused.error.field.find("steps[12]") == 0, refused.error.to_string().c_str());
+        QCOMPARE(bench.size(), std::size_t(12));
+        // A failing verb is an outcome: ERR -> RTR is not a transition (EINVAL), and the session goes on.
+        const auto bad = bench.perform({{"do", "to_rtr"}, {"qp", "A.qp"}, {"peer", "B.qp"}});
+        QVERIFY(bad.accepted);
+        QCOMPARE(bad.outcome["error_info"]["code"].get<std::string>(), std::string("EINVAL"));
+        QVERIFY(bench.perform({{"do", "to_reset"}, {"qp", "A.qp"}}).snapshot["qps"]["A.qp"] == "reset");
+        labs::LabError error;
+        const std::string failing = bench.to_lab("wb-fails", "The write refused", 15, error);
+        QVERIFY2(!failing.empty(), error.to_string().c_str());
+        QVERIFY(failing.find("rem_access_err") != std::string::npos);
+        QVERIFY(failing.find("fails: EINVAL") != std::string::npos);
+        bench.reset();
+        QCOMPARE(test::rdmaResourceCounts().describe(), before.describe());
+        QCOMPARE(bench.size(), std::size_t(0));
+
+        pair({"local_write", "remote_write"}); // fixed: B grants REMOTE_WRITE
+        QVERIFY(bench.perform(write).accepted);
+        polled = bench.perform(poll);
+        QCOMPARE(polled.outcome["results"]["status"].get<std::string>(), std::string("success"));
+        QCOMPARE(polled.snapshot["qps"]["B.qp"].get<std::string>(), std::string("rts"));
+        QCOMPARE(polled.snapshot["mrs"]["B.buf"]["hex"], polled.snapshot["mrs"]["A.buf"]["hex"]);
+        const std::string working = bench.to_lab("wb-works", "The write placed", 10, error);
+        QVERIFY2(!working.empty(), error.to_string().c_str());
+        QVERIFY(working.find("bytes:") != std::string::npos);
+
+        // Each saved lab runs on its own and the device holds every expectation it recorded.
+        for (const auto& [name, text] : {std::pair{"wb-fails", failing}, std::pair{"wb-works", working}}) {
+            const std::string path = QDir::tempPath().toStdString() + "/" + name + ".yaml";
+            QFile file(QString::fromStdString(path));
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(QByteArray::fromStdString(text));
+            file.close();
+            const Ran ran = perform(path);
+            QVERIFY2(ran.run->all_held(),
+                     (broken(*ran.run) + "\n" + QByteArray::fromStdString(text)).constData());
+            QVERIFY(ran.run->held_count() > 12);
+        }
+        bench.reset();
+        QCOMPARE(test::rdmaResourceCounts().describe(), before.describe());
     }
 
     void cliRunAllPrintsTheSummaryTable() {

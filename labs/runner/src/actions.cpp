@@ -149,6 +149,8 @@ std::vector<Sge> sge_list(State& s, const Step& step) {
     return out;
 }
 
+} // namespace
+
 void record_memory(State& s, const MemoryRegion& mr, const std::string& name, const std::string& when) {
     if (!s.tracer || !s.tracer->enabled()) return;
     const auto bytes = mr.bytes();
@@ -168,6 +170,8 @@ void record_memory(State& s, const MemoryRegion& mr, const std::string& name, co
                       {"text", printable},
                       {"changed", nlohmann::json::array()}});
 }
+
+namespace {
 
 // ---- the actions ---------------------------------------------------------------------------------------
 

@@ -465,6 +465,7 @@ bool LabRun::run_next_here() {
                          outcome_json(index));
     }
     ++s.next;
+    if (s.options.open_ended) return !outcome.failed_unexpectedly;
     if (outcome.failed_unexpectedly) {
         s.stopped = true;
         teardown();
@@ -472,6 +473,47 @@ bool LabRun::run_next_here() {
     }
     if (s.next >= s.lab.steps.size()) teardown();
     return true;
+}
+
+void LabRun::append(Step step) {
+    auto& s = *impl_;
+    if (!s.options.open_ended) throw LabRunError("a step can be appended to an open-ended run only");
+    StepOutcome outcome;
+    outcome.id = step.id;
+    s.lab.steps.push_back(std::move(step));
+    s.outcomes.push_back(std::move(outcome));
+}
+
+nlohmann::json LabRun::snapshot(const std::string& when) {
+    nlohmann::json out;
+    impl_->thread.run([&] { out = snapshot_here(when); });
+    return out;
+}
+
+nlohmann::json LabRun::snapshot_here(const std::string& when) {
+    auto& s = *impl_;
+    nlohmann::json qps = nlohmann::json::object();
+    nlohmann::json mrs = nlohmann::json::object();
+    if (s.torn_down) return {{"qps", qps}, {"mrs", mrs}};
+    for (const auto& [name, qp] : s.qps) {
+        try {
+            const std::string state = state_name(qp.qp->query_state());
+            s.values[name + ".state"] = state;
+            qps[name] = state;
+        } catch (const RdmaError& e) {
+            qps[name] = "unknown (" + e.info().code + ")";
+        }
+    }
+    for (const auto& [name, mr] : s.mrs) {
+        const auto bytes = mr->bytes();
+        const std::size_t n = std::min<std::size_t>(bytes.size(), kSnapshotBytes);
+        std::string hex_text;
+        for (std::size_t i = 0; i < n; ++i)
+            hex_text += fmt::format("{:02x}", bytes[i]);
+        mrs[name] = {{"length", mr->length()}, {"hex", hex_text}};
+        record_memory(s, *mr, name, when);
+    }
+    return {{"qps", qps}, {"mrs", mrs}};
 }
 
 void LabRun::skip(std::size_t index, const ExpectationOutcome& condition) {

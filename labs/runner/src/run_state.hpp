@@ -154,6 +154,10 @@ ExpectationOutcome check_async_event(const State& s, const Expectation& e, const
 
 /// The open device; throws LabRunError when the lab has not opened it.
 DeviceState& device(State& s);
+/// Traces a region's first bytes as a `memory` data event (the app's memory view), `when` saying why.
+void record_memory(State& s, const MemoryRegion& mr, const std::string& name, const std::string& when);
+/// How many bytes of each region a workbench snapshot reports (LabRun::snapshot).
+inline constexpr std::size_t kSnapshotBytes = 64;
 /// Records `name` as created (teardown destroys in reverse order).
 void remember(State& s, const std::string& name);
 /// Sets the {E.qp.*} values of QP `name` from its current state.

@@ -25,6 +25,9 @@ struct LabRunOptions {
     int port = 0;       ///< overrides open_device's `port` (0: as the lab says, else 1)
     std::string language = "en"; ///< "en" or "zh": the language of rendered texts
     ParameterValues parameters;  ///< the values the lab was instantiated with (for {param} in texts)
+    /// The workbench (workbench.hpp): steps are appended while the run goes on, a failing action is an
+    /// outcome rather than the end of the run, and nothing is torn down until teardown().
+    bool open_ended = false;
 };
 
 /// The verdict on one expectation of a step, with what was observed.
@@ -84,6 +87,12 @@ class LabRun {
     /// Performs exactly the next step; false when there was none left or the step failed unexpectedly
     /// (then the later steps stay not_run and the lab is torn down).
     bool run_next();
+    /// Open-ended runs only: adds a step (validated against the earlier ones by the caller) after the last.
+    void append(Step step);
+    /// Every live QP's state (ibv_query_qp) and the first bytes of every region, as JSON
+    /// {"qps": {NAME: STATE}, "mrs": {NAME: {"length", "hex"}}}; each region is also traced as a `memory`
+    /// event, `when` naming the step.
+    nlohmann::json snapshot(const std::string& when);
     /// Performs every remaining step (until one fails unexpectedly), then tears down.
     void run_all();
     /// No step is left to run (all ran, or the run stopped at an unexpected failure).
@@ -117,6 +126,7 @@ class LabRun {
     // run_next() and teardown() perform these on the run's own thread (lab_run.cpp, RunThread).
     bool run_next_here();
     void teardown_here();
+    nlohmann::json snapshot_here(const std::string& when);
     /// Marks step `index` skipped: its `when` gave `condition`, which did not hold.
     void skip(std::size_t index, const ExpectationOutcome& condition);
     struct Impl;

@@ -1,0 +1,586 @@
+#include "workbenchwindow.h"
+
+#include "datapath/datapathview.h"
+#include "engineclient.h"
+#include "labcatalog.h"
+#include "memoryview.h"
+#include "qpstateview.h"
+#include "verbscode.h"
+#include "windowparts.h"
+#include "workbenchsession.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace rdmalab::app {
+
+namespace {
+
+constexpr const char* kAccessFlags[] = {"local_write", "remote_write", "remote_read", "remote_atomic"};
+
+QComboBox* sideBox(const QString& name, const QStringList& items) {
+    auto* box = new QComboBox;
+    box->setObjectName(name);
+    box->addItems(items);
+    return box;
+}
+
+QSpinBox* spinBox(const QString& name, int min, int max, int value) {
+    auto* box = new QSpinBox;
+    box->setObjectName(name);
+    box->setRange(min, max);
+    box->setValue(value);
+    return box;
+}
+
+QPushButton* button(const QString& text, const QString& name) {
+    auto* b = new QPushButton(text);
+    b->setObjectName(name);
+    return b;
+}
+
+/// "A.qp": an object of a side, as the lab steps name it.
+std::string sideObject(const QString& side, const char* object) {
+    return side.toStdString() + "." + object;
+}
+
+QString other(const QString& side) {
+    return side == QLatin1String("A") ? QStringLiteral("B") : QStringLiteral("A");
+}
+
+/// A u64 as typed (decimal or 0x hex); nullopt when it is not one.
+std::optional<std::uint64_t> u64(const QString& text) {
+    bool ok = false;
+    const auto v = text.trimmed().toULongLong(&ok, 0);
+    return ok ? std::optional<std::uint64_t>(v) : std::nullopt;
+}
+
+QString preview(const QByteArray& bytes) {
+    QString printable;
+    for (const char c : bytes.left(24))
+        printable += (c >= 0x20 && c < 0x7f) ? QChar::fromLatin1(c) : QChar(u'·');
+    return QStringLiteral("%1 “%2”").arg(QString::fromLatin1(bytes.left(12).toHex(' ')), printable);
+}
+
+} // namespace
+
+WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget* parent)
+    : QMainWindow(parent), options_(options), engine_(new EngineClient(this)),
+      session_(new WorkbenchSession(engine_, this)) {
+    setObjectName(QStringLiteral("workbenchWindow"));
+    setWindowTitle(tr("rdmalab — Workbench"));
+    if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
+    buildUi();
+    connect(engine_, &EngineClient::started, this, [this] {
+        engineReady_ = true;
+        session_->start(options_.language);
+    });
+    connect(engine_, &EngineClient::engineDied, this, [this](const QString& message) {
+        engineReady_ = false;
+        setNotice(message);
+        refresh();
+    });
+    connect(session_, &WorkbenchSession::sessionStarted, this, &WorkbenchWindow::refresh);
+    connect(session_, &WorkbenchSession::idle, this, &WorkbenchWindow::refresh);
+    connect(session_, &WorkbenchSession::eventsApplied, this, &WorkbenchWindow::onEvents);
+    connect(session_, &WorkbenchSession::stepFinished, this, [this](int index) {
+        steps_->setCurrentIndex(session_->index(index));
+        showRow(index);
+        refresh();
+    });
+    connect(session_, &WorkbenchSession::sessionReset, this, [this] {
+        dataPath_->resetScene();
+        qpView_->setState(session_->state());
+        memoryView_->setState(session_->state());
+        detail_->clear();
+        refresh();
+    });
+    connect(session_, &WorkbenchSession::failed, this,
+            [this](const QString& message) { setNotice(tr("Failed: %1").arg(message)); });
+    connect(session_, &WorkbenchSession::saved, this, [this](const QString& yaml) {
+        QFile file(savePath_);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(yaml.toUtf8()) < 0 ||
+            !file.flush()) {
+            setNotice(tr("Could not write %1: %2").arg(savePath_, file.errorString()));
+            return;
+        }
+        file.close();
+        setNotice(tr("Saved the session as the lab %1 (rdmalab-cli lab run %1 replays it).").arg(savePath_));
+        emit labSaved(savePath_);
+    });
+    engine_->start();
+    fitToScreen(this, QSize(1280, 800));
+}
+
+WorkbenchWindow::~WorkbenchWindow() {
+    // The engine client and the session are children, destroyed after this window's members: their last
+    // signals (the engine stopping) must not reach a window that is no longer one.
+    disconnect(engine_, nullptr, this, nullptr);
+    disconnect(session_, nullptr, this, nullptr);
+}
+
+QString WorkbenchWindow::side(const QComboBox* box) {
+    return box->currentIndex() == 0 ? QStringLiteral("A") : QStringLiteral("B");
+}
+
+void WorkbenchWindow::buildUi() {
+    auto* controls = new QWidget;
+    auto* column = new QVBoxLayout(controls);
+    column->addWidget(buildPairGroup());
+    column->addWidget(buildSendGroup());
+    column->addWidget(buildReceiveGroup());
+    column->addWidget(buildStateGroup());
+    auto* bottom = new QHBoxLayout;
+    reset_ = button(tr("Reset all"), QStringLiteral("resetAll"));
+    reset_->setToolTip(tr("Destroys every object (QPs, CQs, regions, PDs, device), children first"));
+    save_ = button(tr("Save as lab…"), QStringLiteral("saveLab"));
+    save_->setToolTip(
+        tr("Writes the steps done since the last reset as a lab file; its expectations are what "
+           "the device did"));
+    bottom->addWidget(reset_);
+    bottom->addWidget(save_);
+    column->addLayout(bottom);
+    labTitle_ = new QLineEdit(tr("My workbench lab"));
+    labTitle_->setObjectName(QStringLiteral("labTitle"));
+    auto* titleRow = new QFormLayout;
+    titleRow->addRow(tr("Lab title"), labTitle_);
+    column->addLayout(titleRow);
+    column->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(controls);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(360);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    dataPath_ = new DataPathView;
+    qpView_ = new QpStateView;
+    memoryView_ = new MemoryView;
+    snapshot_ = new QLabel;
+    snapshot_->setObjectName(QStringLiteral("workbenchSnapshot"));
+    snapshot_->setWordWrap(true);
+    snapshot_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* views = new QWidget;
+    auto* viewsRow = new QHBoxLayout(views);
+    viewsRow->setContentsMargins(0, 0, 0, 0);
+    viewsRow->addWidget(qpView_, 1);
+    viewsRow->addWidget(memoryView_, 1);
+    steps_ = new QListView;
+    steps_->setObjectName(QStringLiteral("workbenchSteps"));
+    steps_->setModel(session_);
+    detail_ = new QTextBrowser;
+    detail_->setObjectName(QStringLiteral("workbenchDetail"));
+    auto* log = new QSplitter(Qt::Horizontal);
+    log->addWidget(steps_);
+    log->addWidget(detail_);
+    log->setStretchFactor(0, 1);
+    log->setStretchFactor(1, 1);
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(dataPath_);
+    right->addWidget(views);
+    right->addWidget(snapshot_);
+    right->addWidget(log);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    right->setStretchFactor(3, 2);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    setCentralWidget(split);
+    status_ = new QLabel(tr("Starting the engine…"));
+    status_->setObjectName(QStringLiteral("workbenchStatus"));
+    statusBar()->addWidget(status_, 1);
+
+    connect(buildPair_, &QPushButton::clicked, this, &WorkbenchWindow::buildPair);
+    connect(postSend_, &QPushButton::clicked, this, &WorkbenchWindow::postSend);
+    connect(postRecv_, &QPushButton::clicked, this, &WorkbenchWindow::postReceive);
+    connect(poll_, &QPushButton::clicked, this, &WorkbenchWindow::pollCq);
+    connect(move_, &QPushButton::clicked, this, &WorkbenchWindow::moveQp);
+    connect(reset_, &QPushButton::clicked, this, &WorkbenchWindow::resetAll);
+    connect(save_, &QPushButton::clicked, this, &WorkbenchWindow::chooseSaveFile);
+    connect(steps_, &QListView::clicked, this, [this](const QModelIndex& index) { showRow(index.row()); });
+    refresh();
+}
+
+QWidget* WorkbenchWindow::buildPairGroup() {
+    auto* group = new QGroupBox(tr("1 · The pair"));
+    auto* form = new QFormLayout(group);
+    transport_ = sideBox(QStringLiteral("transport"), {QStringLiteral("rc"), QStringLiteral("uc")});
+    transport_->setToolTip(tr("RC: acknowledged, every opcode; UC: no ACKs, no READ and no atomics"));
+    mtu_ = sideBox(QStringLiteral("mtu"),
+                   {QStringLiteral("port"), QStringLiteral("256"), QStringLiteral("512"),
+                    QStringLiteral("1024"), QStringLiteral("2048"), QStringLiteral("4096")});
+    sizeA_ = spinBox(QStringLiteral("sizeA"), 1, 1 << 24, 64);
+    sizeB_ = spinBox(QStringLiteral("sizeB"), 1, 1 << 24, 64);
+    form->addRow(tr("Transport"), transport_);
+    form->addRow(tr("Path MTU"), mtu_);
+    form->addRow(tr("A's region (bytes)"), sizeA_);
+    form->addRow(tr("B's region (bytes)"), sizeB_);
+    for (const QString& s : {QStringLiteral("A"), QStringLiteral("B")}) {
+        auto* flags = new QWidget;
+        auto* grid = new QGridLayout(flags);
+        grid->setContentsMargins(0, 0, 0, 0);
+        auto& boxes = s == QLatin1String("A") ? accessA_ : accessB_;
+        for (const char* flag : kAccessFlags) {
+            auto* box = new QCheckBox(QString::fromLatin1(flag).replace(QLatin1Char('_'), QLatin1Char(' ')));
+            box->setObjectName(QStringLiteral("access%1_%2").arg(s, QLatin1String(flag)));
+            // A starts with LOCAL_WRITE only; B grants every remote right (uncheck one to see it refused).
+            box->setChecked(s == QLatin1String("B") || QLatin1String(flag) == QLatin1String("local_write"));
+            const int n = static_cast<int>(boxes.size());
+            grid->addWidget(box, n / 2, n % 2);
+            boxes.push_back(box);
+        }
+        form->addRow(tr("%1's access flags").arg(s), flags);
+    }
+    buildPair_ = button(tr("Build the pair"), QStringLiteral("buildPair"));
+    buildPair_->setToolTip(tr("Opens the device; for A and B a PD, a region, a CQ and a QP; connects the QPs "
+                              "(RESET → INIT → RTR → RTS). An existing pair is torn down first."));
+    form->addRow(buildPair_);
+    return group;
+}
+
+QWidget* WorkbenchWindow::buildSendGroup() {
+    auto* group = new QGroupBox(tr("2 · Work request (ibv_post_send)"));
+    auto* form = new QFormLayout(group);
+    wrSide_ = sideBox(QStringLiteral("wrSide"), {tr("A → B"), tr("B → A")});
+    opcode_ = sideBox(QStringLiteral("opcode"),
+                      {QStringLiteral("send"), QStringLiteral("send_imm"), QStringLiteral("write"),
+                       QStringLiteral("write_imm"), QStringLiteral("read"), QStringLiteral("cas"),
+                       QStringLiteral("faa")});
+    opcode_->setCurrentText(QStringLiteral("write"));
+    sge_ = new QLineEdit(QStringLiteral("0"));
+    sge_->setObjectName(QStringLiteral("sgeList"));
+    sge_->setToolTip(tr("The scatter/gather list in the sender's region: OFFSET[:LENGTH], comma separated "
+                        "(no length: to the region's end; empty: no SGE)"));
+    remoteOffset_ = spinBox(QStringLiteral("remoteOffset"), 0, 1 << 24, 0);
+    useRkey_ = new QCheckBox(tr("use this rkey instead of the peer's"));
+    useRkey_->setObjectName(QStringLiteral("useRkey"));
+    rkey_ = new QLineEdit(QStringLiteral("0xbadbad"));
+    rkey_->setObjectName(QStringLiteral("rkey"));
+    imm_ = new QLineEdit(QStringLiteral("0x1234"));
+    imm_->setObjectName(QStringLiteral("imm"));
+    compare_ = new QLineEdit(QStringLiteral("0"));
+    compare_->setObjectName(QStringLiteral("compare"));
+    swap_ = new QLineEdit(QStringLiteral("1"));
+    swap_->setObjectName(QStringLiteral("swap"));
+    add_ = new QLineEdit(QStringLiteral("1"));
+    add_->setObjectName(QStringLiteral("add"));
+    signaled_ = new QCheckBox(tr("signaled"));
+    signaled_->setObjectName(QStringLiteral("signaled"));
+    signaled_->setChecked(true);
+    inline_ = new QCheckBox(tr("inline"));
+    inline_->setObjectName(QStringLiteral("inline"));
+    wrId_ = spinBox(QStringLiteral("wrId"), 0, 1 << 30, 1);
+    auto* flags = new QWidget;
+    auto* flagRow = new QHBoxLayout(flags);
+    flagRow->setContentsMargins(0, 0, 0, 0);
+    flagRow->addWidget(signaled_);
+    flagRow->addWidget(inline_);
+    auto* rkeyRow = new QWidget;
+    auto* rkeyLayout = new QHBoxLayout(rkeyRow);
+    rkeyLayout->setContentsMargins(0, 0, 0, 0);
+    rkeyLayout->addWidget(useRkey_);
+    rkeyLayout->addWidget(rkey_);
+    form->addRow(tr("Direction"), wrSide_);
+    form->addRow(tr("Opcode"), opcode_);
+    form->addRow(tr("SGE list"), sge_);
+    form->addRow(tr("Remote offset"), remoteOffset_);
+    form->addRow(tr("rkey"), rkeyRow);
+    form->addRow(tr("Immediate"), imm_);
+    form->addRow(tr("Compare / swap"), compare_);
+    form->addRow(QString(), swap_);
+    form->addRow(tr("Add"), add_);
+    form->addRow(tr("Flags"), flags);
+    form->addRow(tr("wr_id"), wrId_);
+    postSend_ = button(tr("Post send"), QStringLiteral("postSend"));
+    form->addRow(postSend_);
+    connect(opcode_, &QComboBox::currentTextChanged, this, [this](const QString& op) {
+        const bool atomic = op == QLatin1String("cas") || op == QLatin1String("faa");
+        if (atomic && sge_->text() == QLatin1String("0")) sge_->setText(QStringLiteral("0:8"));
+        if (!atomic && sge_->text() == QLatin1String("0:8")) sge_->setText(QStringLiteral("0"));
+        refresh();
+    });
+    return group;
+}
+
+QWidget* WorkbenchWindow::buildReceiveGroup() {
+    auto* group = new QGroupBox(tr("3 · Receive and poll"));
+    auto* form = new QFormLayout(group);
+    recvSide_ = sideBox(QStringLiteral("recvSide"), {tr("A"), tr("B")});
+    recvSide_->setCurrentIndex(1);
+    recvLength_ = spinBox(QStringLiteral("recvLength"), 0, 1 << 24, 64);
+    postRecv_ = button(tr("Post receive"), QStringLiteral("postRecv"));
+    pollSide_ = sideBox(QStringLiteral("pollSide"), {tr("A"), tr("B")});
+    pollCount_ = spinBox(QStringLiteral("pollCount"), 0, 64, 1);
+    pollCount_->setToolTip(tr("Completions to wait for (3 s at most); 0 watches the CQ stay empty"));
+    poll_ = button(tr("Poll CQ"), QStringLiteral("pollCq"));
+    form->addRow(tr("Receive on"), recvSide_);
+    form->addRow(tr("Receive length"), recvLength_);
+    form->addRow(postRecv_);
+    form->addRow(tr("Poll the CQ of"), pollSide_);
+    form->addRow(tr("Completions"), pollCount_);
+    form->addRow(poll_);
+    return group;
+}
+
+QWidget* WorkbenchWindow::buildStateGroup() {
+    auto* group = new QGroupBox(tr("4 · QP state (ibv_modify_qp)"));
+    auto* form = new QFormLayout(group);
+    qpSide_ = sideBox(QStringLiteral("qpSide"), {tr("A"), tr("B")});
+    qpTarget_ = sideBox(QStringLiteral("qpTarget"),
+                        {QStringLiteral("reset"), QStringLiteral("init"), QStringLiteral("rtr"),
+                         QStringLiteral("rts"), QStringLiteral("err")});
+    move_ = button(tr("Move the QP"), QStringLiteral("moveQp"));
+    form->addRow(tr("QP of"), qpSide_);
+    form->addRow(tr("To state"), qpTarget_);
+    form->addRow(move_);
+    return group;
+}
+
+void WorkbenchWindow::buildPair() {
+    notice_.clear();
+    const auto flags = [](const std::vector<QCheckBox*>& boxes) {
+        nlohmann::json list = nlohmann::json::array();
+        for (std::size_t i = 0; i < boxes.size(); ++i)
+            if (boxes[i]->isChecked()) list.push_back(kAccessFlags[i]);
+        return list;
+    };
+    std::vector<nlohmann::json> steps;
+    steps.push_back({{"do", "open_device"}});
+    steps.push_back({{"do", "alloc_pd"}, {"as", "A.pd"}});
+    steps.push_back({{"do", "alloc_pd"}, {"as", "B.pd"}});
+    steps.push_back({{"do", "reg_mr"},
+                     {"as", "A.buf"},
+                     {"pd", "A.pd"},
+                     {"size", sizeA_->value()},
+                     {"access", flags(accessA_)},
+                     {"fill", "Hello from A! "}});
+    steps.push_back({{"do", "reg_mr"},
+                     {"as", "B.buf"},
+                     {"pd", "B.pd"},
+                     {"size", sizeB_->value()},
+                     {"access", flags(accessB_)}});
+    steps.push_back({{"do", "create_cq"}, {"as", "A.cq"}});
+    steps.push_back({{"do", "create_cq"}, {"as", "B.cq"}});
+    const std::string type = transport_->currentText().toStdString();
+    steps.push_back(
+        {{"do", "create_qp"}, {"as", "A.qp"}, {"pd", "A.pd"}, {"send_cq", "A.cq"}, {"type", type}});
+    steps.push_back(
+        {{"do", "create_qp"}, {"as", "B.qp"}, {"pd", "B.pd"}, {"send_cq", "B.cq"}, {"type", type}});
+    steps.push_back(
+        {{"do", "connect"}, {"a", "A.qp"}, {"b", "B.qp"}, {"mtu", mtu_->currentText().toStdString()}});
+    if (session_->size() > 0) session_->reset();
+    session_->perform(std::move(steps));
+    refresh();
+}
+
+void WorkbenchWindow::setNotice(const QString& text) {
+    notice_ = text;
+    status_->setText(text);
+}
+
+void WorkbenchWindow::postSend() {
+    notice_.clear();
+    const QString s = side(wrSide_);
+    const QString peer = other(s);
+    const std::string op = opcode_->currentText().toStdString();
+    nlohmann::json step = {
+        {"do", "post_send"},       {"qp", sideObject(s, "qp")},          {"opcode", op},
+        {"wr_id", wrId_->value()}, {"signaled", signaled_->isChecked()}, {"inline", inline_->isChecked()}};
+    nlohmann::json sge = nlohmann::json::array();
+    for (const QString& item : sge_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const auto parts = item.split(QLatin1Char(':'));
+        const auto offset = u64(parts.value(0));
+        const auto length = parts.size() > 1 ? u64(parts.value(1)) : std::optional<std::uint64_t>(0);
+        if (!offset || !length || parts.size() > 2) {
+            setNotice(tr("SGE list: “%1” is not OFFSET[:LENGTH]").arg(item.trimmed()));
+            return;
+        }
+        nlohmann::json entry = {{"mr", sideObject(s, "buf")}, {"offset", *offset}};
+        if (parts.size() > 1) entry["length"] = *length;
+        sge.push_back(entry);
+    }
+    if (!sge.empty()) step["sge"] = sge;
+    const bool remote = op == "write" || op == "write_imm" || op == "read" || op == "cas" || op == "faa";
+    if (remote) {
+        nlohmann::json where = {{"mr", sideObject(peer, "buf")}};
+        if (remoteOffset_->value() > 0) where["offset"] = remoteOffset_->value();
+        if (useRkey_->isChecked()) {
+            const auto key = u64(rkey_->text());
+            if (!key || *key > 0xffffffffULL) {
+                setNotice(tr("rkey: “%1” is not a 32-bit number").arg(rkey_->text()));
+                return;
+            }
+            where["rkey"] = *key;
+        }
+        step["remote"] = where;
+    }
+    const auto number = [&](QLineEdit* edit, const char* field) {
+        const auto v = u64(edit->text());
+        if (!v)
+            setNotice(tr("%1: “%2” is not a number").arg(QLatin1String(field), edit->text()));
+        else
+            step[field] = *v;
+        return v.has_value();
+    };
+    if ((op == "send_imm" || op == "write_imm") && !number(imm_, "imm")) return;
+    if (op == "cas" && (!number(compare_, "compare") || !number(swap_, "swap"))) return;
+    if (op == "faa" && !number(add_, "add")) return;
+    wrId_->setValue(wrId_->value() + 1);
+    session_->perform({step});
+}
+
+void WorkbenchWindow::postReceive() {
+    notice_.clear();
+    const QString s = side(recvSide_);
+    nlohmann::json step = {{"do", "post_recv"},
+                           {"qp", sideObject(s, "qp")},
+                           {"wr_id", wrId_->value()},
+                           {"sge", {{{"mr", sideObject(s, "buf")}, {"length", recvLength_->value()}}}}};
+    wrId_->setValue(wrId_->value() + 1);
+    session_->perform({step});
+}
+
+void WorkbenchWindow::pollCq() {
+    notice_.clear();
+    const QString s = side(pollSide_);
+    session_->perform({{{"do", "poll_cq"},
+                        {"cq", sideObject(s, "cq")},
+                        {"count", pollCount_->value()},
+                        {"timeout", "3s"}}});
+}
+
+void WorkbenchWindow::moveQp() {
+    notice_.clear();
+    const QString s = side(qpSide_);
+    const std::string target = qpTarget_->currentText().toStdString();
+    nlohmann::json step = {{"do", "to_" + target}, {"qp", sideObject(s, "qp")}};
+    if (target == "rtr") step["peer"] = sideObject(other(s), "qp");
+    session_->perform({step});
+}
+
+void WorkbenchWindow::resetAll() {
+    notice_.clear();
+    session_->reset();
+    refresh();
+}
+
+void WorkbenchWindow::chooseSaveFile() {
+    QDir().mkpath(LabCatalog::userLabDirectory());
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save the session as a lab"),
+        LabCatalog::userLabDirectory() + QStringLiteral("/my-lab.yaml"), tr("Lab files (*.yaml)"));
+    if (!path.isEmpty()) saveAsLab(path);
+}
+
+void WorkbenchWindow::saveAsLab(const QString& path) {
+    savePath_ = path;
+    // A lab id is [a-z0-9][a-z0-9_-]*: the file's base name, lower case, other characters as '-'.
+    QString id = QFileInfo(path).completeBaseName().toLower();
+    for (QChar& c : id)
+        if (!(c.isDigit() || (c >= QLatin1Char('a') && c <= QLatin1Char('z')) || c == QLatin1Char('_')))
+            c = QLatin1Char('-');
+    if (id.isEmpty() || !id.at(0).isLetterOrNumber()) id.prepend(QLatin1Char('w'));
+    session_->save(id, labTitle_->text().trimmed().isEmpty() ? id : labTitle_->text().trimmed(), 1);
+}
+
+void WorkbenchWindow::onEvents(const std::vector<TraceEvent>& events) {
+    const auto& state = session_->state();
+    dataPath_->showEvents(events, state);
+    qpView_->setState(state);
+    memoryView_->setState(state);
+}
+
+void WorkbenchWindow::showRow(int index) {
+    if (index < 0 || index >= session_->size()) return;
+    const auto& r = session_->row(index);
+    QString html = QStringLiteral("<h3>%1</h3>").arg(r.description.toHtmlEscaped());
+    if (r.state == QLatin1String("refused"))
+        html += tr("<p><b>Refused before it reached the device</b> (the step is not valid here):</p>");
+    else if (r.state == QLatin1String("failed"))
+        html += tr("<p><b>The verb failed</b>:</p>");
+    if (!r.error.isEmpty()) html += QStringLiteral("<pre>%1</pre>").arg(r.error.toHtmlEscaped());
+    QStringList results;
+    for (auto it = r.results.begin(); it != r.results.end(); ++it)
+        if (it.key() != QLatin1String("error") && it.key() != QLatin1String("errno") &&
+            it.key() != QLatin1String("dur_ns"))
+            results << QStringLiteral("%1 = %2").arg(it.key(), it.value().toHtmlEscaped());
+    if (!results.isEmpty()) html += tr("<p><b>Results:</b> %1</p>").arg(results.join(QStringLiteral(" · ")));
+    QStringList code;
+    for (const auto& e : r.events)
+        if (const QString c = verbsCode(e); !c.isEmpty()) code << c;
+    if (!code.isEmpty())
+        html += tr("<p><b>The verbs calls, as C:</b></p>") +
+                QStringLiteral("<pre>%1</pre>").arg(code.join(QStringLiteral("\n")).toHtmlEscaped());
+    detail_->setHtml(html);
+}
+
+void WorkbenchWindow::refresh() {
+    const bool ready = engineReady_ && session_->started() && !session_->busy();
+    const bool havePair = session_->objects().contains(QStringLiteral("B.qp"));
+    buildPair_->setEnabled(ready);
+    for (auto* b : {postSend_, postRecv_, poll_, move_})
+        b->setEnabled(ready && havePair);
+    reset_->setEnabled(ready && session_->size() > 0);
+    save_->setEnabled(ready && session_->size() > 0);
+    const QString op = opcode_->currentText();
+    imm_->setEnabled(op.endsWith(QLatin1String("_imm")));
+    compare_->setEnabled(op == QLatin1String("cas"));
+    swap_->setEnabled(op == QLatin1String("cas"));
+    add_->setEnabled(op == QLatin1String("faa"));
+    const bool remote = op != QLatin1String("send") && op != QLatin1String("send_imm");
+    remoteOffset_->setEnabled(remote);
+    useRkey_->setEnabled(remote);
+    rkey_->setEnabled(remote);
+    QStringList parts;
+    const auto states = session_->qpStates();
+    for (auto it = states.begin(); it != states.end(); ++it)
+        parts << QStringLiteral("%1 %2").arg(it.key(), it.value().toUpper());
+    const auto bytes = session_->regionBytes();
+    for (auto it = bytes.begin(); it != bytes.end(); ++it)
+        parts << QStringLiteral("%1: %2").arg(it.key(), preview(it.value()));
+    snapshot_->setText(parts.isEmpty()
+                           ? tr("Build the pair to start.")
+                           : tr("After the last step (ibv_query_qp, the regions' first bytes): %1")
+                                 .arg(parts.join(QStringLiteral(" · "))));
+    if (!engineReady_) return;
+    QString device;
+    for (int i = 0; i < session_->size(); ++i)
+        if (session_->row(i).action == QLatin1String("open_device") &&
+            session_->row(i).results.contains(QStringLiteral("name"))) {
+            const auto& results = session_->row(i).results;
+            device =
+                results.value(QStringLiteral("software")) == QLatin1String("yes")
+                    ? tr("%1 (SoftRoCE: software, in the kernel)").arg(results.value(QStringLiteral("name")))
+                    : results.value(QStringLiteral("name"));
+        }
+    if (!notice_.isEmpty())
+        status_->setText(notice_);
+    else if (session_->busy())
+        status_->setText(tr("Working on the device…"));
+    else if (session_->started())
+        status_->setText(
+            device.isEmpty()
+                ? tr("Workbench ready: build the pair.")
+                : tr("%1 · %n step(s) since the last reset", nullptr, session_->size()).arg(device));
+}
+
+} // namespace rdmalab::app

@@ -1,0 +1,103 @@
+// The workbench window: free exploration on the device outside any lab. The student builds a pair (transport,
+// MTU, each region's size and access flags), then composes work requests (opcode, flags, SGE list, remote
+// address and rkey, immediate, atomic operands), posts receives, polls, moves a QP to any state, or resets
+// everything; each action is one real engine call (WorkbenchSession), drawn in the data-path picture, the
+// QP state diagram and the memory view, and listed with its outcome and its verbs calls as C. The session
+// can be saved as a lab file whose expectations are what the device did.
+#pragma once
+
+#include <QMainWindow>
+
+#include "rdmalab/trace.hpp"
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QPushButton;
+class QSpinBox;
+class QTextBrowser;
+
+namespace rdmalab::app {
+
+class DataPathView;
+class EngineClient;
+class MemoryView;
+class QpStateView;
+class WorkbenchSession;
+
+struct WorkbenchWindowOptions {
+    QString language = QStringLiteral("en");
+    QString engineProgram; ///< rdmalab-cli (default: EngineClient::defaultProgram())
+};
+
+class WorkbenchWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget* parent = nullptr);
+    ~WorkbenchWindow() override;
+
+    WorkbenchSession* session() { return session_; }
+    EngineClient* engine() { return engine_; }
+
+    /// Asks the engine for the session as a lab file and writes it to `path` (its id: the file's name);
+    /// labSaved or the status line follows.
+    void saveAsLab(const QString& path);
+
+  signals:
+    void labSaved(const QString& path);
+
+  private:
+    void buildUi();
+    QWidget* buildPairGroup();
+    QWidget* buildSendGroup();
+    QWidget* buildReceiveGroup();
+    QWidget* buildStateGroup();
+    void buildPair();
+    void postSend();
+    void postReceive();
+    void pollCq();
+    void moveQp();
+    void resetAll();
+    void chooseSaveFile();
+    void showRow(int index);
+    void onEvents(const std::vector<TraceEvent>& events);
+    void refresh();
+    /// A message that stays on the status line until the next action (a failure, a saved file).
+    void setNotice(const QString& text);
+    /// "A" or "B" from a side combo box.
+    static QString side(const QComboBox* box);
+
+    WorkbenchWindowOptions options_;
+    EngineClient* engine_;
+    WorkbenchSession* session_;
+    bool engineReady_ = false;
+    QString savePath_;
+    QString notice_;
+
+    QComboBox *transport_ = nullptr, *mtu_ = nullptr;
+    QSpinBox *sizeA_ = nullptr, *sizeB_ = nullptr;
+    std::vector<QCheckBox*> accessA_, accessB_;
+    QComboBox *wrSide_ = nullptr, *opcode_ = nullptr;
+    QLineEdit *sge_ = nullptr, *rkey_ = nullptr, *imm_ = nullptr, *compare_ = nullptr, *swap_ = nullptr,
+              *add_ = nullptr;
+    QSpinBox *remoteOffset_ = nullptr, *wrId_ = nullptr;
+    QCheckBox *useRkey_ = nullptr, *signaled_ = nullptr, *inline_ = nullptr;
+    QComboBox *recvSide_ = nullptr, *pollSide_ = nullptr, *qpSide_ = nullptr, *qpTarget_ = nullptr;
+    QSpinBox *recvLength_ = nullptr, *pollCount_ = nullptr;
+    QPushButton *buildPair_ = nullptr, *postSend_ = nullptr, *postRecv_ = nullptr, *poll_ = nullptr,
+                *move_ = nullptr, *reset_ = nullptr, *save_ = nullptr;
+    QLineEdit* labTitle_ = nullptr;
+    DataPathView* dataPath_ = nullptr;
+    QpStateView* qpView_ = nullptr;
+    MemoryView* memoryView_ = nullptr;
+    QListView* steps_ = nullptr;
+    QTextBrowser* detail_ = nullptr;
+    QLabel* snapshot_ = nullptr;
+    QLabel* status_ = nullptr;
+};
+
+} // namespace rdmalab::app
