@@ -47,6 +47,7 @@ void LabSession::start(const QString& lab, const QMap<QString, QString>& paramet
     beginResetModel();
     rows_.clear();
     events_.clear();
+    state_.reset();
     nextStep_ = 0;
     started_ = false;
     done_ = false;
@@ -106,7 +107,20 @@ QMap<QString, QString> LabSession::device() const {
 }
 
 void LabSession::onEvents(const std::vector<TraceEvent>& events) {
-    if (started_ || pendingId_ >= 0) events_.insert(events_.end(), events.begin(), events.end());
+    if (started_ || pendingId_ >= 0) {
+        events_.insert(events_.end(), events.begin(), events.end());
+        std::vector<TraceEvent> applied;
+        for (const auto& e : events) {
+            if (e.kind == EventKind::Result) continue;
+            try {
+                state_.apply(e);
+                applied.push_back(e);
+            } catch (const FieldError&) {
+                // EngineClient reports events with mistyped fields (protocolError); the pictures skip them.
+            }
+        }
+        if (!applied.empty()) emit eventsApplied(applied);
+    }
     for (const auto& e : events) {
         if (e.kind != EventKind::Result || pendingId_ < 0) continue;
         try {

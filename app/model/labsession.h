@@ -5,6 +5,7 @@
 #pragma once
 
 #include "engineclient.h"
+#include "labstate.h"
 
 #include <QAbstractListModel>
 #include <QMap>
@@ -70,6 +71,8 @@ class LabSession : public QAbstractListModel {
     QString seed() const { return seed_; }
     /// The values the seed drew (lab.start's answer), parameter name -> value.
     QMap<QString, QString> seededValues() const { return seededValues_; }
+    /// The run's objects as its events describe them (the pictures are drawn from it).
+    const LabState& state() const { return state_; }
     /// Every event the engine sent since lab.start (the trace of this run, for the report).
     const std::vector<TraceEvent>& events() const { return events_; }
     /// The device the lab opened: the results of its open_device step ("name", "software", "kernel"), or
@@ -85,6 +88,8 @@ class LabSession : public QAbstractListModel {
     /// The last step ran (or the run stopped at an unexpected failure); `allHeld` as the summary says.
     void finished(bool allHeld);
     void failed(const QString& message);
+    /// Trace events of the run (not command results), already folded into state().
+    void eventsApplied(const std::vector<rdmalab::TraceEvent>& events);
 
   private:
     void onEvents(const std::vector<TraceEvent>& events);
@@ -94,6 +99,7 @@ class LabSession : public QAbstractListModel {
     EngineClient* engine_;
     std::vector<StepRow> rows_;
     std::vector<TraceEvent> events_;
+    LabState state_;
     QString lab_, labId_, labTitle_, language_ = QStringLiteral("en"), error_;
     QMap<QString, QString> parameters_, seededValues_;
     QString seed_;

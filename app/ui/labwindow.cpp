@@ -1,10 +1,13 @@
 #include "labwindow.h"
 
+#include "datapath/datapathview.h"
 #include "engineclient.h"
 #include "headlessrun.h"
 #include "labcatalog.h"
 #include "labreport.h"
 #include "labsession.h"
+#include "memoryview.h"
+#include "qpstateview.h"
 #include "windowparts.h"
 
 #include <QFileDialog>
@@ -17,6 +20,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -74,6 +78,16 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
         updateButtons();
     });
     connect(session_, &LabSession::finished, this, &LabWindow::onFinished);
+    connect(session_, &LabSession::labStarted, this, [this] {
+        dataPath_->resetScene();
+        qpView_->setState(session_->state());
+        memoryView_->setState(session_->state());
+    });
+    connect(session_, &LabSession::eventsApplied, this, [this](const std::vector<TraceEvent>& events) {
+        dataPath_->showEvents(events, session_->state());
+        qpView_->setState(session_->state());
+        memoryView_->setState(session_->state());
+    });
     connect(session_, &LabSession::failed, this, [this](const QString& message) {
         status_->setText(tr("Failed: %1").arg(message));
         updateButtons();
@@ -197,9 +211,26 @@ void LabWindow::buildUi() {
     steps_->setModel(session_);
     runSplitter->addWidget(steps_);
     auto* detail = new QSplitter(Qt::Vertical);
+    // The step as the device did it: drawn from the run's events (observed solid, illustrated dashed).
+    auto* pictures = new QTabWidget;
+    pictures->setObjectName(QStringLiteral("labPictures"));
+    dataPath_ = new DataPathView;
+    // Headless runs screenshot the end of the lab: the final picture at once, not an animation behind.
+    if (options_.autoplay) dataPath_->setAnimationSpeed(0);
+    pictures->addTab(dataPath_, tr("Data path"));
+    auto* objects = new QWidget;
+    auto* objectsRow = new QHBoxLayout(objects);
+    objectsRow->setContentsMargins(0, 0, 0, 0);
+    qpView_ = new QpStateView;
+    memoryView_ = new MemoryView;
+    objectsRow->addWidget(qpView_, 1);
+    objectsRow->addWidget(memoryView_, 1);
+    pictures->addTab(objects, tr("QP states · memory"));
+    detail->addWidget(pictures);
+    auto* explanation = new QSplitter(Qt::Horizontal);
     stepText_ = new QTextBrowser;
     stepText_->setObjectName(QStringLiteral("labStepText"));
-    detail->addWidget(stepText_);
+    explanation->addWidget(stepText_);
     verdicts_ = new QTreeWidget;
     verdicts_->setObjectName(QStringLiteral("labVerdicts"));
     verdicts_->setHeaderLabels({tr("Verdict"), tr("Expectation"), tr("Observed")});
@@ -207,7 +238,8 @@ void LabWindow::buildUi() {
     verdicts_->setWordWrap(true);
     verdicts_->setColumnWidth(0, 90);
     verdicts_->setColumnWidth(1, 300);
-    detail->addWidget(verdicts_);
+    explanation->addWidget(verdicts_);
+    detail->addWidget(explanation);
     runSplitter->addWidget(detail);
     runSplitter->setStretchFactor(1, 2);
     rightLayout->addWidget(runSplitter, 1);
@@ -215,7 +247,7 @@ void LabWindow::buildUi() {
     splitter->setStretchFactor(1, 2);
     splitter->setSizes({420, 860});
     runSplitter->setSizes({260, 600});
-    detail->setSizes({360, 240});
+    detail->setSizes({380, 220});
     setCentralWidget(splitter);
 
     status_ = new QLabel;

@@ -17,7 +17,10 @@ class QTreeWidget;
 
 namespace rdmalab::app {
 
+class DataPathView;
 class EngineClient;
+class MemoryView;
+class QpStateView;
 class HeadlessRun;
 class LabCatalog;
 class LabSession;
@@ -77,6 +80,9 @@ class LabWindow : public QMainWindow {
     QListView* steps_ = nullptr;
     QTextBrowser* stepText_ = nullptr;
     QTreeWidget* verdicts_ = nullptr;
+    DataPathView* dataPath_ = nullptr;
+    QpStateView* qpView_ = nullptr;
+    MemoryView* memoryView_ = nullptr;
     QLabel* status_ = nullptr;
     QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;
     QString selectedId_;
