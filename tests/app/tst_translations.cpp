@@ -245,6 +245,24 @@ class TranslationsTest : public QObject {
         checkSwitching(&window, {"workbenchViewMenu", "buildPair", "pairBox", "resetAll"});
     }
 
+    // Written to /tmp for a person to look at (docs/screenshots/lab-browser-zh.png is one); the test checks
+    // only that the Chinese window renders.
+    void labBrowserRendersInChinese() {
+        Language::instance()->set(QStringLiteral("zh"));
+        LabWindowOptions options;
+        options.engineProgram = QStringLiteral("/nonexistent/rdmalab-cli");
+        options.language = QStringLiteral("zh");
+        LabWindow window(options);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.selectLab(QStringLiteral("write")));
+        QTest::qWait(100);
+        const QString path = QDir::temp().filePath(QStringLiteral("rdmalab-lab-browser-zh.png"));
+        QVERIFY(window.grab().save(path, "PNG"));
+        Language::instance()->set(QStringLiteral("en"));
+    }
+
   private:
     QTemporaryDir config_;
 };
