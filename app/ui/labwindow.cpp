@@ -9,6 +9,7 @@
 #include "labsession.h"
 #include "windowparts.h"
 
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
