@@ -529,10 +529,6 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <source>RNR NAK: rnr_retry 7 never gives up</source>
         <translation>RNR NAK：rnr_retry 为 7，永不放弃</translation>
     </message>
-    <message numerus="yes">
-        <source>RNR NAK, retried %n time(s), then failed</source>
-        <translation><numerusform>RNR NAK，重试 %n 次后失败</numerusform></translation>
-    </message>
     <message>
         <source>✗ no ACK or NAK arrived: retries exhausted</source>
         <translation>✗ 没有收到 ACK 或 NAK：重试已用尽</translation>
@@ -540,10 +536,6 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
     <message>
         <source>✗ no ACK or NAK arrived: retry_cnt 0, failed at the first timeout</source>
         <translation>✗ 没有收到 ACK 或 NAK：retry_cnt 为 0，第一次超时即失败</translation>
-    </message>
-    <message numerus="yes">
-        <source>✗ no ACK or NAK arrived: retried %n time(s) (retry_cnt), then failed</source>
-        <translation><numerusform>✗ 没有收到 ACK 或 NAK：重试 %n 次 (retry_cnt) 后失败</numerusform></translation>
     </message>
     <message>
         <source>✗ lkey refused on A: the returned bytes cannot be written into A's memory</source>
@@ -961,10 +953,6 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <source>SQ · send queue</source>
         <translation>SQ · 发送队列</translation>
     </message>
-    <message numerus="yes">
-        <source>%n WQE(s)</source>
-        <translation><numerusform>%n 个 WQE</numerusform></translation>
-    </message>
     <message>
         <source>empty</source>
         <translation>空</translation>
@@ -988,6 +976,38 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
     <message>
         <source>no PD</source>
         <translation>没有 PD</translation>
+    </message>
+    <message>
+        <source>RNR NAK, retried %1 time, then failed</source>
+        <translation>RNR NAK，重试 %1 次后失败</translation>
+    </message>
+    <message>
+        <source>RNR NAK, retried %1 times, then failed</source>
+        <translation>RNR NAK，重试 %1 次后失败</translation>
+    </message>
+    <message>
+        <source>✗ no ACK or NAK arrived: retried %1 time (retry_cnt), then failed</source>
+        <translation>✗ 没有收到 ACK 或 NAK：重试 %1 次 (retry_cnt) 后失败</translation>
+    </message>
+    <message>
+        <source>✗ no ACK or NAK arrived: retried %1 times (retry_cnt), then failed</source>
+        <translation>✗ 没有收到 ACK 或 NAK：重试 %1 次 (retry_cnt) 后失败</translation>
+    </message>
+    <message>
+        <source>%1 WQE</source>
+        <translation>%1 个 WQE</translation>
+    </message>
+    <message>
+        <source>%1 WQEs</source>
+        <translation>%1 个 WQE</translation>
+    </message>
+    <message>
+        <source>%1 CQE polled by the app</source>
+        <translation>应用程序已轮询 %1 个 CQE</translation>
+    </message>
+    <message>
+        <source>%1 CQEs polled by the app</source>
+        <translation>应用程序已轮询 %1 个 CQE</translation>
     </message>
 </context>
 <context>

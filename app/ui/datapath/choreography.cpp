@@ -201,8 +201,12 @@ QString rnrNakText(std::optional<int> rnrRetry) {
     if (*rnrRetry >= 7)
         return QCoreApplication::translate("rdmalab::app::DataPathView",
                                            "RNR NAK: rnr_retry 7 never gives up");
-    return QCoreApplication::translate("rdmalab::app::DataPathView",
-                                       "RNR NAK, retried %n time(s), then failed", nullptr, *rnrRetry);
+    // English has a singular and a plural; the translation gives both the same text.
+    return (*rnrRetry == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                         "RNR NAK, retried %1 time, then failed")
+                           : QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                         "RNR NAK, retried %1 times, then failed"))
+        .arg(*rnrRetry);
 }
 
 QString retryExceededText(std::optional<int> retryCnt) {
@@ -213,9 +217,13 @@ QString retryExceededText(std::optional<int> retryCnt) {
         return QCoreApplication::translate(
             "rdmalab::app::DataPathView",
             "✗ no ACK or NAK arrived: retry_cnt 0, failed at the first timeout");
-    return QCoreApplication::translate("rdmalab::app::DataPathView",
-                                       "✗ no ACK or NAK arrived: retried %n time(s) (retry_cnt), then failed",
-                                       nullptr, *retryCnt);
+    return (*retryCnt == 1 ? QCoreApplication::translate(
+                                 "rdmalab::app::DataPathView",
+                                 "✗ no ACK or NAK arrived: retried %1 time (retry_cnt), then failed")
+                           : QCoreApplication::translate(
+                                 "rdmalab::app::DataPathView",
+                                 "✗ no ACK or NAK arrived: retried %1 times (retry_cnt), then failed"))
+        .arg(*retryCnt);
 }
 
 QString localProtectionText(bool returned) {

@@ -450,11 +450,15 @@ void DataPathView::Impl::refreshQueues(int s) {
     }
     h.sq->title = QCoreApplication::translate("rdmalab::app::DataPathView", "SQ · send queue");
     h.sq->titleRight =
-        sqCount ? QCoreApplication::translate("rdmalab::app::DataPathView", "%n WQE(s)", nullptr, sqCount)
+        sqCount ? (sqCount == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQE")
+                                : QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQEs"))
+                      .arg(sqCount)
                 : QCoreApplication::translate("rdmalab::app::DataPathView", "empty");
     h.rq->title = QCoreApplication::translate("rdmalab::app::DataPathView", "RQ · receive queue");
     h.rq->titleRight =
-        rqCount ? QCoreApplication::translate("rdmalab::app::DataPathView", "%n WQE(s)", nullptr, rqCount)
+        rqCount ? (rqCount == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQE")
+                                : QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQEs"))
+                      .arg(rqCount)
                 : QCoreApplication::translate("rdmalab::app::DataPathView", "empty");
     const auto& x = shown.objects[static_cast<std::size_t>(s)];
     h.cq->present = x.cq;
@@ -466,9 +470,11 @@ void DataPathView::Impl::refreshQueues(int s) {
     if (!x.cq)
         h.cq->lines << QCoreApplication::translate("rdmalab::app::DataPathView", "no completion queue");
     else
-        h.cq->lines << (x.polled ? QCoreApplication::translate("rdmalab::app::DataPathView",
-                                                               "%n CQE(s) polled by the app", nullptr,
-                                                               static_cast<int>(x.polled))
+        h.cq->lines << (x.polled ? (x.polled == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                                                "%1 CQE polled by the app")
+                                                  : QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                                                "%1 CQEs polled by the app"))
+                                       .arg(x.polled)
                                  : QCoreApplication::translate("rdmalab::app::DataPathView",
                                                                "no completions yet"));
     if (x.cq && story().cqNote[0] != '\0') h.cq->lines << pathText(story().cqNote);
