@@ -311,8 +311,8 @@
         <translation>无法打开录制：%1</translation>
     </message>
     <message>
-        <source>%1 holds no measurement (no "measure" events): open it in the lesson window instead.</source>
-        <translation>%1 中没有测量（没有 "measure" 事件）：请改在课程窗口中打开它。</translation>
+        <source>%1 holds no measurement (no &quot;measure&quot; events): open it in the lesson window instead.</source>
+        <translation>%1 中没有测量（没有 &quot;measure&quot; 事件）：请改在课程窗口中打开它。</translation>
     </message>
     <message>
         <source>Latency per iteration — %1, %2 (last %3)</source>
@@ -459,8 +459,8 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>RDMA 测量设备：&lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <source> — &lt;span style='color:#a15c00'&gt;&lt;b&gt;SoftRoCE: RDMA done in software by the Linux kernel (rdma_rxe); these are not hardware numbers.&lt;/b&gt;&lt;/span&gt;</source>
-        <translation> — &lt;span style='color:#a15c00'&gt;&lt;b&gt;SoftRoCE：由 Linux 内核 (rdma_rxe) 用软件实现的 RDMA；这些不是硬件数字。&lt;/b&gt;&lt;/span&gt;</translation>
+        <source> — &lt;span style=&apos;color:#a15c00&apos;&gt;&lt;b&gt;SoftRoCE: RDMA done in software by the Linux kernel (rdma_rxe); these are not hardware numbers.&lt;/b&gt;&lt;/span&gt;</source>
+        <translation> — &lt;span style=&apos;color:#a15c00&apos;&gt;&lt;b&gt;SoftRoCE：由 Linux 内核 (rdma_rxe) 用软件实现的 RDMA；这些不是硬件数字。&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
     <message>
         <source> TCP runs over the loopback interface (lo) through the kernel stack of the same machine.</source>
@@ -482,7 +482,7 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>RDMA 数据路径</translation>
     </message>
     <message>
-        <source>Hosts A and B with their software layers, the RDMA device's queues and the RoCE v2 link, drawn as the path of the device in use (a NIC, or SoftRoCE in the kernel)</source>
+        <source>Hosts A and B with their software layers, the RDMA device&apos;s queues and the RoCE v2 link, drawn as the path of the device in use (a NIC, or SoftRoCE in the kernel)</source>
         <translation>主机 A 和 B 及其软件层、RDMA 设备的各个队列和 RoCE v2 链路，按所用设备（网卡，或内核中的 SoftRoCE）的路径绘制</translation>
     </message>
     <message>
@@ -494,7 +494,7 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>✗ rkey 0x%1、地址范围或访问权限被响应方拒绝</translation>
     </message>
     <message>
-        <source>✗ the receive buffer's key, range or rights refused by the responder</source>
+        <source>✗ the receive buffer&apos;s key, range or rights refused by the responder</source>
         <translation>✗ 接收缓冲区的密钥、地址范围或访问权限被响应方拒绝</translation>
     </message>
     <message>
@@ -538,7 +538,7 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>✗ 没有收到 ACK 或 NAK：retry_cnt 为 0，第一次超时即失败</translation>
     </message>
     <message>
-        <source>✗ lkey refused on A: the returned bytes cannot be written into A's memory</source>
+        <source>✗ lkey refused on A: the returned bytes cannot be written into A&apos;s memory</source>
         <translation>✗ A 上的 lkey 被拒绝：返回的字节无法写入 A 的内存</translation>
     </message>
     <message>
@@ -578,11 +578,11 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>实线 = 从真实设备观察到的事件</translation>
     </message>
     <message>
-        <source>REPLAY · the recording's note: %1</source>
+        <source>REPLAY · the recording&apos;s note: %1</source>
         <translation>回放 · 录制的备注：%1</translation>
     </message>
     <message>
-        <source>The session's note: %1</source>
+        <source>The session&apos;s note: %1</source>
         <translation>本次会话的备注：%1</translation>
     </message>
     <message>
@@ -630,15 +630,15 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>DMA 读 %1</translation>
     </message>
     <message>
-        <source>bytes land in B's memory (DMA): B's CPU takes no part</source>
+        <source>bytes land in B&apos;s memory (DMA): B&apos;s CPU takes no part</source>
         <translation>字节落入 B 的内存 (DMA)：B 的 CPU 不参与</translation>
     </message>
     <message>
-        <source>bytes land in the buffer of B's receive WQE (DMA)</source>
+        <source>bytes land in the buffer of B&apos;s receive WQE (DMA)</source>
         <translation>字节落入 B 的接收 WQE 的缓冲区 (DMA)</translation>
     </message>
     <message>
-        <source>bytes land in A's memory (DMA)</source>
+        <source>bytes land in A&apos;s memory (DMA)</source>
         <translation>字节落入 A 的内存 (DMA)</translation>
     </message>
     <message>
@@ -646,11 +646,11 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>DMA 写 %1</translation>
     </message>
     <message>
-        <source>NIC reads the requested bytes (DMA): B's CPU takes no part</source>
+        <source>NIC reads the requested bytes (DMA): B&apos;s CPU takes no part</source>
         <translation>网卡读取所请求的字节 (DMA)：B 的 CPU 不参与</translation>
     </message>
     <message>
-        <source>NIC reads, compares/adds and writes 8 bytes (DMA): B's CPU takes no part</source>
+        <source>NIC reads, compares/adds and writes 8 bytes (DMA): B&apos;s CPU takes no part</source>
         <translation>网卡读取、比较/相加并写回 8 字节 (DMA)：B 的 CPU 不参与</translation>
     </message>
     <message>
@@ -666,7 +666,7 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>内核：ib_uverbs + rdma_rxe</translation>
     </message>
     <message>
-        <source>rdma_rxe (below) does the NIC's work on a CPU</source>
+        <source>rdma_rxe (below) does the NIC&apos;s work on a CPU</source>
         <translation>rdma_rxe（下方）在 CPU 上完成网卡的工作</translation>
     </message>
     <message>
@@ -714,19 +714,19 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>CPU 复制 %1</translation>
     </message>
     <message>
-        <source>rxe copies the bytes into B's memory with the CPU (kernel): B's application runs no code</source>
+        <source>rxe copies the bytes into B&apos;s memory with the CPU (kernel): B&apos;s application runs no code</source>
         <translation>rxe 用 CPU 把字节复制进 B 的内存（内核）：B 的应用程序不执行任何代码</translation>
     </message>
     <message>
-        <source>rxe copies the bytes into the buffer of B's receive WQE (CPU)</source>
+        <source>rxe copies the bytes into the buffer of B&apos;s receive WQE (CPU)</source>
         <translation>rxe 把字节复制进 B 的接收 WQE 的缓冲区 (CPU)</translation>
     </message>
     <message>
-        <source>rxe copies the bytes into A's memory (CPU)</source>
+        <source>rxe copies the bytes into A&apos;s memory (CPU)</source>
         <translation>rxe 把字节复制进 A 的内存 (CPU)</translation>
     </message>
     <message>
-        <source>rxe copies the requested bytes with the CPU (kernel): B's application runs no code</source>
+        <source>rxe copies the requested bytes with the CPU (kernel): B&apos;s application runs no code</source>
         <translation>rxe 用 CPU 复制所请求的字节（内核）：B 的应用程序不执行任何代码</translation>
     </message>
     <message>
@@ -778,15 +778,15 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>读 %1</translation>
     </message>
     <message>
-        <source>bytes land in B's memory</source>
+        <source>bytes land in B&apos;s memory</source>
         <translation>字节落入 B 的内存</translation>
     </message>
     <message>
-        <source>bytes land in the buffer of B's receive WQE</source>
+        <source>bytes land in the buffer of B&apos;s receive WQE</source>
         <translation>字节落入 B 的接收 WQE 的缓冲区</translation>
     </message>
     <message>
-        <source>bytes land in A's memory</source>
+        <source>bytes land in A&apos;s memory</source>
         <translation>字节落入 A 的内存</translation>
     </message>
     <message>
@@ -814,7 +814,7 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>%1 B 内联：CPU 已把它们复制进 WQE</translation>
     </message>
     <message>
-        <source>inline: the payload travels in the WQE, A's buffer is not read again</source>
+        <source>inline: the payload travels in the WQE, A&apos;s buffer is not read again</source>
         <translation>内联：载荷随 WQE 传送，不再读取 A 的缓冲区</translation>
     </message>
     <message>
@@ -1049,7 +1049,7 @@ Nothing you recorded is lost: the trace so far stays in the timeline and can be 
 你录制的内容不会丢失：目前为止的轨迹仍在时间线中，可以保存。按“重启引擎”继续。</translation>
     </message>
     <message>
-        <source>Could not start the engine process '%1': %2.
+        <source>Could not start the engine process &apos;%1&apos;: %2.
 Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</source>
         <translation>无法启动引擎进程“%1”：%2。
 请用 `cmake --build --preset dev` 构建它，或把 rdmalab-cli 放在应用程序旁边。</translation>
@@ -1077,7 +1077,7 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <translation>引擎进程没有运行：请使用“引擎 &gt; 重启引擎”。</translation>
     </message>
     <message>
-        <source>The engine's answer to %1 is malformed: %2</source>
+        <source>The engine&apos;s answer to %1 is malformed: %2</source>
         <translation>引擎对 %1 的应答格式错误：%2</translation>
     </message>
 </context>
@@ -1092,7 +1092,7 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <translation>失败：%1</translation>
     </message>
     <message>
-        <source>No lab '%1' in %2 or %3</source>
+        <source>No lab &apos;%1&apos; in %2 or %3</source>
         <translation>在 %2 或 %3 中没有实验“%1”</translation>
     </message>
     <message>
@@ -1110,7 +1110,7 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <translation>一个名字或数字：可变参数由它抽取</translation>
     </message>
     <message>
-        <source>Per-student variation: the same seed always gives the same values, a neighbour's seed others. Values typed above still win.</source>
+        <source>Per-student variation: the same seed always gives the same values, a neighbour&apos;s seed others. Values typed above still win.</source>
         <translation>按学生变化：同一个种子总是得到相同的取值，邻座的种子得到另一组。上面手动输入的值仍然优先。</translation>
     </message>
     <message>
@@ -1244,7 +1244,7 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
 <context>
     <name>rdmalab::app::MainWindow</name>
     <message>
-        <source>There is no lesson '%1'; the lessons are: %2</source>
+        <source>There is no lesson &apos;%1&apos;; the lessons are: %2</source>
         <translation>没有课程“%1”；现有课程：%2</translation>
     </message>
     <message>
@@ -1576,11 +1576,11 @@ The last line was incomplete and is left out (%1).</source>
         <translation>  （SoftRoCE：软件 RDMA — 时间不是硬件时间）</translation>
     </message>
     <message>
-        <source>The recording's note: %1</source>
+        <source>The recording&apos;s note: %1</source>
         <translation>录制的备注：%1</translation>
     </message>
     <message>
-        <source>The session's note: %1</source>
+        <source>The session&apos;s note: %1</source>
         <translation>本次会话的备注：%1</translation>
     </message>
     <message>
@@ -1608,18 +1608,18 @@ The last line was incomplete and is left out (%1).</source>
         <translation>录制于 %1 (%2)，时间 %3：这些事件是当时观察到的，不是现在。</translation>
     </message>
     <message>
-        <source>The recording's note:</source>
+        <source>The recording&apos;s note:</source>
         <translation>录制的备注：</translation>
     </message>
 </context>
 <context>
     <name>rdmalab::app::MemoryView</name>
     <message>
-        <source>A's buffer</source>
+        <source>A&apos;s buffer</source>
         <translation>A 的缓冲区</translation>
     </message>
     <message>
-        <source>B's buffer</source>
+        <source>B&apos;s buffer</source>
         <translation>B 的缓冲区</translation>
     </message>
     <message>
@@ -1684,7 +1684,7 @@ The last line was incomplete and is left out (%1).</source>
         <translation>引擎进程没有运行：请使用“引擎 &gt; 重启引擎”。</translation>
     </message>
     <message>
-        <source>The engine's answer to %1 is malformed: %2</source>
+        <source>The engine&apos;s answer to %1 is malformed: %2</source>
         <translation>引擎对 %1 的应答格式错误：%2</translation>
     </message>
 </context>
@@ -1751,15 +1751,15 @@ The last line was incomplete and is left out (%1).</source>
         <translation>路径 MTU</translation>
     </message>
     <message>
-        <source>A's region (bytes)</source>
+        <source>A&apos;s region (bytes)</source>
         <translation>A 的内存区域（字节）</translation>
     </message>
     <message>
-        <source>B's region (bytes)</source>
+        <source>B&apos;s region (bytes)</source>
         <translation>B 的内存区域（字节）</translation>
     </message>
     <message>
-        <source>%1's access flags</source>
+        <source>%1&apos;s access flags</source>
         <translation>%1 的访问标志</translation>
     </message>
     <message>
@@ -1783,11 +1783,11 @@ The last line was incomplete and is left out (%1).</source>
         <translation>B → A</translation>
     </message>
     <message>
-        <source>The scatter/gather list in the sender's region: OFFSET[:LENGTH], comma separated (no length: to the region's end; empty: no SGE)</source>
+        <source>The scatter/gather list in the sender&apos;s region: OFFSET[:LENGTH], comma separated (no length: to the region&apos;s end; empty: no SGE)</source>
         <translation>发送方内存区域中的散布/聚集列表：OFFSET[:LENGTH]，以逗号分隔（不写长度：到区域末尾；留空：没有 SGE）</translation>
     </message>
     <message>
-        <source>use this rkey instead of the peer's</source>
+        <source>use this rkey instead of the peer&apos;s</source>
         <translation>使用这个 rkey 代替对端的 rkey</translation>
     </message>
     <message>
@@ -1939,7 +1939,7 @@ The last line was incomplete and is left out (%1).</source>
         <translation>请先建立这一对。</translation>
     </message>
     <message>
-        <source>After the last step (ibv_query_qp, the regions' first bytes): %1</source>
+        <source>After the last step (ibv_query_qp, the regions&apos; first bytes): %1</source>
         <translation>最后一步之后（ibv_query_qp，各内存区域的前几个字节）：%1</translation>
     </message>
     <message>
@@ -1956,7 +1956,9 @@ The last line was incomplete and is left out (%1).</source>
     </message>
     <message numerus="yes">
         <source>%1 · %n step(s) since the last reset</source>
-        <translation><numerusform>%1 · 上次重置以来 %n 个步骤</numerusform></translation>
+        <translation>
+            <numerusform>%1 · 上次重置以来 %n 个步骤</numerusform>
+        </translation>
     </message>
     <message>
         <source>&amp;View</source>
