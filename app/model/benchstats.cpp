@@ -7,13 +7,7 @@
 
 namespace rdmalab::app {
 
-namespace {
-
-QString tr(const char* text) {
-    return QCoreApplication::translate("rdmalab::app::BenchWindow", text);
-}
-
-} // namespace
+namespace {} // namespace
 
 double percentile(const std::vector<double>& sorted, double p) {
     if (sorted.empty()) return 0;
@@ -142,33 +136,44 @@ SizeAxis sizeAxisFor(double smallest, double largest) {
 
 QString runSummaryText(const BenchRun* run, bool anyRuns) {
     if (run && run->finished && run->noSamples)
-        return tr("<b>%1, %2</b> · %3: stopped before the first measured iteration, so there are no "
-                  "statistics")
+        return QCoreApplication::translate(
+                   "rdmalab::app::BenchWindow",
+                   "<b>%1, %2</b> · %3: stopped before the first measured iteration, so there are no "
+                   "statistics")
             .arg(run->kind, sizeText(run->size), noSamplesText());
     if (run && run->isLatency() && !run->sortedUs.empty()) {
         const std::vector<double>& sorted = run->sortedUs;
         const double mean = run->sumUs / double(sorted.size());
-        return tr("<b>%1, %2</b> · %3 of %4 iterations · %5 · min %6 · p50 %7 · mean %8 · p90 %9 · p99 %10 · "
-                  "p99.9 %11 · max %12")
+        return QCoreApplication::translate("rdmalab::app::BenchWindow",
+                                           "<b>%1, %2</b> · %3 of %4 iterations · %5 · min %6 · p50 %7 · "
+                                           "mean %8 · p90 %9 · p99 %10 · "
+                                           "p99.9 %11 · max %12")
             .arg(run->kind.toHtmlEscaped(), sizeText(run->size))
             .arg(run->samplesUs.size())
             .arg(run->plannedIters)
-            .arg(run->latencyBasis.isEmpty() ? tr("measuring") : run->latencyBasis.toHtmlEscaped())
+            .arg(run->latencyBasis.isEmpty()
+                     ? QCoreApplication::translate("rdmalab::app::BenchWindow", "measuring")
+                     : run->latencyBasis.toHtmlEscaped())
             .arg(latencyText(sorted.front()), latencyText(percentile(sorted, 0.5)), latencyText(mean),
                  latencyText(percentile(sorted, 0.9)), latencyText(percentile(sorted, 0.99)),
                  latencyText(percentile(sorted, 0.999)), latencyText(sorted.back()));
     }
     if (run && !run->isLatency())
         return run->finished
-                   ? tr("<b>%1, %2</b> · %3 messages in %4 s · %5 MB/s · %6 Gb/s · %7 million messages/s")
+                   ? QCoreApplication::translate(
+                         "rdmalab::app::BenchWindow",
+                         "<b>%1, %2</b> · %3 messages in %4 s · %5 MB/s · %6 Gb/s · %7 million messages/s")
                          .arg(run->kind.toHtmlEscaped(), sizeText(run->size))
                          .arg(run->iters)
                          .arg(figureText(run->elapsedS))
                          .arg(figureText(run->bwMBps), figureText(run->bwGbps), figureText(run->msgRateMpps))
-                   : tr("<b>%1, %2</b> · measuring …").arg(run->kind.toHtmlEscaped(), sizeText(run->size));
+                   : QCoreApplication::translate("rdmalab::app::BenchWindow", "<b>%1, %2</b> · measuring …")
+                         .arg(run->kind.toHtmlEscaped(), sizeText(run->size));
     return anyRuns ? QString()
-                   : tr("Choose what to measure and press Run. Every number is measured on the device named "
-                        "above, now.");
+                   : QCoreApplication::translate(
+                         "rdmalab::app::BenchWindow",
+                         "Choose what to measure and press Run. Every number is measured on the device named "
+                         "above, now.");
 }
 
 QStringList runTableRow(const BenchRun& r) {
@@ -177,7 +182,9 @@ QStringList runTableRow(const BenchRun& r) {
     return {
         r.kind,
         sizeText(r.size),
-        r.finished ? QString::number(r.iters) : tr("%1 planned").arg(r.plannedIters),
+        r.finished
+            ? QString::number(r.iters)
+            : QCoreApplication::translate("rdmalab::app::BenchWindow", "%1 planned").arg(r.plannedIters),
         none && lat                      ? noSamplesText()
         : r.finished && lat && r.latency ? figureText(r.latency->p50)
                                          : QString(),
@@ -191,7 +198,10 @@ QStringList runTableRow(const BenchRun& r) {
         r.finished && !none ? figureText(r.cpu.sysUsPerMsg, 3) : QString(),
         r.finished && !none ? figureText(r.cpu.switchesPerMsg, 3) : QString(),
         r.finished && r.cpu.syscallsPerMsg ? figureText(*r.cpu.syscallsPerMsg, 3) : QString(),
-        r.finished ? r.device + (r.softwareDevice ? tr(" (software RDMA)") : QString()) : QString(),
+        r.finished ? r.device + (r.softwareDevice ? QCoreApplication::translate("rdmalab::app::BenchWindow",
+                                                                                " (software RDMA)")
+                                                  : QString())
+                   : QString(),
     };
 }
 

@@ -12,10 +12,6 @@ namespace rdmalab::app {
 
 namespace {
 
-QString tr(const char* text) {
-    return QCoreApplication::translate("rdmalab::app::MainWindow", text);
-}
-
 bool describable(const TraceEvent& e) {
     return e.kind == EventKind::Verb || e.kind == EventKind::QpState || e.kind == EventKind::PostWr ||
            e.kind == EventKind::Wc || e.kind == EventKind::Error;
@@ -130,9 +126,11 @@ std::map<std::string, std::string> placeholderValues(const LabState& s, int size
 }
 
 QString eventHtml(const TraceEvent& event) {
-    QString out = "<h4>" + htmlText(QString::fromStdString(event.name)) + " <small>(" +
-                  QString::fromStdString(std::string(to_string(event.kind))) +
-                  tr(", observed, event #%1)").arg(event.seq) + "</small></h4>";
+    QString out =
+        "<h4>" + htmlText(QString::fromStdString(event.name)) + " <small>(" +
+        QString::fromStdString(std::string(to_string(event.kind))) +
+        QCoreApplication::translate("rdmalab::app::MainWindow", ", observed, event #%1)").arg(event.seq) +
+        "</small></h4>";
     const QString code = verbsCode(event);
     if (!code.isEmpty())
         out += "<pre style='background:#f4f4f4;color:#111;padding:6px'>" + code.toHtmlEscaped() + "</pre>";
@@ -155,7 +153,9 @@ QString eventHtml(const TraceEvent& event) {
 QString outcomeHtml(const LabState& s) {
     QString out;
     if (s.lastError)
-        out += "<h4 style='color:#c01c28'>" + tr("Error") + "</h4><p>" + htmlText(*s.lastError) + "</p>";
+        out += "<h4 style='color:#c01c28'>" +
+               QCoreApplication::translate("rdmalab::app::MainWindow", "Error") + "</h4><p>" +
+               htmlText(*s.lastError) + "</p>";
     if (s.verified) {
         out += QStringLiteral("<h4 style='color:%1'>%2</h4>")
                    .arg(*s.verified ? "#26a269" : "#c01c28", htmlText(s.checkSummary));
@@ -185,12 +185,17 @@ QString failedRunNoteHtml(const LabState& s, std::string_view language) {
 }
 
 QString replayNoteHtml(const LabState& s) {
-    return "<p style='background:#fff3b0;color:#000;padding:4px'><b>" + tr("REPLAY") + "</b> " +
-           tr("of a recording made on %1 (%2) at %3: these events were observed then, not now.")
+    return "<p style='background:#fff3b0;color:#000;padding:4px'><b>" +
+           QCoreApplication::translate("rdmalab::app::MainWindow", "REPLAY") + "</b> " +
+           QCoreApplication::translate(
+               "rdmalab::app::MainWindow",
+               "of a recording made on %1 (%2) at %3: these events were observed then, not now.")
                .arg(htmlText(s.device), htmlText(s.host), htmlText(s.date)) +
            (s.sessionNote.isEmpty()
                 ? QString()
-                : "<br><b>" + tr("The recording's note:") + "</b> " + htmlText(s.sessionNote)) +
+                : "<br><b>" +
+                      QCoreApplication::translate("rdmalab::app::MainWindow", "The recording's note:") +
+                      "</b> " + htmlText(s.sessionNote)) +
            "</p>";
 }
 

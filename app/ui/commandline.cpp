@@ -123,10 +123,10 @@ QList<CommandLineEntry> commandLineTable() {
         {.names = {"present"},
          .description = "Start in presentation mode (large fonts, high contrast).",
          .group = display},
-        {.names = {"lang"},
-         .description = "Lesson text language: en or zh.",
+        {.names = {"lang", "language"},
+         .description = "Language of the interface and of the lesson and lab texts: en or zh (default: the "
+                        "language chosen last in View > Language, else the system locale's).",
          .valueName = "lang",
-         .defaultValue = "en",
          .group = display},
         {.names = {"engine"},
          .description = "Path of rdmalab-cli (the engine process).",

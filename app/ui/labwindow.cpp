@@ -1,6 +1,8 @@
 #include "labwindow.h"
 
 #include "datapath/datapathview.h"
+#include "language.h"
+
 #include "engineclient.h"
 #include "headlessrun.h"
 #include "labcatalog.h"
@@ -10,6 +12,7 @@
 #include "qpstateview.h"
 #include "windowparts.h"
 
+#include <QEvent>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -17,6 +20,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStatusBar>
@@ -60,7 +65,6 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
     : QMainWindow(parent), options_(options), engine_(new EngineClient(this)), catalog_(new LabCatalog(this)),
       session_(new LabSession(engine_, this)), headless_(new HeadlessRun(1, this)) {
     setObjectName(QStringLiteral("labWindow"));
-    setWindowTitle(tr("rdmalab — Labs"));
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
     const QString curriculum =
         options_.curriculum.isEmpty() ? qs(labs::default_labs_directory()) : options_.curriculum;
@@ -68,6 +72,19 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
         options_.userDirectory.isEmpty() ? LabCatalog::userLabDirectory() : options_.userDirectory;
     catalog_->load(curriculum, user, options_.language);
     buildUi();
+    auto* viewMenu = menuBar()->addMenu(QString());
+    viewMenu->setObjectName(QStringLiteral("labViewMenu"));
+    Language::instance()->addMenu(viewMenu);
+    // The lab texts come from the lab files in both languages: the browser follows at once; a lab that is
+    // running keeps its language, the next Start uses the new one.
+    connect(Language::instance(), &Language::changed, this, [this](const QString& language) {
+        options_.language = language;
+        catalog_->setLanguage(language);
+        if (!selectedId_.isEmpty()) showLab();
+        if (session_->started() && !session_->done())
+            status_->setText(tr("The running lab keeps its language; the next Start uses the new one."));
+    });
+    retranslateUi();
     connect(session_, &LabSession::labStarted, this, [this] {
         updateButtons();
         if (options_.autoplay) session_->play();
@@ -185,7 +202,9 @@ void LabWindow::buildUi() {
     seed_->setToolTip(tr("Per-student variation: the same seed always gives the same values, a neighbour's "
                          "seed others. Values typed above still win."));
     seed_->setText(options_.seed);
-    seedRow->addRow(tr("Student"), seed_);
+    auto* studentLabel = new QLabel(tr("Student"));
+    studentLabel->setObjectName(QStringLiteral("labStudentLabel"));
+    seedRow->addRow(studentLabel, seed_);
     rightLayout->addLayout(seedRow);
     auto* buttons = new QHBoxLayout;
     start_ = new QPushButton(tr("Start"));
@@ -405,6 +424,37 @@ void LabWindow::onFinished(bool allHeld) {
             written = saveScreenshot(grab().toImage(), options_.screenshot) && written;
         return written;
     });
+}
+
+void LabWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange && start_) retranslateUi();
+    QMainWindow::changeEvent(event);
+}
+
+void LabWindow::retranslateUi() {
+    setWindowTitle(tr("rdmalab — Labs"));
+    if (auto* menu = findChild<QMenu*>(QStringLiteral("labViewMenu"))) menu->setTitle(tr("&View"));
+    if (selectedId_.isEmpty()) header_->setText(tr("Choose a lab on the left."));
+    seed_->setPlaceholderText(tr("a name or number: varying parameters are drawn from it"));
+    seed_->setToolTip(tr("Per-student variation: the same seed always gives the same values, a neighbour's "
+                         "seed others. Values typed above still win."));
+    if (auto* student = findChild<QLabel*>(QStringLiteral("labStudentLabel")))
+        student->setText(tr("Student"));
+    start_->setText(tr("Start"));
+    step_->setText(tr("Step ▷"));
+    reset_->setText(tr("⟲ Reset"));
+    export_->setText(tr("Export report…"));
+    export_->setToolTip(tr("Write an HTML report of this run: device, date, parameters, every step and "
+                           "expectation, and the trace"));
+    verdicts_->setHeaderLabels({tr("Verdict"), tr("Expectation"), tr("Observed")});
+    if (auto* pictures = findChild<QTabWidget*>(QStringLiteral("labPictures"))) {
+        pictures->setTabText(0, tr("Data path"));
+        pictures->setTabText(1, tr("QP states · memory"));
+    }
+    if (!catalog_->errors().isEmpty())
+        errors_->setText(
+            tr("These lab files did not load:\n%1").arg(catalog_->errors().join(QLatin1Char('\n'))));
+    updateButtons();
 }
 
 } // namespace rdmalab::app

@@ -59,7 +59,12 @@ class LabWindow : public QMainWindow {
     /// Starts the selected lab with the parameter values typed in.
     void startSelected();
 
+  protected:
+    void changeEvent(QEvent* event) override;
+
   private:
+    /// Sets every fixed text of the window in the current language (QEvent::LanguageChange).
+    void retranslateUi();
     void buildUi();
     void showLab();
     void showStep(int index);

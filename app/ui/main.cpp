@@ -2,6 +2,7 @@
 #include "benchwindow.h"
 #include "commandline.h"
 #include "labwindow.h"
+#include "language.h"
 #include "mainwindow.h"
 #include "tracefile.h"
 #include "workbenchwindow.h"
@@ -62,7 +63,11 @@ int main(int argc, char** argv) {
                   workbench = option("workbench");
     parser.process(app);
 
-    const QString lang = parser.value(language) == "zh" ? "zh" : "en";
+    // The interface's language: --language, else the last choice (View ▸ Language), else the system's.
+    auto* appLanguage = rdmalab::app::Language::instance();
+    appLanguage->set(
+        rdmalab::app::Language::startLanguage(parser.isSet(language) ? parser.value(language) : QString()));
+    const QString lang = appLanguage->current();
     if (parser.isSet(lab) || parser.isSet(labs)) {
         rdmalab::app::LabWindowOptions o;
         o.lab = parser.value(lab);

@@ -8,6 +8,7 @@
 #include "enginebanner.h"
 #include "headlessrun.h"
 #include "inspector.h"
+#include "language.h"
 #include "memoryview.h"
 #include "qpstateview.h"
 #include "tracefile.h"
@@ -18,6 +19,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -29,6 +31,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -74,12 +77,13 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
       controller_(new LessonController(engine_, this)), timeline_(new TimelineModel(this)),
       filter_(new TimelineFilter(this)), headless_(new HeadlessRun(3, this)), language_(options.language) {
     setObjectName("mainWindow");
-    setWindowTitle(tr("rdmalab — RDMA data paths, step by step"));
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
     filter_->setSourceModel(timeline_);
     controller_->setWaitForAnimations(true);
     loadLessons();
     buildUi();
+    retranslateUi();
+    connect(Language::instance(), &Language::changed, this, &MainWindow::setLessonLanguage);
     if (options_.replayFile.isEmpty() && !options_.lesson.isEmpty() &&
         lessonCombo_->findData(options_.lesson) < 0) {
         // A misspelt --lesson must not silently run another lesson.
@@ -193,16 +197,13 @@ void MainWindow::buildUi() {
     autosaveWarning_ = makeAutosaveWarning();
     outer->addWidget(autosaveWarning_);
     recoveryBanner_ = new Banner("recoveryBanner", "recoveryMessage", Banner::Tone::Info);
-    auto* reopen =
-        recoveryBanner_->addButton("reopenSessionButton", tr("Reopen"),
-                                   tr("Open the session as a replay of what was recorded before it ended"));
-    auto* dismiss = recoveryBanner_->addButton("dismissSessionButton", tr("Dismiss"),
-                                               tr("Keep the file, but do not offer it again"));
+    reopenSessionButton_ = recoveryBanner_->addButton("reopenSessionButton", QString());
+    dismissSessionButton_ = recoveryBanner_->addButton("dismissSessionButton", QString());
     outer->addWidget(recoveryBanner_);
-    connect(reopen, &QPushButton::clicked, this, &MainWindow::reopenUnfinishedSession);
-    connect(dismiss, &QPushButton::clicked, this, &MainWindow::dismissUnfinishedSession);
+    connect(reopenSessionButton_, &QPushButton::clicked, this, &MainWindow::reopenUnfinishedSession);
+    connect(dismissSessionButton_, &QPushButton::clicked, this, &MainWindow::dismissUnfinishedSession);
 
-    sessionLabel_ = new QLabel(tr("Starting the engine…"));
+    sessionLabel_ = new QLabel;
     sessionLabel_->setObjectName("sessionLabel");
     QFont big = sessionLabel_->font();
     big.setBold(true);
@@ -243,7 +244,7 @@ void MainWindow::buildUi() {
 }
 
 void MainWindow::buildToolBar() {
-    auto* bar = addFixedToolBar(this, tr("Lesson"), "lessonToolBar");
+    auto* bar = lessonToolBar_ = addFixedToolBar(this, QString(), "lessonToolBar");
     lessonCombo_ = new QComboBox;
     lessonCombo_->setObjectName("lessonCombo");
     for (const auto& l : lessons_)
@@ -251,41 +252,38 @@ void MainWindow::buildToolBar() {
                               QString::fromStdString(l.id()));
     const int wanted = lessonCombo_->findData(options_.lesson);
     if (wanted >= 0) lessonCombo_->setCurrentIndex(wanted);
-    bar->addWidget(new QLabel(tr(" Lesson ")));
+    bar->addWidget(lessonLabel_ = new QLabel);
     bar->addWidget(lessonCombo_);
     sizeSpin_ = new QSpinBox;
     sizeSpin_->setObjectName("sizeSpin");
     sizeSpin_->setRange(1, 1 << 20);
-    sizeSpin_->setSuffix(tr(" B"));
-    bar->addWidget(new QLabel(tr("  Size ")));
+    bar->addWidget(sizeLabel_ = new QLabel);
     bar->addWidget(sizeSpin_);
     messageEdit_ = new QLineEdit;
     messageEdit_->setObjectName("messageEdit");
     messageEdit_->setMaximumWidth(200);
-    bar->addWidget(new QLabel(tr("  Message ")));
+    bar->addWidget(messageLabel_ = new QLabel);
     bar->addWidget(messageEdit_);
     if (const auto* lesson = currentLesson()) {
         sizeSpin_->setValue(static_cast<int>(lesson->size));
         messageEdit_->setText(QString::fromStdString(lesson->message));
     }
     bar->addSeparator();
-    auto button = [&](QPushButton*& b, const QString& name, const QString& text, const QString& tip) {
-        b = new QPushButton(text);
+    auto button = [&](QPushButton*& b, const QString& name) {
+        b = new QPushButton;
         b->setObjectName(name);
-        b->setToolTip(tip);
         bar->addWidget(b);
     };
-    button(playButton_, "playButton", tr("▶ Play"), tr("Perform the steps one after another"));
-    button(pauseButton_, "pauseButton", tr("⏸ Pause"), tr("Stop after the current step"));
-    button(stepButton_, "stepButton", tr("Step ▷"), tr("Perform exactly the next real verbs step"));
-    button(resetButton_, "resetButton", tr("⟲ Reset"), tr("Release everything and start the lesson again"));
+    button(playButton_, "playButton");
+    button(pauseButton_, "pauseButton");
+    button(stepButton_, "stepButton");
+    button(resetButton_, "resetButton");
     speedSlider_ = new QSlider(Qt::Horizontal);
     speedSlider_->setObjectName("speedSlider");
     speedSlider_->setRange(1, 10);
     speedSlider_->setValue(5);
     speedSlider_->setMaximumWidth(120);
-    speedSlider_->setToolTip(tr("Animation speed"));
-    bar->addWidget(new QLabel(tr("  Speed ")));
+    bar->addWidget(speedLabel_ = new QLabel);
     bar->addWidget(speedSlider_);
     languageCombo_ = new QComboBox;
     languageCombo_->setObjectName("languageCombo");
@@ -295,10 +293,8 @@ void MainWindow::buildToolBar() {
     bar->addSeparator();
     bar->addWidget(languageCombo_);
     bar->addSeparator();
-    QPushButton* measureButton = nullptr;
-    button(measureButton, "measureButton", tr("Measure TCP vs RDMA…"),
-           tr("Open the measurement window: latency and bandwidth of TCP and RDMA, live charts"));
-    connect(measureButton, &QPushButton::clicked, this, [this] {
+    button(measureButton_, "measureButton");
+    connect(measureButton_, &QPushButton::clicked, this, [this] {
         BenchStartOptions o;
         o.language = language_;
         o.engineProgram = options_.engineProgram;
@@ -309,32 +305,36 @@ void MainWindow::buildToolBar() {
 }
 
 void MainWindow::buildMenus() {
-    auto* fileMenu = menuBar()->addMenu(tr("&File"));
-    fileMenu->addAction(tr("&Open recording…"), QKeySequence::Open, this, [this] {
+    fileMenu_ = menuBar()->addMenu(QString());
+    fileMenu_->setObjectName("fileMenu");
+    openRecordingAction_ = fileMenu_->addAction(QString(), QKeySequence::Open, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
                                                           tr("Traces (*.jsonl)"));
         if (!path.isEmpty()) openRecording(path);
     });
-    fileMenu->addAction(tr("&Save trace…"), QKeySequence::Save, this, [this] {
+    saveTraceAction_ = fileMenu_->addAction(QString(), QKeySequence::Save, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "rdmalab-trace.jsonl",
                                                           tr("Traces (*.jsonl)"));
         if (!path.isEmpty()) saveTrace(path);
     });
-    fileMenu->addAction(tr("&Export view as PNG…"), this, [this] {
+    exportPngAction_ = fileMenu_->addAction(QString(), this, [this] {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Export PNG"), "rdmalab.png", tr("PNG (*.png)"));
         if (!path.isEmpty()) exportPng(path);
     });
-    fileMenu->addSeparator();
-    fileMenu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    auto* viewMenu = menuBar()->addMenu(tr("&View"));
-    presentationAction_ = viewMenu->addAction(tr("&Presentation mode (large, high contrast)"));
+    fileMenu_->addSeparator();
+    quitAction_ = fileMenu_->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
+    viewMenu_ = menuBar()->addMenu(QString());
+    viewMenu_->setObjectName("viewMenu");
+    presentationAction_ = viewMenu_->addAction(QString());
     presentationAction_->setObjectName("presentationAction");
     presentationAction_->setCheckable(true);
     presentationAction_->setShortcut(Qt::Key_F5);
     connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
-    auto* labsMenu = menuBar()->addMenu(tr("&Labs"));
-    auto* openLabs = labsMenu->addAction(tr("&Lab browser…"), this, [this] {
+    Language::instance()->addMenu(viewMenu_);
+    labsMenu_ = menuBar()->addMenu(QString());
+    labsMenu_->setObjectName("labsMenu");
+    auto* openLabs = openLabsAction_ = labsMenu_->addAction(QString(), this, [this] {
         LabWindowOptions o;
         o.language = language_;
         o.engineProgram = options_.engineProgram;
@@ -344,7 +344,7 @@ void MainWindow::buildMenus() {
     });
     openLabs->setObjectName("openLabsAction");
     openLabs->setShortcut(Qt::CTRL | Qt::Key_L);
-    auto* openWorkbench = labsMenu->addAction(tr("&Workbench…"), this, [this] {
+    auto* openWorkbench = openWorkbenchAction_ = labsMenu_->addAction(QString(), this, [this] {
         WorkbenchWindowOptions o;
         o.language = language_;
         o.engineProgram = options_.engineProgram;
@@ -354,8 +354,93 @@ void MainWindow::buildMenus() {
     });
     openWorkbench->setObjectName("openWorkbenchAction");
     openWorkbench->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_W);
-    auto* engineMenu = menuBar()->addMenu(tr("&Engine"));
-    engineMenu->addAction(tr("&Restart engine"), this, &MainWindow::restartEngine);
+    engineMenu_ = menuBar()->addMenu(QString());
+    engineMenu_->setObjectName("engineMenu");
+    restartEngineAction_ = engineMenu_->addAction(QString(), this, &MainWindow::restartEngine);
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::retranslateUi() {
+    setWindowTitle(tr("rdmalab — RDMA data paths, step by step"));
+    fileMenu_->setTitle(tr("&File"));
+    openRecordingAction_->setText(tr("&Open recording…"));
+    saveTraceAction_->setText(tr("&Save trace…"));
+    exportPngAction_->setText(tr("&Export view as PNG…"));
+    quitAction_->setText(tr("&Quit"));
+    viewMenu_->setTitle(tr("&View"));
+    presentationAction_->setText(tr("&Presentation mode (large, high contrast)"));
+    labsMenu_->setTitle(tr("&Labs"));
+    openLabsAction_->setText(tr("&Lab browser…"));
+    openWorkbenchAction_->setText(tr("&Workbench…"));
+    engineMenu_->setTitle(tr("&Engine"));
+    restartEngineAction_->setText(tr("&Restart engine"));
+
+    lessonToolBar_->setWindowTitle(tr("Lesson"));
+    lessonLabel_->setText(tr(" Lesson "));
+    sizeLabel_->setText(tr("  Size "));
+    sizeSpin_->setSuffix(tr(" B"));
+    messageLabel_->setText(tr("  Message "));
+    playButton_->setText(tr("▶ Play"));
+    playButton_->setToolTip(tr("Perform the steps one after another"));
+    pauseButton_->setText(tr("⏸ Pause"));
+    pauseButton_->setToolTip(tr("Stop after the current step"));
+    stepButton_->setText(tr("Step ▷"));
+    stepButton_->setToolTip(tr("Perform exactly the next real verbs step"));
+    resetButton_->setText(tr("⟲ Reset"));
+    resetButton_->setToolTip(tr("Release everything and start the lesson again"));
+    speedLabel_->setText(tr("  Speed "));
+    speedSlider_->setToolTip(tr("Animation speed"));
+    languageCombo_->setToolTip(tr("The language of the interface and of the lesson texts"));
+    measureButton_->setText(tr("Measure TCP vs RDMA…"));
+    measureButton_->setToolTip(
+        tr("Open the measurement window: latency and bandwidth of TCP and RDMA, live charts"));
+
+    restartEngineButton_->setText(Banner::tr("Restart engine"));
+    reopenSessionButton_->setText(tr("Reopen"));
+    reopenSessionButton_->setToolTip(tr("Open the session as a replay of what was recorded before it ended"));
+    dismissSessionButton_->setText(tr("Dismiss"));
+    dismissSessionButton_->setToolTip(tr("Keep the file, but do not offer it again"));
+    if (!recoveryBanner_->isHidden()) offerUnfinishedSession();
+
+    deviceTree_->setHeaderLabels({tr("Device / port"), tr("Value")});
+    openRecordingButton_->setText(tr("Open a recording…"));
+    if (devicePanel_->currentIndex() == 1) showNoDeviceText();
+    timelineLabel_->setText(tr("Timeline"));
+    kindFilter_->setItemText(0, tr("All kinds"));
+    endpointFilter_->setItemText(0, tr("Both sides"));
+    endpointFilter_->setItemText(1, tr("A (requester)"));
+    endpointFilter_->setItemText(2, tr("B (responder)"));
+    endpointFilter_->setItemText(3, tr("Device-wide"));
+
+    // The session line: what it last said, in the new language.
+    if (engineStopped_)
+        sessionLabel_->setText(tr("The engine process stopped."));
+    else if (!haveDevice_ && devicePanel_->currentIndex() == 1)
+        sessionLabel_->setText(tr("No RDMA device: create a SoftRoCE device, or open a recording."));
+    else if (helloResult_)
+        sessionLabel_->setText(engineReadyText(*helloResult_));
+    else if (controller_->state().device.isEmpty())
+        sessionLabel_->setText(tr("Starting the engine…"));
+    refreshControls();
+}
+
+void MainWindow::setLessonLanguage(const QString& language) {
+    language_ = language;
+    const int index = language_ == "zh" ? 1 : 0;
+    if (languageCombo_->currentIndex() != index) {
+        const QSignalBlocker block(languageCombo_);
+        languageCombo_->setCurrentIndex(index);
+    }
+    for (int i = 0; i < lessonCombo_->count(); ++i)
+        for (const auto& l : lessons_)
+            if (QString::fromStdString(l.id()) == lessonCombo_->itemData(i).toString())
+                lessonCombo_->setItemText(i,
+                                          QString::fromStdString(l.lab.title.get(language_.toStdString())));
+    refreshInspector();
 }
 
 QWidget* MainWindow::buildDevicePanel() {
@@ -363,7 +448,6 @@ QWidget* MainWindow::buildDevicePanel() {
     devicePanel_->setObjectName("devicePanel");
     deviceTree_ = new QTreeWidget;
     deviceTree_->setObjectName("deviceTree");
-    deviceTree_->setHeaderLabels({tr("Device / port"), tr("Value")});
     deviceTree_->setColumnWidth(0, 150);
     devicePanel_->addWidget(deviceTree_);
     auto* noDevicePage = new QWidget;
@@ -372,7 +456,7 @@ QWidget* MainWindow::buildDevicePanel() {
     noDeviceText_->setObjectName("noDeviceText");
     noDeviceText_->setWordWrap(true);
     noDeviceText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* openButton = new QPushButton(tr("Open a recording…"));
+    auto* openButton = openRecordingButton_ = new QPushButton;
     openButton->setObjectName("openRecordingButton");
     connect(openButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
@@ -397,16 +481,18 @@ QWidget* MainWindow::buildTimelineAndInspector() {
     auto* filters = new QHBoxLayout;
     kindFilter_ = new QComboBox;
     kindFilter_->setObjectName("kindFilter");
-    kindFilter_->addItem(tr("All kinds"), QString());
+    kindFilter_->addItem(QString(), QString()); // All kinds
     for (const char* k : {"step", "verb", "qp_state", "post_wr", "wc", "async", "data", "check", "error"})
         kindFilter_->addItem(k, QString(k));
     endpointFilter_ = new QComboBox;
     endpointFilter_->setObjectName("endpointFilter");
-    endpointFilter_->addItem(tr("Both sides"), QString());
-    endpointFilter_->addItem(tr("A (requester)"), "A");
-    endpointFilter_->addItem(tr("B (responder)"), "B");
-    endpointFilter_->addItem(tr("Device-wide"), "-");
-    filters->addWidget(new QLabel(tr("Timeline")));
+    endpointFilter_->addItem(QString(), QString()); // texts: retranslateUi()
+    endpointFilter_->addItem(QString(), "A");
+    endpointFilter_->addItem(QString(), "B");
+    endpointFilter_->addItem(QString(), "-");
+    timelineLabel_ = new QLabel;
+    timelineLabel_->setObjectName("timelineLabel");
+    filters->addWidget(timelineLabel_);
     filters->addStretch();
     filters->addWidget(kindFilter_);
     filters->addWidget(endpointFilter_);
@@ -455,15 +541,9 @@ void MainWindow::connectControls() {
     });
     controller_->setStepDelay(delayForSpeed(speedSlider_->value()));
     dataPathView_->setAnimationSpeed(0.5 + speedSlider_->value() * 0.25);
-    connect(languageCombo_, &QComboBox::currentIndexChanged, this, [this] {
-        language_ = languageCombo_->currentData().toString();
-        for (int i = 0; i < lessonCombo_->count(); ++i)
-            for (const auto& l : lessons_)
-                if (QString::fromStdString(l.id()) == lessonCombo_->itemData(i).toString())
-                    lessonCombo_->setItemText(
-                        i, QString::fromStdString(l.lab.title.get(language_.toStdString())));
-        refreshInspector();
-    });
+    // The toolbar's language choice is the app's (View ▸ Language): both switch the whole interface.
+    connect(languageCombo_, &QComboBox::currentIndexChanged, this,
+            [this] { Language::instance()->set(languageCombo_->currentData().toString(), true); });
     connect(kindFilter_, &QComboBox::currentIndexChanged, this, [this] {
         const QString kind = kindFilter_->currentData().toString();
         filter_->setKinds(kind.isEmpty() ? QSet<QString>{} : QSet<QString>{kind});
@@ -500,7 +580,11 @@ void MainWindow::onEngineEvents(const std::vector<TraceEvent>& events) {
     for (const auto& e : events) {
         if (e.kind != EventKind::Result) continue;
         if (e.name == "devices") showDevices(e.data);
-        if (e.name == "hello") sessionLabel_->setText(engineReadyText(e.data));
+        if (e.name == "hello") {
+            helloResult_ = e.data;
+            engineStopped_ = false;
+            sessionLabel_->setText(engineReadyText(e.data));
+        }
     }
 }
 
@@ -510,14 +594,8 @@ void MainWindow::showDevices(const nlohmann::json& result) {
     const auto& ports = devices.ports;
     haveDevice_ = !ports.empty();
     if (!haveDevice_) {
-        QString text =
-            tr("<h3>No RDMA device</h3><p>rdmalab shows real verbs calls on a real device, so it needs "
-               "one. Without an RDMA NIC, <b>SoftRoCE</b> (the <code>rdma_rxe</code> kernel module) "
-               "implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the "
-               "loopback interface).</p>");
-        if (!devices.noDeviceFix.isEmpty()) text += "<p>" + htmlText(devices.noDeviceFix) + "</p>";
-        text += tr("<p>Or open a recording of a real run to replay it.</p>");
-        noDeviceText_->setText(text);
+        noDeviceFix_ = devices.noDeviceFix;
+        showNoDeviceText();
         devicePanel_->setCurrentIndex(1);
         sessionLabel_->setText(tr("No RDMA device: create a SoftRoCE device, or open a recording."));
         refreshControls();
@@ -541,6 +619,17 @@ void MainWindow::showDevices(const nlohmann::json& result) {
     }
     devicePanel_->setCurrentIndex(0);
     if (controller_->mode() != LessonController::Mode::Replay) startSelectedLesson();
+}
+
+void MainWindow::showNoDeviceText() {
+    QString text =
+        tr("<h3>No RDMA device</h3><p>rdmalab shows real verbs calls on a real device, so it needs "
+           "one. Without an RDMA NIC, <b>SoftRoCE</b> (the <code>rdma_rxe</code> kernel module) "
+           "implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the "
+           "loopback interface).</p>");
+    if (!noDeviceFix_.isEmpty()) text += "<p>" + htmlText(noDeviceFix_) + "</p>";
+    text += tr("<p>Or open a recording of a real run to replay it.</p>");
+    noDeviceText_->setText(text);
 }
 
 void MainWindow::onEventsReady(const std::vector<TraceEvent>& events) {
@@ -568,6 +657,7 @@ void MainWindow::autosave(const std::vector<TraceEvent>& events) {
 
 void MainWindow::onEngineDied(const QString& message) {
     engineBanner_->showMessage(message);
+    engineStopped_ = true;
     sessionLabel_->setText(tr("The engine process stopped."));
     refreshControls();
     if (options_.autoplay && !headless_->finished()) finishHeadless(false);
@@ -576,6 +666,7 @@ void MainWindow::onEngineDied(const QString& message) {
 void MainWindow::restartEngine() {
     engine_->stop();
     engineBanner_->hide();
+    engineStopped_ = false;
     engine_->start();
 }
 

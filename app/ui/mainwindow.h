@@ -16,12 +16,14 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QPushButton;
 class QSlider;
 class QSpinBox;
 class QStackedWidget;
 class QTableView;
 class QTextBrowser;
+class QToolBar;
 class QTreeWidget;
 
 namespace rdmalab::app {
@@ -69,7 +71,15 @@ class MainWindow : public QMainWindow {
     /// Stops offering the unfinished session (its file stays); offers the next one, if any.
     void dismissUnfinishedSession();
 
+  protected:
+    void changeEvent(QEvent* event) override;
+
   private:
+    /// Sets every text of the window in the current language (QEvent::LanguageChange).
+    void retranslateUi();
+    /// The lesson texts (from the YAML files, in both languages) follow the app's language.
+    void setLessonLanguage(const QString& language);
+    void showNoDeviceText();
     void buildUi();
     void buildToolBar();
     void buildMenus();
@@ -117,6 +127,19 @@ class MainWindow : public QMainWindow {
                 *resetButton_ = nullptr;
     QSlider* speedSlider_ = nullptr;
     QAction* presentationAction_ = nullptr;
+    // Texts set by retranslateUi(): the menus and their actions, the toolbar's labels and buttons.
+    QMenu *fileMenu_ = nullptr, *viewMenu_ = nullptr, *labsMenu_ = nullptr, *engineMenu_ = nullptr;
+    QAction *openRecordingAction_ = nullptr, *saveTraceAction_ = nullptr, *exportPngAction_ = nullptr,
+            *quitAction_ = nullptr, *openLabsAction_ = nullptr, *openWorkbenchAction_ = nullptr,
+            *restartEngineAction_ = nullptr;
+    QToolBar* lessonToolBar_ = nullptr;
+    QLabel *lessonLabel_ = nullptr, *sizeLabel_ = nullptr, *messageLabel_ = nullptr, *speedLabel_ = nullptr,
+           *timelineLabel_ = nullptr;
+    QPushButton *measureButton_ = nullptr, *reopenSessionButton_ = nullptr, *dismissSessionButton_ = nullptr,
+                *openRecordingButton_ = nullptr;
+    std::optional<nlohmann::json> helloResult_; ///< the engine's hello, shown again in another language
+    QString noDeviceFix_;                       ///< how to get a device, when there is none
+    bool engineStopped_ = false;
     // Above the views: the engine stopped (engineMessage, restartEngineButton), an earlier session is offered
     // for recovery, the session could not be autosaved; the session and the step.
     Banner *engineBanner_ = nullptr, *recoveryBanner_ = nullptr;

@@ -1,5 +1,7 @@
 #include "workbenchwindow.h"
 
+#include "language.h"
+
 #include "datapath/datapathview.h"
 #include "engineclient.h"
 #include "labcatalog.h"
@@ -12,6 +14,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -22,6 +25,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -86,9 +91,16 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
     : QMainWindow(parent), options_(options), engine_(new EngineClient(this)),
       session_(new WorkbenchSession(engine_, this)) {
     setObjectName(QStringLiteral("workbenchWindow"));
-    setWindowTitle(tr("rdmalab — Workbench"));
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
     buildUi();
+    auto* viewMenu = menuBar()->addMenu(QString());
+    viewMenu->setObjectName(QStringLiteral("workbenchViewMenu"));
+    Language::instance()->addMenu(viewMenu);
+    // The engine's texts (the steps' results) come in the language the session started with; the next
+    // Reset all starts it again in the new one.
+    connect(Language::instance(), &Language::changed, this,
+            [this](const QString& language) { options_.language = language; });
+    retranslateUi();
     connect(engine_, &EngineClient::started, this, [this] {
         engineReady_ = true;
         session_->start(options_.language);
@@ -221,7 +233,8 @@ void WorkbenchWindow::buildUi() {
 }
 
 QWidget* WorkbenchWindow::buildPairGroup() {
-    auto* group = new QGroupBox(tr("1 · The pair"));
+    auto* group = new QGroupBox;
+    group->setObjectName(QStringLiteral("pairBox"));
     auto* form = new QFormLayout(group);
     transport_ = sideBox(QStringLiteral("transport"), {QStringLiteral("rc"), QStringLiteral("uc")});
     transport_->setToolTip(tr("RC: acknowledged, every opcode; UC: no ACKs, no READ and no atomics"));
@@ -258,7 +271,8 @@ QWidget* WorkbenchWindow::buildPairGroup() {
 }
 
 QWidget* WorkbenchWindow::buildSendGroup() {
-    auto* group = new QGroupBox(tr("2 · Work request (ibv_post_send)"));
+    auto* group = new QGroupBox;
+    group->setObjectName(QStringLiteral("sendBox"));
     auto* form = new QFormLayout(group);
     wrSide_ = sideBox(QStringLiteral("wrSide"), {tr("A → B"), tr("B → A")});
     opcode_ = sideBox(QStringLiteral("opcode"),
@@ -322,7 +336,8 @@ QWidget* WorkbenchWindow::buildSendGroup() {
 }
 
 QWidget* WorkbenchWindow::buildReceiveGroup() {
-    auto* group = new QGroupBox(tr("3 · Receive and poll"));
+    auto* group = new QGroupBox;
+    group->setObjectName(QStringLiteral("receiveBox"));
     auto* form = new QFormLayout(group);
     recvSide_ = sideBox(QStringLiteral("recvSide"), {tr("A"), tr("B")});
     recvSide_->setCurrentIndex(1);
@@ -342,7 +357,8 @@ QWidget* WorkbenchWindow::buildReceiveGroup() {
 }
 
 QWidget* WorkbenchWindow::buildStateGroup() {
-    auto* group = new QGroupBox(tr("4 · QP state (ibv_modify_qp)"));
+    auto* group = new QGroupBox;
+    group->setObjectName(QStringLiteral("stateBox"));
     auto* form = new QFormLayout(group);
     qpSide_ = sideBox(QStringLiteral("qpSide"), {tr("A"), tr("B")});
     qpTarget_ = sideBox(QStringLiteral("qpTarget"),
@@ -353,6 +369,84 @@ QWidget* WorkbenchWindow::buildStateGroup() {
     form->addRow(tr("To state"), qpTarget_);
     form->addRow(move_);
     return group;
+}
+
+void WorkbenchWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange && status_) retranslateUi();
+    QMainWindow::changeEvent(event);
+}
+
+namespace {
+
+/// The label of `field`'s row in its form.
+void setRowLabel(QWidget* field, const QString& text) {
+    auto* form = field && field->parentWidget() ? qobject_cast<QFormLayout*>(field->parentWidget()->layout())
+                                                : nullptr;
+    if (!form) return;
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(field))) label->setText(text);
+}
+
+} // namespace
+
+void WorkbenchWindow::retranslateUi() {
+    setWindowTitle(tr("rdmalab — Workbench"));
+    if (auto* menu = findChild<QMenu*>(QStringLiteral("workbenchViewMenu"))) menu->setTitle(tr("&View"));
+    findChild<QGroupBox*>(QStringLiteral("pairBox"))->setTitle(tr("1 · The pair"));
+    findChild<QGroupBox*>(QStringLiteral("sendBox"))->setTitle(tr("2 · Work request (ibv_post_send)"));
+    findChild<QGroupBox*>(QStringLiteral("receiveBox"))->setTitle(tr("3 · Receive and poll"));
+    findChild<QGroupBox*>(QStringLiteral("stateBox"))->setTitle(tr("4 · QP state (ibv_modify_qp)"));
+    reset_->setText(tr("Reset all"));
+    reset_->setToolTip(tr("Destroys every object (QPs, CQs, regions, PDs, device), children first"));
+    save_->setText(tr("Save as lab…"));
+    save_->setToolTip(
+        tr("Writes the steps done since the last reset as a lab file; its expectations are what "
+           "the device did"));
+    setRowLabel(labTitle_, tr("Lab title"));
+    transport_->setToolTip(tr("RC: acknowledged, every opcode; UC: no ACKs, no READ and no atomics"));
+    setRowLabel(transport_, tr("Transport"));
+    setRowLabel(mtu_, tr("Path MTU"));
+    setRowLabel(sizeA_, tr("A's region (bytes)"));
+    setRowLabel(sizeB_, tr("B's region (bytes)"));
+    setRowLabel(accessA_.front()->parentWidget(), tr("%1's access flags").arg(QStringLiteral("A")));
+    setRowLabel(accessB_.front()->parentWidget(), tr("%1's access flags").arg(QStringLiteral("B")));
+    buildPair_->setText(tr("Build the pair"));
+    buildPair_->setToolTip(tr("Opens the device; for A and B a PD, a region, a CQ and a QP; connects the QPs "
+                              "(RESET → INIT → RTR → RTS). An existing pair is torn down first."));
+    wrSide_->setItemText(0, tr("A → B"));
+    wrSide_->setItemText(1, tr("B → A"));
+    sge_->setToolTip(tr("The scatter/gather list in the sender's region: OFFSET[:LENGTH], comma separated "
+                        "(no length: to the region's end; empty: no SGE)"));
+    useRkey_->setText(tr("use this rkey instead of the peer's"));
+    signaled_->setText(tr("signaled"));
+    inline_->setText(tr("inline"));
+    setRowLabel(wrSide_, tr("Direction"));
+    setRowLabel(opcode_, tr("Opcode"));
+    setRowLabel(sge_, tr("SGE list"));
+    setRowLabel(remoteOffset_, tr("Remote offset"));
+    setRowLabel(useRkey_->parentWidget(), tr("rkey"));
+    setRowLabel(imm_, tr("Immediate"));
+    setRowLabel(compare_, tr("Compare / swap"));
+    setRowLabel(add_, tr("Add"));
+    setRowLabel(signaled_->parentWidget(), tr("Flags"));
+    setRowLabel(wrId_, tr("wr_id"));
+    postSend_->setText(tr("Post send"));
+    for (QComboBox* side : {recvSide_, pollSide_, qpSide_}) {
+        side->setItemText(0, tr("A"));
+        side->setItemText(1, tr("B"));
+    }
+    postRecv_->setText(tr("Post receive"));
+    pollCount_->setToolTip(tr("Completions to wait for (3 s at most); 0 watches the CQ stay empty"));
+    poll_->setText(tr("Poll CQ"));
+    setRowLabel(recvSide_, tr("Receive on"));
+    setRowLabel(recvLength_, tr("Receive length"));
+    setRowLabel(pollSide_, tr("Poll the CQ of"));
+    setRowLabel(pollCount_, tr("Completions"));
+    move_->setText(tr("Move the QP"));
+    setRowLabel(qpSide_, tr("QP of"));
+    setRowLabel(qpTarget_, tr("To state"));
+    if (!engineReady_ && notice_.isEmpty()) status_->setText(tr("Starting the engine…"));
+    refresh();
+    if (steps_->currentIndex().isValid()) showRow(steps_->currentIndex().row());
 }
 
 void WorkbenchWindow::buildPair() {

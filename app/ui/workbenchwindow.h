@@ -50,7 +50,13 @@ class WorkbenchWindow : public QMainWindow {
   signals:
     void labSaved(const QString& path);
 
+  protected:
+    void changeEvent(QEvent* event) override;
+
   private:
+    /// Sets every fixed text of the window in the current language (QEvent::LanguageChange); the status
+    /// line follows with refresh().
+    void retranslateUi();
     void buildUi();
     QWidget* buildPairGroup();
     QWidget* buildSendGroup();

@@ -1,5 +1,7 @@
 #include "impl.h" // HostItems::part
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 
@@ -99,25 +101,33 @@ struct FaultRow {
 // answer at all, so no NAK is drawn; a local protection error is A's own (rxe_req.c fails the WQE before
 // building a packet when it cannot read the payload, rxe_comp.c when it cannot write a READ's response).
 const FaultRow kFaultRows[] = {
-    {Fault::NotReady, {.sent = true, .reachesResponder = true, .checkSend = "✗ no receive WQE posted"}},
+    {Fault::NotReady,
+     {.sent = true,
+      .reachesResponder = true,
+      .checkSend = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "✗ no receive WQE posted")}},
     {Fault::RemoteAccess,
      {.sent = true,
       .reachesResponder = true,
-      .checkOneSided = "✗ rkey 0x%1, range or rights refused by the responder",
-      .checkSend = "✗ the receive buffer's key, range or rights refused by the responder",
-      .nak = "NAK: remote access error"}},
+      .checkOneSided = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                         "✗ rkey 0x%1, range or rights refused by the responder"),
+      .checkSend = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                     "✗ the receive buffer's key, range or rights refused by the responder"),
+      .nak = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "NAK: remote access error")}},
     {Fault::RemoteInvalid,
      {.sent = true,
       .reachesResponder = true,
-      .checkOneSided = "✗ invalid request, refused by the responder",
-      .checkSend = "✗ invalid request, refused by the responder",
-      .nak = "NAK: invalid request"}},
+      .checkOneSided =
+          QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "✗ invalid request, refused by the responder"),
+      .checkSend =
+          QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "✗ invalid request, refused by the responder"),
+      .nak = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "NAK: invalid request")}},
     {Fault::RemoteOperation,
      {.sent = true,
       .reachesResponder = true,
-      .checkOneSided = "✗ the responder could not carry it out",
-      .checkSend = "✗ the responder could not carry it out",
-      .nak = "NAK: remote operational error"}},
+      .checkOneSided =
+          QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "✗ the responder could not carry it out"),
+      .checkSend = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "✗ the responder could not carry it out"),
+      .nak = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "NAK: remote operational error")}},
     {Fault::RetryExceeded, {.sent = true}},
     // LocalProtection: A's payload is refused before sending (a WRITE or SEND), or a READ's response after
     // the round trip: the opcode decides (illustration.cpp), so the row is empty like any other status's.
@@ -182,27 +192,47 @@ const FaultStory& faultStory(Fault fault) {
 }
 
 QString rnrNakText(std::optional<int> rnrRetry) {
-    if (!rnrRetry) return QStringLiteral("RNR NAK: rnr_retry ran out, the send failed");
-    if (*rnrRetry <= 0) return QStringLiteral("RNR NAK: rnr_retry 0, the send fails at once");
-    if (*rnrRetry >= 7) return QStringLiteral("RNR NAK: rnr_retry 7 never gives up");
-    return QStringLiteral("RNR NAK, retried %1 time%2, then failed")
-        .arg(*rnrRetry)
-        .arg(*rnrRetry == 1 ? "" : "s");
+    if (!rnrRetry)
+        return QCoreApplication::translate("rdmalab::app::DataPathView",
+                                           "RNR NAK: rnr_retry ran out, the send failed");
+    if (*rnrRetry <= 0)
+        return QCoreApplication::translate("rdmalab::app::DataPathView",
+                                           "RNR NAK: rnr_retry 0, the send fails at once");
+    if (*rnrRetry >= 7)
+        return QCoreApplication::translate("rdmalab::app::DataPathView",
+                                           "RNR NAK: rnr_retry 7 never gives up");
+    // English has a singular and a plural; the translation gives both the same text.
+    return (*rnrRetry == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                         "RNR NAK, retried %1 time, then failed")
+                           : QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                         "RNR NAK, retried %1 times, then failed"))
+        .arg(*rnrRetry);
 }
 
 QString retryExceededText(std::optional<int> retryCnt) {
-    if (!retryCnt) return QStringLiteral("✗ no ACK or NAK arrived: retries exhausted");
+    if (!retryCnt)
+        return QCoreApplication::translate("rdmalab::app::DataPathView",
+                                           "✗ no ACK or NAK arrived: retries exhausted");
     if (*retryCnt <= 0)
-        return QStringLiteral("✗ no ACK or NAK arrived: retry_cnt 0, failed at the first timeout");
-    return QStringLiteral("✗ no ACK or NAK arrived: retried %1 time%2 (retry_cnt), then failed")
-        .arg(*retryCnt)
-        .arg(*retryCnt == 1 ? "" : "s");
+        return QCoreApplication::translate(
+            "rdmalab::app::DataPathView",
+            "✗ no ACK or NAK arrived: retry_cnt 0, failed at the first timeout");
+    return (*retryCnt == 1 ? QCoreApplication::translate(
+                                 "rdmalab::app::DataPathView",
+                                 "✗ no ACK or NAK arrived: retried %1 time (retry_cnt), then failed")
+                           : QCoreApplication::translate(
+                                 "rdmalab::app::DataPathView",
+                                 "✗ no ACK or NAK arrived: retried %1 times (retry_cnt), then failed"))
+        .arg(*retryCnt);
 }
 
 QString localProtectionText(bool returned) {
-    return returned
-               ? QStringLiteral("✗ lkey refused on A: the returned bytes cannot be written into A's memory")
-               : QStringLiteral("✗ lkey refused on A: the payload cannot be read, nothing is sent");
+    return returned ? QCoreApplication::translate(
+                          "rdmalab::app::DataPathView",
+                          "✗ lkey refused on A: the returned bytes cannot be written into A's memory")
+                    : QCoreApplication::translate(
+                          "rdmalab::app::DataPathView",
+                          "✗ lkey refused on A: the payload cannot be read, nothing is sent");
 }
 
 OpcodeShape shapeOf(const QString& opcode) {

@@ -1,5 +1,7 @@
 #include "impl.h"
 
+#include <QCoreApplication>
+
 #include <QResizeEvent>
 #include <QSequentialAnimationGroup>
 
@@ -86,35 +88,46 @@ void DataPathView::Impl::syncToTarget() {
 // ---- the texts the picture shows: what the painters draw and drawnTexts() lists
 
 QStringList DataPathView::Impl::laneTexts() const {
-    QStringList out{QStringLiteral("control path"), QString::fromUtf8(story().dataLane)};
-    if (story().doorbellLane[0] != '\0') out << QString::fromUtf8(story().doorbellLane);
+    QStringList out{QCoreApplication::translate("rdmalab::app::DataPathView", "control path"),
+                    pathText(story().dataLane)};
+    if (story().doorbellLane[0] != '\0') out << pathText(story().doorbellLane);
     return out;
 }
 
 QStringList DataPathView::Impl::titleTexts() const {
-    QStringList out{shown.device.isEmpty() ? QStringLiteral("no device yet") : shown.device};
-    if (shown.softwareDevice) out << QStringLiteral("SoftRoCE (software RDMA)");
-    if (shown.replay) out << QStringLiteral("REPLAY");
+    QStringList out{shown.device.isEmpty()
+                        ? QCoreApplication::translate("rdmalab::app::DataPathView", "no device yet")
+                        : shown.device};
+    if (shown.softwareDevice)
+        out << QCoreApplication::translate("rdmalab::app::DataPathView", "SoftRoCE (software RDMA)");
+    if (shown.replay) out << QCoreApplication::translate("rdmalab::app::DataPathView", "REPLAY");
     QString step = shown.step.title;
     if (shown.step.index >= 0 && shown.step.count > 0)
-        step = QStringLiteral("Step %1/%2: %3").arg(shown.step.index + 1).arg(shown.step.count).arg(step);
+        step = QCoreApplication::translate("rdmalab::app::DataPathView", "Step %1/%2: %3")
+                   .arg(shown.step.index + 1)
+                   .arg(shown.step.count)
+                   .arg(step);
     if (!step.isEmpty()) out << step;
     return out;
 }
 
 QStringList DataPathView::Impl::linkTexts() const {
     const QString pair = shown.pairDevice();
-    if (pair.isEmpty()) return {QStringLiteral("RoCE v2: UDP/IP, port 4791")};
-    return {QString::fromUtf8(story().loopback).arg(pair),
-            QStringLiteral("RoCE v2 packets: UDP/IP, port 4791")};
+    if (pair.isEmpty())
+        return {QCoreApplication::translate("rdmalab::app::DataPathView", "RoCE v2: UDP/IP, port 4791")};
+    return {pathText(story().loopback).arg(pair),
+            QCoreApplication::translate("rdmalab::app::DataPathView", "RoCE v2 packets: UDP/IP, port 4791")};
 }
 
 QStringList DataPathView::Impl::legendTexts() const {
-    QStringList out{QStringLiteral("solid = observed event from the real device"),
-                    QString::fromUtf8(story().legendDashed)};
+    QStringList out{QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                "solid = observed event from the real device"),
+                    pathText(story().legendDashed)};
     if (!shown.sessionNote.isEmpty())
-        out << (shown.replay ? QStringLiteral("REPLAY · the recording's note: %1")
-                             : QStringLiteral("The session's note: %1"))
+        out << (shown.replay
+                    ? QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                  "REPLAY · the recording's note: %1")
+                    : QCoreApplication::translate("rdmalab::app::DataPathView", "The session's note: %1"))
                    .arg(shown.sessionNote);
     return out;
 }
@@ -213,11 +226,24 @@ DataPathView::DataPathView(QWidget* parent) : QGraphicsView(parent), d(std::make
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setAlignment(Qt::AlignCenter);
     setAccessibleName(tr("RDMA data path"));
-    setAccessibleDescription(tr("Hosts A and B with their software layers, the RDMA device's queues and the "
-                                "RoCE v2 link, drawn as the "
-                                "path of the device in use (a NIC, or SoftRoCE in the kernel)"));
+    setAccessibleDescription(tr("Hosts A and B with their software layers, the RDMA device's queues and "
+                                "the RoCE v2 link, drawn as the path of the device in use (a NIC, or "
+                                "SoftRoCE in the kernel)"));
     d->build();
+    d->retitle();
     d->refreshAll();
+}
+
+void DataPathView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        setAccessibleName(tr("RDMA data path"));
+        setAccessibleDescription(tr("Hosts A and B with their software layers, the RDMA device's queues and "
+                                    "the RoCE v2 link, drawn as the path of the device in use (a NIC, or "
+                                    "SoftRoCE in the kernel)"));
+        d->retitle();
+        d->refreshAll();
+    }
+    QGraphicsView::changeEvent(event);
 }
 
 DataPathView::~DataPathView() {

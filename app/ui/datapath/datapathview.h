@@ -54,6 +54,8 @@ class DataPathView : public QGraphicsView {
   protected:
     void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    /// QEvent::LanguageChange: every text of the picture again, in the new language.
+    void changeEvent(QEvent* event) override;
 
   private:
     struct Impl;

@@ -1,5 +1,7 @@
 #include "devicepath.h"
 
+#include <QCoreApplication>
+
 namespace rdmalab::app::datapath {
 
 namespace {
@@ -11,82 +13,109 @@ namespace {
 // rxe_resp.c copy payloads with memcpy through the MR's pages, rxe_comp.c posts the CQE into the shared
 // ring, rxe_net.c hands a packet addressed to its own interface straight to rxe_rcv instead of a netdev).
 constexpr PathStory kHardware{
-    .kernelTitle = "Kernel (ib_uverbs: control path only)",
+    .kernelTitle = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "Kernel (ib_uverbs: control path only)"),
     .kernelNote = "",
-    .deviceTitle = "RNIC · %1",
-    .deviceUnnamed = "RNIC",
+    .deviceTitle = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "RNIC · %1"),
+    .deviceUnnamed = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "RNIC"),
     .deviceInKernel = false,
-    .dataLane = "data path: bypasses the kernel",
+    .dataLane = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "data path: bypasses the kernel"),
     .doorbellLane = "",
-    .doorbellTitle = "doorbell (MMIO)",
-    .cqNote = "ring in host memory: the NIC writes CQEs (DMA)",
-    .legendDashed = "dashed = illustration of what happens inside the NIC",
-    .loopback = "A and B are both on %1: the NIC loops the packets back inside itself, they never leave on "
-                "the wire",
-    .doorbellToken = "MMIO doorbell write",
-    .readPayload = "NIC reads the payload (DMA)",
-    .readToken = "DMA read %1",
-    .landOneSided = "bytes land in B's memory (DMA): B's CPU takes no part",
-    .landReceive = "bytes land in the buffer of B's receive WQE (DMA)",
-    .landRequester = "bytes land in A's memory (DMA)",
-    .writeToken = "DMA write %1",
-    .responderRead = "NIC reads the requested bytes (DMA): B's CPU takes no part",
-    .atomicOverlay = "NIC reads, compares/adds and writes 8 bytes (DMA): B's CPU takes no part",
-    .atomicToken = "DMA read-modify-write",
-    .cqeWritten = "the NIC wrote this CQE (DMA)",
+    .doorbellTitle = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "doorbell (MMIO)"),
+    .cqNote =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "ring in host memory: the NIC writes CQEs (DMA)"),
+    .legendDashed = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                      "dashed = illustration of what happens inside the NIC"),
+    .loopback = QT_TRANSLATE_NOOP(
+        "rdmalab::app::DataPathView",
+        "A and B are both on %1: the NIC loops the packets back inside itself, they never leave on "
+        "the wire"),
+    .doorbellToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "MMIO doorbell write"),
+    .readPayload = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "NIC reads the payload (DMA)"),
+    .readToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "DMA read %1"),
+    .landOneSided = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                      "bytes land in B's memory (DMA): B's CPU takes no part"),
+    .landReceive =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "bytes land in the buffer of B's receive WQE (DMA)"),
+    .landRequester = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "bytes land in A's memory (DMA)"),
+    .writeToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "DMA write %1"),
+    .responderRead = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                       "NIC reads the requested bytes (DMA): B's CPU takes no part"),
+    .atomicOverlay =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                          "NIC reads, compares/adds and writes 8 bytes (DMA): B's CPU takes no part"),
+    .atomicToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "DMA read-modify-write"),
+    .cqeWritten = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "the NIC wrote this CQE (DMA)"),
 };
 
 constexpr PathStory kSoftware{
-    .kernelTitle = "Kernel: ib_uverbs + rdma_rxe",
-    .kernelNote = "rdma_rxe (below) does the NIC's work on a CPU",
-    .deviceTitle = "%1 · software RDMA device",
-    .deviceUnnamed = "software RDMA device (kernel)",
+    .kernelTitle = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "Kernel: ib_uverbs + rdma_rxe"),
+    .kernelNote =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "rdma_rxe (below) does the NIC's work on a CPU"),
+    .deviceTitle = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "%1 · software RDMA device"),
+    .deviceUnnamed = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "software RDMA device (kernel)"),
     .deviceInKernel = true,
-    .dataLane = "rings shared with the kernel: no system call",
-    .doorbellLane = "send doorbell: write() system call",
-    .doorbellTitle = "rxe requester",
-    .cqNote = "ring shared with the process: rxe writes CQEs (CPU)",
-    .legendDashed = "dashed = illustration of what happens inside the rxe driver",
-    .loopback = "A and B are both on %1: rxe loops the packets back inside the driver, they never reach a "
-                "network interface",
-    .doorbellToken = "write() system call: doorbell",
-    .readPayload = "rxe copies the payload with the CPU (kernel)",
-    .readToken = "CPU copy %1",
-    .landOneSided =
-        "rxe copies the bytes into B's memory with the CPU (kernel): B's application runs no code",
-    .landReceive = "rxe copies the bytes into the buffer of B's receive WQE (CPU)",
-    .landRequester = "rxe copies the bytes into A's memory (CPU)",
-    .writeToken = "CPU copy %1",
-    .responderRead = "rxe copies the requested bytes with the CPU (kernel): B's application runs no code",
-    .atomicOverlay = "rxe reads, compares/adds and writes 8 bytes with the CPU (kernel)",
-    .atomicToken = "CPU read-modify-write",
-    .cqeWritten = "rxe wrote this CQE into the shared ring (CPU)",
+    .dataLane =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "rings shared with the kernel: no system call"),
+    .doorbellLane = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "send doorbell: write() system call"),
+    .doorbellTitle = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "rxe requester"),
+    .cqNote = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                "ring shared with the process: rxe writes CQEs (CPU)"),
+    .legendDashed = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                      "dashed = illustration of what happens inside the rxe driver"),
+    .loopback = QT_TRANSLATE_NOOP(
+        "rdmalab::app::DataPathView",
+        "A and B are both on %1: rxe loops the packets back inside the driver, they never reach a "
+        "network interface"),
+    .doorbellToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "write() system call: doorbell"),
+    .readPayload =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "rxe copies the payload with the CPU (kernel)"),
+    .readToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "CPU copy %1"),
+    .landOneSided = QT_TRANSLATE_NOOP(
+        "rdmalab::app::DataPathView",
+        "rxe copies the bytes into B's memory with the CPU (kernel): B's application runs no code"),
+    .landReceive = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                     "rxe copies the bytes into the buffer of B's receive WQE (CPU)"),
+    .landRequester =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "rxe copies the bytes into A's memory (CPU)"),
+    .writeToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "CPU copy %1"),
+    .responderRead = QT_TRANSLATE_NOOP(
+        "rdmalab::app::DataPathView",
+        "rxe copies the requested bytes with the CPU (kernel): B's application runs no code"),
+    .atomicOverlay = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                       "rxe reads, compares/adds and writes 8 bytes with the CPU (kernel)"),
+    .atomicToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "CPU read-modify-write"),
+    .cqeWritten =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "rxe wrote this CQE into the shared ring (CPU)"),
 };
 
 // Before the session names its device: nothing that holds for one class only.
 constexpr PathStory kUnknown{
-    .kernelTitle = "Kernel (ib_uverbs)",
+    .kernelTitle = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "Kernel (ib_uverbs)"),
     .kernelNote = "",
-    .deviceTitle = "RDMA device · %1",
-    .deviceUnnamed = "RDMA device",
+    .deviceTitle = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "RDMA device · %1"),
+    .deviceUnnamed = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "RDMA device"),
     .deviceInKernel = false,
-    .dataLane = "data path",
+    .dataLane = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "data path"),
     .doorbellLane = "",
-    .doorbellTitle = "doorbell",
+    .doorbellTitle = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "doorbell"),
     .cqNote = "",
-    .legendDashed = "dashed = illustration of what happens inside the device",
-    .loopback = "A and B are both on %1: the packets are looped back inside the device",
-    .doorbellToken = "doorbell",
-    .readPayload = "the device reads the payload",
-    .readToken = "read %1",
-    .landOneSided = "bytes land in B's memory",
-    .landReceive = "bytes land in the buffer of B's receive WQE",
-    .landRequester = "bytes land in A's memory",
-    .writeToken = "write %1",
-    .responderRead = "the device reads the requested bytes",
-    .atomicOverlay = "the device reads, compares/adds and writes 8 bytes",
-    .atomicToken = "read-modify-write",
-    .cqeWritten = "the device wrote this CQE",
+    .legendDashed = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                      "dashed = illustration of what happens inside the device"),
+    .loopback = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
+                                  "A and B are both on %1: the packets are looped back inside the device"),
+    .doorbellToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "doorbell"),
+    .readPayload = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "the device reads the payload"),
+    .readToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "read %1"),
+    .landOneSided = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "bytes land in B's memory"),
+    .landReceive =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "bytes land in the buffer of B's receive WQE"),
+    .landRequester = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "bytes land in A's memory"),
+    .writeToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "write %1"),
+    .responderRead = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "the device reads the requested bytes"),
+    .atomicOverlay =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "the device reads, compares/adds and writes 8 bytes"),
+    .atomicToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "read-modify-write"),
+    .cqeWritten = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "the device wrote this CQE"),
 };
 
 } // namespace
@@ -103,12 +132,19 @@ const PathStory& storyFor(labs::DeviceClass deviceClass) {
     return kUnknown;
 }
 
+QString pathText(const char* text) {
+    return text[0] == '\0' ? QString() : QCoreApplication::translate("rdmalab::app::DataPathView", text);
+}
+
 QString inlinePostedText(quint64 length) {
-    return QStringLiteral("%1 B inline: the CPU copied them into the WQE").arg(length);
+    return QCoreApplication::translate("rdmalab::app::DataPathView",
+                                       "%1 B inline: the CPU copied them into the WQE")
+        .arg(length);
 }
 
 QString inlineSentText() {
-    return QStringLiteral("inline: the payload travels in the WQE, A's buffer is not read again");
+    return QCoreApplication::translate(
+        "rdmalab::app::DataPathView", "inline: the payload travels in the WQE, A's buffer is not read again");
 }
 
 } // namespace rdmalab::app::datapath

@@ -42,6 +42,9 @@ struct PathStory {
 /// The row of a device class (deviceClassOf: unknown until the session says whether it is software).
 const PathStory& storyFor(labs::DeviceClass deviceClass);
 
+/// A text of the table (or of another static table of the picture) in the current language; "" stays empty.
+QString pathText(const char* text);
+
 /// The same for every device: an inline send's payload went into the WQE when it was posted.
 QString inlinePostedText(quint64 length);
 QString inlineSentText();

@@ -4,6 +4,8 @@
 // the failure's row (choreography.h: how far the request got, what came back).
 #include "impl.h"
 
+#include <QCoreApplication>
+
 namespace rdmalab::app {
 
 using namespace datapath;
@@ -21,8 +23,10 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     if (fault == Fault::Flushed) {
         stages.push_back([this, hs](QParallelAnimationGroup* g) {
             overlay(host[hs].qp->rect().adjusted(4, 30, -4, -150),
-                    QStringLiteral("QP in ERR: nothing is sent"), true);
-            auto* t = token(QStringLiteral("flushed, not sent"), true, true, center(host[hs].sq));
+                    QCoreApplication::translate("rdmalab::app::DataPathView", "QP in ERR: nothing is sent"),
+                    true);
+            auto* t = token(QCoreApplication::translate("rdmalab::app::DataPathView", "flushed, not sent"),
+                            true, true, center(host[hs].sq));
             travel(
                 g, t,
                 polyline({center(host[hs].sq), QPointF(center(host[hs].sq).x(), kBelowRnicY),
@@ -49,7 +53,8 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     // A status with no story (not a local protection error, which depends on the opcode): named on A's send
     // queue, no cause invented for it.
     if (!success && !failure.sent && fault != Fault::LocalProtection) {
-        note(host[hs].sq->rect().adjusted(-3, -3, 3, 3), QStringLiteral("✗ completed with %1").arg(status),
+        note(host[hs].sq->rect().adjusted(-3, -3, 3, 3),
+             QCoreApplication::translate("rdmalab::app::DataPathView", "✗ completed with %1").arg(status),
              true);
         return;
     }
@@ -62,9 +67,8 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
             return;
         } else {
             stages.push_back([this, s, hs, bytes, bufferA, story](QParallelAnimationGroup* g) {
-                overlay(bufferA, QString::fromUtf8(story->readPayload), false);
-                auto* t =
-                    token(QString::fromUtf8(story->readToken).arg(bytes), true, false, bufferLanePoint(s));
+                overlay(bufferA, pathText(story->readPayload), false);
+                auto* t = token(pathText(story->readToken).arg(bytes), true, false, bufferLanePoint(s));
                 travel(g, t, dmaPath(s, center(host[hs].sq), false), ms(600));
             });
         }
@@ -72,14 +76,21 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     // 2. The request leaves A.
     QString request;
     if (shape.send)
-        request = QStringLiteral("%1 packet · %2").arg(shortOpcode(op), bytes);
+        request = QCoreApplication::translate("rdmalab::app::DataPathView", "%1 packet · %2")
+                      .arg(shortOpcode(op), bytes);
     else if (shape.read)
-        request = QStringLiteral("READ request · rkey 0x%1 · %2").arg(w.rkey, 0, 16).arg(bytes);
+        request = QCoreApplication::translate("rdmalab::app::DataPathView", "READ request · rkey 0x%1 · %2")
+                      .arg(w.rkey, 0, 16)
+                      .arg(bytes);
     else if (shape.atomic)
-        request = QStringLiteral("%1 request · rkey 0x%2").arg(shortOpcode(op)).arg(w.rkey, 0, 16);
+        request = QCoreApplication::translate("rdmalab::app::DataPathView", "%1 request · rkey 0x%2")
+                      .arg(shortOpcode(op))
+                      .arg(w.rkey, 0, 16);
     else
-        request =
-            QStringLiteral("%1 packet · rkey 0x%2 · %3").arg(shortOpcode(op)).arg(w.rkey, 0, 16).arg(bytes);
+        request = QCoreApplication::translate("rdmalab::app::DataPathView", "%1 packet · rkey 0x%2 · %3")
+                      .arg(shortOpcode(op))
+                      .arg(w.rkey, 0, 16)
+                      .arg(bytes);
     const bool looped = !shown.pairDevice().isEmpty();
     if (failure.sent && !failure.reachesResponder) { // retries exceeded
         // It left, and nothing came back: where it was lost is not known, so it is drawn only leaving.
@@ -99,17 +110,20 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     // NAK.
     QString check;
     if (success || fault == Fault::LocalProtection)
-        check = shape.send ? QStringLiteral("takes the next receive WQE")
-                           : QStringLiteral("rkey 0x%1 valid, access allowed").arg(w.rkey, 0, 16);
+        check =
+            shape.send
+                ? QCoreApplication::translate("rdmalab::app::DataPathView", "takes the next receive WQE")
+                : QCoreApplication::translate("rdmalab::app::DataPathView", "rkey 0x%1 valid, access allowed")
+                      .arg(w.rkey, 0, 16);
     else {
-        check = QString::fromUtf8(shape.send ? failure.checkSend : failure.checkOneSided);
+        check = pathText(shape.send ? failure.checkSend : failure.checkOneSided);
         if (check.contains(QLatin1String("%1"))) check = check.arg(w.rkey, 0, 16);
     }
     const bool refused = failure.reachesResponder;
     note(at->rect().adjusted(-3, -3, 3, 3), check, refused);
     if (refused) {
         const QString nak =
-            fault == Fault::NotReady ? rnrNakText(shown.qps[hs].rnrRetry) : QString::fromUtf8(failure.nak);
+            fault == Fault::NotReady ? rnrNakText(shown.qps[hs].rnrRetry) : pathText(failure.nak);
         if (nak.isEmpty()) return;
         stages.push_back([this, r, hs, at, nak](QParallelAnimationGroup* g) {
             auto* t = token(nak, true, true, center(at));
@@ -122,15 +136,17 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
         const bool atomic = shape.atomic;
         stages.push_back([this, r, hr, bytes, atomic, bufferB, story](QParallelAnimationGroup* g) {
             overlay(bufferB, QString::fromUtf8(atomic ? story->atomicOverlay : story->responderRead), false);
-            auto* t = token(atomic ? QString::fromUtf8(story->atomicToken)
-                                   : QString::fromUtf8(story->readToken).arg(bytes),
+            auto* t = token(atomic ? pathText(story->atomicToken) : pathText(story->readToken).arg(bytes),
                             true, false, bufferLanePoint(r));
             travel(g, t, dmaPath(r, center(host[hr].mtt), false), ms(600));
         });
         stages.push_back([this, r, hs, hr, bytes, atomic](QParallelAnimationGroup* g) {
-            auto* t = token(atomic ? QStringLiteral("ATOMIC response · old value")
-                                   : QStringLiteral("READ response · %1").arg(bytes),
-                            true, false, center(host[hr].mtt));
+            auto* t =
+                token(atomic ? QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                           "ATOMIC response · old value")
+                             : QCoreApplication::translate("rdmalab::app::DataPathView", "READ response · %1")
+                                   .arg(bytes),
+                      true, false, center(host[hr].mtt));
             travel(g, t, packetPath(r, center(host[hr].mtt), center(host[hs].sq)), ms(900));
         });
         if (fault == Fault::LocalProtection) {
@@ -139,9 +155,8 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
         }
         const QString landed = atomic ? QStringLiteral("8 B") : bytes;
         stages.push_back([this, s, hs, landed, bufferA, story](QParallelAnimationGroup* g) {
-            overlay(bufferA, QString::fromUtf8(story->landRequester), false);
-            auto* t =
-                token(QString::fromUtf8(story->writeToken).arg(landed), true, false, center(host[hs].sq));
+            overlay(bufferA, pathText(story->landRequester), false);
+            auto* t = token(pathText(story->writeToken).arg(landed), true, false, center(host[hs].sq));
             travel(g, t, dmaPath(s, center(host[hs].sq), true), ms(600));
         });
         return;
@@ -151,7 +166,7 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     const bool send = shape.send;
     stages.push_back([this, r, bytes, send, at, bufferB, story](QParallelAnimationGroup* g) {
         overlay(bufferB, QString::fromUtf8(send ? story->landReceive : story->landOneSided), false);
-        auto* t = token(QString::fromUtf8(story->writeToken).arg(bytes), true, false, center(at));
+        auto* t = token(pathText(story->writeToken).arg(bytes), true, false, center(at));
         travel(g, t, dmaPath(r, center(at), true), ms(600));
     });
     stages.push_back([this, r, hs, hr](QParallelAnimationGroup* g) {

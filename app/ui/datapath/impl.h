@@ -100,6 +100,8 @@ struct DataPathView::Impl {
 
     // scene.cpp: building the picture and refreshing it from `shown`
     void build();
+    /// The fixed titles (Host A, the application buffer, the verbs library) in the current language.
+    void retitle();
     void buildHost(int s);
     void paintLanes(QPainter* p, int s);
     void applyTheme();

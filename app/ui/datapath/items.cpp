@@ -1,5 +1,6 @@
 #include "items.h"
 
+#include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QPolygonF>
 
@@ -162,7 +163,8 @@ void BufferBlock::paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget*
         p->setFont(t_->font(t_->base));
         p->setPen(t_->dim);
         drawLine(p, QRectF(c.left(), c.top() + 12, c.width(), 0),
-                 QStringLiteral("no registered buffer yet (ibv_reg_mr registers it)"));
+                 QCoreApplication::translate("rdmalab::app::DataPathView",
+                                             "no registered buffer yet (ibv_reg_mr registers it)"));
     } else {
         const int n = std::min<int>(kCells, static_cast<int>(bytes.size()));
         p->setFont(t_->monoFont(t_->mono, true));
@@ -185,9 +187,12 @@ void BufferBlock::paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget*
     p->setPen(t_->dim);
     const QFontMetricsF fs(p->font());
     if (!bytes.isEmpty()) {
-        QString legend =
-            QStringLiteral("first %1 of %2 bytes").arg(std::min<qsizetype>(kCells, bytes.size())).arg(length);
-        if (!changed.empty()) legend += QStringLiteral("  ·  highlighted: changed since registration");
+        QString legend = QCoreApplication::translate("rdmalab::app::DataPathView", "first %1 of %2 bytes")
+                             .arg(std::min<qsizetype>(kCells, bytes.size()))
+                             .arg(length);
+        if (!changed.empty())
+            legend += QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                  "  ·  highlighted: changed since registration");
         drawLine(p, QRectF(c.left(), y, c.width(), 0), legend);
     }
     y += fs.height() + 2;
@@ -217,7 +222,8 @@ void Token::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
         p->setFont(t_->font(t_->small, false, true));
         p->setPen(main);
         const qreal cw = std::max(r.width(), captionW_);
-        p->drawText(QRectF(-cw / 2, r.top() - 18, cw, 17), Qt::AlignCenter, QStringLiteral("illustrated"));
+        p->drawText(QRectF(-cw / 2, r.top() - 18, cw, 17), Qt::AlignCenter,
+                    QCoreApplication::translate("rdmalab::app::DataPathView", "illustrated"));
         p->setFont(labelFont());
         p->setPen(t_->presentation ? t_->text : main.darker(130));
         p->drawText(r, Qt::AlignCenter, label_);

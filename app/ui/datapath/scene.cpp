@@ -1,5 +1,7 @@
 #include "impl.h"
 
+#include <QCoreApplication>
+
 #include <QFontMetricsF>
 
 #include <algorithm>
@@ -14,17 +16,26 @@ QString hex(quint64 v) {
 }
 } // namespace
 
+void DataPathView::Impl::retitle() {
+    for (int s = 0; s < 2; ++s) {
+        auto& h = host[static_cast<std::size_t>(s)];
+        h.frame->title =
+            s == 0 ? QCoreApplication::translate("rdmalab::app::DataPathView", "Host A · requester")
+                   : QCoreApplication::translate("rdmalab::app::DataPathView", "Host B · responder");
+        h.app->title = QCoreApplication::translate("rdmalab::app::DataPathView", "Application buffer");
+        h.verbs->title = QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                     "Verbs library (libibverbs) · user space");
+    }
+}
+
 void DataPathView::Impl::build() {
     scene->setSceneRect(0, 0, kSceneW, kSceneH);
     for (int s = 0; s < 2; ++s) {
         auto& h = host[static_cast<std::size_t>(s)];
         h.frame = box(QRectF(hostX(s), kHostTop, kHostW, kHostBottom - kHostTop), &Theme::hostFill, 0);
-        h.frame->title = s == 0 ? QStringLiteral("Host A · requester") : QStringLiteral("Host B · responder");
         h.frame->radius = 10;
         h.app = box<BufferBlock>(L(s, 0, kAppY, kInnerW, kAppH), &Theme::app);
-        h.app->title = QStringLiteral("Application buffer");
         h.verbs = box(L(s, 0, kVerbsY, kInnerW, kVerbsH), &Theme::verbs);
-        h.verbs->title = QStringLiteral("Verbs library (libibverbs) · user space");
         h.verbs->centerTitle = true;
         // The kernel's, the device's and the doorbell's titles follow the device (refreshDevice).
         h.kernel = box(L(s, 0, kKernelY, kKernelW, kKernelH), &Theme::kernel);
@@ -299,14 +310,14 @@ void DataPathView::Impl::refreshHeader() {
 void DataPathView::Impl::refreshDevice() {
     const PathStory& st = story();
     for (auto& h : host) {
-        h.kernel->title = QString::fromUtf8(st.kernelTitle);
+        h.kernel->title = pathText(st.kernelTitle);
         h.kernel->lines.clear();
-        if (st.kernelNote[0] != '\0') h.kernel->lines << QString::fromUtf8(st.kernelNote);
+        if (st.kernelNote[0] != '\0') h.kernel->lines << pathText(st.kernelNote);
         h.kernel->centerTitle = true;
-        h.rnic->title = shown.device.isEmpty() ? QString::fromUtf8(st.deviceUnnamed)
-                                               : QString::fromUtf8(st.deviceTitle).arg(shown.device);
+        h.rnic->title =
+            shown.device.isEmpty() ? pathText(st.deviceUnnamed) : pathText(st.deviceTitle).arg(shown.device);
         h.rnic->setFill(st.deviceInKernel ? &Theme::kernel : &Theme::rnic);
-        h.doorbell->title = QString::fromUtf8(st.doorbellTitle);
+        h.doorbell->title = pathText(st.doorbellTitle);
         for (Block* b : {h.kernel, h.rnic, h.doorbell})
             b->update();
     }
@@ -318,7 +329,7 @@ void DataPathView::Impl::refreshPorts() {
     for (int s = 0; s < 2; ++s) {
         auto* port = host[static_cast<std::size_t>(s)].port;
         QStringList parts;
-        parts << QStringLiteral("Port %1").arg(shown.port.port);
+        parts << QCoreApplication::translate("rdmalab::app::DataPathView", "Port %1").arg(shown.port.port);
         if (!shown.port.state.isEmpty()) parts << shown.port.state;
         if (shown.port.mtu > 0) parts << QStringLiteral("MTU %1").arg(shown.port.mtu);
         if (!shown.port.gid.isEmpty())
@@ -342,13 +353,15 @@ void DataPathView::Impl::refreshBuffer(int s) {
     h.app->changed = m.changed;
     QString info;
     if (r.registered)
-        info = QStringLiteral("%1 · %2 B at %3 · lkey %4")
-                   .arg(r.label.isEmpty() ? QStringLiteral("region") : r.label)
-                   .arg(r.length)
-                   .arg(hex(r.addr))
-                   .arg(hex(r.lkey));
+        info =
+            QCoreApplication::translate("rdmalab::app::DataPathView", "%1 · %2 B at %3 · lkey %4")
+                .arg(r.label.isEmpty() ? QCoreApplication::translate("rdmalab::app::DataPathView", "region")
+                                       : r.label)
+                .arg(r.length)
+                .arg(hex(r.addr))
+                .arg(hex(r.lkey));
     else if (!m.bytes.isEmpty())
-        info = QStringLiteral("not registered");
+        info = QCoreApplication::translate("rdmalab::app::DataPathView", "not registered");
     h.app->titleRight = info;
     const auto& x = shown.objects[static_cast<std::size_t>(s)];
     h.app->footer = x.lastWc;
@@ -361,16 +374,18 @@ void DataPathView::Impl::refreshMtt(int s) {
     auto& b = *host[static_cast<std::size_t>(s)].mtt;
     const auto& r = shown.regions[static_cast<std::size_t>(s)];
     b.title = QStringLiteral("MTT");
-    b.titleRight = QStringLiteral("memory translation table");
+    b.titleRight = QCoreApplication::translate("rdmalab::app::DataPathView", "memory translation table");
     b.present = r.registered;
     b.lines.clear();
     if (!r.registered) {
-        b.lines << QStringLiteral("no region registered");
+        b.lines << QCoreApplication::translate("rdmalab::app::DataPathView", "no region registered");
     } else {
-        b.lines << QStringLiteral("addr %1").arg(hex(r.addr)) << QStringLiteral("length %1 B").arg(r.length)
+        b.lines << QCoreApplication::translate("rdmalab::app::DataPathView", "addr %1").arg(hex(r.addr))
+                << QCoreApplication::translate("rdmalab::app::DataPathView", "length %1 B").arg(r.length)
                 << QStringLiteral("lkey 0x%1 · rkey 0x%2").arg(r.lkey, 0, 16).arg(r.rkey, 0, 16)
-                << QStringLiteral("access %1")
-                       .arg(r.access.isEmpty() ? QStringLiteral("(local read only)")
+                << QCoreApplication::translate("rdmalab::app::DataPathView", "access %1")
+                       .arg(r.access.isEmpty() ? QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                                             "(local read only)")
                                                : r.access.join(QStringLiteral(", ")));
     }
     b.update();
@@ -385,7 +400,8 @@ void DataPathView::Impl::refreshQp(int s) {
     h.qp->error = false;
     if (!q.created) {
         h.qp->title = QStringLiteral("QP");
-        h.qp->lines << QStringLiteral("no queue pair (none created, or destroyed)");
+        h.qp->lines << QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                   "no queue pair (none created, or destroyed)");
     } else {
         h.qp->title = QStringLiteral("QP %1%2").arg(q.qpn).arg(
             q.type.isEmpty() ? QString() : QStringLiteral(" · ") + q.type);
@@ -395,7 +411,8 @@ void DataPathView::Impl::refreshQp(int s) {
                                                            : theme.accent;
         h.qp->error = q.state == QLatin1String("ERR");
         QStringList info;
-        if (q.destQpn) info << QStringLiteral("peer QPN %1").arg(q.destQpn);
+        if (q.destQpn)
+            info << QCoreApplication::translate("rdmalab::app::DataPathView", "peer QPN %1").arg(q.destQpn);
         if (q.pathMtu) info << QStringLiteral("MTU %1").arg(q.pathMtu);
         if (!info.isEmpty()) h.qp->lines << info.join(QStringLiteral(" · "));
         QStringList psn;
@@ -403,8 +420,10 @@ void DataPathView::Impl::refreshQp(int s) {
         if (q.rqPsn) psn << QStringLiteral("RQ PSN %1").arg(q.rqPsn);
         if (!psn.isEmpty()) h.qp->lines << psn.join(QStringLiteral(" · "));
         if (!q.lastTransition.isEmpty()) {
-            h.qp->lines << QStringLiteral("last: %1").arg(q.lastTransition);
-            h.qp->lines << QStringLiteral("mask: %1").arg(q.lastMask.join(QStringLiteral(" ")));
+            h.qp->lines << QCoreApplication::translate("rdmalab::app::DataPathView", "last: %1")
+                               .arg(q.lastTransition);
+            h.qp->lines << QCoreApplication::translate("rdmalab::app::DataPathView", "mask: %1")
+                               .arg(q.lastMask.join(QStringLiteral(" ")));
         }
     }
     h.qp->update();
@@ -429,27 +448,39 @@ void DataPathView::Impl::refreshQueues(int s) {
             ++sqCount;
         }
     }
-    h.sq->title = QStringLiteral("SQ · send queue");
-    h.sq->titleRight = sqCount ? QStringLiteral("%1 WQE%2").arg(sqCount).arg(sqCount == 1 ? "" : "s")
-                               : QStringLiteral("empty");
-    h.rq->title = QStringLiteral("RQ · receive queue");
-    h.rq->titleRight = rqCount ? QStringLiteral("%1 WQE%2").arg(rqCount).arg(rqCount == 1 ? "" : "s")
-                               : QStringLiteral("empty");
+    h.sq->title = QCoreApplication::translate("rdmalab::app::DataPathView", "SQ · send queue");
+    h.sq->titleRight =
+        sqCount ? (sqCount == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQE")
+                                : QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQEs"))
+                      .arg(sqCount)
+                : QCoreApplication::translate("rdmalab::app::DataPathView", "empty");
+    h.rq->title = QCoreApplication::translate("rdmalab::app::DataPathView", "RQ · receive queue");
+    h.rq->titleRight =
+        rqCount ? (rqCount == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQE")
+                                : QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQEs"))
+                      .arg(rqCount)
+                : QCoreApplication::translate("rdmalab::app::DataPathView", "empty");
     const auto& x = shown.objects[static_cast<std::size_t>(s)];
     h.cq->present = x.cq;
     h.cq->title = x.cq ? QStringLiteral("CQ %1").arg(x.cqId) : QStringLiteral("CQ");
-    h.cq->titleRight = x.cq && x.cqe ? QStringLiteral("%1 CQEs").arg(x.cqe) : QString();
+    h.cq->titleRight = x.cq && x.cqe
+                           ? QCoreApplication::translate("rdmalab::app::DataPathView", "%1 CQEs").arg(x.cqe)
+                           : QString();
     h.cq->lines.clear();
     if (!x.cq)
-        h.cq->lines << QStringLiteral("no completion queue");
+        h.cq->lines << QCoreApplication::translate("rdmalab::app::DataPathView", "no completion queue");
     else
-        h.cq->lines
-            << (x.polled
-                    ? QStringLiteral("%1 CQE%2 polled by the app").arg(x.polled).arg(x.polled == 1 ? "" : "s")
-                    : QStringLiteral("no completions yet"));
-    if (x.cq && story().cqNote[0] != '\0') h.cq->lines << QString::fromUtf8(story().cqNote);
+        h.cq->lines << (x.polled ? (x.polled == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                                                "%1 CQE polled by the app")
+                                                  : QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                                                "%1 CQEs polled by the app"))
+                                       .arg(x.polled)
+                                 : QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                               "no completions yet"));
+    if (x.cq && story().cqNote[0] != '\0') h.cq->lines << pathText(story().cqNote);
     h.pd->present = x.pd;
-    h.pd->title = x.pd ? QStringLiteral("PD %1").arg(x.pdId) : QStringLiteral("no PD");
+    h.pd->title = x.pd ? QStringLiteral("PD %1").arg(x.pdId)
+                       : QCoreApplication::translate("rdmalab::app::DataPathView", "no PD");
     h.pd->centerTitle = true;
     h.pd->vcenter = true;
     for (auto* b : {h.sq, h.rq, h.cq, h.pd})

@@ -1,5 +1,7 @@
 #include "impl.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 
@@ -167,7 +169,7 @@ void DataPathView::Impl::ringDoorbell(QParallelAnimationGroup* g, int s) {
     const PathStory& story = storyFor(deviceClassOf(shown));
     Block* bell = host[static_cast<std::size_t>(s)].doorbell;
     const bool syscall = story.doorbellLane[0] != '\0';
-    auto* t = token(QString::fromUtf8(story.doorbellToken), false, false, QPointF());
+    auto* t = token(pathText(story.doorbellToken), false, false, QPointF());
     travel(g, t, doorbellPath(s, center(bell), syscall), ms(550));
     pulse(g, bell, ms(400), ms(450));
 }
@@ -180,7 +182,7 @@ void DataPathView::Impl::stageCompletion(const Cue& c) {
     const bool success = status == QLatin1String("IBV_WC_SUCCESS");
     if (c.completedSend) illustrate(s, *c.completedSend, status);
     const QString label = QStringLiteral("CQE %1").arg(shortStatus(status));
-    const QString written = QString::fromUtf8(storyFor(deviceClassOf(shown)).cqeWritten);
+    const QString written = pathText(storyFor(deviceClassOf(shown)).cqeWritten);
     stages.push_back([this, s, hs, success, label, written](QParallelAnimationGroup* g) {
         refreshQueues(s); // the work request is retired
         overlay(host[hs].cq->slotRect(0).adjusted(-3, -3, 3, 3), written, false);

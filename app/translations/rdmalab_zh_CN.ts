@@ -1,0 +1,1968 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Language</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::Banner</name>
+    <message>
+        <source>Restart engine</source>
+        <translation>重启引擎</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::BenchSession</name>
+    <message>
+        <source>A measurement is already running: stop it first.</source>
+        <translation>已有一项测量正在进行：请先停止它。</translation>
+    </message>
+    <message>
+        <source>The engine process is not running: press Restart engine.</source>
+        <translation>引擎进程没有运行：请按“重启引擎”。</translation>
+    </message>
+    <message>
+        <source>Choose what to measure.</source>
+        <translation>请选择要测量的项目。</translation>
+    </message>
+    <message>
+        <source>The engine stopped during the measurement; the results so far are kept.
+%1</source>
+        <translation>测量过程中引擎停止了；已得到的结果保留。
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::BenchWindow</name>
+    <message>
+        <source>rdmalab — TCP and RDMA, measured side by side</source>
+        <translation>rdmalab — TCP 与 RDMA 并排测量</translation>
+    </message>
+    <message>
+        <source>Measuring %1 of %2 …</source>
+        <translation>正在测量第 %1 项，共 %2 项 …</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Iterations</source>
+        <translation>迭代次数</translation>
+    </message>
+    <message>
+        <source>p50 µs</source>
+        <translation>p50 µs</translation>
+    </message>
+    <message>
+        <source>p99 µs</source>
+        <translation>p99 µs</translation>
+    </message>
+    <message>
+        <source>MB/s (10^6)</source>
+        <translation>MB/s (10^6)</translation>
+    </message>
+    <message>
+        <source>Gb/s</source>
+        <translation>Gb/s</translation>
+    </message>
+    <message>
+        <source>Mmsg/s</source>
+        <translation>百万消息/s</translation>
+    </message>
+    <message>
+        <source>user µs/msg</source>
+        <translation>用户态 µs/消息</translation>
+    </message>
+    <message>
+        <source>sys µs/msg</source>
+        <translation>内核态 µs/消息</translation>
+    </message>
+    <message>
+        <source>switches/msg</source>
+        <translation>上下文切换/消息</translation>
+    </message>
+    <message>
+        <source>syscalls/msg</source>
+        <translation>系统调用/消息</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <source>TCP vs RDMA (latency and bandwidth)</source>
+        <translation>TCP 对比 RDMA（延迟与带宽）</translation>
+    </message>
+    <message>
+        <source>All latency kinds (TCP and RDMA)</source>
+        <translation>全部延迟类测量（TCP 与 RDMA）</translation>
+    </message>
+    <message>
+        <source>All bandwidth kinds (TCP and RDMA)</source>
+        <translation>全部带宽类测量（TCP 与 RDMA）</translation>
+    </message>
+    <message>
+        <source> Measure </source>
+        <translation> 测量 </translation>
+    </message>
+    <message>
+        <source>2 B and 64 KiB</source>
+        <translation>2 B 与 64 KiB</translation>
+    </message>
+    <message>
+        <source>  Size </source>
+        <translation>  大小 </translation>
+    </message>
+    <message>
+        <source>Sweep 2 B … 8 MiB</source>
+        <translation>扫描 2 B … 8 MiB</translation>
+    </message>
+    <message>
+        <source>  Iterations </source>
+        <translation>  迭代次数 </translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Open recording…</source>
+        <translation>打开录制…</translation>
+    </message>
+    <message>
+        <source>Open a measurement trace</source>
+        <translation>打开测量轨迹</translation>
+    </message>
+    <message>
+        <source>Trace (*.jsonl);;All files (*)</source>
+        <translation>轨迹 (*.jsonl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Results as CSV…</source>
+        <translation>结果导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Export results</source>
+        <translation>导出结果</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Results as JSON…</source>
+        <translation>结果导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Samples of the shown run as CSV…</source>
+        <translation>当前显示测量的样本导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Export samples</source>
+        <translation>导出样本</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Charts as PNG…</source>
+        <translation>图表导出为 PNG…</translation>
+    </message>
+    <message>
+        <source>Save charts</source>
+        <translation>保存图表</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>Charts as SVG…</source>
+        <translation>图表导出为 SVG…</translation>
+    </message>
+    <message>
+        <source>SVG (*.svg)</source>
+        <translation>SVG (*.svg)</translation>
+    </message>
+    <message>
+        <source>Measurement trace (JSON Lines)…</source>
+        <translation>测量轨迹（JSON Lines）…</translation>
+    </message>
+    <message>
+        <source>Save trace</source>
+        <translation>保存轨迹</translation>
+    </message>
+    <message>
+        <source>Trace (*.jsonl)</source>
+        <translation>轨迹 (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Latency per iteration</source>
+        <translation>每次迭代的延迟</translation>
+    </message>
+    <message>
+        <source>Latency histogram</source>
+        <translation>延迟直方图</translation>
+    </message>
+    <message>
+        <source>Latency CDF</source>
+        <translation>延迟累积分布 (CDF)</translation>
+    </message>
+    <message>
+        <source>Bandwidth over time</source>
+        <translation>带宽随时间变化</translation>
+    </message>
+    <message>
+        <source>Latency (p50) against message size</source>
+        <translation>延迟 (p50) 随消息大小变化</translation>
+    </message>
+    <message>
+        <source>Bandwidth against message size</source>
+        <translation>带宽随消息大小变化</translation>
+    </message>
+    <message>
+        <source>Live charts</source>
+        <translation>实时图表</translation>
+    </message>
+    <message>
+        <source>CPU time per message (both endpoints, from getrusage)</source>
+        <translation>每条消息的 CPU 时间（两端合计，取自 getrusage）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Reading the CPU bars.&lt;/b&gt; TCP: every message is a &lt;code&gt;send()&lt;/code&gt; and a &lt;code&gt;recv()&lt;/code&gt; system call, and the CPU copies the payload twice (into the socket buffer and out of it), so its time is mostly kernel (sys) time. RDMA on a NIC: the application posts work requests and polls completions from user space; the steady-state data path makes no system call and no CPU copy, and busy polling shows up as user time. &lt;b&gt;SoftRoCE (rdma_rxe) is different&lt;/b&gt;: posting a send is a system call and the kernel does the transport and copies, so it shows sys time a NIC would not spend.</source>
+        <translation>&lt;b&gt;如何读 CPU 柱状图。&lt;/b&gt;TCP：每条消息都是一次 &lt;code&gt;send()&lt;/code&gt; 和一次 &lt;code&gt;recv()&lt;/code&gt; 系统调用，CPU 还要把载荷复制两次（复制进套接字缓冲区，再复制出来），所以时间主要花在内核态 (sys)。网卡上的 RDMA：应用程序在用户态投递工作请求并轮询完成项；稳定状态下的数据路径既没有系统调用也没有 CPU 复制，忙轮询表现为用户态时间。&lt;b&gt;SoftRoCE (rdma_rxe) 不一样&lt;/b&gt;：投递一次发送就是一次系统调用，传输和复制都由内核完成，所以会出现网卡不会花费的内核态时间。</translation>
+    </message>
+    <message>
+        <source>CPU per message</source>
+        <translation>每条消息的 CPU</translation>
+    </message>
+    <message>
+        <source>TCP vs RDMA</source>
+        <translation>TCP 对比 RDMA</translation>
+    </message>
+    <message>
+        <source>latency (µs)</source>
+        <translation>延迟 (µs)</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>iterations per bin</source>
+        <translation>每个区间的迭代次数</translation>
+    </message>
+    <message>
+        <source>iterations</source>
+        <translation>迭代次数</translation>
+    </message>
+    <message>
+        <source>CDF</source>
+        <translation>CDF</translation>
+    </message>
+    <message>
+        <source>% of iterations at or below</source>
+        <translation>不高于该值的迭代所占百分比</translation>
+    </message>
+    <message>
+        <source>MB/s (10^6 B/s)</source>
+        <translation>MB/s (10^6 B/s)</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Starting …</source>
+        <translation>正在启动 …</translation>
+    </message>
+    <message>
+        <source>Could not open the recording: %1</source>
+        <translation>无法打开录制：%1</translation>
+    </message>
+    <message>
+        <source>%1 holds no measurement (no &quot;measure&quot; events): open it in the lesson window instead.</source>
+        <translation>%1 中没有测量（没有 &quot;measure&quot; 事件）：请改在课程窗口中打开它。</translation>
+    </message>
+    <message>
+        <source>Latency per iteration — %1, %2 (last %3)</source>
+        <translation>每次迭代的延迟 — %1，%2（最近 %3 次）</translation>
+    </message>
+    <message>
+        <source>Latency per iteration (latency kinds)</source>
+        <translation>每次迭代的延迟（延迟类测量）</translation>
+    </message>
+    <message>
+        <source>Latency histogram (latency kinds)</source>
+        <translation>延迟直方图（延迟类测量）</translation>
+    </message>
+    <message>
+        <source>Latency CDF (latency kinds)</source>
+        <translation>延迟累积分布（延迟类测量）</translation>
+    </message>
+    <message>
+        <source>Latency histogram — %1 iterations above p99.9 (%2 %3) not drawn</source>
+        <translation>延迟直方图 — 高于 p99.9（%2 %3）的 %1 次迭代未画出</translation>
+    </message>
+    <message>
+        <source>Latency histogram — %1 iterations</source>
+        <translation>延迟直方图 — %1 次迭代</translation>
+    </message>
+    <message>
+        <source>Latency CDF — %1, %2</source>
+        <translation>延迟累积分布 — %1，%2</translation>
+    </message>
+    <message>
+        <source>Bandwidth over time (bandwidth kinds)</source>
+        <translation>带宽随时间变化（带宽类测量）</translation>
+    </message>
+    <message>
+        <source>Bandwidth over time — %1, %2</source>
+        <translation>带宽随时间变化 — %1，%2</translation>
+    </message>
+    <message>
+        <source> (no finished %1 measurement yet)</source>
+        <translation>（还没有完成的 %1 测量）</translation>
+    </message>
+    <message>
+        <source>latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>message size (log scale)</source>
+        <translation>消息大小（对数坐标）</translation>
+    </message>
+    <message>
+        <source>µs (log scale)</source>
+        <translation>µs（对数坐标）</translation>
+    </message>
+    <message>
+        <source>MB/s, 10^6 B/s (log scale)</source>
+        <translation>MB/s，10^6 B/s（对数坐标）</translation>
+    </message>
+    <message>
+        <source>user µs per message</source>
+        <translation>每条消息的用户态 µs</translation>
+    </message>
+    <message>
+        <source>sys (kernel) µs per message</source>
+        <translation>每条消息的内核态 (sys) µs</translation>
+    </message>
+    <message>
+        <source>CPU time per message (no finished measurement yet)</source>
+        <translation>每条消息的 CPU 时间（还没有完成的测量）</translation>
+    </message>
+    <message>
+        <source>CPU time per message (both endpoints, from getrusage) — %1</source>
+        <translation>每条消息的 CPU 时间（两端合计，取自 getrusage）— %1</translation>
+    </message>
+    <message>
+        <source>µs per message</source>
+        <translation>每条消息的 µs</translation>
+    </message>
+    <message>
+        <source>Replay loaded: %1 measurements.</source>
+        <translation>已载入回放：%1 项测量。</translation>
+    </message>
+    <message>
+        <source>Done: %1 measurements.</source>
+        <translation>完成：%1 项测量。</translation>
+    </message>
+    <message>
+        <source>The measurement failed: %1</source>
+        <translation>测量失败：%1</translation>
+    </message>
+    <message>
+        <source>The measurement failed.
+%1</source>
+        <translation>测量失败。
+%1</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1
+The measurement is kept in memory only: save it with Export ▸ Measurement trace before you start another one.</source>
+        <translation>自动保存失败：%1
+这次测量只保存在内存中：开始下一次测量之前，请用“导出 ▸ 测量轨迹”保存它。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1, %2&lt;/b&gt; · %3: stopped before the first measured iteration, so there are no statistics</source>
+        <translation>&lt;b&gt;%1，%2&lt;/b&gt; · %3：在第一次计入统计的迭代之前就停止了，因此没有统计数据</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1, %2&lt;/b&gt; · %3 of %4 iterations · %5 · min %6 · p50 %7 · mean %8 · p90 %9 · p99 %10 · p99.9 %11 · max %12</source>
+        <translation>&lt;b&gt;%1，%2&lt;/b&gt; · %3/%4 次迭代 · %5 · 最小 %6 · p50 %7 · 平均 %8 · p90 %9 · p99 %10 · p99.9 %11 · 最大 %12</translation>
+    </message>
+    <message>
+        <source>measuring</source>
+        <translation>测量中</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1, %2&lt;/b&gt; · %3 messages in %4 s · %5 MB/s · %6 Gb/s · %7 million messages/s</source>
+        <translation>&lt;b&gt;%1，%2&lt;/b&gt; · %4 秒内 %3 条消息 · %5 MB/s · %6 Gb/s · 每秒 %7 百万条消息</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1, %2&lt;/b&gt; · measuring …</source>
+        <translation>&lt;b&gt;%1，%2&lt;/b&gt; · 测量中 …</translation>
+    </message>
+    <message>
+        <source>Choose what to measure and press Run. Every number is measured on the device named above, now.</source>
+        <translation>请选择要测量的项目，然后按“运行”。每个数字都是现在在上面注明的设备上测得的。</translation>
+    </message>
+    <message>
+        <source>%1 planned</source>
+        <translation>计划 %1 次</translation>
+    </message>
+    <message>
+        <source> (software RDMA)</source>
+        <translation>（软件 RDMA）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;REPLAY&lt;/b&gt; of %1 — figures recorded earlier, nothing is measured now. </source>
+        <translation>&lt;b&gt;回放&lt;/b&gt; %1 — 这些数字是早先录制的，现在没有进行任何测量。</translation>
+    </message>
+    <message>
+        <source>RDMA measured on &lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>RDMA 测量设备：&lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source> — &lt;span style=&apos;color:#a15c00&apos;&gt;&lt;b&gt;SoftRoCE: RDMA done in software by the Linux kernel (rdma_rxe); these are not hardware numbers.&lt;/b&gt;&lt;/span&gt;</source>
+        <translation> — &lt;span style=&apos;color:#a15c00&apos;&gt;&lt;b&gt;SoftRoCE：由 Linux 内核 (rdma_rxe) 用软件实现的 RDMA；这些不是硬件数字。&lt;/b&gt;&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source> TCP runs over the loopback interface (lo) through the kernel stack of the same machine.</source>
+        <translation> TCP 经由回环接口 (lo) 走同一台机器的内核协议栈。</translation>
+    </message>
+    <message>
+        <source>TCP runs over the loopback interface (lo) through the kernel stack of this machine.</source>
+        <translation>TCP 经由回环接口 (lo) 走本机的内核协议栈。</translation>
+    </message>
+    <message>
+        <source>Nothing measured yet.</source>
+        <translation>还没有测量任何项目。</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::DataPathView</name>
+    <message>
+        <source>RDMA data path</source>
+        <translation>RDMA 数据路径</translation>
+    </message>
+    <message>
+        <source>Hosts A and B with their software layers, the RDMA device&apos;s queues and the RoCE v2 link, drawn as the path of the device in use (a NIC, or SoftRoCE in the kernel)</source>
+        <translation>主机 A 和 B 及其软件层、RDMA 设备的各个队列和 RoCE v2 链路，按所用设备（网卡，或内核中的 SoftRoCE）的路径绘制</translation>
+    </message>
+    <message>
+        <source>✗ no receive WQE posted</source>
+        <translation>✗ 没有已投递的接收 WQE</translation>
+    </message>
+    <message>
+        <source>✗ rkey 0x%1, range or rights refused by the responder</source>
+        <translation>✗ rkey 0x%1、地址范围或访问权限被响应方拒绝</translation>
+    </message>
+    <message>
+        <source>✗ the receive buffer&apos;s key, range or rights refused by the responder</source>
+        <translation>✗ 接收缓冲区的密钥、地址范围或访问权限被响应方拒绝</translation>
+    </message>
+    <message>
+        <source>NAK: remote access error</source>
+        <translation>NAK：远端访问错误</translation>
+    </message>
+    <message>
+        <source>✗ invalid request, refused by the responder</source>
+        <translation>✗ 无效请求，被响应方拒绝</translation>
+    </message>
+    <message>
+        <source>NAK: invalid request</source>
+        <translation>NAK：无效请求</translation>
+    </message>
+    <message>
+        <source>✗ the responder could not carry it out</source>
+        <translation>✗ 响应方无法执行该操作</translation>
+    </message>
+    <message>
+        <source>NAK: remote operational error</source>
+        <translation>NAK：远端操作错误</translation>
+    </message>
+    <message>
+        <source>RNR NAK: rnr_retry ran out, the send failed</source>
+        <translation>RNR NAK：rnr_retry 用尽，发送失败</translation>
+    </message>
+    <message>
+        <source>RNR NAK: rnr_retry 0, the send fails at once</source>
+        <translation>RNR NAK：rnr_retry 为 0，发送立即失败</translation>
+    </message>
+    <message>
+        <source>RNR NAK: rnr_retry 7 never gives up</source>
+        <translation>RNR NAK：rnr_retry 为 7，永不放弃</translation>
+    </message>
+    <message>
+        <source>✗ no ACK or NAK arrived: retries exhausted</source>
+        <translation>✗ 没有收到 ACK 或 NAK：重试已用尽</translation>
+    </message>
+    <message>
+        <source>✗ no ACK or NAK arrived: retry_cnt 0, failed at the first timeout</source>
+        <translation>✗ 没有收到 ACK 或 NAK：retry_cnt 为 0，第一次超时即失败</translation>
+    </message>
+    <message>
+        <source>✗ lkey refused on A: the returned bytes cannot be written into A&apos;s memory</source>
+        <translation>✗ A 上的 lkey 被拒绝：返回的字节无法写入 A 的内存</translation>
+    </message>
+    <message>
+        <source>✗ lkey refused on A: the payload cannot be read, nothing is sent</source>
+        <translation>✗ A 上的 lkey 被拒绝：无法读取载荷，什么也没有发送</translation>
+    </message>
+    <message>
+        <source>control path</source>
+        <translation>控制路径</translation>
+    </message>
+    <message>
+        <source>no device yet</source>
+        <translation>尚无设备</translation>
+    </message>
+    <message>
+        <source>SoftRoCE (software RDMA)</source>
+        <translation>SoftRoCE（软件 RDMA）</translation>
+    </message>
+    <message>
+        <source>REPLAY</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <source>Step %1/%2: %3</source>
+        <translation>第 %1/%2 步：%3</translation>
+    </message>
+    <message>
+        <source>RoCE v2: UDP/IP, port 4791</source>
+        <translation>RoCE v2：UDP/IP，端口 4791</translation>
+    </message>
+    <message>
+        <source>RoCE v2 packets: UDP/IP, port 4791</source>
+        <translation>RoCE v2 数据包：UDP/IP，端口 4791</translation>
+    </message>
+    <message>
+        <source>solid = observed event from the real device</source>
+        <translation>实线 = 从真实设备观察到的事件</translation>
+    </message>
+    <message>
+        <source>REPLAY · the recording&apos;s note: %1</source>
+        <translation>回放 · 录制的备注：%1</translation>
+    </message>
+    <message>
+        <source>The session&apos;s note: %1</source>
+        <translation>本次会话的备注：%1</translation>
+    </message>
+    <message>
+        <source>Kernel (ib_uverbs: control path only)</source>
+        <translation>内核（ib_uverbs：仅控制路径）</translation>
+    </message>
+    <message>
+        <source>RNIC · %1</source>
+        <translation>RNIC · %1</translation>
+    </message>
+    <message>
+        <source>RNIC</source>
+        <translation>RNIC</translation>
+    </message>
+    <message>
+        <source>data path: bypasses the kernel</source>
+        <translation>数据路径：绕过内核</translation>
+    </message>
+    <message>
+        <source>doorbell (MMIO)</source>
+        <translation>门铃 (MMIO)</translation>
+    </message>
+    <message>
+        <source>ring in host memory: the NIC writes CQEs (DMA)</source>
+        <translation>位于主机内存中的环：网卡写入 CQE (DMA)</translation>
+    </message>
+    <message>
+        <source>dashed = illustration of what happens inside the NIC</source>
+        <translation>虚线 = 示意网卡内部发生的事</translation>
+    </message>
+    <message>
+        <source>A and B are both on %1: the NIC loops the packets back inside itself, they never leave on the wire</source>
+        <translation>A 和 B 都在 %1 上：网卡在内部把数据包环回，它们从不离开线缆</translation>
+    </message>
+    <message>
+        <source>MMIO doorbell write</source>
+        <translation>MMIO 门铃写入</translation>
+    </message>
+    <message>
+        <source>NIC reads the payload (DMA)</source>
+        <translation>网卡读取载荷 (DMA)</translation>
+    </message>
+    <message>
+        <source>DMA read %1</source>
+        <translation>DMA 读 %1</translation>
+    </message>
+    <message>
+        <source>bytes land in B&apos;s memory (DMA): B&apos;s CPU takes no part</source>
+        <translation>字节落入 B 的内存 (DMA)：B 的 CPU 不参与</translation>
+    </message>
+    <message>
+        <source>bytes land in the buffer of B&apos;s receive WQE (DMA)</source>
+        <translation>字节落入 B 的接收 WQE 的缓冲区 (DMA)</translation>
+    </message>
+    <message>
+        <source>bytes land in A&apos;s memory (DMA)</source>
+        <translation>字节落入 A 的内存 (DMA)</translation>
+    </message>
+    <message>
+        <source>DMA write %1</source>
+        <translation>DMA 写 %1</translation>
+    </message>
+    <message>
+        <source>NIC reads the requested bytes (DMA): B&apos;s CPU takes no part</source>
+        <translation>网卡读取所请求的字节 (DMA)：B 的 CPU 不参与</translation>
+    </message>
+    <message>
+        <source>NIC reads, compares/adds and writes 8 bytes (DMA): B&apos;s CPU takes no part</source>
+        <translation>网卡读取、比较/相加并写回 8 字节 (DMA)：B 的 CPU 不参与</translation>
+    </message>
+    <message>
+        <source>DMA read-modify-write</source>
+        <translation>DMA 读-改-写</translation>
+    </message>
+    <message>
+        <source>the NIC wrote this CQE (DMA)</source>
+        <translation>这个 CQE 由网卡写入 (DMA)</translation>
+    </message>
+    <message>
+        <source>Kernel: ib_uverbs + rdma_rxe</source>
+        <translation>内核：ib_uverbs + rdma_rxe</translation>
+    </message>
+    <message>
+        <source>rdma_rxe (below) does the NIC&apos;s work on a CPU</source>
+        <translation>rdma_rxe（下方）在 CPU 上完成网卡的工作</translation>
+    </message>
+    <message>
+        <source>%1 · software RDMA device</source>
+        <translation>%1 · 软件 RDMA 设备</translation>
+    </message>
+    <message>
+        <source>software RDMA device (kernel)</source>
+        <translation>软件 RDMA 设备（内核）</translation>
+    </message>
+    <message>
+        <source>rings shared with the kernel: no system call</source>
+        <translation>与内核共享的环：没有系统调用</translation>
+    </message>
+    <message>
+        <source>send doorbell: write() system call</source>
+        <translation>发送门铃：write() 系统调用</translation>
+    </message>
+    <message>
+        <source>rxe requester</source>
+        <translation>rxe 请求方</translation>
+    </message>
+    <message>
+        <source>ring shared with the process: rxe writes CQEs (CPU)</source>
+        <translation>与进程共享的环：rxe 写入 CQE (CPU)</translation>
+    </message>
+    <message>
+        <source>dashed = illustration of what happens inside the rxe driver</source>
+        <translation>虚线 = 示意 rxe 驱动内部发生的事</translation>
+    </message>
+    <message>
+        <source>A and B are both on %1: rxe loops the packets back inside the driver, they never reach a network interface</source>
+        <translation>A 和 B 都在 %1 上：rxe 在驱动内部把数据包环回，它们从不到达网络接口</translation>
+    </message>
+    <message>
+        <source>write() system call: doorbell</source>
+        <translation>write() 系统调用：门铃</translation>
+    </message>
+    <message>
+        <source>rxe copies the payload with the CPU (kernel)</source>
+        <translation>rxe 用 CPU 复制载荷（内核）</translation>
+    </message>
+    <message>
+        <source>CPU copy %1</source>
+        <translation>CPU 复制 %1</translation>
+    </message>
+    <message>
+        <source>rxe copies the bytes into B&apos;s memory with the CPU (kernel): B&apos;s application runs no code</source>
+        <translation>rxe 用 CPU 把字节复制进 B 的内存（内核）：B 的应用程序不执行任何代码</translation>
+    </message>
+    <message>
+        <source>rxe copies the bytes into the buffer of B&apos;s receive WQE (CPU)</source>
+        <translation>rxe 把字节复制进 B 的接收 WQE 的缓冲区 (CPU)</translation>
+    </message>
+    <message>
+        <source>rxe copies the bytes into A&apos;s memory (CPU)</source>
+        <translation>rxe 把字节复制进 A 的内存 (CPU)</translation>
+    </message>
+    <message>
+        <source>rxe copies the requested bytes with the CPU (kernel): B&apos;s application runs no code</source>
+        <translation>rxe 用 CPU 复制所请求的字节（内核）：B 的应用程序不执行任何代码</translation>
+    </message>
+    <message>
+        <source>rxe reads, compares/adds and writes 8 bytes with the CPU (kernel)</source>
+        <translation>rxe 用 CPU 读取、比较/相加并写回 8 字节（内核）</translation>
+    </message>
+    <message>
+        <source>CPU read-modify-write</source>
+        <translation>CPU 读-改-写</translation>
+    </message>
+    <message>
+        <source>rxe wrote this CQE into the shared ring (CPU)</source>
+        <translation>这个 CQE 由 rxe 写入共享环 (CPU)</translation>
+    </message>
+    <message>
+        <source>Kernel (ib_uverbs)</source>
+        <translation>内核 (ib_uverbs)</translation>
+    </message>
+    <message>
+        <source>RDMA device · %1</source>
+        <translation>RDMA 设备 · %1</translation>
+    </message>
+    <message>
+        <source>RDMA device</source>
+        <translation>RDMA 设备</translation>
+    </message>
+    <message>
+        <source>data path</source>
+        <translation>数据路径</translation>
+    </message>
+    <message>
+        <source>doorbell</source>
+        <translation>门铃</translation>
+    </message>
+    <message>
+        <source>dashed = illustration of what happens inside the device</source>
+        <translation>虚线 = 示意设备内部发生的事</translation>
+    </message>
+    <message>
+        <source>A and B are both on %1: the packets are looped back inside the device</source>
+        <translation>A 和 B 都在 %1 上：数据包在设备内部环回</translation>
+    </message>
+    <message>
+        <source>the device reads the payload</source>
+        <translation>设备读取载荷</translation>
+    </message>
+    <message>
+        <source>read %1</source>
+        <translation>读 %1</translation>
+    </message>
+    <message>
+        <source>bytes land in B&apos;s memory</source>
+        <translation>字节落入 B 的内存</translation>
+    </message>
+    <message>
+        <source>bytes land in the buffer of B&apos;s receive WQE</source>
+        <translation>字节落入 B 的接收 WQE 的缓冲区</translation>
+    </message>
+    <message>
+        <source>bytes land in A&apos;s memory</source>
+        <translation>字节落入 A 的内存</translation>
+    </message>
+    <message>
+        <source>write %1</source>
+        <translation>写 %1</translation>
+    </message>
+    <message>
+        <source>the device reads the requested bytes</source>
+        <translation>设备读取所请求的字节</translation>
+    </message>
+    <message>
+        <source>the device reads, compares/adds and writes 8 bytes</source>
+        <translation>设备读取、比较/相加并写回 8 字节</translation>
+    </message>
+    <message>
+        <source>read-modify-write</source>
+        <translation>读-改-写</translation>
+    </message>
+    <message>
+        <source>the device wrote this CQE</source>
+        <translation>这个 CQE 由设备写入</translation>
+    </message>
+    <message>
+        <source>%1 B inline: the CPU copied them into the WQE</source>
+        <translation>%1 B 内联：CPU 已把它们复制进 WQE</translation>
+    </message>
+    <message>
+        <source>inline: the payload travels in the WQE, A&apos;s buffer is not read again</source>
+        <translation>内联：载荷随 WQE 传送，不再读取 A 的缓冲区</translation>
+    </message>
+    <message>
+        <source>QP in ERR: nothing is sent</source>
+        <translation>QP 处于 ERR：什么也不发送</translation>
+    </message>
+    <message>
+        <source>flushed, not sent</source>
+        <translation>已冲刷 (flushed)，未发送</translation>
+    </message>
+    <message>
+        <source>✗ completed with %1</source>
+        <translation>✗ 以 %1 完成</translation>
+    </message>
+    <message>
+        <source>%1 packet · %2</source>
+        <translation>%1 数据包 · %2</translation>
+    </message>
+    <message>
+        <source>READ request · rkey 0x%1 · %2</source>
+        <translation>READ 请求 · rkey 0x%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 request · rkey 0x%2</source>
+        <translation>%1 请求 · rkey 0x%2</translation>
+    </message>
+    <message>
+        <source>%1 packet · rkey 0x%2 · %3</source>
+        <translation>%1 数据包 · rkey 0x%2 · %3</translation>
+    </message>
+    <message>
+        <source>takes the next receive WQE</source>
+        <translation>取用下一个接收 WQE</translation>
+    </message>
+    <message>
+        <source>rkey 0x%1 valid, access allowed</source>
+        <translation>rkey 0x%1 有效，允许访问</translation>
+    </message>
+    <message>
+        <source>ATOMIC response · old value</source>
+        <translation>ATOMIC 响应 · 原值</translation>
+    </message>
+    <message>
+        <source>READ response · %1</source>
+        <translation>READ 响应 · %1</translation>
+    </message>
+    <message>
+        <source>no registered buffer yet (ibv_reg_mr registers it)</source>
+        <translation>还没有已注册的缓冲区（由 ibv_reg_mr 注册）</translation>
+    </message>
+    <message>
+        <source>first %1 of %2 bytes</source>
+        <translation>%2 字节中的前 %1 字节</translation>
+    </message>
+    <message>
+        <source>  ·  highlighted: changed since registration</source>
+        <translation>  ·  高亮：注册以来改变过的字节</translation>
+    </message>
+    <message>
+        <source>illustrated</source>
+        <translation>示意</translation>
+    </message>
+    <message>
+        <source>Host A · requester</source>
+        <translation>主机 A · 请求方</translation>
+    </message>
+    <message>
+        <source>Host B · responder</source>
+        <translation>主机 B · 响应方</translation>
+    </message>
+    <message>
+        <source>Application buffer</source>
+        <translation>应用程序缓冲区</translation>
+    </message>
+    <message>
+        <source>Verbs library (libibverbs) · user space</source>
+        <translation>Verbs 库 (libibverbs) · 用户态</translation>
+    </message>
+    <message>
+        <source>Port %1</source>
+        <translation>端口 %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 B at %3 · lkey %4</source>
+        <translation>%1 · %2 B，位于 %3 · lkey %4</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <translation>区域</translation>
+    </message>
+    <message>
+        <source>not registered</source>
+        <translation>未注册</translation>
+    </message>
+    <message>
+        <source>memory translation table</source>
+        <translation>内存地址转换表</translation>
+    </message>
+    <message>
+        <source>no region registered</source>
+        <translation>没有已注册的内存区域</translation>
+    </message>
+    <message>
+        <source>addr %1</source>
+        <translation>地址 %1</translation>
+    </message>
+    <message>
+        <source>length %1 B</source>
+        <translation>长度 %1 B</translation>
+    </message>
+    <message>
+        <source>access %1</source>
+        <translation>访问权限 %1</translation>
+    </message>
+    <message>
+        <source>(local read only)</source>
+        <translation>（仅本地读）</translation>
+    </message>
+    <message>
+        <source>no queue pair (none created, or destroyed)</source>
+        <translation>没有队列对（未创建，或已销毁）</translation>
+    </message>
+    <message>
+        <source>peer QPN %1</source>
+        <translation>对端 QPN %1</translation>
+    </message>
+    <message>
+        <source>last: %1</source>
+        <translation>上一次：%1</translation>
+    </message>
+    <message>
+        <source>mask: %1</source>
+        <translation>掩码：%1</translation>
+    </message>
+    <message>
+        <source>SQ · send queue</source>
+        <translation>SQ · 发送队列</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>空</translation>
+    </message>
+    <message>
+        <source>RQ · receive queue</source>
+        <translation>RQ · 接收队列</translation>
+    </message>
+    <message>
+        <source>%1 CQEs</source>
+        <translation>%1 个 CQE</translation>
+    </message>
+    <message>
+        <source>no completion queue</source>
+        <translation>没有完成队列</translation>
+    </message>
+    <message>
+        <source>no completions yet</source>
+        <translation>还没有完成项</translation>
+    </message>
+    <message>
+        <source>no PD</source>
+        <translation>没有 PD</translation>
+    </message>
+    <message>
+        <source>RNR NAK, retried %1 time, then failed</source>
+        <translation>RNR NAK，重试 %1 次后失败</translation>
+    </message>
+    <message>
+        <source>RNR NAK, retried %1 times, then failed</source>
+        <translation>RNR NAK，重试 %1 次后失败</translation>
+    </message>
+    <message>
+        <source>✗ no ACK or NAK arrived: retried %1 time (retry_cnt), then failed</source>
+        <translation>✗ 没有收到 ACK 或 NAK：重试 %1 次 (retry_cnt) 后失败</translation>
+    </message>
+    <message>
+        <source>✗ no ACK or NAK arrived: retried %1 times (retry_cnt), then failed</source>
+        <translation>✗ 没有收到 ACK 或 NAK：重试 %1 次 (retry_cnt) 后失败</translation>
+    </message>
+    <message>
+        <source>%1 WQE</source>
+        <translation>%1 个 WQE</translation>
+    </message>
+    <message>
+        <source>%1 WQEs</source>
+        <translation>%1 个 WQE</translation>
+    </message>
+    <message>
+        <source>%1 CQE polled by the app</source>
+        <translation>应用程序已轮询 %1 个 CQE</translation>
+    </message>
+    <message>
+        <source>%1 CQEs polled by the app</source>
+        <translation>应用程序已轮询 %1 个 CQE</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::EngineClient</name>
+    <message>
+        <source>output line %1: longer than %2 MiB</source>
+        <translation>输出第 %1 行：超过 %2 MiB</translation>
+    </message>
+    <message>
+        <source>output %1</source>
+        <translation>输出 %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2 events had a field of the wrong type)</source>
+        <translation>%1（%2 个事件有字段类型错误）</translation>
+    </message>
+    <message>
+        <source>engine %1; the event was skipped</source>
+        <translation>引擎 %1；已跳过该事件</translation>
+    </message>
+    <message>
+        <source>The engine process (%1) sent something that is not a trace event: %2
+It was stopped. Nothing you recorded is lost: the trace so far stays in the timeline and can be saved. Press Restart engine to go on.</source>
+        <translation>引擎进程 (%1) 发送了不是轨迹事件的内容：%2
+它已被停止。你录制的内容不会丢失：目前为止的轨迹仍在时间线中，可以保存。按“重启引擎”继续。</translation>
+    </message>
+    <message>
+        <source>The engine process (%1) crashed.</source>
+        <translation>引擎进程 (%1) 崩溃了。</translation>
+    </message>
+    <message>
+        <source>The engine process (%1) exited with status %2.</source>
+        <translation>引擎进程 (%1) 已退出，状态码 %2。</translation>
+    </message>
+    <message>
+        <source>
+Nothing you recorded is lost: the trace so far stays in the timeline and can be saved. Press Restart engine to go on.</source>
+        <translation>
+你录制的内容不会丢失：目前为止的轨迹仍在时间线中，可以保存。按“重启引擎”继续。</translation>
+    </message>
+    <message>
+        <source>Could not start the engine process &apos;%1&apos;: %2.
+Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</source>
+        <translation>无法启动引擎进程“%1”：%2。
+请用 `cmake --build --preset dev` 构建它，或把 rdmalab-cli 放在应用程序旁边。</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::LabCatalog</name>
+    <message>
+        <source>Lab</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>难度</translation>
+    </message>
+    <message>
+        <source>Minutes</source>
+        <translation>分钟</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::LabSession</name>
+    <message>
+        <source>The engine process is not running: use Engine &gt; Restart engine.</source>
+        <translation>引擎进程没有运行：请使用“引擎 &gt; 重启引擎”。</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s answer to %1 is malformed: %2</source>
+        <translation>引擎对 %1 的应答格式错误：%2</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::LabWindow</name>
+    <message>
+        <source>rdmalab — Labs</source>
+        <translation>rdmalab — 实验</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>No lab &apos;%1&apos; in %2 or %3</source>
+        <translation>在 %2 或 %3 中没有实验“%1”</translation>
+    </message>
+    <message>
+        <source>These lab files did not load:
+%1</source>
+        <translation>以下实验文件没有载入：
+%1</translation>
+    </message>
+    <message>
+        <source>Choose a lab on the left.</source>
+        <translation>请在左侧选择一个实验。</translation>
+    </message>
+    <message>
+        <source>a name or number: varying parameters are drawn from it</source>
+        <translation>一个名字或数字：可变参数由它抽取</translation>
+    </message>
+    <message>
+        <source>Per-student variation: the same seed always gives the same values, a neighbour&apos;s seed others. Values typed above still win.</source>
+        <translation>按学生变化：同一个种子总是得到相同的取值，邻座的种子得到另一组。上面手动输入的值仍然优先。</translation>
+    </message>
+    <message>
+        <source>Student</source>
+        <translation>学生</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Step ▷</source>
+        <translation>单步 ▷</translation>
+    </message>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 播放</translation>
+    </message>
+    <message>
+        <source>⟲ Reset</source>
+        <translation>⟲ 重置</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>导出报告…</translation>
+    </message>
+    <message>
+        <source>Write an HTML report of this run: device, date, parameters, every step and expectation, and the trace</source>
+        <translation>为这次运行写一份 HTML 报告：设备、日期、参数、每一步和每条预期，以及轨迹</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>Expectation</source>
+        <translation>预期</translation>
+    </message>
+    <message>
+        <source>Observed</source>
+        <translation>观察到的</translation>
+    </message>
+    <message>
+        <source>Export lab report</source>
+        <translation>导出实验报告</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>Report written: %1</source>
+        <translation>报告已写入：%1</translation>
+    </message>
+    <message>
+        <source>chapter %1</source>
+        <translation>第 %1 章</translation>
+    </message>
+    <message>
+        <source>%1 minutes</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source> (%1 to %2)</source>
+        <translation>（%1 到 %2）</translation>
+    </message>
+    <message>
+        <source> (one of %1)</source>
+        <translation>（取 %1 之一）</translation>
+    </message>
+    <message>
+        <source>Preparing %1 on the device…</source>
+        <translation>正在设备上准备 %1…</translation>
+    </message>
+    <message>
+        <source>*Skipped: %1*</source>
+        <translation>*已跳过：%1*</translation>
+    </message>
+    <message>
+        <source>*Not run yet.*</source>
+        <translation>*尚未运行。*</translation>
+    </message>
+    <message>
+        <source>⏸ Pause</source>
+        <translation>⏸ 暂停</translation>
+    </message>
+    <message>
+        <source>%1: step %2 of %3 · %4 held, %5 broken</source>
+        <translation>%1：第 %2 步，共 %3 步 · %4 条成立，%5 条不成立</translation>
+    </message>
+    <message>
+        <source> · every expectation held</source>
+        <translation> · 所有预期均成立</translation>
+    </message>
+    <message>
+        <source> · NOT every expectation held</source>
+        <translation> · 并非所有预期都成立</translation>
+    </message>
+    <message>
+        <source>The running lab keeps its language; the next Start uses the new one.</source>
+        <translation>正在运行的实验保持原来的语言；下一次“开始”使用新语言。</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::LessonController</name>
+    <message>
+        <source>The engine is not running: press Restart engine, or open a recording.</source>
+        <translation>引擎没有运行：请按“重启引擎”，或打开一个录制。</translation>
+    </message>
+    <message>
+        <source>Replaying %1 — recorded on %2 (%3) at %4</source>
+        <translation>正在回放 %1 — 录制于 %2 (%3)，时间 %4</translation>
+    </message>
+    <message>
+        <source>an unknown device</source>
+        <translation>未知设备</translation>
+    </message>
+    <message>
+        <source>unknown host</source>
+        <translation>未知主机</translation>
+    </message>
+    <message>
+        <source>the recording</source>
+        <translation>该录制</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::MainWindow</name>
+    <message>
+        <source>There is no lesson &apos;%1&apos;; the lessons are: %2</source>
+        <translation>没有课程“%1”；现有课程：%2</translation>
+    </message>
+    <message>
+        <source>Lesson finished: the data moved and was verified.</source>
+        <translation>课程完成：数据已传送并通过校验。</translation>
+    </message>
+    <message>
+        <source>Lesson finished with an error: see the inspector.</source>
+        <translation>课程结束但出错：请查看检查器。</translation>
+    </message>
+    <message>
+        <source>There is no unfinished session to reopen in %1.</source>
+        <translation>%1 中没有可重新打开的未结束会话。</translation>
+    </message>
+    <message>
+        <source>Some lab files could not be loaded: %1</source>
+        <translation>部分实验文件无法载入：%1</translation>
+    </message>
+    <message>
+        <source>Open recording</source>
+        <translation>打开录制</translation>
+    </message>
+    <message>
+        <source>Traces (*.jsonl)</source>
+        <translation>轨迹 (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Save trace</source>
+        <translation>保存轨迹</translation>
+    </message>
+    <message>
+        <source>Export PNG</source>
+        <translation>导出 PNG</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>rdmalab — RDMA data paths, step by step</source>
+        <translation>rdmalab — 一步一步看 RDMA 数据路径</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open recording…</source>
+        <translation>打开录制(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save trace…</source>
+        <translation>保存轨迹(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export view as PNG…</source>
+        <translation>将视图导出为 PNG(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode (large, high contrast)</source>
+        <translation>演示模式（大字体、高对比度）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Labs</source>
+        <translation>实验(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Lab browser…</source>
+        <translation>实验浏览器(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>&amp;Workbench…</source>
+        <translation>工作台(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>&amp;Engine</source>
+        <translation>引擎(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Restart engine</source>
+        <translation>重启引擎(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source> Lesson </source>
+        <translation> 课程 </translation>
+    </message>
+    <message>
+        <source>  Size </source>
+        <translation>  大小 </translation>
+    </message>
+    <message>
+        <source> B</source>
+        <translation> B</translation>
+    </message>
+    <message>
+        <source>  Message </source>
+        <translation>  消息 </translation>
+    </message>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 播放</translation>
+    </message>
+    <message>
+        <source>Perform the steps one after another</source>
+        <translation>一步接一步地执行各个步骤</translation>
+    </message>
+    <message>
+        <source>⏸ Pause</source>
+        <translation>⏸ 暂停</translation>
+    </message>
+    <message>
+        <source>Stop after the current step</source>
+        <translation>在当前步骤之后停止</translation>
+    </message>
+    <message>
+        <source>Step ▷</source>
+        <translation>单步 ▷</translation>
+    </message>
+    <message>
+        <source>Perform exactly the next real verbs step</source>
+        <translation>只执行下一个真实的 verbs 步骤</translation>
+    </message>
+    <message>
+        <source>⟲ Reset</source>
+        <translation>⟲ 重置</translation>
+    </message>
+    <message>
+        <source>Release everything and start the lesson again</source>
+        <translation>释放所有资源，重新开始本课程</translation>
+    </message>
+    <message>
+        <source>  Speed </source>
+        <translation>  速度 </translation>
+    </message>
+    <message>
+        <source>Animation speed</source>
+        <translation>动画速度</translation>
+    </message>
+    <message>
+        <source>The language of the interface and of the lesson texts</source>
+        <translation>界面和课文的语言</translation>
+    </message>
+    <message>
+        <source>Measure TCP vs RDMA…</source>
+        <translation>测量 TCP 对比 RDMA…</translation>
+    </message>
+    <message>
+        <source>Open the measurement window: latency and bandwidth of TCP and RDMA, live charts</source>
+        <translation>打开测量窗口：TCP 与 RDMA 的延迟和带宽，实时图表</translation>
+    </message>
+    <message>
+        <source>Reopen</source>
+        <translation>重新打开</translation>
+    </message>
+    <message>
+        <source>Open the session as a replay of what was recorded before it ended</source>
+        <translation>把该会话作为回放打开，回放它结束前录下的内容</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>忽略</translation>
+    </message>
+    <message>
+        <source>Keep the file, but do not offer it again</source>
+        <translation>保留文件，但不再提示</translation>
+    </message>
+    <message>
+        <source>Device / port</source>
+        <translation>设备 / 端口</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Open a recording…</source>
+        <translation>打开一个录制…</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <source>Both sides</source>
+        <translation>双方</translation>
+    </message>
+    <message>
+        <source>A (requester)</source>
+        <translation>A（请求方）</translation>
+    </message>
+    <message>
+        <source>B (responder)</source>
+        <translation>B（响应方）</translation>
+    </message>
+    <message>
+        <source>Device-wide</source>
+        <translation>设备范围</translation>
+    </message>
+    <message>
+        <source>The engine process stopped.</source>
+        <translation>引擎进程已停止。</translation>
+    </message>
+    <message>
+        <source>No RDMA device: create a SoftRoCE device, or open a recording.</source>
+        <translation>没有 RDMA 设备：请创建一个 SoftRoCE 设备，或打开一个录制。</translation>
+    </message>
+    <message>
+        <source>Starting the engine…</source>
+        <translation>正在启动引擎…</translation>
+    </message>
+    <message>
+        <source>No lessons found in %1. %2</source>
+        <translation>在 %1 中没有找到课程。%2</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>link layer</source>
+        <translation>链路层</translation>
+    </message>
+    <message>
+        <source>active MTU</source>
+        <translation>当前 MTU</translation>
+    </message>
+    <message>
+        <source>GID table</source>
+        <translation>GID 表</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;No RDMA device&lt;/h3&gt;&lt;p&gt;rdmalab shows real verbs calls on a real device, so it needs one. Without an RDMA NIC, &lt;b&gt;SoftRoCE&lt;/b&gt; (the &lt;code&gt;rdma_rxe&lt;/code&gt; kernel module) implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the loopback interface).&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;没有 RDMA 设备&lt;/h3&gt;&lt;p&gt;rdmalab 展示的是真实设备上的真实 verbs 调用，所以需要一个设备。没有 RDMA 网卡时，&lt;b&gt;SoftRoCE&lt;/b&gt;（内核模块 &lt;code&gt;rdma_rxe&lt;/code&gt;）可以在普通网络接口（以太网，甚至回环接口）上用软件实现 RoCE v2。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Or open a recording of a real run to replay it.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;也可以打开一次真实运行的录制来回放它。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1
+This session is kept in memory only: save it with File ▸ Save trace… before you start another lesson.</source>
+        <translation>自动保存失败：%1
+本次会话只保存在内存中：开始另一节课程之前，请用“文件 ▸ 保存轨迹…”保存它。</translation>
+    </message>
+    <message>
+        <source>Cannot open the recording:
+%1</source>
+        <translation>无法打开录制：
+%1</translation>
+    </message>
+    <message>
+        <source>Bad recording</source>
+        <translation>录制文件有误</translation>
+    </message>
+    <message>
+        <source>%1 (a live session that ended without being closed)</source>
+        <translation>%1（一次未正常关闭就结束的实时会话）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>The previous session (started %1, %2 events) ended without being closed: the app was killed or crashed. Its autosave keeps everything up to the last complete event: %3</source>
+        <translation>上一次会话（开始于 %1，%2 个事件）没有正常关闭就结束了：应用程序被终止或崩溃。它的自动保存文件保留了直到最后一个完整事件的全部内容：%3</translation>
+    </message>
+    <message>
+        <source>
+The last line was incomplete and is left out (%1).</source>
+        <translation>
+最后一行不完整，已略去（%1）。</translation>
+    </message>
+    <message>
+        <source>
+%1 more unfinished sessions after this one.</source>
+        <translation>
+在这之后还有 %1 个未结束的会话。</translation>
+    </message>
+    <message>
+        <source>Saved %1 events to %2</source>
+        <translation>已将 %1 个事件保存到 %2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>第 %1 步，共 %2 步：%3</translation>
+    </message>
+    <message>
+        <source>Ready: %1 steps planned. Press Step or Play.</source>
+        <translation>就绪：计划了 %1 个步骤。请按“单步”或“播放”。</translation>
+    </message>
+    <message>
+        <source>REPLAY of a recording of a live session that ended without being closed — device %1 on %2, recorded %3</source>
+        <translation>回放一次未正常关闭就结束的实时会话的录制 — 设备 %1，主机 %2，录制于 %3</translation>
+    </message>
+    <message>
+        <source>REPLAY of a recording — device %1 on %2, recorded %3</source>
+        <translation>回放录制 — 设备 %1，主机 %2，录制于 %3</translation>
+    </message>
+    <message>
+        <source>Live on %1</source>
+        <translation>正在 %1 上实时运行</translation>
+    </message>
+    <message>
+        <source>  (SoftRoCE: software RDMA — timings are not hardware timings)</source>
+        <translation>  （SoftRoCE：软件 RDMA — 时间不是硬件时间）</translation>
+    </message>
+    <message>
+        <source>The recording&apos;s note: %1</source>
+        <translation>录制的备注：%1</translation>
+    </message>
+    <message>
+        <source>The session&apos;s note: %1</source>
+        <translation>本次会话的备注：%1</translation>
+    </message>
+    <message>
+        <source>Engine %1 ready (trace format %2)</source>
+        <translation>引擎 %1 已就绪（轨迹格式 %2）</translation>
+    </message>
+    <message>
+        <source>SoftRoCE (software)</source>
+        <translation>SoftRoCE（软件）</translation>
+    </message>
+    <message>
+        <source>, observed, event #%1)</source>
+        <translation>，观察到的，事件 #%1）</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>REPLAY</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <source>of a recording made on %1 (%2) at %3: these events were observed then, not now.</source>
+        <translation>录制于 %1 (%2)，时间 %3：这些事件是当时观察到的，不是现在。</translation>
+    </message>
+    <message>
+        <source>The recording&apos;s note:</source>
+        <translation>录制的备注：</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::MemoryView</name>
+    <message>
+        <source>A&apos;s buffer</source>
+        <translation>A 的缓冲区</translation>
+    </message>
+    <message>
+        <source>B&apos;s buffer</source>
+        <translation>B 的缓冲区</translation>
+    </message>
+    <message>
+        <source> · %1 B · lkey 0x%2 · rkey 0x%3</source>
+        <translation> · %1 B · lkey 0x%2 · rkey 0x%3</translation>
+    </message>
+    <message>
+        <source>(not registered yet)</source>
+        <translation>（尚未注册）</translation>
+    </message>
+    <message>
+        <source>observed %1</source>
+        <translation>观察到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::QpStateView</name>
+    <message>
+        <source>UC/UD: send error</source>
+        <translation>UC/UD：发送错误</translation>
+    </message>
+    <message>
+        <source>any state but RESET → ERR; any state → RESET</source>
+        <translation>除 RESET 外的任何状态 → ERR；任何状态 → RESET</translation>
+    </message>
+    <message>
+        <source>%1: QP %2 (%3) %4</source>
+        <translation>%1：QP %2 (%3) %4</translation>
+    </message>
+    <message>
+        <source>%1: no QP yet</source>
+        <translation>%1：还没有 QP</translation>
+    </message>
+    <message>
+        <source>  — last %1 set %2</source>
+        <translation>  — 上一次 %1 设置了 %2</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::TimelineModel</name>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Side</source>
+        <translation>端</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::WorkbenchSession</name>
+    <message>
+        <source>The engine process is not running: use Engine &gt; Restart engine.</source>
+        <translation>引擎进程没有运行：请使用“引擎 &gt; 重启引擎”。</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s answer to %1 is malformed: %2</source>
+        <translation>引擎对 %1 的应答格式错误：%2</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::WorkbenchWindow</name>
+    <message>
+        <source>rdmalab — Workbench</source>
+        <translation>rdmalab — 工作台</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved the session as the lab %1 (rdmalab-cli lab run %1 replays it).</source>
+        <translation>已将本次会话保存为实验 %1（rdmalab-cli lab run %1 可重放它）。</translation>
+    </message>
+    <message>
+        <source>Reset all</source>
+        <translation>全部重置</translation>
+    </message>
+    <message>
+        <source>Destroys every object (QPs, CQs, regions, PDs, device), children first</source>
+        <translation>销毁所有对象（QP、CQ、内存区域、PD、设备），先销毁子对象</translation>
+    </message>
+    <message>
+        <source>Save as lab…</source>
+        <translation>另存为实验…</translation>
+    </message>
+    <message>
+        <source>Writes the steps done since the last reset as a lab file; its expectations are what the device did</source>
+        <translation>把上次重置以来完成的步骤写成一个实验文件；其中的预期就是设备实际的表现</translation>
+    </message>
+    <message>
+        <source>My workbench lab</source>
+        <translation>我的工作台实验</translation>
+    </message>
+    <message>
+        <source>Lab title</source>
+        <translation>实验标题</translation>
+    </message>
+    <message>
+        <source>Starting the engine…</source>
+        <translation>正在启动引擎…</translation>
+    </message>
+    <message>
+        <source>1 · The pair</source>
+        <translation>1 · 一对 QP</translation>
+    </message>
+    <message>
+        <source>RC: acknowledged, every opcode; UC: no ACKs, no READ and no atomics</source>
+        <translation>RC：有确认，支持所有操作码；UC：没有 ACK，不支持 READ 和原子操作</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>传输类型</translation>
+    </message>
+    <message>
+        <source>Path MTU</source>
+        <translation>路径 MTU</translation>
+    </message>
+    <message>
+        <source>A&apos;s region (bytes)</source>
+        <translation>A 的内存区域（字节）</translation>
+    </message>
+    <message>
+        <source>B&apos;s region (bytes)</source>
+        <translation>B 的内存区域（字节）</translation>
+    </message>
+    <message>
+        <source>%1&apos;s access flags</source>
+        <translation>%1 的访问标志</translation>
+    </message>
+    <message>
+        <source>Build the pair</source>
+        <translation>建立这一对</translation>
+    </message>
+    <message>
+        <source>Opens the device; for A and B a PD, a region, a CQ and a QP; connects the QPs (RESET → INIT → RTR → RTS). An existing pair is torn down first.</source>
+        <translation>打开设备；为 A 和 B 各创建一个 PD、一个内存区域、一个 CQ 和一个 QP；连接两个 QP（RESET → INIT → RTR → RTS）。已有的一对会先被拆除。</translation>
+    </message>
+    <message>
+        <source>2 · Work request (ibv_post_send)</source>
+        <translation>2 · 工作请求 (ibv_post_send)</translation>
+    </message>
+    <message>
+        <source>A → B</source>
+        <translation>A → B</translation>
+    </message>
+    <message>
+        <source>B → A</source>
+        <translation>B → A</translation>
+    </message>
+    <message>
+        <source>The scatter/gather list in the sender&apos;s region: OFFSET[:LENGTH], comma separated (no length: to the region&apos;s end; empty: no SGE)</source>
+        <translation>发送方内存区域中的散布/聚集列表：OFFSET[:LENGTH]，以逗号分隔（不写长度：到区域末尾；留空：没有 SGE）</translation>
+    </message>
+    <message>
+        <source>use this rkey instead of the peer&apos;s</source>
+        <translation>使用这个 rkey 代替对端的 rkey</translation>
+    </message>
+    <message>
+        <source>signaled</source>
+        <translation>signaled（产生完成项）</translation>
+    </message>
+    <message>
+        <source>inline</source>
+        <translation>inline（内联）</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>Opcode</source>
+        <translation>操作码</translation>
+    </message>
+    <message>
+        <source>SGE list</source>
+        <translation>SGE 列表</translation>
+    </message>
+    <message>
+        <source>Remote offset</source>
+        <translation>远端偏移</translation>
+    </message>
+    <message>
+        <source>rkey</source>
+        <translation>rkey</translation>
+    </message>
+    <message>
+        <source>Immediate</source>
+        <translation>立即数</translation>
+    </message>
+    <message>
+        <source>Compare / swap</source>
+        <translation>比较 / 交换</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>加数</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>标志</translation>
+    </message>
+    <message>
+        <source>wr_id</source>
+        <translation>wr_id</translation>
+    </message>
+    <message>
+        <source>Post send</source>
+        <translation>投递发送</translation>
+    </message>
+    <message>
+        <source>3 · Receive and poll</source>
+        <translation>3 · 接收与轮询</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Post receive</source>
+        <translation>投递接收</translation>
+    </message>
+    <message>
+        <source>Completions to wait for (3 s at most); 0 watches the CQ stay empty</source>
+        <translation>要等待的完成项数（最多 3 秒）；0 表示观察 CQ 保持为空</translation>
+    </message>
+    <message>
+        <source>Poll CQ</source>
+        <translation>轮询 CQ</translation>
+    </message>
+    <message>
+        <source>Receive on</source>
+        <translation>接收端</translation>
+    </message>
+    <message>
+        <source>Receive length</source>
+        <translation>接收长度</translation>
+    </message>
+    <message>
+        <source>Poll the CQ of</source>
+        <translation>轮询谁的 CQ</translation>
+    </message>
+    <message>
+        <source>Completions</source>
+        <translation>完成项</translation>
+    </message>
+    <message>
+        <source>4 · QP state (ibv_modify_qp)</source>
+        <translation>4 · QP 状态 (ibv_modify_qp)</translation>
+    </message>
+    <message>
+        <source>Move the QP</source>
+        <translation>迁移 QP</translation>
+    </message>
+    <message>
+        <source>QP of</source>
+        <translation>QP 属于</translation>
+    </message>
+    <message>
+        <source>To state</source>
+        <translation>目标状态</translation>
+    </message>
+    <message>
+        <source>SGE list: “%1” is not OFFSET[:LENGTH]</source>
+        <translation>SGE 列表：“%1”不是 OFFSET[:LENGTH]</translation>
+    </message>
+    <message>
+        <source>rkey: “%1” is not a 32-bit number</source>
+        <translation>rkey：“%1”不是 32 位数字</translation>
+    </message>
+    <message>
+        <source>%1: “%2” is not a number</source>
+        <translation>%1：“%2”不是数字</translation>
+    </message>
+    <message>
+        <source>Save the session as a lab</source>
+        <translation>将本次会话保存为实验</translation>
+    </message>
+    <message>
+        <source>Lab files (*.yaml)</source>
+        <translation>实验文件 (*.yaml)</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Refused before it reached the device&lt;/b&gt; (the step is not valid here):&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;在到达设备之前就被拒绝&lt;/b&gt;（该步骤在这里无效）：&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;The verb failed&lt;/b&gt;:&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;verb 调用失败&lt;/b&gt;：&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Results:&lt;/b&gt; %1&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;结果：&lt;/b&gt;%1&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;The verbs calls, as C:&lt;/b&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;这些 verbs 调用，写成 C 代码：&lt;/b&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Build the pair to start.</source>
+        <translation>请先建立这一对。</translation>
+    </message>
+    <message>
+        <source>After the last step (ibv_query_qp, the regions&apos; first bytes): %1</source>
+        <translation>最后一步之后（ibv_query_qp，各内存区域的前几个字节）：%1</translation>
+    </message>
+    <message>
+        <source>%1 (SoftRoCE: software, in the kernel)</source>
+        <translation>%1（SoftRoCE：软件实现，在内核中）</translation>
+    </message>
+    <message>
+        <source>Working on the device…</source>
+        <translation>正在设备上执行…</translation>
+    </message>
+    <message>
+        <source>Workbench ready: build the pair.</source>
+        <translation>工作台就绪：请建立这一对。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n step(s) since the last reset</source>
+        <translation>
+            <numerusform>%1 · 上次重置以来 %n 个步骤</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+</context>
+</TS>
