@@ -1217,6 +1217,14 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
+    <message>
+        <source>Data path</source>
+        <translation>数据通路</translation>
+    </message>
+    <message>
+        <source>QP states · memory</source>
+        <translation>QP 状态 · 内存</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LessonController</name>
