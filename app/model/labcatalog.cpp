@@ -12,6 +12,15 @@ namespace rdmalab::app {
 
 namespace {
 
+/// A lab's level as the interface names it (the file's word when it is not one of the four).
+QString levelName(const QString& level) {
+    if (level == QLatin1String("intro")) return LabCatalog::tr("intro");
+    if (level == QLatin1String("basic")) return LabCatalog::tr("basic");
+    if (level == QLatin1String("intermediate")) return LabCatalog::tr("intermediate");
+    if (level == QLatin1String("advanced")) return LabCatalog::tr("advanced");
+    return level;
+}
+
 // The internal id of a row: 0 for a chapter row, chapter row + 1 for a lab row (its parent's row).
 constexpr quintptr kChapterRow = 0;
 
@@ -165,7 +174,7 @@ QVariant LabCatalog::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         if (index.column() == TitleColumn) return text(l->title);
-        if (index.column() == LevelColumn) return qs(l->level);
+        if (index.column() == LevelColumn) return levelName(qs(l->level));
         if (index.column() == MinutesColumn) return l->minutes;
         return {};
     case Qt::ToolTipRole:

@@ -1069,6 +1069,22 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <source>Minutes</source>
         <translation>分钟</translation>
     </message>
+    <message>
+        <source>intro</source>
+        <translation>入门</translation>
+    </message>
+    <message>
+        <source>basic</source>
+        <translation>基础</translation>
+    </message>
+    <message>
+        <source>intermediate</source>
+        <translation>中级</translation>
+    </message>
+    <message>
+        <source>advanced</source>
+        <translation>高级</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabSession</name>
