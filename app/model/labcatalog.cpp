@@ -12,15 +12,6 @@ namespace rdmalab::app {
 
 namespace {
 
-/// A lab's level as the interface names it (the file's word when it is not one of the four).
-QString levelName(const QString& level) {
-    if (level == QLatin1String("intro")) return LabCatalog::tr("intro");
-    if (level == QLatin1String("basic")) return LabCatalog::tr("basic");
-    if (level == QLatin1String("intermediate")) return LabCatalog::tr("intermediate");
-    if (level == QLatin1String("advanced")) return LabCatalog::tr("advanced");
-    return level;
-}
-
 // The internal id of a row: 0 for a chapter row, chapter row + 1 for a lab row (its parent's row).
 constexpr quintptr kChapterRow = 0;
 
@@ -174,7 +165,7 @@ QVariant LabCatalog::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         if (index.column() == TitleColumn) return text(l->title);
-        if (index.column() == LevelColumn) return levelName(qs(l->level));
+        if (index.column() == LevelColumn) return LabCatalog::levelName(qs(l->level));
         if (index.column() == MinutesColumn) return l->minutes;
         return {};
     case Qt::ToolTipRole:
@@ -208,6 +199,14 @@ QVariant LabCatalog::headerData(int section, Qt::Orientation orientation, int ro
     default:
         return {};
     }
+}
+
+QString LabCatalog::levelName(const QString& level) {
+    if (level == QLatin1String("intro")) return tr("intro");
+    if (level == QLatin1String("basic")) return tr("basic");
+    if (level == QLatin1String("intermediate")) return tr("intermediate");
+    if (level == QLatin1String("advanced")) return tr("advanced");
+    return level;
 }
 
 } // namespace rdmalab::app

@@ -15,6 +15,8 @@ namespace rdmalab::app {
 class LabCatalog : public QAbstractItemModel {
     Q_OBJECT
   public:
+    /// A lab's level as the interface names it (the file's word when it is not one of the four).
+    static QString levelName(const QString& level);
     enum Column { TitleColumn, LevelColumn, MinutesColumn, ColumnCount };
     enum Role {
         LabIdRole = Qt::UserRole + 1, ///< the lab's id (empty for a chapter row)

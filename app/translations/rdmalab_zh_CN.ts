@@ -1241,6 +1241,18 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <source>QP states · memory</source>
         <translation>QP 状态 · 内存</translation>
     </message>
+    <message>
+        <source>✓ held</source>
+        <translation>✓ 成立</translation>
+    </message>
+    <message>
+        <source>✗ BROKEN</source>
+        <translation>✗ 不成立</translation>
+    </message>
+    <message>
+        <source>– n/a</source>
+        <translation>– 不适用</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LessonController</name>

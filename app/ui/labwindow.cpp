@@ -54,9 +54,9 @@ QString defaultText(const labs::Value& v) {
 }
 
 QString verdictMark(const QString& verdict) {
-    if (verdict == QLatin1String("held")) return QStringLiteral("✓ held");
-    if (verdict == QLatin1String("broken")) return QStringLiteral("✗ BROKEN");
-    return QStringLiteral("– n/a");
+    if (verdict == QLatin1String("held")) return LabWindow::tr("✓ held");
+    if (verdict == QLatin1String("broken")) return LabWindow::tr("✗ BROKEN");
+    return LabWindow::tr("– n/a");
 }
 
 } // namespace
@@ -323,7 +323,7 @@ void LabWindow::showLab() {
         objectives << QStringLiteral("<li>%1</li>").arg(qs(o.get(language)).toHtmlEscaped());
     header_->setText(QStringLiteral("<h3>%1</h3><p>%2 · %3 · %4</p><ul>%5</ul>")
                          .arg(qs(lab->title.get(language)).toHtmlEscaped(),
-                              tr("chapter %1").arg(lab->chapter), qs(lab->level),
+                              tr("chapter %1").arg(lab->chapter), LabCatalog::levelName(qs(lab->level)),
                               tr("%1 minutes").arg(lab->minutes), objectives.join(QString())));
     for (const auto& p : lab->parameters) {
         auto* edit = new QLineEdit;
