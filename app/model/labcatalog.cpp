@@ -1,11 +1,14 @@
 #include "labcatalog.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSettings>
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <memory>
 #include <set>
 
 namespace rdmalab::app {
@@ -167,9 +170,22 @@ QVariant LabCatalog::data(const QModelIndex& index, int role) const {
         if (index.column() == TitleColumn) return text(l->title);
         if (index.column() == LevelColumn) return LabCatalog::levelName(qs(l->level));
         if (index.column() == MinutesColumn) return l->minutes;
+        if (index.column() == ProgressColumn) {
+            const auto p = progress(qs(l->id));
+            return p.state == QLatin1String("held")     ? QStringLiteral("✓")
+                   : p.state == QLatin1String("broken") ? QStringLiteral("✗")
+                                                        : QString();
+        }
         return {};
-    case Qt::ToolTipRole:
-        return qs(l->file);
+    case Qt::ToolTipRole: {
+        const auto p = progress(qs(l->id));
+        if (index.column() != ProgressColumn || p.state.isEmpty()) return qs(l->file);
+        return p.state == QLatin1String("held")
+                   ? tr("Finished %1: every expectation held (%2)").arg(p.date).arg(p.held)
+                   : tr("Finished %1: %2 held, %3 broken").arg(p.date).arg(p.held).arg(p.broken);
+    }
+    case ProgressRole:
+        return progress(qs(l->id)).state;
     case LabIdRole:
         return qs(l->id);
     case FileRole:
@@ -196,9 +212,48 @@ QVariant LabCatalog::headerData(int section, Qt::Orientation orientation, int ro
         return tr("Level");
     case MinutesColumn:
         return tr("Minutes");
+    case ProgressColumn:
+        return tr("Done");
     default:
         return {};
     }
+}
+
+namespace {
+
+/// The store of progress marks: the given INI file, else the app's settings.
+std::unique_ptr<QSettings> progressStore(const QString& file) {
+    return file.isEmpty() ? std::make_unique<QSettings>()
+                          : std::make_unique<QSettings>(file, QSettings::IniFormat);
+}
+
+} // namespace
+
+void LabCatalog::setProgress(const QString& id, bool allHeld, int held, int broken) {
+    auto store = progressStore(progressFile_);
+    store->beginGroup(QStringLiteral("labProgress"));
+    store->setValue(id + QStringLiteral("/state"),
+                    allHeld ? QStringLiteral("held") : QStringLiteral("broken"));
+    store->setValue(id + QStringLiteral("/held"), held);
+    store->setValue(id + QStringLiteral("/broken"), broken);
+    store->setValue(id + QStringLiteral("/date"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    store->endGroup();
+    store->sync();
+    if (const QModelIndex row = indexOf(id); row.isValid()) {
+        const QModelIndex mark = index(row.row(), ProgressColumn, row.parent());
+        emit dataChanged(mark, mark);
+    }
+}
+
+LabCatalog::Progress LabCatalog::progress(const QString& id) const {
+    auto store = progressStore(progressFile_);
+    store->beginGroup(QStringLiteral("labProgress"));
+    Progress p;
+    p.state = store->value(id + QStringLiteral("/state")).toString();
+    p.held = store->value(id + QStringLiteral("/held")).toInt();
+    p.broken = store->value(id + QStringLiteral("/broken")).toInt();
+    p.date = store->value(id + QStringLiteral("/date")).toString();
+    return p;
 }
 
 QString LabCatalog::levelName(const QString& level) {

@@ -17,12 +17,21 @@ class LabCatalog : public QAbstractItemModel {
   public:
     /// A lab's level as the interface names it (the file's word when it is not one of the four).
     static QString levelName(const QString& level);
-    enum Column { TitleColumn, LevelColumn, MinutesColumn, ColumnCount };
+    enum Column { TitleColumn, LevelColumn, MinutesColumn, ProgressColumn, ColumnCount };
     enum Role {
         LabIdRole = Qt::UserRole + 1, ///< the lab's id (empty for a chapter row)
         FileRole,                     ///< the lab's file
         ObjectivesRole,               ///< its objectives, one per line, in the catalog's language
         ChapterRole,                  ///< the chapter number
+        ProgressRole,                 ///< "held" (finished, every expectation held), "broken" or empty
+    };
+
+    /// How far a student got with one lab, kept between runs.
+    struct Progress {
+        QString state; ///< "held": finished with every expectation held; "broken": finished otherwise
+        int held = 0;
+        int broken = 0;
+        QString date; ///< when it last finished (ISO 8601, UTC)
     };
 
     explicit LabCatalog(QObject* parent = nullptr);
@@ -45,6 +54,13 @@ class LabCatalog : public QAbstractItemModel {
     /// The row of lab `id`, or an invalid index.
     QModelIndex indexOf(const QString& id) const;
 
+    /// Where progress is kept: an INI file (tests), or empty for the app's settings (QSettings).
+    void setProgressFile(const QString& path) { progressFile_ = path; }
+    /// Records that lab `id` finished (kept between runs) and updates its row's mark.
+    void setProgress(const QString& id, bool allHeld, int held, int broken);
+    /// The last recorded finish of lab `id` (state empty when it never finished).
+    Progress progress(const QString& id) const;
+
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -64,6 +80,7 @@ class LabCatalog : public QAbstractItemModel {
     std::vector<ChapterRow> chapters_;
     QStringList errors_;
     QString language_ = QStringLiteral("en");
+    QString progressFile_;
 };
 
 } // namespace rdmalab::app

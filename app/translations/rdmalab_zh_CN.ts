@@ -1085,6 +1085,18 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <source>advanced</source>
         <translation>高级</translation>
     </message>
+    <message>
+        <source>Finished %1: every expectation held (%2)</source>
+        <translation>%1 完成：所有预期均成立（%2 条）</translation>
+    </message>
+    <message>
+        <source>Finished %1: %2 held, %3 broken</source>
+        <translation>%1 完成：%2 条成立，%3 条不成立</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabSession</name>

@@ -168,6 +168,7 @@ void LabWindow::buildUi() {
     tree_->expandAll();
     tree_->resizeColumnToContents(LabCatalog::LevelColumn);
     tree_->resizeColumnToContents(LabCatalog::MinutesColumn);
+    tree_->resizeColumnToContents(LabCatalog::ProgressColumn);
     leftLayout->addWidget(tree_);
     errors_ = new QLabel;
     errors_->setObjectName(QStringLiteral("labErrors"));
@@ -410,6 +411,9 @@ QString LabWindow::exportReport(const QString& path) {
 
 void LabWindow::onFinished(bool allHeld) {
     updateButtons();
+    // A run that ended because the engine died or the deadline passed did not finish the lab.
+    if (session_->done() && !session_->labId().isEmpty())
+        catalog_->setProgress(session_->labId(), allHeld, session_->heldCount(), session_->brokenCount());
     status_->setText(status_->text() +
                      (allHeld ? tr(" · every expectation held") : tr(" · NOT every expectation held")));
     if (!options_.autoplay) return;

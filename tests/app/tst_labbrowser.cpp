@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -41,6 +42,41 @@ int labsUnder(const LabCatalog& catalog) {
 class LabBrowserTest : public QObject {
     Q_OBJECT
   private slots:
+    /// Issue 14: a mark per lab, kept between runs (a second catalog reads what the first recorded).
+    void progressMarksAreKeptBetweenRuns() {
+        QTemporaryDir dir;
+        const QString store = dir.filePath(QStringLiteral("progress.ini"));
+        {
+            LabCatalog catalog;
+            QAbstractItemModelTester tester(&catalog, QAbstractItemModelTester::FailureReportingMode::QtTest);
+            catalog.setProgressFile(store);
+            catalog.load(kLabs, QString(), QStringLiteral("en"));
+            const QModelIndex write = catalog.indexOf(QStringLiteral("write"));
+            const QModelIndex mark = catalog.index(write.row(), LabCatalog::ProgressColumn, write.parent());
+            QCOMPARE(catalog.data(mark).toString(), QString());
+            QSignalSpy changed(&catalog, &QAbstractItemModel::dataChanged);
+            catalog.setProgress(QStringLiteral("write"), true, 32, 0);
+            QCOMPARE(changed.count(), 1);
+            QCOMPARE(changed.at(0).at(0).toModelIndex(), mark);
+            catalog.setProgress(QStringLiteral("read"), false, 10, 2);
+        }
+        LabCatalog again;
+        again.setProgressFile(store);
+        again.load(kLabs, QString(), QStringLiteral("en"));
+        const QModelIndex write = again.indexOf(QStringLiteral("write"));
+        const QModelIndex read = again.indexOf(QStringLiteral("read"));
+        QCOMPARE(again.data(again.index(write.row(), LabCatalog::ProgressColumn, write.parent())).toString(),
+                 QStringLiteral("✓"));
+        QCOMPARE(again.data(write, LabCatalog::ProgressRole).toString(), QStringLiteral("held"));
+        const QModelIndex readMark = again.index(read.row(), LabCatalog::ProgressColumn, read.parent());
+        QCOMPARE(again.data(readMark).toString(), QStringLiteral("✗"));
+        QVERIFY2(again.data(readMark, Qt::ToolTipRole).toString().contains("10 held, 2 broken"),
+                 qPrintable(again.data(readMark, Qt::ToolTipRole).toString()));
+        QCOMPARE(again.progress(QStringLiteral("send")).state, QString());
+        QCOMPARE(again.headerData(LabCatalog::ProgressColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Done"));
+    }
+
     void theCurriculumByChapter() {
         LabCatalog catalog;
         QAbstractItemModelTester tester(&catalog, QAbstractItemModelTester::FailureReportingMode::QtTest);
