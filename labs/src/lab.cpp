@@ -410,7 +410,7 @@ struct Scope {
     }
 };
 
-constexpr sv kCommonResults[] = {"dur_ns", "errno", "error"};
+constexpr sv kCommonResults[] = {"dur_ns", "end_ns", "errno", "error"};
 
 /// Why `path` (a value path without braces) names nothing in `scope`, or "" when it names a value.
 std::string path_problem(sv path, const Scope& scope) {

@@ -424,7 +424,10 @@ bool LabRun::run_next_here() {
                           .fix = "Report it with the lab file and the trace (--trace FILE)."};
     }
     // Every step's results: its own, and dur_ns (the action's time when it has none), errno and error.
-    if (!result.results.contains("dur_ns")) result.results["dur_ns"] = std::to_string(monotonic_ns() - start);
+    const auto end = monotonic_ns();
+    if (!result.results.contains("dur_ns")) result.results["dur_ns"] = std::to_string(end - start);
+    // When the action ended (CLOCK_MONOTONIC): time between steps, whatever the pace of the person stepping.
+    result.results["end_ns"] = std::to_string(end);
     result.results["errno"] = error && error->err != 0 ? errno_name(error->err) : "none";
     result.results["error"] = error ? error->code + ": " + error->meaning : "none";
     for (const auto& [key, value] : result.results)
