@@ -3,8 +3,8 @@
 // feeds it (no step delay, not waiting for animations: harder than any live session), keeps watching for 10 s
 // more while the picture animates what it was given, and reports the data-path picture's frames per second
 // and the longest time the event loop could not run (a stall). The picture's queue is not drained: at
-// normal speed it holds far more animation than 10 s (`picture_idle` says whether it caught up). The N events are
-// a real recording (default tests/data/lesson-write.jsonl, SoftRoCE) repeated with renumbered sequence
+// normal speed it holds far more animation than 10 s (`picture_idle` says whether it caught up). The N events
+// are a real recording (default tests/data/lesson-write.jsonl, SoftRoCE) repeated with renumbered sequence
 // numbers and times, written to a temporary file and opened the way File > Open recording does.
 //
 // usage: QT_QPA_PLATFORM=offscreen rdmalab-uibench [--recording FILE] [--events N] [--json FILE]
@@ -93,8 +93,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "rdmalab-uibench: %s\n", qPrintable(written));
         return 2;
     }
-    const std::size_t steps =
-        std::count_if(events.begin(), events.end(), [](const TraceEvent& e) { return e.kind == EventKind::Step; });
+    const std::size_t steps = std::count_if(events.begin(), events.end(),
+                                            [](const TraceEvent& e) { return e.kind == EventKind::Step; });
 
     QElapsedTimer clock;
     clock.start();
