@@ -617,7 +617,8 @@ class Server::Impl {
                              {"title", lab_->step_title(i)},
                              {"action", s.action.empty() ? "note" : s.action},
                              {"creates", s.creates()},
-                             {"expectations", s.expect.size()}});
+                             {"expectations", s.expect.size()},
+                             {"predict", s.predict.has_value()}});
         }
         const auto& l = lab_->lab();
         reply(id, "lab.start", true,
@@ -628,7 +629,9 @@ class Server::Impl {
                  {"file", l.file}}},
                {"steps", steps},
                {"seed", seed},
-               {"values", labs::seeded_values(lab_->lab(), seed)}});
+               {"values", labs::seeded_values(lab_->lab(), seed)},
+               {"ask", lab_->prediction_json(0)},
+               {"questions", lab_->questions_json()}});
     }
 
     /// work.start: {"lang": "en"|"zh", "device"}: an empty workbench session (the last one torn down).
@@ -724,7 +727,10 @@ class Server::Impl {
                                {"text", lab_->step_text(index)},
                                {"state", to_string(outcome.state)},
                                {"outcome", lab_->outcome_json(index)}};
-        if (lab_->done()) data["summary"] = lab_->summary_json();
+        if (lab_->done())
+            data["summary"] = lab_->summary_json();
+        else
+            data["ask"] = lab_->prediction_json(lab_->next_step()); // rendered with what is known now
         const bool ok = !outcome.failed_unexpectedly;
         if (!ok && outcome.error) {
             data["error"] = outcome.error->to_string();

@@ -392,7 +392,8 @@ struct Scope {
     std::map<std::string, int> later_steps;                           ///< step id -> line: not yet
     /// Objects and steps that exist only under a step's `when`: name -> the condition ("a.b == 1").
     std::map<std::string, std::string> object_conditions, step_conditions;
-    std::string condition; ///< the `when` of the step being read ("" for none)
+    std::string condition;  ///< the `when` of the step being read ("" for none)
+    std::string predicting; ///< the step whose `predict` question is being read: its results do not exist yet
 
     /// Why the current step may not name `name` (created or run under another condition), or "".
     std::string condition_problem(const std::map<std::string, std::string>& conditions,
@@ -451,6 +452,9 @@ std::string path_problem(sv path, const Scope& scope) {
         return scope.condition_problem(scope.object_conditions, object, "object");
     }
     const std::string step(head);
+    if (step == scope.predicting)
+        return "the question is asked before step '" + step +
+               "' runs, so it cannot name the step's own results (name them in 'why', shown after the step)";
     const auto it = scope.steps.find(step);
     if (it == scope.steps.end()) {
         if (const auto later = scope.later_steps.find(step); later != scope.later_steps.end())
@@ -863,7 +867,8 @@ class LabParser {
 
 constexpr sv kLevels[] = {"intro", "basic", "intermediate", "advanced"};
 constexpr sv kParameterTypes[] = {"int", "size", "choice", "bool", "text"};
-constexpr sv kStepKeys[] = {"id", "do", "title", "text", "expect", "when"};
+constexpr sv kStepKeys[] = {"id", "do", "title", "text", "expect", "when", "predict"};
+constexpr std::size_t kMaxChoices = 8;
 
 int small_integer(const Fields& fields, const std::string& key, bool required, std::int64_t min,
                   std::int64_t max, int fallback) {
@@ -1068,6 +1073,109 @@ std::vector<Expectation> parse_expectations(const Fields& f, const schema::Actio
     return out;
 }
 
+/// The list `key` of `f` as a sequence of 2 to kMaxChoices items.
+const Fields::Entry& choice_list(const Fields& f, const std::string& key) {
+    const auto& e = f.required(key);
+    if (!e.value.IsSequence() || e.value.size() < 2 || e.value.size() > kMaxChoices)
+        fail(e.value.IsNull() ? e.key.Mark() : e.value.Mark(), f.field(key),
+             "must be a list of 2 to " + std::to_string(kMaxChoices) + " choices",
+             "2 to " + std::to_string(kMaxChoices) + " items",
+             e.value.IsSequence() ? std::to_string(e.value.size()) + " items" : std::string());
+    return e;
+}
+
+/// A step's `predict`, in two parts: the question and its choices name only what is known before the step
+/// runs (read before the step's results enter the scope); `answer` and `why` may name the step's results.
+Prediction parse_prediction_question(const Fields& f, LabParser& parser) {
+    const auto& e = f.at("predict");
+    const Fields p(e.value, e.key.Mark(), f.field("predict"), {"question", "answer", "choices", "why"},
+                   parser.budget());
+    Prediction prediction;
+    prediction.position = position_of(e.value.Mark());
+    prediction.question = localized(p, "question", true, parser.scope(), parser.budget());
+    const auto& list = choice_list(p, "choices");
+    std::size_t i = 0;
+    for (const auto& item : list.value) {
+        const std::string path = indexed(p.field("choices"), i++);
+        const Fields c(item, item.Mark(), path, {"value", "text"}, parser.budget());
+        Prediction::Choice choice;
+        choice.value = c.string("value", true);
+        for (const auto& earlier : prediction.choices)
+            if (earlier.value == choice.value)
+                fail(c.at("value").value.Mark(), c.field("value"),
+                     "the value '" + shown(choice.value) + "' is given twice");
+        choice.text = localized(c, "text", true, parser.scope(), parser.budget());
+        prediction.choices.push_back(std::move(choice));
+    }
+    return prediction;
+}
+
+void parse_prediction_answer(const Fields& f, LabParser& parser, Prediction& prediction) {
+    const auto& e = f.at("predict");
+    const Fields p(e.value, e.key.Mark(), f.field("predict"), {"question", "answer", "choices", "why"},
+                   parser.budget());
+    prediction.answer = p.string("answer", true);
+    const auto mark = p.at("answer").value.Mark();
+    const sv answer = prediction.answer;
+    if (!std::all_of(answer.begin(), answer.end(), path_char) || answer.find('.') == sv::npos)
+        fail(mark, p.field("answer"),
+             "the answer is a value the step shows: a value path such as 'poll_a.status' or 'B.qp.state' "
+             "(without braces)",
+             "a value path (STEP.RESULT or E.name.field)", shown(prediction.answer));
+    if (const std::string problem = path_problem(answer, parser.scope()); !problem.empty())
+        fail(mark, p.field("answer"), problem, "a value path", shown(prediction.answer));
+    prediction.why = localized(p, "why", false, parser.scope(), parser.budget());
+}
+
+std::vector<Question> parse_questions(const Fields& top, LabParser& parser) {
+    std::vector<Question> out;
+    if (!top.has("questions") || top.at("questions").value.IsNull()) return out;
+    const auto& e = top.at("questions");
+    if (!e.value.IsSequence())
+        fail(e.value.Mark(), "questions", "must be a list of questions ('- kind: single ...')");
+    constexpr sv kKinds[] = {"single", "multiple"};
+    std::size_t i = 0;
+    for (const auto& node : e.value) {
+        const std::string path = indexed("questions", i++);
+        const Fields q(node, node.Mark(), path, {"kind", "text", "choices", "explanation"}, parser.budget());
+        Question question;
+        question.position = position_of(node.Mark());
+        const std::string kind = q.string("kind", true);
+        const Field spec{"question kind", Type::choice, true, {}, kKinds};
+        question.multiple =
+            convert(spec, kind, position_of(q.at("kind").value.Mark()), q.field("kind")).text == "multiple";
+        question.text = localized(q, "text", true, parser.scope(), parser.budget());
+        const auto& list = choice_list(q, "choices");
+        std::size_t j = 0, right = 0;
+        for (const auto& item : list.value) {
+            const std::string choice_path = indexed(q.field("choices"), j++);
+            const Fields c(item, item.Mark(), choice_path, {"text", "correct"}, parser.budget());
+            Question::Choice choice;
+            choice.text = localized(c, "text", true, parser.scope(), parser.budget());
+            if (c.has("correct")) {
+                const auto& v = c.at("correct");
+                const Field flag{"correct", Type::boolean, false};
+                choice.correct = convert(flag, v.value.IsScalar() ? v.value.Scalar() : std::string(),
+                                         position_of(v.value.Mark()), c.field("correct"))
+                                     .boolean;
+            }
+            right += choice.correct ? 1 : 0;
+            question.choices.push_back(std::move(choice));
+        }
+        if (right == 0)
+            fail(list.key.Mark(), q.field("choices"), "no choice is marked 'correct: true'",
+                 question.multiple ? "at least one right choice" : "exactly one right choice", "none");
+        if (!question.multiple && right > 1)
+            fail(list.key.Mark(), q.field("choices"),
+                 std::to_string(right) + " choices are marked right in a single-choice question (use "
+                                         "'kind: multiple')",
+                 "exactly one right choice", std::to_string(right));
+        question.explanation = localized(q, "explanation", false, parser.scope(), parser.budget());
+        out.push_back(std::move(question));
+    }
+    return out;
+}
+
 Step parse_step(const YAML::Node& node, const std::string& path, LabParser& parser,
                 std::map<std::string, int>& seen_ids) {
     Scope& scope = parser.scope();
@@ -1129,6 +1237,11 @@ Step parse_step(const YAML::Node& node, const std::string& path, LabParser& pars
             fail(node.Mark(), path, "the device is opened twice (open_device once per lab)");
         parser.created.emplace_back("device", "device");
     }
+    if (f.has("predict")) {
+        scope.predicting = step.id;
+        step.predict = parse_prediction_question(f, parser);
+        scope.predicting.clear();
+    }
     for (const auto& [name, kind] : parser.created) {
         scope.objects.emplace(name, kind);
         scope.later_objects.erase(name);
@@ -1140,6 +1253,7 @@ Step parse_step(const YAML::Node& node, const std::string& path, LabParser& pars
     step.title = localized(f, "title", false, scope, parser.budget());
     step.text = device_text(f, "text", true, scope, parser.budget());
     step.expect = parse_expectations(f, *action, parser);
+    if (step.predict) parse_prediction_answer(f, parser, *step.predict);
     scope.condition.clear();
     return step;
 }
@@ -1149,7 +1263,7 @@ Lab parse(const YAML::Node& root) {
     Budget top_budget;
     const Fields top(root, root.Mark(), "",
                      {"lab", "id", "chapter", "order", "title", "level", "minutes", "objectives",
-                      "references", "parameters", "summary", "steps"},
+                      "references", "parameters", "summary", "steps", "questions"},
                      top_budget);
     Lab lab;
     {
@@ -1225,6 +1339,7 @@ Lab parse(const YAML::Node& root) {
         ++i;
     }
     lab.summary = device_text(top, "summary", false, scope, parser.budget());
+    lab.questions = parse_questions(top, parser);
     return lab;
 }
 
@@ -1617,6 +1732,20 @@ std::vector<std::string> missing_translations(const Lab& lab) {
         missing(step.text, path + ".text", out);
         for (std::size_t j = 0; j < step.expect.size(); ++j)
             missing(step.expect[j].why, indexed(path + ".expect", j) + ".why", out);
+        if (step.predict) {
+            missing(step.predict->question, path + ".predict.question", out);
+            for (std::size_t j = 0; j < step.predict->choices.size(); ++j)
+                missing(step.predict->choices[j].text, indexed(path + ".predict.choices", j) + ".text", out);
+            missing(step.predict->why, path + ".predict.why", out);
+        }
+    }
+    for (std::size_t i = 0; i < lab.questions.size(); ++i) {
+        const auto& q = lab.questions[i];
+        const std::string path = indexed("questions", i);
+        missing(q.text, path + ".text", out);
+        for (std::size_t j = 0; j < q.choices.size(); ++j)
+            missing(q.choices[j].text, indexed(path + ".choices", j) + ".text", out);
+        missing(q.explanation, path + ".explanation", out);
     }
     return out;
 }

@@ -449,6 +449,85 @@ steps:
         QVERIFY2(qs(errors[0].message).contains("is already used by"), errors[0].to_string().c_str());
     }
 
+    /// Issue 14: `predict` on a step and `questions` at the end; the question may name only what is known
+    /// before the step, the answer and `why` the step's own results.
+    void predictionsAndQuestionsParse() {
+        const std::string head = R"(lab: 1
+id: predict
+chapter: 9
+title: {en: "Predict", zh: "预测"}
+level: basic
+minutes: 1
+objectives: [{en: "o", zh: "目标"}]
+steps:
+  - {id: open, do: open_device, text: {en: "o", zh: "打开"}}
+)";
+        const std::string step = R"(  - id: pd
+    do: alloc_pd
+    as: A.pd
+    text: {en: "p", zh: "保护域"}
+    predict:
+      question: {en: "QUESTION", zh: "问题"}
+      answer: pd.errno
+      choices:
+        - {value: none, text: {en: "no error", zh: "没有错误"}}
+        - {value: ENOMEM, text: {en: "out of memory", zh: "内存不足"}}
+      why: {en: "It took {pd.dur_ns} ns.", zh: "用了 {pd.dur_ns} 纳秒。"}
+questions:
+  - kind: multiple
+    text: {en: "Which?", zh: "哪些？"}
+    choices:
+      - {text: {en: "a", zh: "甲"}, correct: true}
+      - {text: {en: "b", zh: "乙"}}
+      - {text: {en: "c", zh: "丙"}, correct: true}
+    explanation: {en: "Because.", zh: "因为。"}
+)";
+        auto with = [&](const std::string& question) {
+            std::string text = head + step;
+            text.replace(text.find("QUESTION"), 8, question);
+            return text;
+        };
+        LabError error;
+        auto lab = parse_lab(with("Will it work on {device.name}?"), "predict.yaml", error);
+        QVERIFY2(lab, error.to_string().c_str());
+        const auto& p = lab->step("pd")->predict;
+        QVERIFY(p);
+        QCOMPARE(p->answer, std::string("pd.errno"));
+        QCOMPARE(p->choices.size(), std::size_t(2));
+        QCOMPARE(p->choices[1].value, std::string("ENOMEM"));
+        QCOMPARE(p->choices[1].text.zh, std::string("内存不足"));
+        QCOMPARE(p->why.en, std::string("It took {pd.dur_ns} ns."));
+        QVERIFY(!lab->step("open")->predict);
+        QCOMPARE(lab->questions.size(), std::size_t(1));
+        QVERIFY(lab->questions[0].multiple);
+        QCOMPARE(lab->questions[0].choices.size(), std::size_t(3));
+        QVERIFY(lab->questions[0].choices[0].correct && !lab->questions[0].choices[1].correct);
+        QCOMPARE(lab->questions[0].explanation.zh, std::string("因为。"));
+        QVERIFY(missing_translations(*lab).empty());
+        // The question is asked before the step: it may not name the step's results.
+        QVERIFY(!parse_lab(with("Longer than {pd.dur_ns}?"), "predict.yaml", error));
+        QCOMPARE(error.field, std::string("steps[1].predict.question.en"));
+        QVERIFY2(error.message.find("asked before step 'pd' runs") != std::string::npos, error.message.c_str());
+        // A missing translation of a choice is reported like any other text's.
+        std::string text = with("Q");
+        text.erase(text.find(R"(, zh: "没有错误")"), std::string(R"(, zh: "没有错误")").size());
+        lab = parse_lab(text, "predict.yaml", error);
+        QVERIFY2(lab, error.to_string().c_str());
+        QCOMPARE(missing_translations(*lab), std::vector<std::string>{"steps[1].predict.choices[0].text.zh"});
+        // The answer is a value the step shows, not a parameter or a text.
+        text = with("Q");
+        text.replace(text.find("answer: pd.errno"), 16, "answer: nothing");
+        QVERIFY(!parse_lab(text, "predict.yaml", error));
+        QCOMPARE(error.field, std::string("steps[1].predict.answer"));
+        // One choice is not a question.
+        text = with("Q");
+        text.erase(text.find("        - {value: ENOMEM"),
+                   text.find("      why:") - text.find("        - {value: ENOMEM"));
+        QVERIFY(!parse_lab(text, "predict.yaml", error));
+        QCOMPARE(error.field, std::string("steps[1].predict.choices"));
+        QVERIFY2(error.message.find("2 to 8 choices") != std::string::npos, error.message.c_str());
+    }
+
     void missingTranslationIsReported() {
         std::string text = readFile(kExample);
         const std::string zh = R"(, zh: "A 的保护域。")";

@@ -72,6 +72,34 @@ struct Expectation {
     Position position;
 };
 
+/// A step's "predict first" question (`predict:`): asked before the step runs, its answer locked in, then
+/// marked against what the device did. `answer` is a value path (lab-format.md, Value paths) read after the
+/// step; the right choice is the one whose `value` equals it.
+struct Prediction {
+    struct Choice {
+        std::string value; ///< as the value path shows it, e.g. "rem_access_err", "0", "err"
+        LocalizedText text;
+    };
+    LocalizedText question; ///< may name values known before the step (parameters, earlier results)
+    std::string answer;     ///< value path, e.g. "poll_bad.status"
+    std::vector<Choice> choices;
+    LocalizedText why; ///< shown after the step: why the device did that; may name the step's results
+    Position position;
+};
+
+/// A check-your-understanding question at the end of a lab (`questions:`).
+struct Question {
+    struct Choice {
+        LocalizedText text;
+        bool correct = false;
+    };
+    bool multiple = false; ///< `kind: multiple` (tick every right choice); else exactly one is right
+    LocalizedText text;
+    std::vector<Choice> choices;
+    LocalizedText explanation; ///< shown once the student has answered
+    Position position;
+};
+
 /// One step: an action on named objects, its explanation, and what it must show.
 struct Step {
     std::string id;                    ///< unique in the lab, [A-Za-z0-9_]+
@@ -83,6 +111,7 @@ struct Step {
     /// `when: {left, op, right}` (a compare): the step runs only when it holds at that point of the run;
     /// otherwise it is skipped and its expectations do not apply (e.g. a capability the device lacks).
     std::optional<Value> when;
+    std::optional<Prediction> predict; ///< ask the student before the step runs
     Position position;
     /// The object this step creates ("B.buf"), or empty.
     std::string creates() const;
@@ -102,7 +131,8 @@ struct Lab {
     std::vector<Parameter> parameters;
     DeviceText summary;
     std::vector<Step> steps;
-    std::string file; ///< path it was loaded from
+    std::vector<Question> questions; ///< asked after the last step
+    std::string file;                ///< path it was loaded from
     const Step* step(std::string_view id) const;
     const Parameter* parameter(std::string_view name) const;
 };

@@ -365,6 +365,23 @@ ExpectationOutcome check_compare(const State& s, const Expectation& e, const std
 
 } // namespace
 
+ExpectationOutcome check_prediction(const State& s, const Prediction& prediction, StepOutcome& outcome) {
+    std::string values;
+    for (const auto& c : prediction.choices)
+        values += (values.empty() ? "" : ", ") + c.value;
+    const auto it = s.values.find(prediction.answer);
+    const std::string answer = it == s.values.end() ? "none (no such value after the step)" : it->second;
+    outcome.predicted_answer = answer;
+    const bool offered = std::any_of(prediction.choices.begin(), prediction.choices.end(),
+                                     [&](const auto& c) { return c.value == answer; });
+    ExpectationOutcome x;
+    x.kind = "prediction";
+    x.description = fmt::format("the answer {} is one of the choices: {}", prediction.answer, values);
+    x.held = offered;
+    x.observed = fmt::format("{} = {}", prediction.answer, answer);
+    return x;
+}
+
 ExpectationOutcome check_when(const State& s, const Value& when, const std::string& language) {
     Expectation condition;
     condition.kind = "compare";

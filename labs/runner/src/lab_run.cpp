@@ -439,6 +439,7 @@ bool LabRun::run_next_here() {
         std::any_of(step.expect.begin(), step.expect.end(), [](const auto& e) { return e.kind == "fails"; });
     outcome.failed_unexpectedly = error && !expected_failure;
     outcome.expectations = check_expectations(s, step, result, error, runner_error);
+    if (step.predict) outcome.expectations.push_back(check_prediction(s, *step.predict, outcome));
     const bool all_held = std::all_of(outcome.expectations.begin(), outcome.expectations.end(),
                                       [](const auto& e) { return e.held; });
     outcome.state = all_held ? StepOutcome::State::held : StepOutcome::State::broken;
@@ -622,6 +623,31 @@ void LabRun::teardown_here() {
     s.memlock.reset();
 }
 
+nlohmann::json LabRun::prediction_json(std::size_t index) const {
+    const auto& step = impl_->lab.steps.at(index);
+    if (!step.predict) return nullptr;
+    const std::string& language = impl_->options.language;
+    nlohmann::json choices = nlohmann::json::array();
+    for (const auto& c : step.predict->choices)
+        choices.push_back({{"value", c.value}, {"text", render(c.text.get(language))}});
+    return {{"question", render(step.predict->question.get(language))}, {"choices", choices}};
+}
+
+nlohmann::json LabRun::questions_json() const {
+    const std::string& language = impl_->options.language;
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& q : impl_->lab.questions) {
+        nlohmann::json choices = nlohmann::json::array();
+        for (const auto& c : q.choices)
+            choices.push_back({{"text", render(c.text.get(language))}, {"correct", c.correct}});
+        out.push_back({{"kind", q.multiple ? "multiple" : "single"},
+                       {"text", render(q.text.get(language))},
+                       {"choices", choices},
+                       {"explanation", render(q.explanation.get(language))}});
+    }
+    return out;
+}
+
 nlohmann::json LabRun::outcome_json(std::size_t index) const {
     const auto& o = impl_->outcomes.at(index);
     nlohmann::json expectations = nlohmann::json::array();
@@ -640,6 +666,10 @@ nlohmann::json LabRun::outcome_json(std::size_t index) const {
                         {"results", o.results},
                         {"seconds", o.seconds}};
     if (o.state == StepOutcome::State::skipped) j["skipped_because"] = o.skipped_because;
+    if (o.predicted_answer)
+        j["predicted"] = {
+            {"answer", *o.predicted_answer},
+            {"why", render(impl_->lab.steps.at(index).predict->why.get(impl_->options.language))}};
     if (o.error) {
         j["error"] = o.error->to_string();
         j["error_info"] = o.error->to_json();

@@ -124,6 +124,9 @@ void perform(State& state, std::size_t index, StepResult& result);
 
 /// A step's `when` (a compare) on the values so far: held means the step runs.
 ExpectationOutcome check_when(const State& s, const Value& when, const std::string& language);
+/// A step's `predict`, after the step: records the answer's value in `outcome` and holds when that value is
+/// one of the choices (otherwise the lab asks a question whose right answer it does not offer).
+ExpectationOutcome check_prediction(const State& state, const Prediction& prediction, StepOutcome& outcome);
 /// Checks the step's expectations (explicit and implicit) after its action.
 std::vector<ExpectationOutcome> check_expectations(State& state, const Step& step, const StepResult& result,
                                                    const std::optional<ErrorInfo>& error, bool runner_error);

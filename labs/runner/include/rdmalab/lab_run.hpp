@@ -58,6 +58,8 @@ struct StepOutcome {
     std::vector<ExpectationOutcome> expectations;
     std::map<std::string, std::string> results; ///< the step's results ("status" -> "rem_access_err")
     double seconds = 0;                         ///< wall time of the action and its checks
+    /// A step with `predict`: the value its answer path had after the step (the right choice's value).
+    std::optional<std::string> predicted_answer;
 };
 
 /// "held", "broken", "not_run", "skipped".
@@ -112,12 +114,19 @@ class LabRun {
     /// A step's title and explanation in the run's language, for the device it runs on, rendered.
     std::string step_title(std::size_t index) const;
     std::string step_text(std::size_t index) const;
+    /// Step `index`'s `predict` in the run's language, rendered with the values known now (ask it before the
+    /// step runs): {"question", "choices": [{"value", "text"}]}; null when the step has none.
+    nlohmann::json prediction_json(std::size_t index) const;
+    /// The lab's questions in the run's language: [{"kind", "text", "choices": [{"text", "correct"}],
+    /// "explanation"}].
+    nlohmann::json questions_json() const;
 
     /// Destroys every object still alive, children before parents (QP, AH, CQ, channel, MR, PD, device),
     /// each destroy traced. Called after the last step or at an unexpected failure; harmless twice.
     void teardown();
 
-    /// The outcome of step `index` as JSON (id, state, error, expectations, results, seconds).
+    /// The outcome of step `index` as JSON (id, state, error, expectations, results, seconds; for a step with
+    /// `predict`, "predicted": {"answer", "why"}).
     nlohmann::json outcome_json(std::size_t index) const;
     /// Summary: lab id, steps, held, broken, not_run, ok.
     nlohmann::json summary_json() const;
