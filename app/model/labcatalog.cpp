@@ -180,9 +180,15 @@ QVariant LabCatalog::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole: {
         const auto p = progress(qs(l->id));
         if (index.column() != ProgressColumn || p.state.isEmpty()) return qs(l->file);
-        return p.state == QLatin1String("held")
-                   ? tr("Finished %1: every expectation held (%2)").arg(p.date).arg(p.held)
-                   : tr("Finished %1: %2 held, %3 broken").arg(p.date).arg(p.held).arg(p.broken);
+        QString tip = p.state == QLatin1String("held")
+                          ? tr("Finished %1: every expectation held (%2)").arg(p.date).arg(p.held)
+                          : tr("Finished %1: %2 held, %3 broken").arg(p.date).arg(p.held).arg(p.broken);
+        if (p.predictionsMade > 0)
+            tip += QLatin1Char('\n') +
+                   tr("Predictions: %1 of %2 right").arg(p.predictionsRight).arg(p.predictionsMade);
+        if (p.questions > 0)
+            tip += QLatin1Char('\n') + tr("Questions: %1 of %2 right").arg(p.questionsRight).arg(p.questions);
+        return tip;
     }
     case ProgressRole:
         return progress(qs(l->id)).state;
@@ -245,6 +251,22 @@ void LabCatalog::setProgress(const QString& id, bool allHeld, int held, int brok
     }
 }
 
+void LabCatalog::setAnswers(const QString& id, int predictionsRight, int predictionsMade, int questionsRight,
+                            int questions) {
+    auto store = progressStore(progressFile_);
+    store->beginGroup(QStringLiteral("labProgress"));
+    store->setValue(id + QStringLiteral("/predictionsRight"), predictionsRight);
+    store->setValue(id + QStringLiteral("/predictionsMade"), predictionsMade);
+    store->setValue(id + QStringLiteral("/questionsRight"), questionsRight);
+    store->setValue(id + QStringLiteral("/questions"), questions);
+    store->endGroup();
+    store->sync();
+    if (const QModelIndex row = indexOf(id); row.isValid()) {
+        const QModelIndex mark = index(row.row(), ProgressColumn, row.parent());
+        emit dataChanged(mark, mark);
+    }
+}
+
 LabCatalog::Progress LabCatalog::progress(const QString& id) const {
     auto store = progressStore(progressFile_);
     store->beginGroup(QStringLiteral("labProgress"));
@@ -253,6 +275,10 @@ LabCatalog::Progress LabCatalog::progress(const QString& id) const {
     p.held = store->value(id + QStringLiteral("/held")).toInt();
     p.broken = store->value(id + QStringLiteral("/broken")).toInt();
     p.date = store->value(id + QStringLiteral("/date")).toString();
+    p.predictionsRight = store->value(id + QStringLiteral("/predictionsRight")).toInt();
+    p.predictionsMade = store->value(id + QStringLiteral("/predictionsMade")).toInt();
+    p.questionsRight = store->value(id + QStringLiteral("/questionsRight")).toInt();
+    p.questions = store->value(id + QStringLiteral("/questions")).toInt();
     return p;
 }
 

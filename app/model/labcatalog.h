@@ -31,7 +31,9 @@ class LabCatalog : public QAbstractItemModel {
         QString state; ///< "held": finished with every expectation held; "broken": finished otherwise
         int held = 0;
         int broken = 0;
-        QString date; ///< when it last finished (ISO 8601, UTC)
+        QString date;                                  ///< when it last finished (ISO 8601, UTC)
+        int predictionsRight = 0, predictionsMade = 0; ///< predict-first questions of the last run
+        int questionsRight = 0, questions = 0;         ///< end-of-lab questions of the last run
     };
 
     explicit LabCatalog(QObject* parent = nullptr);
@@ -58,6 +60,9 @@ class LabCatalog : public QAbstractItemModel {
     void setProgressFile(const QString& path) { progressFile_ = path; }
     /// Records that lab `id` finished (kept between runs) and updates its row's mark.
     void setProgress(const QString& id, bool allHeld, int held, int broken);
+    /// Adds the last run's predictions and answers to lab `id`'s progress (after setProgress).
+    void setAnswers(const QString& id, int predictionsRight, int predictionsMade, int questionsRight,
+                    int questions);
     /// The last recorded finish of lab `id` (state empty when it never finished).
     Progress progress(const QString& id) const;
 

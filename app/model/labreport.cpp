@@ -44,12 +44,20 @@ QString labReportHtml(const LabSession& session, const QMap<QString, QString>& p
     html +=
         QStringLiteral("<table class=meta><tr><th>Lab</th><td>%1</td></tr><tr><th>Device</th><td>%2</td></tr>"
                        "<tr><th>Date</th><td>%3</td></tr><tr><th>Result</th><td>%4 held, %5 broken, "
-                       "%6 of %7 steps run</td></tr>")
+                       "%6 of %7 steps run</td></tr>%8")
             .arg(esc(session.labId()), esc(deviceText), esc(when.toString(Qt::ISODate)))
             .arg(session.heldCount())
             .arg(session.brokenCount())
             .arg(std::min(session.nextStep(), session.rowCount()))
-            .arg(session.rowCount());
+            .arg(session.rowCount())
+            .arg(session.predictionsMade() + session.questionsAnswered() == 0
+                     ? QString()
+                     : QStringLiteral("<tr><th>Predictions</th><td>%1 of %2 right</td></tr>"
+                                      "<tr><th>Questions</th><td>%3 of %4 right</td></tr>")
+                           .arg(session.predictionsRight())
+                           .arg(session.predictionsMade())
+                           .arg(session.questionsRight())
+                           .arg(session.questions().size()));
     auto parameters = parameterDefaults;
     const auto given = session.parameters();
     const auto seeded = session.seededValues();
@@ -77,6 +85,22 @@ QString labReportHtml(const LabSession& session, const QMap<QString, QString>& p
         else if (!row.text.isEmpty())
             html += QStringLiteral("<p class=text>%1</p>\n").arg(esc(row.text));
         if (!row.error.isEmpty()) html += QStringLiteral("<pre>%1</pre>\n").arg(esc(row.error));
+        if (const auto& p = row.prediction; row.predicts && !p.question.isEmpty()) {
+            QString answer;
+            if (p.marked())
+                answer = QStringLiteral("<span class=%1>%2</span> predicted: %3 · the device: %4")
+                             .arg(p.right() ? QStringLiteral("held") : QStringLiteral("broken"),
+                                  p.right() ? QStringLiteral("✓ right") : QStringLiteral("✗ wrong"),
+                                  esc(p.choiceText(p.chosen)), esc(p.choiceText(p.answer)));
+            else
+                answer = QStringLiteral("no prediction made") +
+                         (p.answer.isEmpty() ? QString() : QStringLiteral(" · the device: ") + esc(p.answer));
+            html += QStringLiteral("<p class=predict>Prediction: %1<br>%2%3</p>\n")
+                        .arg(esc(p.question), answer,
+                             p.why.isEmpty()
+                                 ? QString()
+                                 : QStringLiteral("<br><small>") + esc(p.why) + QStringLiteral("</small>"));
+        }
         if (row.verdicts.empty()) continue;
         html += QStringLiteral("<table><tr><th>Verdict</th><th>Expectation</th><th>Observed</th></tr>\n");
         for (const auto& v : row.verdicts)
@@ -87,6 +111,27 @@ QString labReportHtml(const LabSession& session, const QMap<QString, QString>& p
                                  : QStringLiteral("<br><small>") + esc(v.why) + QStringLiteral("</small>"),
                              esc(v.observed));
         html += QStringLiteral("</table>\n");
+    }
+    if (!session.questions().empty()) {
+        html += QStringLiteral("<h2>Questions</h2>\n<p>%1 of %2 answered right.</p>\n")
+                    .arg(session.questionsRight())
+                    .arg(session.questions().size());
+        int n = 0;
+        for (const auto& q : session.questions()) {
+            html += QStringLiteral("<h3>%1. %2</h3>\n<ul>").arg(++n).arg(esc(q.text));
+            for (int c = 0; c < q.choices.size(); ++c) {
+                const bool ticked = q.given.contains(c), correct = q.correct.contains(c);
+                html += QStringLiteral("<li>%1 %2%3</li>")
+                            .arg(ticked ? QStringLiteral("☒") : QStringLiteral("☐"), esc(q.choices.at(c)),
+                                 correct ? QStringLiteral(" <span class=held>(right)</span>") : QString());
+            }
+            html += QStringLiteral("</ul>\n<p>%1</p>\n")
+                        .arg(!q.answered ? QStringLiteral("Not answered.")
+                             : q.right() ? QStringLiteral("<span class=held>✓ Answered right.</span>")
+                                         : QStringLiteral("<span class=broken>✗ Answered wrong.</span>"));
+            if (q.answered && !q.explanation.isEmpty())
+                html += QStringLiteral("<p><small>%1</small></p>\n").arg(esc(q.explanation));
+        }
     }
     QByteArray trace;
     for (const auto& e : session.events())

@@ -4,6 +4,8 @@
 
 #include <QTimer>
 
+#include <algorithm>
+
 namespace rdmalab::app {
 
 namespace {
@@ -12,7 +14,29 @@ QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
 
+/// A step's prediction as the engine asks it ({"question", "choices": [{"value", "text"}]}).
+void readAsk(const nlohmann::json& ask, LabSession::Prediction& prediction) {
+    const Fields f(ask, "ask");
+    prediction.question = qs(f.text("question"));
+    prediction.choices.clear();
+    for (const auto& c : f.objects("choices"))
+        prediction.choices.push_back({qs(c.text("value")), qs(c.text("text"))});
+}
+
 } // namespace
+
+QString LabSession::Prediction::choiceText(const QString& value) const {
+    for (const auto& c : choices)
+        if (c.value == value) return c.text;
+    return value;
+}
+
+bool LabSession::Question::right() const {
+    QList<int> a = given, b = correct;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    return answered && a == b;
+}
 
 LabSession::LabSession(EngineClient* engine, QObject* parent) : QAbstractListModel(parent), engine_(engine) {
     if (engine_) connect(engine_, &EngineClient::eventsArrived, this, &LabSession::onEvents);
@@ -46,6 +70,7 @@ void LabSession::start(const QString& lab, const QMap<QString, QString>& paramet
     language_ = language;
     beginResetModel();
     rows_.clear();
+    questions_.clear();
     events_.clear();
     state_.reset();
     nextStep_ = 0;
@@ -66,12 +91,71 @@ void LabSession::start(const QString& lab, const QMap<QString, QString>& paramet
 
 void LabSession::step() {
     if (busy() || !started_ || done_) return;
+    if (needsPrediction()) {
+        if (!playing_) return;
+        if (!skipPredictions_) {
+            playing_ = false;
+            emit predictionNeeded(nextStep_);
+            return;
+        }
+        skipPrediction();
+    }
     send(QStringLiteral("lab.step"), nlohmann::json::object());
 }
 
 void LabSession::play() {
     playing_ = true;
     step();
+}
+
+bool LabSession::needsPrediction() const {
+    if (!started_ || done_ || nextStep_ < 0 || nextStep_ >= static_cast<int>(rows_.size())) return false;
+    const auto& row = rows_[static_cast<std::size_t>(nextStep_)];
+    return row.predicts && !row.prediction.question.isEmpty() && !row.prediction.locked() &&
+           !row.prediction.skipped;
+}
+
+void LabSession::lockPrediction(const QString& value) {
+    if (!needsPrediction()) return;
+    auto& p = rows_[static_cast<std::size_t>(nextStep_)].prediction;
+    const bool offered =
+        std::any_of(p.choices.begin(), p.choices.end(), [&](const auto& c) { return c.value == value; });
+    if (!offered) return;
+    p.chosen = value;
+    emit dataChanged(index(nextStep_), index(nextStep_));
+}
+
+void LabSession::skipPrediction() {
+    if (!needsPrediction()) return;
+    rows_[static_cast<std::size_t>(nextStep_)].prediction.skipped = true;
+}
+
+int LabSession::predictionsMade() const {
+    return static_cast<int>(
+        std::count_if(rows_.begin(), rows_.end(), [](const auto& r) { return r.prediction.marked(); }));
+}
+
+int LabSession::predictionsRight() const {
+    return static_cast<int>(
+        std::count_if(rows_.begin(), rows_.end(), [](const auto& r) { return r.prediction.right(); }));
+}
+
+bool LabSession::answerQuestion(int index, const QList<int>& chosen) {
+    if (index < 0 || index >= static_cast<int>(questions_.size())) return false;
+    auto& q = questions_[static_cast<std::size_t>(index)];
+    q.given = chosen;
+    q.answered = !chosen.isEmpty();
+    return q.right();
+}
+
+int LabSession::questionsAnswered() const {
+    return static_cast<int>(
+        std::count_if(questions_.begin(), questions_.end(), [](const auto& q) { return q.answered; }));
+}
+
+int LabSession::questionsRight() const {
+    return static_cast<int>(
+        std::count_if(questions_.begin(), questions_.end(), [](const auto& q) { return q.right(); }));
 }
 
 void LabSession::pause() {
@@ -159,7 +243,23 @@ void LabSession::onResult(const TraceEvent& result) {
             row.id = qs(s.text("id"));
             row.title = qs(s.text("title"));
             row.action = qs(s.text("action"));
+            row.predicts = s.get<bool>("predict", false);
             rows_.push_back(row);
+        }
+        if (const auto* ask = data.raw("ask"); ask && ask->is_object() && !rows_.empty())
+            readAsk(*ask, rows_.front().prediction);
+        for (const auto& q : data.objects("questions")) {
+            Question question;
+            question.multiple = q.text("kind") == "multiple";
+            question.text = qs(q.text("text"));
+            int i = 0;
+            for (const auto& c : q.objects("choices")) {
+                question.choices << qs(c.text("text"));
+                if (c.get<bool>("correct", false)) question.correct << i;
+                ++i;
+            }
+            question.explanation = qs(q.text("explanation"));
+            questions_.push_back(question);
         }
         endResetModel();
         started_ = true;
@@ -195,10 +295,18 @@ void LabSession::onResult(const TraceEvent& result) {
                          : (x.get<bool>("held", false) ? QStringLiteral("held") : QStringLiteral("broken"));
             row.verdicts.push_back(v);
         }
+        if (const auto* predicted = outcome.raw("predicted"); predicted && predicted->is_object()) {
+            const Fields p(*predicted, "predicted");
+            row.prediction.answer = qs(p.text("answer"));
+            row.prediction.why = qs(p.text("why"));
+        }
         if (!ok && row.error.isEmpty()) row.error = qs(data.text("error"));
         const QModelIndex changed = this->index(index);
         emit dataChanged(changed, changed);
     }
+    if (const auto* ask = data.raw("ask");
+        ask && ask->is_object() && nextStep_ >= 0 && nextStep_ < static_cast<int>(rows_.size()))
+        readAsk(*ask, rows_[static_cast<std::size_t>(nextStep_)].prediction);
     if (done_) {
         // Steps after an unexpected failure never ran.
         for (int i = nextStep_; i < static_cast<int>(rows_.size()); ++i)

@@ -8,8 +8,10 @@
 #include "labstate.h"
 
 #include <QAbstractListModel>
+#include <QList>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -26,6 +28,36 @@ class LabSession : public QAbstractListModel {
         QString why;         ///< the lab's reason, in the run's language
         QString verdict;     ///< "held", "broken" or "not_applicable"
     };
+    /// A step's "predict first" question: asked before the step runs, locked in, then marked against what
+    /// the device did (the engine reports the value of the lab's answer path after the step).
+    struct Prediction {
+        struct Choice {
+            QString value; ///< as the device shows it, e.g. "rem_access_err"
+            QString text;
+        };
+        QString question; ///< empty until the engine asked it (rendered when the step is next)
+        std::vector<Choice> choices;
+        QString chosen;       ///< the locked-in value; empty while open
+        bool skipped = false; ///< run without a prediction (Play in a headless run, or the student skipped)
+        QString answer;       ///< what the device did; empty until the step ran
+        QString why;          ///< the lab's explanation, shown after the step
+        bool locked() const { return !chosen.isEmpty(); }
+        bool marked() const { return !answer.isEmpty() && locked(); }
+        bool right() const { return marked() && chosen == answer; }
+        /// The text of the choice with `value` (the value itself when no choice has it).
+        QString choiceText(const QString& value) const;
+    };
+    /// A check-your-understanding question asked after the last step.
+    struct Question {
+        bool multiple = false;
+        QString text;
+        QStringList choices;
+        QList<int> correct; ///< indices of the right choices
+        QString explanation;
+        QList<int> given; ///< the student's choices once answered
+        bool answered = false;
+        bool right() const;
+    };
     struct StepRow {
         QString id;
         QString title;
@@ -36,6 +68,8 @@ class LabSession : public QAbstractListModel {
         QString skippedBecause;
         std::vector<Verdict> verdicts;
         QMap<QString, QString> results; ///< the step's results ("status" -> "success", "name" -> "rxe0")
+        bool predicts = false;          ///< the lab asks a prediction before this step
+        Prediction prediction;
     };
     enum Role { StateRole = Qt::UserRole + 1, StepIdRole };
 
@@ -45,8 +79,25 @@ class LabSession : public QAbstractListModel {
     /// `seed` (a student's name or number) draws the lab's varying parameters; empty: their defaults.
     void start(const QString& lab, const QMap<QString, QString>& parameters, const QString& language,
                const QString& seed = {});
-    /// Performs the next step (one lab.step). Ignored while a command is pending or when done.
+    /// Performs the next step (one lab.step). Ignored while a command is pending, when done, or while the
+    /// next step's prediction is open (needsPrediction()).
     void step();
+    /// The next step asks a prediction that is neither locked in nor skipped: step() waits for it.
+    bool needsPrediction() const;
+    /// Locks in `value` (one of the choices) as the prediction for the next step.
+    void lockPrediction(const QString& value);
+    /// Runs the next step without a prediction (it counts as not made).
+    void skipPrediction();
+    /// Play skips predictions instead of pausing at them (headless runs).
+    void setSkipPredictions(bool skip) { skipPredictions_ = skip; }
+    int predictionsMade() const;
+    int predictionsRight() const;
+    /// The lab's end-of-lab questions (known from lab.start).
+    const std::vector<Question>& questions() const { return questions_; }
+    /// Records the student's answer to question `index`; returns whether it is right.
+    bool answerQuestion(int index, const QList<int>& chosen);
+    int questionsAnswered() const;
+    int questionsRight() const;
     /// Steps to the end, one step at a time (each waits for the previous answer).
     void play();
     void pause();
@@ -57,6 +108,8 @@ class LabSession : public QAbstractListModel {
     bool busy() const { return pendingId_ >= 0; }
     bool playing() const { return playing_; }
     bool done() const { return done_; }
+    /// The run finished with every expectation held (the engine's summary).
+    bool allHeld() const { return allHeld_; }
     QString labId() const { return labId_; }
     QString labTitle() const { return labTitle_; }
     /// Why the last command failed (lab.start refused the lab, a step failed unexpectedly), or empty.
@@ -85,6 +138,8 @@ class LabSession : public QAbstractListModel {
   signals:
     void labStarted();
     void stepFinished(int index);
+    /// The next step (`index`) waits for a prediction: Play paused there.
+    void predictionNeeded(int index);
     /// The last step ran (or the run stopped at an unexpected failure); `allHeld` as the summary says.
     void finished(bool allHeld);
     void failed(const QString& message);
@@ -110,6 +165,8 @@ class LabSession : public QAbstractListModel {
     bool playing_ = false;
     bool done_ = false;
     bool allHeld_ = false;
+    bool skipPredictions_ = false;
+    std::vector<Question> questions_;
 };
 
 } // namespace rdmalab::app

@@ -1097,6 +1097,14 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <source>Done</source>
         <translation>完成</translation>
     </message>
+    <message>
+        <source>Predictions: %1 of %2 right</source>
+        <translation>预测：%2 个中对了 %1 个</translation>
+    </message>
+    <message>
+        <source>Questions: %1 of %2 right</source>
+        <translation>问题：%2 道中答对 %1 道</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabSession</name>
@@ -1264,6 +1272,70 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
     <message>
         <source>– n/a</source>
         <translation>– 不适用</translation>
+    </message>
+    <message>
+        <source>Predict first: lock in your answer, then the step runs.</source>
+        <translation>先预测：锁定你的答案，然后这一步才会运行。</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation>第 %1 步 · %2</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Right.&lt;/b&gt; You predicted “%1”; the device did exactly that.</source>
+        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 预测正确。&lt;/b&gt;你预测的是“%1”；设备正是这样做的。</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not what happened.&lt;/b&gt; You predicted “%1”; the device did “%2”.</source>
+        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 与实际不符。&lt;/b&gt;你预测的是“%1”；设备的实际结果是“%2”。</translation>
+    </message>
+    <message>
+        <source>No prediction made. The device did “%1”.</source>
+        <translation>没有做预测。设备的实际结果是“%1”。</translation>
+    </message>
+    <message>
+        <source>Question %1</source>
+        <translation>问题 %1</translation>
+    </message>
+    <message>
+        <source> (tick every right answer)</source>
+        <translation>（选出所有正确答案）</translation>
+    </message>
+    <message>
+        <source>Check my answer</source>
+        <translation>检查我的答案</translation>
+    </message>
+    <message>
+        <source>Questions (%1)</source>
+        <translation>问题（%1）</translation>
+    </message>
+    <message>
+        <source>Choose an answer first.</source>
+        <translation>请先选择一个答案。</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Right.&lt;/b&gt;</source>
+        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 回答正确。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not quite.&lt;/b&gt; The right answer: %1.</source>
+        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 不完全对。&lt;/b&gt;正确答案：%1。</translation>
+    </message>
+    <message>
+        <source>Predict first</source>
+        <translation>先预测</translation>
+    </message>
+    <message>
+        <source>Lock in and run ▷</source>
+        <translation>锁定并运行 ▷</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Run the step without a prediction (it counts as not made)</source>
+        <translation>不做预测直接运行这一步（记为未预测）</translation>
     </message>
 </context>
 <context>

@@ -12,9 +12,14 @@
 #include "qpstateview.h"
 #include "windowparts.h"
 
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -23,6 +28,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -71,6 +78,7 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
     const QString user =
         options_.userDirectory.isEmpty() ? LabCatalog::userLabDirectory() : options_.userDirectory;
     catalog_->load(curriculum, user, options_.language);
+    curriculum_ = QFileInfo(curriculum).absoluteFilePath();
     buildUi();
     auto* viewMenu = menuBar()->addMenu(QString());
     viewMenu->setObjectName(QStringLiteral("labViewMenu"));
@@ -85,14 +93,26 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
             status_->setText(tr("The running lab keeps its language; the next Start uses the new one."));
     });
     retranslateUi();
+    // Headless runs play to the end: predictions are skipped (they count as not made), never waited for.
+    session_->setSkipPredictions(options_.autoplay);
     connect(session_, &LabSession::labStarted, this, [this] {
+        lastPredicted_ = -1;
+        buildQuestions();
+        updatePrediction();
         updateButtons();
         if (options_.autoplay) session_->play();
     });
     connect(session_, &LabSession::stepFinished, this, [this](int index) {
+        if (session_->row(index).predicts) lastPredicted_ = index;
         steps_->setCurrentIndex(session_->index(index));
         showStep(index);
+        updatePrediction();
         updateButtons();
+    });
+    connect(session_, &LabSession::predictionNeeded, this, [this] {
+        updatePrediction();
+        updateButtons();
+        status_->setText(tr("Predict first: lock in your answer, then the step runs."));
     });
     connect(session_, &LabSession::finished, this, &LabWindow::onFinished);
     connect(session_, &LabSession::labStarted, this, [this] {
@@ -225,6 +245,51 @@ void LabWindow::buildUi() {
     buttons->addStretch(1);
     rightLayout->addLayout(buttons);
 
+    // Predict first: the next step's question, answered and locked in before the step runs.
+    predict_ = new QGroupBox;
+    predict_->setObjectName(QStringLiteral("labPredict"));
+    auto* predictLayout = new QVBoxLayout(predict_);
+    predictQuestion_ = new QLabel;
+    predictQuestion_->setObjectName(QStringLiteral("labPredictQuestion"));
+    predictQuestion_->setWordWrap(true);
+    predictLayout->addWidget(predictQuestion_);
+    predictChoices_ = new QWidget;
+    auto* choicesLayout = new QVBoxLayout(predictChoices_);
+    choicesLayout->setContentsMargins(12, 0, 0, 0);
+    predictLayout->addWidget(predictChoices_);
+    predictGroup_ = new QButtonGroup(this);
+    auto* predictButtons = new QHBoxLayout;
+    lockIn_ = new QPushButton;
+    lockIn_->setObjectName(QStringLiteral("labLockIn"));
+    skipPredict_ = new QPushButton;
+    skipPredict_->setObjectName(QStringLiteral("labSkipPrediction"));
+    predictButtons->addWidget(lockIn_);
+    predictButtons->addWidget(skipPredict_);
+    predictButtons->addStretch(1);
+    predictLayout->addLayout(predictButtons);
+    predictResult_ = new QLabel;
+    predictResult_->setObjectName(QStringLiteral("labPredictResult"));
+    predictResult_->setWordWrap(true);
+    predictResult_->setTextFormat(Qt::RichText);
+    predictLayout->addWidget(predictResult_);
+    predict_->hide();
+    rightLayout->addWidget(predict_);
+    connect(predictGroup_, &QButtonGroup::buttonClicked, this, [this] { updateButtons(); });
+    connect(lockIn_, &QPushButton::clicked, this, [this] {
+        const auto* chosen = predictGroup_->checkedButton();
+        if (!chosen || !session_->needsPrediction()) return;
+        session_->lockPrediction(chosen->property("value").toString());
+        session_->step(); // the answer is locked in: the real step runs
+        updatePrediction();
+        updateButtons();
+    });
+    connect(skipPredict_, &QPushButton::clicked, this, [this] {
+        session_->skipPrediction();
+        session_->step();
+        updatePrediction();
+        updateButtons();
+    });
+
     auto* runSplitter = new QSplitter(Qt::Horizontal);
     steps_ = new QListView;
     steps_->setObjectName(QStringLiteral("labSteps"));
@@ -318,6 +383,10 @@ void LabWindow::showLab() {
     parameterEdits_.clear();
     if (!lab) return;
     selectedId_ = qs(lab->id);
+    // The engine finds the curriculum's labs by id; a lab from elsewhere (the user's folder, Open lab…) by
+    // its file.
+    const QString file = QFileInfo(qs(lab->file)).absoluteFilePath();
+    selectedLab_ = file.startsWith(curriculum_ + QLatin1Char('/')) ? selectedId_ : file;
     const std::string language = options_.language.toStdString();
     QStringList objectives;
     for (const auto& o : lab->objectives)
@@ -355,7 +424,7 @@ void LabWindow::startSelected() {
     stepText_->clear();
     verdicts_->clear();
     status_->setText(tr("Preparing %1 on the device…").arg(selectedId_));
-    session_->start(selectedId_, values, options_.language, seed_->text().trimmed());
+    session_->start(selectedLab_, values, options_.language, seed_->text().trimmed());
     updateButtons();
 }
 
@@ -387,7 +456,9 @@ void LabWindow::updateButtons() {
     const bool busy = session_->busy();
     const bool running = session_->started() && !session_->done();
     start_->setEnabled(engineReady_ && !selectedId_.isEmpty() && !busy);
-    step_->setEnabled(running && !busy && !session_->playing());
+    step_->setEnabled(running && !busy && !session_->playing() && !session_->needsPrediction());
+    lockIn_->setEnabled(session_->needsPrediction() && !busy && predictGroup_->checkedButton());
+    skipPredict_->setEnabled(session_->needsPrediction() && !busy);
     play_->setEnabled(running);
     play_->setText(session_->playing() ? tr("⏸ Pause") : tr("▶ Play"));
     reset_->setEnabled(session_->started() && !busy);
@@ -409,11 +480,161 @@ QString LabWindow::exportReport(const QString& path) {
     return writeLabReport(path, *session_, defaults);
 }
 
+void LabWindow::updatePrediction() {
+    const bool open = session_->needsPrediction();
+    const int next = session_->nextStep();
+    if (open && predictShown_ != next) {
+        // A new question: fresh choices.
+        const auto& p = session_->row(next).prediction;
+        for (auto* b : predictGroup_->buttons()) {
+            predictGroup_->removeButton(b);
+            delete b;
+        }
+        for (const auto& c : p.choices) {
+            auto* radio = new QRadioButton(c.text);
+            radio->setObjectName(QStringLiteral("labPredictChoice_") + c.value);
+            radio->setProperty("value", c.value);
+            predictGroup_->addButton(radio);
+            predictChoices_->layout()->addWidget(radio);
+        }
+        predictQuestion_->setText(tr("Step %1 · %2").arg(next + 1).arg(p.question));
+        predictShown_ = next;
+    }
+    predictQuestion_->setVisible(open);
+    predictChoices_->setVisible(open);
+    lockIn_->setVisible(open);
+    skipPredict_->setVisible(open);
+    // The verdict on the last prediction, until the next step runs.
+    QString verdict;
+    if (lastPredicted_ >= 0 && lastPredicted_ == next - 1) {
+        const auto& p = session_->row(lastPredicted_).prediction;
+        if (p.marked())
+            verdict =
+                (p.right() ? tr("<b style='color:#1b6e20'>✓ Right.</b> You predicted “%1”; the device did "
+                                "exactly that.")
+                                 .arg(p.choiceText(p.chosen).toHtmlEscaped())
+                           : tr("<b style='color:#b00020'>✗ Not what happened.</b> You predicted “%1”; "
+                                "the device did “%2”.")
+                                 .arg(p.choiceText(p.chosen).toHtmlEscaped(),
+                                      p.choiceText(p.answer).toHtmlEscaped()));
+        else if (!p.answer.isEmpty())
+            verdict =
+                tr("No prediction made. The device did “%1”.").arg(p.choiceText(p.answer).toHtmlEscaped());
+        if (!verdict.isEmpty() && !p.why.isEmpty()) verdict += QStringLiteral("<br>") + p.why.toHtmlEscaped();
+        if (!verdict.isEmpty())
+            verdict = tr("Step %1 · %2").arg(lastPredicted_ + 1).arg(p.question.toHtmlEscaped()) +
+                      QStringLiteral("<br>") + verdict;
+    }
+    predictResult_->setText(verdict);
+    predictResult_->setVisible(!verdict.isEmpty());
+    predict_->setVisible(open || !verdict.isEmpty());
+}
+
+void LabWindow::buildQuestions() {
+    auto* pictures = findChild<QTabWidget*>(QStringLiteral("labPictures"));
+    if (auto* old = findChild<QScrollArea*>(QStringLiteral("labQuestions"))) {
+        pictures->removeTab(pictures->indexOf(old));
+        old->deleteLater();
+    }
+    const auto& questions = session_->questions();
+    if (questions.empty()) return;
+    auto* area = new QScrollArea;
+    area->setObjectName(QStringLiteral("labQuestions"));
+    area->setWidgetResizable(true);
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    for (int i = 0; i < static_cast<int>(questions.size()); ++i) {
+        const auto& q = questions[static_cast<std::size_t>(i)];
+        auto* box = new QGroupBox(tr("Question %1").arg(i + 1));
+        auto* boxLayout = new QVBoxLayout(box);
+        auto* text = new QLabel(q.text + (q.multiple ? tr(" (tick every right answer)") : QString()));
+        text->setWordWrap(true);
+        boxLayout->addWidget(text);
+        auto* group = new QButtonGroup(box);
+        group->setExclusive(!q.multiple);
+        for (int c = 0; c < q.choices.size(); ++c) {
+            QAbstractButton* choice = q.multiple
+                                          ? static_cast<QAbstractButton*>(new QCheckBox(q.choices.at(c)))
+                                          : new QRadioButton(q.choices.at(c));
+            choice->setObjectName(QStringLiteral("labQuestion%1Choice%2").arg(i + 1).arg(c + 1));
+            group->addButton(choice, c);
+            boxLayout->addWidget(choice);
+        }
+        auto* check = new QPushButton(tr("Check my answer"));
+        check->setObjectName(QStringLiteral("labQuestion%1Check").arg(i + 1));
+        check->setEnabled(false); // after the last step
+        boxLayout->addWidget(check, 0, Qt::AlignLeft);
+        auto* result = new QLabel;
+        result->setObjectName(QStringLiteral("labQuestion%1Result").arg(i + 1));
+        result->setWordWrap(true);
+        result->setTextFormat(Qt::RichText);
+        result->hide();
+        boxLayout->addWidget(result);
+        connect(check, &QPushButton::clicked, this, [this, i] { checkQuestion(i); });
+        layout->addWidget(box);
+    }
+    layout->addStretch(1);
+    area->setWidget(page);
+    pictures->addTab(area, tr("Questions (%1)").arg(questions.size()));
+}
+
+void LabWindow::checkQuestion(int index) {
+    auto* check = findChild<QPushButton*>(QStringLiteral("labQuestion%1Check").arg(index + 1));
+    auto* result = findChild<QLabel*>(QStringLiteral("labQuestion%1Result").arg(index + 1));
+    if (!check || !result) return;
+    QList<int> chosen;
+    const auto& q = session_->questions().at(static_cast<std::size_t>(index));
+    for (int c = 0; c < q.choices.size(); ++c)
+        if (auto* b = findChild<QAbstractButton*>(
+                QStringLiteral("labQuestion%1Choice%2").arg(index + 1).arg(c + 1));
+            b && b->isChecked())
+            chosen << c;
+    if (chosen.isEmpty()) {
+        result->setText(tr("Choose an answer first."));
+        result->show();
+        return;
+    }
+    const bool right = session_->answerQuestion(index, chosen);
+    QStringList rightChoices;
+    for (const int c : q.correct)
+        rightChoices << q.choices.at(c).toHtmlEscaped();
+    QString text = right ? tr("<b style='color:#1b6e20'>✓ Right.</b>")
+                         : tr("<b style='color:#b00020'>✗ Not quite.</b> The right answer: %1.")
+                               .arg(rightChoices.join(QStringLiteral("; ")));
+    if (!q.explanation.isEmpty()) text += QStringLiteral("<br>") + q.explanation.toHtmlEscaped();
+    result->setText(text);
+    result->show();
+    check->setEnabled(false);
+    for (int c = 0; c < q.choices.size(); ++c)
+        if (auto* b = findChild<QAbstractButton*>(
+                QStringLiteral("labQuestion%1Choice%2").arg(index + 1).arg(c + 1)))
+            b->setEnabled(false);
+    recordProgress();
+}
+
+void LabWindow::recordProgress() {
+    if (!session_->done() || session_->labId().isEmpty()) return;
+    catalog_->setProgress(session_->labId(), session_->allHeld(), session_->heldCount(),
+                          session_->brokenCount());
+    catalog_->setAnswers(session_->labId(), session_->predictionsRight(), session_->predictionsMade(),
+                         session_->questionsRight(), static_cast<int>(session_->questions().size()));
+}
+
 void LabWindow::onFinished(bool allHeld) {
     updateButtons();
     // A run that ended because the engine died or the deadline passed did not finish the lab.
-    if (session_->done() && !session_->labId().isEmpty())
-        catalog_->setProgress(session_->labId(), allHeld, session_->heldCount(), session_->brokenCount());
+    if (session_->done() && !session_->labId().isEmpty()) {
+        recordProgress();
+        // The questions open now that the device has shown everything they ask about.
+        for (int i = 1; auto* check = findChild<QPushButton*>(QStringLiteral("labQuestion%1Check").arg(i));
+             ++i)
+            check->setEnabled(true);
+        if (!options_.autoplay)
+            if (auto* questions = findChild<QScrollArea*>(QStringLiteral("labQuestions"))) {
+                auto* pictures = findChild<QTabWidget*>(QStringLiteral("labPictures"));
+                pictures->setCurrentWidget(questions);
+            }
+    }
     status_->setText(status_->text() +
                      (allHeld ? tr(" · every expectation held") : tr(" · NOT every expectation held")));
     if (!options_.autoplay) return;
@@ -448,12 +669,19 @@ void LabWindow::retranslateUi() {
     step_->setText(tr("Step ▷"));
     reset_->setText(tr("⟲ Reset"));
     export_->setText(tr("Export report…"));
+    predict_->setTitle(tr("Predict first"));
+    lockIn_->setText(tr("Lock in and run ▷"));
+    skipPredict_->setText(tr("Skip"));
+    skipPredict_->setToolTip(tr("Run the step without a prediction (it counts as not made)"));
     export_->setToolTip(tr("Write an HTML report of this run: device, date, parameters, every step and "
                            "expectation, and the trace"));
     verdicts_->setHeaderLabels({tr("Verdict"), tr("Expectation"), tr("Observed")});
     if (auto* pictures = findChild<QTabWidget*>(QStringLiteral("labPictures"))) {
         pictures->setTabText(0, tr("Data path"));
         pictures->setTabText(1, tr("QP states · memory"));
+        if (auto* questions = findChild<QScrollArea*>(QStringLiteral("labQuestions")))
+            pictures->setTabText(pictures->indexOf(questions),
+                                 tr("Questions (%1)").arg(session_->questions().size()));
     }
     if (!catalog_->errors().isEmpty())
         errors_->setText(

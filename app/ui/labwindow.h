@@ -6,7 +6,9 @@
 
 #include <QMainWindow>
 
+class QButtonGroup;
 class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QListView;
@@ -70,6 +72,13 @@ class LabWindow : public QMainWindow {
     void showStep(int index);
     void updateButtons();
     void onFinished(bool allHeld);
+    /// The predict box: the next step's open question, and the verdict on the last prediction.
+    void updatePrediction();
+    /// The Questions tab for the lab just started (removed when it has none).
+    void buildQuestions();
+    void checkQuestion(int index);
+    /// Records the run's finish, predictions and answers in the browser's progress marks.
+    void recordProgress();
 
     LabWindowOptions options_;
     EngineClient* engine_;
@@ -90,7 +99,17 @@ class LabWindow : public QMainWindow {
     MemoryView* memoryView_ = nullptr;
     QLabel* status_ = nullptr;
     QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;
+    QGroupBox* predict_ = nullptr;
+    QLabel* predictQuestion_ = nullptr;
+    QWidget* predictChoices_ = nullptr;
+    QButtonGroup* predictGroup_ = nullptr;
+    QPushButton *lockIn_ = nullptr, *skipPredict_ = nullptr;
+    QLabel* predictResult_ = nullptr;
+    int predictShown_ = -1;  ///< the step whose question the box shows
+    int lastPredicted_ = -1; ///< the last step run that asked a prediction
     QString selectedId_;
+    QString selectedLab_; ///< what lab.start is given: the id of a curriculum lab, the file of another
+    QString curriculum_;
     bool engineReady_ = false;
 };
 

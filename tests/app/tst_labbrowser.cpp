@@ -4,8 +4,10 @@
 #include "testutil.hpp"
 
 #include "labcatalog.h"
+#include "labsession.h"
 #include "labwindow.h"
 
+#include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
@@ -13,7 +15,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -36,6 +40,54 @@ int labsUnder(const LabCatalog& catalog) {
         n += catalog.rowCount(catalog.index(c, 0));
     return n;
 }
+
+/// A lab of notes only (nothing touches a device, so it runs on any machine) that asks two predictions
+/// about values the runner really reports (a note's errno and error are "none") and two questions.
+const QByteArray kPredictingLab = R"(lab: 1
+id: predicting
+chapter: 30
+title: {en: "Predict first", zh: "先预测"}
+level: intro
+minutes: 5
+objectives:
+  - {en: "Predict, then see", zh: "先预测，再观察"}
+steps:
+  - id: intro
+    text: {en: "A note.", zh: "一条说明。"}
+  - id: guess
+    text: {en: "Another note.", zh: "又一条说明。"}
+    predict:
+      question: {en: "Which errno will a note have?", zh: "说明步骤的 errno 会是什么？"}
+      answer: guess.errno
+      choices:
+        - {value: EINVAL, text: {en: "EINVAL", zh: "EINVAL"}}
+        - {value: none, text: {en: "none: a note calls nothing", zh: "none：说明步骤不调用任何函数"}}
+      why: {en: "A note makes no call, so it has no errno ({guess.errno}).", zh: "说明步骤不调用函数，所以没有 errno（{guess.errno}）。"}
+  - id: again
+    text: {en: "A third note.", zh: "第三条说明。"}
+    predict:
+      question: {en: "And its error?", zh: "它的 error 呢？"}
+      answer: again.error
+      choices:
+        - {value: none, text: {en: "none", zh: "none"}}
+        - {value: "EPERM: not permitted", text: {en: "EPERM", zh: "EPERM"}}
+questions:
+  - kind: single
+    text: {en: "What does a note step call?", zh: "说明步骤调用什么？"}
+    choices:
+      - text: {en: "ibv_post_send", zh: "ibv_post_send"}
+      - text: {en: "Nothing", zh: "什么也不调用"}
+        correct: true
+    explanation: {en: "A note only explains.", zh: "说明步骤只做解释。"}
+  - kind: multiple
+    text: {en: "Which are results of every step?", zh: "哪些是每个步骤都有的结果？"}
+    choices:
+      - text: {en: "errno", zh: "errno"}
+        correct: true
+      - text: {en: "rkey", zh: "rkey"}
+      - text: {en: "dur_ns", zh: "dur_ns"}
+        correct: true
+)";
 
 } // namespace
 
@@ -75,6 +127,84 @@ class LabBrowserTest : public QObject {
         QCOMPARE(again.progress(QStringLiteral("send")).state, QString());
         QCOMPARE(again.headerData(LabCatalog::ProgressColumn, Qt::Horizontal).toString(),
                  QStringLiteral("Done"));
+    }
+
+    /// Issue 14, predict first: a user's lab (started by its file: the engine knows only the curriculum's
+    /// ids) asks before a step; Step waits until an answer is locked in; the engine's real value marks it;
+    /// the questions open after the last step; predictions and answers reach the progress mark and report.
+    void aPredictionIsLockedInThenMarkedAndQuestionsAfterTheEnd() {
+        QTemporaryDir user;
+        writeFile(user.filePath("predicting.yaml"), kPredictingLab);
+        LabWindowOptions options;
+        options.curriculum = kLabs;
+        options.userDirectory = user.path();
+        options.engineProgram = QStringLiteral(RDMALAB_CLI_PATH);
+        LabWindow window(options);
+        window.catalog()->setProgressFile(user.filePath("progress.ini"));
+        window.show();
+        QVERIFY(window.selectLab(QStringLiteral("predicting")));
+        auto* start = window.findChild<QPushButton*>("labStart");
+        auto* step = window.findChild<QPushButton*>("labStep");
+        auto* lockIn = window.findChild<QPushButton*>("labLockIn");
+        auto* predict = window.findChild<QWidget*>("labPredict");
+        QVERIFY(start && step && lockIn && predict);
+        QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 10000);
+        start->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(window.session()->started(), qPrintable(window.session()->error()), 10000);
+        QVERIFY(!predict->isVisible()); // step 1 asks nothing
+        step->click();
+        // Step 2 asks: Step is disabled until an answer is locked in.
+        QTRY_VERIFY_WITH_TIMEOUT(predict->isVisible(), 10000);
+        QVERIFY(!step->isEnabled());
+        QVERIFY(!lockIn->isEnabled());
+        QVERIFY(window.findChild<QLabel*>("labPredictQuestion")->text().contains("Which errno"));
+        auto* wrong = window.findChild<QAbstractButton*>("labPredictChoice_EINVAL");
+        QVERIFY(wrong);
+        wrong->click();
+        QVERIFY(lockIn->isEnabled());
+        lockIn->click(); // locks in and runs the step
+        auto* result = window.findChild<QLabel*>("labPredictResult");
+        QTRY_VERIFY_WITH_TIMEOUT(result->isVisible() && result->text().contains("Not what happened"), 10000);
+        QVERIFY2(result->text().contains("none: a note calls nothing"), qPrintable(result->text()));
+        QVERIFY2(result->text().contains("it has no errno (none)"),
+                 qPrintable(result->text())); // why, rendered
+        QCOMPARE(window.session()->row(1).prediction.answer, QStringLiteral("none"));
+        // Step 3 asks next; this time the right answer.
+        QTRY_VERIFY(window.findChild<QAbstractButton*>("labPredictChoice_none"));
+        window.findChild<QAbstractButton*>("labPredictChoice_none")->click();
+        lockIn->click();
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->done(), 10000);
+        QTRY_VERIFY(result->text().contains("Right"));
+        QCOMPARE(window.session()->predictionsMade(), 2);
+        QCOMPARE(window.session()->predictionsRight(), 1);
+        QVERIFY(window.session()->allHeld()); // each answer was among the choices: the lab is consistent
+        // The questions: their tab is shown at the end; answer one right and one wrong.
+        auto* questions = window.findChild<QScrollArea*>("labQuestions");
+        QVERIFY(questions);
+        QCOMPARE(window.findChild<QTabWidget*>("labPictures")->currentWidget(), questions);
+        window.findChild<QAbstractButton*>("labQuestion1Choice2")->click();
+        window.findChild<QPushButton*>("labQuestion1Check")->click();
+        QVERIFY(window.findChild<QLabel*>("labQuestion1Result")->text().contains("Right"));
+        QVERIFY(window.findChild<QLabel*>("labQuestion1Result")->text().contains("A note only explains."));
+        window.findChild<QAbstractButton*>("labQuestion2Choice1")->click(); // errno but not dur_ns
+        window.findChild<QPushButton*>("labQuestion2Check")->click();
+        const QString second = window.findChild<QLabel*>("labQuestion2Result")->text();
+        QVERIFY2(second.contains("Not quite") && second.contains("errno; dur_ns"), qPrintable(second));
+        QCOMPARE(window.session()->questionsRight(), 1);
+        const auto progress = window.catalog()->progress(QStringLiteral("predicting"));
+        QCOMPARE(progress.state, QStringLiteral("held"));
+        QCOMPARE(progress.predictionsRight, 1);
+        QCOMPARE(progress.predictionsMade, 2);
+        QCOMPARE(progress.questionsRight, 1);
+        QCOMPARE(progress.questions, 2);
+        const QString report = user.filePath("report.html");
+        QCOMPARE(window.exportReport(report), QString());
+        QFile file(report);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QVERIFY2(html.contains("Predictions</th><td>1 of 2 right"), qPrintable(html.left(3000)));
+        QVERIFY(html.contains("✗ wrong</span> predicted: EINVAL · the device: none: a note calls nothing"));
+        QVERIFY(html.contains("1 of 2 answered right"));
     }
 
     void theCurriculumByChapter() {
