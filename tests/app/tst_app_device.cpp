@@ -4,6 +4,7 @@
 
 #include "benchwindow.h"
 #include "datapath/datapathview.h"
+#include "labcatalog.h"
 #include "labsession.h"
 #include "labwindow.h"
 #include "mainwindow.h"
@@ -11,6 +12,7 @@
 #include "workbenchsession.h"
 #include "workbenchwindow.h"
 
+#include <QAbstractButton>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -198,6 +200,67 @@ class AppDeviceTest : public QObject {
         }
         QVERIFY(bytes);
         QVERIFY(window.findChild<QLabel*>("labStatus")->text().contains("every expectation held"));
+    }
+
+    /// Issue 14, predict first on the device: rkey-fault-recovery asks which status the WRITE with a wrong
+    /// rkey gets; the student locks in REM_ACCESS_ERR, the real step runs and the prediction is marked right
+    /// by what rxe reported; a wrong guess at the flushed WRITEs is marked wrong; the questions open at the
+    /// end.
+    void aPredictionIsMarkedByWhatTheDeviceDid() {
+        LabWindowOptions options;
+        options.lab = QStringLiteral("rkey-fault-recovery");
+        LabWindow window(options);
+        QTemporaryDir dir;
+        window.catalog()->setProgressFile(dir.filePath("progress.ini"));
+        window.resize(1280, 800);
+        window.show();
+        auto* start = window.findChild<QPushButton*>("labStart");
+        auto* step = window.findChild<QPushButton*>("labStep");
+        auto* lockIn = window.findChild<QPushButton*>("labLockIn");
+        QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 30000);
+        start->click();
+        auto* session = window.session();
+        QTRY_VERIFY_WITH_TIMEOUT(session->started() && step->isEnabled(), 30000);
+        auto stepUntilAsked = [&] {
+            while (!session->needsPrediction() && !session->done()) {
+                const int next = session->nextStep();
+                step->click();
+                QTRY_VERIFY_WITH_TIMEOUT(session->nextStep() > next && !session->busy(), 30000);
+            }
+        };
+        stepUntilAsked();
+        QCOMPARE(session->row(session->nextStep()).id, QStringLiteral("poll_bad"));
+        QVERIFY(!step->isEnabled());
+        window.findChild<QAbstractButton*>("labPredictChoice_rem_access_err")->click();
+        lockIn->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && session->row(session->nextStep() - 1).id == "poll_bad",
+                                 30000);
+        const auto& bad = session->row(session->nextStep() - 1);
+        QCOMPARE(bad.prediction.answer, QStringLiteral("rem_access_err"));
+        QVERIFY(bad.prediction.right());
+        QCOMPARE(bad.state, QStringLiteral("held"));
+        auto* result = window.findChild<QLabel*>("labPredictResult");
+        QVERIFY2(result->isVisible() && result->text().contains("Right"), qPrintable(result->text()));
+        if (const QByteArray shots = qgetenv("RDMALAB_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            // The picture animates each event in turn: it has caught up with the run when it is idle.
+            auto* picture = window.findChild<DataPathView*>();
+            QTRY_VERIFY_WITH_TIMEOUT(picture->isIdle(), 60000);
+            window.grab().save(QString::fromLocal8Bit(shots) + "/lab-predict-right.png");
+        }
+        stepUntilAsked();
+        QCOMPARE(session->row(session->nextStep()).id, QStringLiteral("poll_flushed"));
+        window.findChild<QAbstractButton*>("labPredictChoice_success")->click();
+        lockIn->click();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !session->busy() && session->row(session->nextStep() - 1).id == "poll_flushed", 30000);
+        QCOMPARE(session->row(session->nextStep() - 1).prediction.answer, QStringLiteral("wr_flush_err"));
+        QVERIFY(result->text().contains("Not what happened"));
+        stepUntilAsked();
+        QVERIFY(session->done());
+        QVERIFY(session->allHeld());
+        QCOMPARE(session->predictionsMade(), 2);
+        QCOMPARE(session->predictionsRight(), 1);
+        QVERIFY(window.findChild<QPushButton*>("labQuestion1Check")->isEnabled());
     }
 
     /// Issue 14: the workbench through its widgets. B's region without REMOTE_WRITE: A's Write completes with
