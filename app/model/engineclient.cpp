@@ -21,7 +21,7 @@ EngineClient::EngineClient(QObject* parent) : QObject(parent), program_(defaultP
     connect(&process_, &QProcess::readyReadStandardOutput, this, &EngineClient::readOutput);
     connect(&process_, &QProcess::finished, this, &EngineClient::onFinished);
     connect(&process_, &QProcess::errorOccurred, this, &EngineClient::onError);
-    connect(&process_, &QProcess::started, this, &EngineClient::started);
+    connect(&process_, &QProcess::started, this, &EngineClient::onStarted);
     process_.setReadChannel(QProcess::StandardOutput);
 }
 
@@ -62,11 +62,21 @@ void EngineClient::stop() {
     }
 }
 
+void EngineClient::onStarted() {
+    // First of all, the engine says which protocol it speaks (readOutput checks the answer).
+    const std::string hello =
+        nlohmann::json{{"id", kHelloCommandId}, {"cmd", "hello"}, {"protocol", kProtocolVersion}}.dump() +
+        "\n";
+    process_.write(hello.data(), static_cast<qint64>(hello.size()));
+    emit started();
+}
+
 int EngineClient::send(const QString& cmd, const nlohmann::json& fields) {
     if (!isRunning()) return -1;
     nlohmann::json command = fields.is_object() ? fields : nlohmann::json::object();
     const int id = nextId_++;
     command["id"] = id;
+    if (cmd == QLatin1String("hello")) command["protocol"] = kProtocolVersion;
     command["cmd"] = cmd.toStdString();
     const std::string line = command.dump() + "\n";
     process_.write(line.data(), static_cast<qint64>(line.size()));
@@ -108,7 +118,9 @@ void EngineClient::readOutput() {
             emit protocolError(tr("engine %1; the event was skipped").arg(where));
             continue;
         }
-        if (event->kind == EventKind::Result && pending_ > 0) --pending_;
+        if (event->kind == EventKind::Result && event->name == "hello" && refuseProtocol(*event)) return;
+        const bool handshake = event->ids.value("id", nlohmann::json()) == nlohmann::json(kHelloCommandId);
+        if (event->kind == EventKind::Result && !handshake && pending_ > 0) --pending_;
         batch_.push_back(std::move(*event));
     }
     if (buffer_.size() > kMaxEngineLineBytes)
@@ -118,20 +130,46 @@ void EngineClient::readOutput() {
 }
 
 void EngineClient::refuseOutput(const QString& reason) {
+    const QString shown = reason.size() > 600 ? reason.left(600) + QStringLiteral("…") : reason;
+    abandon(tr("The engine process (%1) sent something that is not a trace event: %2\nIt was stopped. "
+               "Nothing you recorded is lost: the trace so far stays in the timeline and can be saved. "
+               "Press Restart engine to go on.")
+                .arg(program_, shown));
+}
+
+bool EngineClient::refuseProtocol(const TraceEvent& hello) {
+    const nlohmann::json* protocol =
+        hello.data.is_object() && hello.data.contains("protocol") ? &hello.data.at("protocol") : nullptr;
+    if (protocol && *protocol == nlohmann::json(kProtocolVersion)) return false;
+    const auto version =
+        hello.data.is_object() ? hello.data.value("version", nlohmann::json()) : nlohmann::json();
+    const QString engine =
+        QStringLiteral("%1 (rdmalab-cli %2)")
+            .arg(program_, version.is_string() ? QString::fromStdString(version.get<std::string>())
+                                               : QStringLiteral("?"));
+    const QString theirs = protocol
+                               ? tr("speaks engine protocol %1").arg(QString::fromStdString(protocol->dump()))
+                               : tr("announces no engine protocol (it is older than protocol versions)");
+    abandon(tr("This app (rdmalab %1) speaks engine protocol %2, but the engine %3 %4. The two cannot work "
+               "together, so the engine was stopped: install the same rdmalab version on both sides (the "
+               "app starts the rdmalab-cli next to it, else the one in the build tree, else the one on "
+               "PATH).")
+                .arg(QStringLiteral(RDMALAB_VERSION))
+                .arg(kProtocolVersion)
+                .arg(engine, theirs));
+    return true;
+}
+
+void EngineClient::abandon(const QString& message) {
     diedReported_ = true; // from here on, nothing it sends is read and its exit is not reported again
     buffer_.clear();
-    // It does not speak the protocol, so it is not asked to quit: it is stopped. Stopped before the events
-    // before the garbage go out, so whoever handles them already sees an engine that is not running.
+    // It does not speak this app's protocol, so it is not asked to quit: it is stopped. Stopped before the
+    // events that came before go out, so whoever handles them already sees an engine that is not running.
     process_.kill();
     process_.waitForFinished(2000);
     flushBatch();
     pending_ = 0;
-    const QString shown = reason.size() > 600 ? reason.left(600) + QStringLiteral("…") : reason;
-    emit engineDied(
-        tr("The engine process (%1) sent something that is not a trace event: %2\nIt was stopped. "
-           "Nothing you recorded is lost: the trace so far stays in the timeline and can be saved. "
-           "Press Restart engine to go on.")
-            .arg(program_, shown));
+    emit engineDied(message);
 }
 
 void EngineClient::flushBatch() {

@@ -31,6 +31,11 @@ std::optional<std::int64_t> commandId(const TraceEvent& event);
 inline constexpr qsizetype kMaxEngineLineBytes = 16LL << 20; ///< real lines are far shorter (< 100 KB)
 inline constexpr int kMaxSkippedEvents = 3;
 
+/// The id of the `hello` EngineClient sends itself as soon as the engine has started, before `started` is
+/// emitted (send() never hands out 0). Its result reaches eventsArrived like any other when the engine
+/// speaks this app's protocol (kProtocolVersion).
+inline constexpr std::int64_t kHelloCommandId = 0;
+
 class EngineClient : public QObject {
     Q_OBJECT
   public:
@@ -49,7 +54,8 @@ class EngineClient : public QObject {
     bool isRunning() const { return process_.state() == QProcess::Running; }
     qint64 processId() const { return process_.processId(); }
 
-    /// Sends {"id":N,"cmd":cmd,...fields}; returns the id, or -1 when the engine is not running.
+    /// Sends {"id":N,"cmd":cmd,...fields}; returns the id, or -1 when the engine is not running. A `hello`
+    /// carries `protocol` (kProtocolVersion).
     int send(const QString& cmd, const nlohmann::json& fields = nlohmann::json::object());
     /// Number of commands sent that have not been answered.
     int pending() const { return pending_; }
@@ -58,19 +64,27 @@ class EngineClient : public QObject {
     void started();
     /// A batch of events in arrival order (trace events and command results).
     void eventsArrived(const std::vector<rdmalab::TraceEvent>& events);
-    /// The engine process failed to start, crashed or exited; `message` says which and how to recover.
+    /// The engine process failed to start, crashed or exited; or it speaks another engine protocol than
+    /// this app (its `hello` names another version, or none: an older engine), and was stopped.
+    /// `message` says which and how to recover.
     void engineDied(const QString& message);
     /// An event from the engine with a field of the wrong type (checkEventFields): shown and skipped, until
     /// kMaxSkippedEvents of them stop the engine (engineDied).
     void protocolError(const QString& message);
 
   private:
+    void onStarted();
     void readOutput();
     void flushBatch();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onError(QProcess::ProcessError error);
     /// The engine sent garbage: stop it and report it through engineDied, as if it had died.
     void refuseOutput(const QString& reason);
+    /// The answer to a `hello` names another protocol than kProtocolVersion, or none: stop the engine and
+    /// report it through engineDied, naming both. Returns true when it did.
+    bool refuseProtocol(const TraceEvent& hello);
+    /// Stops the engine at once and reports `message` through engineDied; its exit is not reported again.
+    void abandon(const QString& message);
 
     QProcess process_;
     QString program_;

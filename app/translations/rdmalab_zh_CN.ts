@@ -1054,6 +1054,18 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <translation>无法启动引擎进程“%1”：%2。
 请用 `cmake --build --preset dev` 构建它，或把 rdmalab-cli 放在应用程序旁边。</translation>
     </message>
+    <message>
+        <source>speaks engine protocol %1</source>
+        <translation>使用引擎协议 %1</translation>
+    </message>
+    <message>
+        <source>announces no engine protocol (it is older than protocol versions)</source>
+        <translation>没有声明引擎协议（它早于协议版本机制）</translation>
+    </message>
+    <message>
+        <source>This app (rdmalab %1) speaks engine protocol %2, but the engine %3 %4. The two cannot work together, so the engine was stopped: install the same rdmalab version on both sides (the app starts the rdmalab-cli next to it, else the one in the build tree, else the one on PATH).</source>
+        <translation>本应用（rdmalab %1）使用引擎协议 %2，但引擎 %3 %4。两者无法协同工作，因此引擎已被停止：请在两端安装相同版本的 rdmalab（应用优先启动它旁边的 rdmalab-cli，其次是构建目录中的，最后是 PATH 中的）。</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabCatalog</name>

@@ -102,10 +102,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(engine_, &EngineClient::eventsArrived, this, &MainWindow::onEngineEvents);
     connect(engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
     connectEngineBanner(this, engine_, engineBanner_);
-    connect(engine_, &EngineClient::started, this, [this] {
-        engine_->send("hello");
-        engine_->send("devices");
-    });
+    // EngineClient has sent `hello` itself (onEngineEvents shows its answer).
+    connect(engine_, &EngineClient::started, this, [this] { engine_->send("devices"); });
     connect(controller_, &LessonController::eventsReady, this, &MainWindow::onEventsReady);
     connect(controller_, &LessonController::stateReset, this, [this] {
         timeline_->clear();

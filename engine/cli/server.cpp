@@ -17,7 +17,9 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -352,9 +354,7 @@ class Server::Impl {
         const std::string cmd = fields.raw("cmd").get<std::string>();
         try {
             if (cmd == "hello") {
-                reply(
-                    id, cmd, true,
-                    {{"tool", "rdmalab-cli"}, {"version", RDMALAB_VERSION}, {"format", kTraceFormatVersion}});
+                hello(id, fields);
             } else if (cmd == "devices") {
                 nlohmann::json list = nlohmann::json::array();
                 for (const auto& d : list_devices())
@@ -443,6 +443,26 @@ class Server::Impl {
     }
 
   private:
+    /// Names the engine, its trace format and its protocol; refuses an app that speaks another protocol
+    /// (its optional `protocol` field), naming both numbers.
+    void hello(const nlohmann::json& id, const CommandFields& fields) {
+        const long long theirs =
+            fields.integer("protocol", 0, std::numeric_limits<int>::max(), kProtocolVersion);
+        nlohmann::json data = {{"tool", "rdmalab-cli"},
+                               {"version", RDMALAB_VERSION},
+                               {"format", kTraceFormatVersion},
+                               {"protocol", kProtocolVersion}};
+        if (theirs == kProtocolVersion) return reply(id, "hello", true, std::move(data));
+        std::error_code ec;
+        const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+        const std::string where = ec || self.empty() ? std::string() : " at " + self.string();
+        data["error"] =
+            fmt::format("the app speaks engine protocol {}, this engine (rdmalab-cli {}{}) speaks "
+                        "{}: install the same rdmalab version on both sides",
+                        theirs, RDMALAB_VERSION, where, kProtocolVersion);
+        reply(id, "hello", false, std::move(data));
+    }
+
     void start(const nlohmann::json& id, const nlohmann::json& command) {
         OperationOptions options;
         const CommandFields f(command);

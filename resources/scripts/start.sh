@@ -13,9 +13,13 @@ if [ -n "$(ls -A /sys/class/infiniband 2>/dev/null)" ]; then
   exec build/dev/app/rdmalab --lesson "$lesson"
 fi
 echo "start.sh: this machine has no RDMA device: running the '$lesson' lesson in the SoftRoCE test bed (qemu)"
-out=$(pwd)/build/start
+# The whole checkout is the test bed's writable --out directory, mounted at its own path in the VM: the VM
+# sees the host's / read-only, but mounts empty tmpfs over /tmp, /var/tmp and /run, so a checkout under
+# /tmp would otherwise be invisible there (build/dev/... not found). The outputs go to build/start.
+root=$(pwd -P)
+out=$root/build/start
 mkdir -p "$out"
-tests/softroce/vm-run.sh --out "$out" -- sh -c "
+tests/softroce/vm-run.sh --out "$root" -- sh -c "
   build/dev/engine/rdmalab-cli op $lesson --json --trace '$out/$lesson.jsonl' > /dev/null &&
   QT_QPA_PLATFORM=offscreen build/dev/app/rdmalab --lesson $lesson --autoplay --screenshot '$out/$lesson.png' --quit"
 echo "start.sh: screenshot of the live lesson: $out/$lesson.png; recording: $out/$lesson.jsonl"

@@ -143,6 +143,22 @@ const char* const kStartLine = "{\"v\":1,\"seq\":2,\"t_ns\":2,\"ep\":\"-\",\"kin
 const char* const kWrongTypedLine = "{\"v\":1,\"seq\":3,\"t_ns\":3,\"ep\":\"-\",\"kind\":\"session\","
                                     "\"name\":\"rdmalab\",\"ids\":{},\"data\":{\"device\":\"rxe9\","
                                     "\"device_info\":{\"name\":\"rxe9\",\"software\":\"yes\"}}}";
+/// The answer of `rdmalab-cli serve --stdio` to the app's first `hello` (id 0), as the engine prints it, with
+/// `protocol` set to `protocol` (or left out when it is null, as an engine older than protocol versions).
+QString helloLine(const json& protocol) {
+    json data = {{"format", 1}, {"ok", true}, {"tool", "rdmalab-cli"}, {"version", "9.8.7"}};
+    if (!protocol.is_null()) data["protocol"] = protocol;
+    const json line = {{"data", data},    {"ep", "-"}, {"ids", {{"id", 0}}},   {"kind", "result"},
+                       {"name", "hello"}, {"seq", 1},  {"t_ns", 947720156767}, {"v", 1}};
+    return QString::fromStdString(line.dump());
+}
+
+/// A stand-in engine that keeps the first line it reads in `got` and answers it with `hello`.
+QString helloEngine(const QTemporaryDir& dir, const QString& hello) {
+    return scriptEngine(dir, "other-protocol.sh",
+                        "read hello\nprintf '%s\\n' \"$hello\" > '" + dir.filePath("got") +
+                            "'\nprintf '%s\\n' '" + hello + "'\nexec cat >/dev/null\n");
+}
 } // namespace
 
 class HostileTracesTest : public QObject {
@@ -431,6 +447,86 @@ class HostileTracesTest : public QObject {
         QVERIFY2(report.contains("output line 2: longer than 16 MiB"), qPrintable(report));
         QCOMPARE(events.count(), 1); // the event before it arrived
         QVERIFY(!engine.isRunning());
+    }
+
+    void anEngineOfAnotherProtocolIsStoppedAndBothVersionsAreNamed() {
+        const QString ours = QString::number(kProtocolVersion);
+        const struct {
+            json protocol;
+            QString says;
+        } cases[] = {
+            {json(kProtocolVersion + 1), "speaks engine protocol " + QString::number(kProtocolVersion + 1)},
+            {json(nullptr), "announces no engine protocol"}, // older than protocol versions
+            {json("1"), "speaks engine protocol \"1\""}};
+        for (const auto& c : cases) {
+            QTemporaryDir dir;
+            const QString script = helloEngine(dir, helloLine(c.protocol));
+            EngineClient engine;
+            engine.setProgram(script);
+            QSignalSpy died(&engine, &EngineClient::engineDied);
+            QSignalSpy events(&engine, &EngineClient::eventsArrived);
+            engine.start();
+            QTRY_COMPARE(died.count(), 1);
+            const QString report = died.at(0).at(0).toString();
+            const QString expected = "This app (rdmalab " RDMALAB_VERSION ") speaks engine protocol " + ours +
+                                     ", but the engine " + script + " (rdmalab-cli 9.8.7) " + c.says;
+            QVERIFY2(report.contains(expected) &&
+                         report.contains("install the same rdmalab version on both sides"),
+                     qPrintable(report));
+            QVERIFY(!engine.isRunning()); // stopped, although the script would have waited for more input
+            QCOMPARE(events.count(), 0);  // its hello is not taken for a usable engine's
+            QCOMPARE(engine.send("devices"), -1);
+            QTest::qWait(100);
+            QCOMPARE(died.count(), 1); // its exit is not reported a second time
+            // What the app said first: a hello with its protocol, before any other command.
+            QFile got(dir.filePath("got"));
+            QVERIFY(got.open(QIODevice::ReadOnly));
+            const json hello = json::parse(got.readAll().toStdString());
+            QVERIFY2(hello == json({{"id", 0}, {"cmd", "hello"}, {"protocol", kProtocolVersion}}),
+                     hello.dump().c_str());
+        }
+    }
+
+    void anEngineOfTheSameProtocolIsUsedAndItsHelloDelivered() {
+        EngineClient engine; // the rdmalab-cli of this build
+        QSignalSpy died(&engine, &EngineClient::engineDied);
+        std::vector<TraceEvent> seen;
+        connect(&engine, &EngineClient::eventsArrived, this, [&seen](const std::vector<TraceEvent>& events) {
+            seen.insert(seen.end(), events.begin(), events.end());
+        });
+        engine.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!seen.empty(), 20000);
+        QCOMPARE(seen.front().name, std::string("hello"));
+        QCOMPARE(commandId(seen.front()).value_or(-1), kHelloCommandId);
+        QCOMPARE(seen.front().data.value("protocol", -1), kProtocolVersion);
+        QCOMPARE(engine.pending(), 0);
+        const int id = engine.send("hello"); // a hello of the app's own carries the protocol too
+        QVERIFY(id > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(seen.size() == 2, 20000);
+        QCOMPARE(seen.back().data.value("ok", false), true);
+        QCOMPARE(commandId(seen.back()).value_or(-1), std::int64_t(id));
+        QVERIFY(engine.isRunning());
+        QCOMPARE(died.count(), 0);
+        engine.stop();
+    }
+
+    void theWindowShowsAnEngineOfAnotherProtocolAndStaysUp() {
+        QTemporaryDir dir;
+        StartOptions options;
+        options.engineProgram = helloEngine(dir, helloLine(json(kProtocolVersion + 1)));
+        MainWindow window(options);
+        window.show();
+        auto* banner = window.findChild<QWidget*>("engineBanner");
+        auto* message = window.findChild<QLabel*>("engineMessage");
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 20000);
+        QVERIFY2(message->text().contains(
+                     QStringLiteral("speaks engine protocol %1, but the engine").arg(kProtocolVersion)) &&
+                     message->text().contains(QStringLiteral("(rdmalab-cli 9.8.7) speaks engine protocol %1")
+                                                  .arg(kProtocolVersion + 1)),
+                 qPrintable(message->text()));
+        QVERIFY(window.isVisible()); // the app stays up
+        QVERIFY(!window.engine()->isRunning());
+        QVERIFY(!window.findChild<QLabel*>("sessionLabel")->text().contains("ready"));
     }
 
     void theWindowShowsAGarbledEngineLikeADeadOneAndOffersARestart() {

@@ -2,6 +2,8 @@
 // is answered with an error naming what is wrong, and the process stays up with bounded memory.
 #include "testutil.hpp"
 
+#include "rdmalab/trace.hpp"
+
 #include <QFile>
 #include <QProcess>
 #include <QtTest>
@@ -101,6 +103,39 @@ class TestServeAbuse : public QObject {
         QVERIFY2(errorOf(missing).contains("field 'cmd'") && errorOf(missing).contains("missing"),
                  qPrintable(errorOf(missing)));
         QCOMPARE(engine.ask(R"({"id":9,"cmd":"hello"})")["data"]["ok"].get<bool>(), true);
+    }
+
+    void helloAnnouncesTheProtocolAndRefusesAnAppOfAnother() {
+        Engine engine;
+        QVERIFY(engine.started());
+        const QByteArray ours = QByteArray::number(rdmalab::kProtocolVersion);
+        const QByteArray other = QByteArray::number(rdmalab::kProtocolVersion + 41);
+        for (const QByteArray& line :
+             {QByteArray(R"({"id":1,"cmd":"hello"})"), R"({"id":2,"cmd":"hello","protocol":)" + ours + "}"}) {
+            const auto result = engine.ask(line);
+            QVERIFY2(result.is_object() && result["data"]["ok"].get<bool>(), line.constData());
+            QCOMPARE(result["data"]["protocol"].get<int>(), rdmalab::kProtocolVersion);
+            QCOMPARE(result["data"]["format"].get<int>(), rdmalab::kTraceFormatVersion);
+            QCOMPARE(result["data"]["version"].get<std::string>(), std::string(RDMALAB_VERSION));
+        }
+        const auto refused = engine.ask(R"({"id":3,"cmd":"hello","protocol":)" + other + "}");
+        QVERIFY(refused.is_object());
+        QCOMPARE(refused["ids"]["id"].get<int>(), 3);
+        QCOMPARE(refused["data"]["ok"].get<bool>(), false);
+        QCOMPARE(refused["data"]["protocol"].get<int>(), rdmalab::kProtocolVersion); // still says its own
+        const QString error = errorOf(refused);
+        QVERIFY2(
+            error.contains("the app speaks engine protocol " + QString::fromLatin1(other)) &&
+                error.contains("this engine (rdmalab-cli " RDMALAB_VERSION " at ") &&
+                error.contains(QStringLiteral("rdmalab-cli) speaks %1:").arg(rdmalab::kProtocolVersion)) &&
+                error.contains("install the same rdmalab version on both sides"),
+            qPrintable(error));
+        const auto mistyped = engine.ask(R"({"id":4,"cmd":"hello","protocol":"1"})");
+        QVERIFY2(errorOf(mistyped).contains("field 'protocol' must be an integer"),
+                 qPrintable(errorOf(mistyped)));
+        QVERIFY(engine.alive()); // a refused app may still say hello again
+        QCOMPARE(engine.ask(R"({"id":5,"cmd":"hello","protocol":)" + ours + "}")["data"]["ok"].get<bool>(),
+                 true);
     }
 
     void linesThatAreNotJsonObjectsAreRefusedByLine() {

@@ -19,6 +19,12 @@ namespace rdmalab {
 /// Version of the JSON Lines trace format ("v" field of every event).
 inline constexpr int kTraceFormatVersion = 1;
 
+/// Version of the engine-process protocol (`rdmalab-cli serve --stdio`, docs/trace-format.md): the
+/// commands, their fields and their results. `hello` announces it and refuses an app that names another
+/// one; the app (EngineClient) refuses an engine that announces another one or none. Raise it whenever
+/// an app and an engine of the old and the new number would misunderstand each other.
+inline constexpr int kProtocolVersion = 1;
+
 /// Which side of a connection an event belongs to: A (requester), B (responder) or neither. C and D are
 /// further endpoints of a lab (docs/lab-format.md, "Objects"): a third or fourth party, e.g. the second
 /// receiver of a multicast group or an attacker guessing keys.
