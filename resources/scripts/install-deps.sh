@@ -14,6 +14,8 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libyaml-cpp-dev libgl-dev fonts-dejavu-core fonts-wqy-microhei
   # translations: lupdate and lrelease (qt6-l10n-tools), their CMake package Qt6LinguistTools (qt6-tools-dev)
   qt6-l10n-tools qt6-tools-dev
+  # the lab report opened in a real browser (tests: headless Chromium renders it and shows every verdict)
+  chromium
   # tools the tests and benchmarks call
   ibverbs-utils rdmacm-utils perftest sockperf iperf3 iproute2 util-linux
   # packaging: the .deb (dependencies computed by dpkg-shlibdeps), its desktop entry and man pages

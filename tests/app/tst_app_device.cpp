@@ -261,6 +261,21 @@ class AppDeviceTest : public QObject {
         QCOMPARE(session->predictionsMade(), 2);
         QCOMPARE(session->predictionsRight(), 1);
         QVERIFY(window.findChild<QPushButton*>("labQuestion1Check")->isEnabled());
+        window.findChild<QAbstractButton*>("labQuestion1Choice3")->click();
+        window.findChild<QPushButton*>("labQuestion1Check")->click();
+        QCOMPARE(session->questionsRight(), 1);
+        // The report, opened in a real browser, shows every verdict of the run on the device.
+        const QString report = dir.filePath("report.html");
+        QCOMPARE(window.exportReport(report), QString());
+        const QByteArray shots = qgetenv("RDMALAB_SCREENSHOT_DIR");
+        const QString png = shots.isEmpty() ? dir.filePath("report.png")
+                                            : QString::fromLocal8Bit(shots) + "/report-in-chromium.png";
+        const auto browser = test::openInChromium(report, png, 1100, 1500);
+        QVERIFY2(browser.exitCode == 0, qPrintable(browser.err.right(2000)));
+        QCOMPARE(browser.out.count(QStringLiteral("<td class=\"held\">✓ held</td>")), session->heldCount());
+        QVERIFY(session->heldCount() > 40);
+        QVERIFY(browser.out.contains("Predictions</th><td>1 of 2 right"));
+        QVERIFY(browser.out.contains("SoftRoCE"));
     }
 
     /// Issue 14: the workbench through its widgets. B's region without REMOTE_WRITE: A's Write completes with

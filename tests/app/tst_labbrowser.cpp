@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFormLayout>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -205,6 +206,20 @@ class LabBrowserTest : public QObject {
         QVERIFY2(html.contains("Predictions</th><td>1 of 2 right"), qPrintable(html.left(3000)));
         QVERIFY(html.contains("✗ wrong</span> predicted: EINVAL · the device: none: a note calls nothing"));
         QVERIFY(html.contains("1 of 2 answered right"));
+        // The report opens in a real browser, which shows every verdict the run had.
+        const auto browser = rdmalab::test::openInChromium(report, user.filePath("report.png"));
+        QVERIFY2(browser.exitCode == 0, qPrintable(browser.err.right(2000)));
+        QCOMPARE(browser.out.count(QStringLiteral("<td class=\"held\">✓ held</td>")),
+                 window.session()->heldCount());
+        QCOMPARE(window.session()->heldCount(), 5); // 3 steps succeeded, 2 predictions' answers were offered
+        QVERIFY(browser.out.contains("id=\"trace\""));
+        const QImage shot(user.filePath("report.png"));
+        QCOMPARE(shot.width(), 1100);
+        int inked = 0; // text drawn, not a blank or error page
+        for (int y = 0; y < shot.height(); y += 3)
+            for (int x = 0; x < shot.width(); x += 3)
+                inked += qGray(shot.pixel(x, y)) < 128 ? 1 : 0;
+        QVERIFY2(inked > 2000, qPrintable(QString::number(inked)));
     }
 
     void theCurriculumByChapter() {

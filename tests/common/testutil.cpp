@@ -5,13 +5,16 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QThread>
+#include <QUrl>
 #include <QtGlobal>
 #include <QtTest>
 
@@ -59,6 +62,27 @@ CliRun runProgram(const QString& program, const QStringList& args, const QProces
     run.out = QString::fromUtf8(process.readAllStandardOutput());
     run.err = QString::fromUtf8(process.readAllStandardError());
     return run;
+}
+
+CliRun openInChromium(const QString& html, const QString& png, int width, int height) {
+    // Its own profile in a temporary directory (the test bed's $HOME is read-only); no sandbox, as root.
+    QTemporaryDir profile;
+    const QStringList common = {QStringLiteral("--headless"), QStringLiteral("--no-sandbox"),
+                                QStringLiteral("--disable-gpu"), QStringLiteral("--hide-scrollbars"),
+                                QStringLiteral("--user-data-dir=") + profile.path()};
+    const QString url = QUrl::fromLocalFile(QFileInfo(html).absoluteFilePath()).toString();
+    CliRun dom =
+        runProgram(QStringLiteral("chromium"), common + QStringList{QStringLiteral("--dump-dom"), url});
+    if (dom.exitCode != 0 || png.isEmpty()) return dom;
+    const CliRun shot =
+        runProgram(QStringLiteral("chromium"),
+                   common + QStringList{QStringLiteral("--window-size=%1,%2").arg(width).arg(height),
+                                        QStringLiteral("--screenshot=") + png, url});
+    if (shot.exitCode != 0 || !QFileInfo::exists(png)) {
+        dom.exitCode = shot.exitCode == 0 ? 1 : shot.exitCode;
+        dom.err = shot.err;
+    }
+    return dom;
 }
 
 CliRun runCli(const QStringList& args, const QStringList& wrapper, const QByteArray& input) {

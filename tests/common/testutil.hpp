@@ -29,6 +29,9 @@ CliRun runCli(const QStringList& args, const QStringList& wrapper = {}, const QB
 CliRun runProgram(const QString& program, const QStringList& args,
                   const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
                   const QByteArray& input = {});
+/// Opens an HTML file in headless Chromium (installed by resources/scripts/install-deps.sh): `out` is the
+/// DOM as the browser built it; with `png`, a screenshot `width` pixels wide is written there too.
+CliRun openInChromium(const QString& html, const QString& png = {}, int width = 1100, int height = 1600);
 /// A man page file (roff, or gzipped roff) as `man -l` shows it to a reader: plain text, 200 columns,
 /// no overstrike. `out` is the text; a failure has a non-zero exit code and says why in `err`.
 CliRun renderManPage(const QString& path);
