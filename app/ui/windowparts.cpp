@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QStatusBar>
 #include <QToolBar>
@@ -78,6 +79,15 @@ QSize fittedWindowSize(QSize preferred, QSize available, QSize minimum) {
     if (available.isEmpty()) return preferred;
     const QSize room(available.width() * 9 / 10, available.height() * 9 / 10);
     return preferred.boundedTo(room).expandedTo(minimum.boundedTo(available));
+}
+
+QSize parseWindowSize(const QString& text) {
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d{1,5})\\s*[xX×]\\s*(\\d{1,5})\\s*$"));
+    const auto match = pattern.match(text);
+    if (!match.hasMatch()) return {};
+    const QSize size(match.captured(1).toInt(), match.captured(2).toInt());
+    auto usable = [](int side) { return side >= 200 && side <= 16384; };
+    return usable(size.width()) && usable(size.height()) ? size : QSize();
 }
 
 void fitToScreen(QMainWindow* window, QSize preferred) {

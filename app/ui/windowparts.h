@@ -53,6 +53,10 @@ QToolBar* addFixedToolBar(QMainWindow* window, const QString& title, const QStri
 /// projector, a small laptop), never below `minimum`.
 QSize fittedWindowSize(QSize preferred, QSize available, QSize minimum = QSize(800, 560));
 
+/// "1280x720" (or "1280X720", "1280×720") as a size; an invalid QSize for anything else, or a side below 200
+/// or above 16384 px (--window-size).
+QSize parseWindowSize(const QString& text);
+
 /// Resizes the window to fittedWindowSize() of its screen's available geometry (on the offscreen platform's
 /// default screen, to `preferred`).
 void fitToScreen(QMainWindow* window, QSize preferred);
