@@ -7,7 +7,7 @@ namespace rdmalab::app {
 
 MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     setObjectName("memoryView");
-    setMinimumSize(320, 180);
+    setMinimumSize(240, 120);
 }
 
 void MemoryView::setState(const LabState& state) {

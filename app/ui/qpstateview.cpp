@@ -30,7 +30,7 @@ std::vector<QpStateView::Transition> QpStateView::transitions() {
 
 QpStateView::QpStateView(QWidget* parent) : QWidget(parent) {
     setObjectName("qpStateView");
-    setMinimumSize(320, 200);
+    setMinimumSize(240, 150); // the diagram scales with the widget
 }
 
 void QpStateView::setState(const LabState& state) {

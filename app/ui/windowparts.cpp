@@ -100,6 +100,12 @@ void fitToScreen(QMainWindow* window, QSize preferred) {
                                   (available == QSize(800, 800) || available == QSize(800, 600));
     if (defaultOffscreen) available = QSize();
     window->resize(fittedWindowSize(preferred, available));
+    // On the screen's available area, whole: a window larger than its minimum never hangs off a projector.
+    if (screen && !available.isEmpty()) {
+        QRect frame(QPoint(), window->size());
+        frame.moveCenter(screen->availableGeometry().center());
+        window->move(frame.topLeft());
+    }
 }
 
 } // namespace rdmalab::app

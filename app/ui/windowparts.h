@@ -57,8 +57,9 @@ QSize fittedWindowSize(QSize preferred, QSize available, QSize minimum = QSize(8
 /// or above 16384 px (--window-size).
 QSize parseWindowSize(const QString& text);
 
-/// Resizes the window to fittedWindowSize() of its screen's available geometry (on the offscreen platform's
-/// default screen, to `preferred`).
+/// Resizes the window to fittedWindowSize() of its screen's available geometry and centres it there (on the
+/// offscreen platform's default screen, only resizes it to `preferred`). The windows' minimum sizes fit a
+/// 1024x768 screen (tst_appwidgets, tst_benchwindow), so the fitted size is the size they get.
 void fitToScreen(QMainWindow* window, QSize preferred);
 
 } // namespace rdmalab::app
