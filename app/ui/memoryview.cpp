@@ -29,10 +29,14 @@ void MemoryView::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), bg);
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     mono.setPointSizeF(presentation_ ? 12 : 8.5);
+    const int perLine = 16;
+    // A narrow panel (a 1024x768 screen) gets a smaller font rather than lines cut off at the right: the
+    // offset, 16 bytes in hex, a space and the 16 characters.
+    const double needed = QFontMetricsF(mono).horizontalAdvance('0') * (6 + perLine * 4 + 1) + 12;
+    if (needed > width()) mono.setPointSizeF(std::max(5.5, mono.pointSizeF() * width() / needed));
     QFont bold = font();
     bold.setBold(true);
     bold.setPointSizeF(presentation_ ? 13 : 9);
-    const int perLine = 16;
     const double half = height() / 2.0;
     for (int s = 0; s < 2; ++s) {
         const auto& m = memory_[s];

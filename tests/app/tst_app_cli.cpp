@@ -3,6 +3,7 @@
 #include "testutil.hpp"
 
 #include <QFileInfo>
+#include <QImage>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -39,6 +40,21 @@ class AppCliTest : public QObject {
         QVERIFY2(run.err.contains("There is no lesson 'nosuch'; the lessons are: ") &&
                      run.err.contains("write"),
                  qPrintable(run.err));
+    }
+
+    // --window-size opens the window at that size (the screenshot has it); a size that is not WxH is refused.
+    void windowSizeSetsTheScreenshotsSize() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("small.png");
+        const auto run =
+            runApp({"--replay", RDMALAB_SOURCE_DIR "/tests/data/lesson-send.jsonl", "--autoplay",
+                    "--step-delay", "0", "--window-size", "1024x768", "--screenshot", png, "--quit"},
+                   {}, dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(QImage(png).size(), QSize(1024, 768));
+        const auto bad = runApp({"--window-size", "big", "--quit"}, {}, dir.path());
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--window-size needs WIDTHxHEIGHT"), qPrintable(bad.err));
     }
 
     void badLessonFilesAreReported() {

@@ -195,6 +195,13 @@ class BenchWindowTest : public QObject {
         QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize(820, 600)), QSize(800, 560));
         QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize(640, 480)), QSize(640, 480));
         QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize()), QSize(1680, 1050));
+        // --window-size WxH.
+        QCOMPARE(parseWindowSize("1280x720"), QSize(1280, 720));
+        QCOMPARE(parseWindowSize(" 1024 X 768 "), QSize(1024, 768));
+        QCOMPARE(parseWindowSize(QStringLiteral("1280×720")), QSize(1280, 720));
+        for (const char* bad : {"", "1280", "1280x", "x720", "1280x720x2", "-1280x720", "1280,720", "100x100",
+                                "99999x720", "wide"})
+            QVERIFY2(!parseWindowSize(bad).isValid(), bad);
     }
 
     void everyPanelIsOnAProjectorAndASmallScreen() {
