@@ -29,10 +29,13 @@ void MemoryView::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), bg);
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     mono.setPointSizeF(presentation_ ? 12 : 8.5);
-    const int perLine = 16;
-    // A narrow panel (a 1024x768 screen) gets a smaller font rather than lines cut off at the right: the
-    // offset, 16 bytes in hex, a space and the 16 characters.
-    const double needed = QFontMetricsF(mono).horizontalAdvance('0') * (6 + perLine * 4 + 1) + 12;
+    // A narrow panel (a 1024x768 screen, a projector's large fonts) gets 8 bytes a line, then a smaller font,
+    // rather than lines cut off at the right: a line is the offset, the bytes in hex, a space and the text.
+    auto lineWidth = [&](int bytes) {
+        return QFontMetricsF(mono).horizontalAdvance('0') * (6 + bytes * 4 + 1) + 12;
+    };
+    const int perLine = lineWidth(16) <= width() ? 16 : 8;
+    const double needed = lineWidth(perLine);
     if (needed > width()) mono.setPointSizeF(std::max(5.5, mono.pointSizeF() * width() / needed));
     QFont bold = font();
     bold.setBold(true);
@@ -58,8 +61,11 @@ void MemoryView::paintEvent(QPaintEvent*) {
             continue;
         }
         const double cw = fm.horizontalAdvance('0');
-        const int lines = std::min<int>((static_cast<int>(m.bytes.size()) + perLine - 1) / perLine,
-                                        static_cast<int>((half - (y - s * half) - 4) / fm.height()));
+        // The "observed …" line at the bottom of the half keeps its own line, under the bytes.
+        const double whenHeight = m.when.isEmpty() ? 0 : QFontMetricsF(p.font()).height();
+        const int lines =
+            std::min<int>((static_cast<int>(m.bytes.size()) + perLine - 1) / perLine,
+                          static_cast<int>((half - (y - s * half) - 4 - whenHeight) / fm.height()));
         for (int line = 0; line < lines; ++line) {
             const double ly = y + line * fm.height();
             p.setPen(fg);
