@@ -857,7 +857,7 @@ void MainWindow::setPresentationMode(bool on) {
     if (on) {
         devicePanelBeforePresentation_ = panelActions_[0]->isChecked();
         panelActions_[0]->setChecked(false);
-        setWindowState(windowState() | Qt::WindowFullScreen);
+        if (realScreen(this)) setWindowState(windowState() | Qt::WindowFullScreen); // headless: as sized
     } else {
         panelActions_[0]->setChecked(devicePanelBeforePresentation_);
         setWindowState(windowState() & ~Qt::WindowFullScreen);

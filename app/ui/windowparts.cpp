@@ -90,15 +90,21 @@ QSize parseWindowSize(const QString& text) {
     return usable(size.width()) && usable(size.height()) ? size : QSize();
 }
 
-void fitToScreen(QMainWindow* window, QSize preferred) {
+const QScreen* realScreen(const QWidget* window) {
     const QScreen* screen = window->screen();
-    QSize available = screen ? screen->availableGeometry().size() : QSize();
+    if (!screen) return nullptr;
     // The offscreen platform (headless screenshots, the tests) has no real screen: its default one is 800x800
     // (800x600 in newer Qt). Headless runs keep the size they were designed at unless a screen is configured
     // (offscreen:configfile=screens.json).
+    const QSize size = screen->availableGeometry().size();
     const bool defaultOffscreen = QGuiApplication::platformName() == QLatin1String("offscreen") &&
-                                  (available == QSize(800, 800) || available == QSize(800, 600));
-    if (defaultOffscreen) available = QSize();
+                                  (size == QSize(800, 800) || size == QSize(800, 600));
+    return defaultOffscreen ? nullptr : screen;
+}
+
+void fitToScreen(QMainWindow* window, QSize preferred) {
+    const QScreen* screen = realScreen(window);
+    const QSize available = screen ? screen->availableGeometry().size() : QSize();
     window->resize(fittedWindowSize(preferred, available));
     // On the screen's available area, whole: a window larger than its minimum never hangs off a projector.
     if (screen && !available.isEmpty()) {

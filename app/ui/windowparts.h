@@ -7,6 +7,7 @@
 class QLabel;
 class QMainWindow;
 class QPushButton;
+class QScreen;
 class QToolBar;
 
 namespace rdmalab::app {
@@ -56,6 +57,10 @@ QSize fittedWindowSize(QSize preferred, QSize available, QSize minimum = QSize(8
 /// "1280x720" (or "1280X720", "1280×720") as a size; an invalid QSize for anything else, or a side below 200
 /// or above 16384 px (--window-size).
 QSize parseWindowSize(const QString& text);
+
+/// The window's screen, unless it is the offscreen platform's default one (800x800, 800x600 in newer Qt):
+/// headless runs without a configured screen (offscreen:configfile=screens.json) have none to fit or fill.
+const QScreen* realScreen(const QWidget* window);
 
 /// Resizes the window to fittedWindowSize() of its screen's available geometry and centres it there (on the
 /// offscreen platform's default screen, only resizes it to `preferred`). The windows' minimum sizes fit a
