@@ -246,6 +246,7 @@ class AppWidgetsTest : public QObject {
         // Nothing demands more than a 1024x768 screen, nor more height than a 1280x720 projector leaves
         // under its title bar and panel.
         const QSize least = window.minimumSizeHint();
+        qInfo("minimum size hint: %dx%d", least.width(), least.height());
         QVERIFY2(least.width() <= 1024 && least.height() <= 640,
                  qPrintable(QStringLiteral("minimum %1x%2").arg(least.width()).arg(least.height())));
         window.show();

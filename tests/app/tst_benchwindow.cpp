@@ -210,6 +210,7 @@ class BenchWindowTest : public QObject {
         options.replayFile = kData + "bench-compare.jsonl";
         BenchWindow window(options);
         const QSize least = window.minimumSizeHint();
+        qInfo("minimum size hint: %dx%d", least.width(), least.height());
         QVERIFY2(least.width() <= 1024 && least.height() <= 640,
                  qPrintable(QStringLiteral("minimum %1x%2").arg(least.width()).arg(least.height())));
         window.show();
