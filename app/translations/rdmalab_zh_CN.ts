@@ -1444,10 +1444,6 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <source>&amp;Presentation mode (large, high contrast)</source>
-        <translation>演示模式（大字体、高对比度）(&amp;P)</translation>
-    </message>
-    <message>
         <source>&amp;Labs</source>
         <translation>实验(&amp;L)</translation>
     </message>
@@ -1742,6 +1738,34 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>The recording&apos;s note:</source>
         <translation>录制的备注：</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode (full screen, large, high contrast)</source>
+        <translation>演示模式（全屏、大字体、高对比度）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>P&amp;anels</source>
+        <translation>面板(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Devices</source>
+        <translation>设备(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;QP state machine</source>
+        <translation>QP 状态机(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Memory</source>
+        <translation>内存(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Timeline</source>
+        <translation>时间线(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Inspector</source>
+        <translation>检查器(&amp;I)</translation>
     </message>
 </context>
 <context>

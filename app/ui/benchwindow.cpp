@@ -162,7 +162,7 @@ QChartView* BenchWindow::makeChartView(const QString& objectName, const QString&
     auto* view = new QChartView(chart);
     view->setObjectName(objectName);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(320, 220);
+    view->setMinimumSize(220, 150); // six of them fit a 1024x768 screen
     return view;
 }
 
@@ -216,6 +216,8 @@ void BenchWindow::buildUi() {
     split->addWidget(runsTable_);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
+    split->setSizes({720, 280}); // proportions: at 720 px high the table still shows a few runs
+    split->setCollapsible(0, false);
     outer->addWidget(split, 1);
     setCentralWidget(central);
     statusLabel_ = new QLabel;
@@ -240,6 +242,11 @@ void BenchWindow::buildToolBar() {
         kindCombo_->addItem(QStringLiteral("%1 — %2").arg(fromView(k.name), fromView(k.title)),
                             QStringList{fromView(k.name)});
     }
+    // The longest kind must not push Run and Stop off a 1024 px wide window: the combo shows the start of
+    // it, its list the whole of it.
+    kindCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    kindCombo_->setMinimumContentsLength(22);
+    kindCombo_->view()->setMinimumWidth(kindCombo_->view()->sizeHintForColumn(0));
     bar->addWidget(new QLabel(tr(" Measure ")));
     bar->addWidget(kindCombo_);
     sizeCombo_ = new QComboBox;

@@ -123,6 +123,11 @@ QList<CommandLineEntry> commandLineTable() {
         {.names = {"present"},
          .description = "Start in presentation mode (large fonts, high contrast).",
          .group = display},
+        {.names = {"window-size"},
+         .description = "Open the window at this size in pixels, e.g. 1280x720 (a classroom projector), "
+                        "instead of fitting it to the screen.",
+         .valueName = "WxH",
+         .group = display},
         {.names = {"lang", "language"},
          .description = "Language of the interface and of the lesson and lab texts: en or zh (default: the "
                         "language chosen last in View > Language, else the system locale's).",
@@ -218,7 +223,8 @@ rdmalab::man::ManPage manPage() {
         {"1", "With --quit, the lesson did not verify, the measurement failed, there was no unfinished "
               "session to reopen, or a file could not be written; or an option is unknown or lacks its "
               "value."},
-        {"2", "A --size or --cpus value is not a number the measurement can use."},
+        {"2",
+         "A --size or --cpus value is not a number the measurement can use, or --window-size is not WxH."},
     };
     page.environment = {
         {"RDMALAB_LABS_DIR", "Directory of the lab files (*.yaml, searched recursively) to use instead of "

@@ -216,7 +216,7 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     chartView_ = new QChartView(chart_);
     chartView_->setObjectName("physicsChart");
     chartView_->setRenderHint(QPainter::Antialiasing);
-    chartView_->setMinimumHeight(170);
+    chartView_->setMinimumHeight(100);
 
     auto* inputs = new QHBoxLayout;
     inputs->addWidget(rateLabel_);
@@ -252,9 +252,10 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     sections->setStretchFactor(1, 6);
     sections->setChildrenCollapsible(false);
     sections->setSizes({3000, 3900});
-    measuredBox_->setMinimumHeight(150);
-    literatureBox_->setMinimumSize(420, 250);
-    physicsBox_->setMinimumSize(380, 250);
+    // Small enough for a 1024x768 screen (or a 1280x720 projector); the splitters give the rest.
+    measuredBox_->setMinimumHeight(120);
+    literatureBox_->setMinimumSize(300, 160);
+    physicsBox_->setMinimumSize(280, 160);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);

@@ -5,6 +5,7 @@
 #include "language.h"
 #include "mainwindow.h"
 #include "tracefile.h"
+#include "windowparts.h"
 #include "workbenchwindow.h"
 
 #include <QApplication>
@@ -60,8 +61,24 @@ int main(int argc, char** argv) {
                   engine = option("engine"), lesson = option("lesson"), present = option("present"),
                   delay = option("step-delay"), reopen = option("reopen-unfinished"), lab = option("lab"),
                   labs = option("labs"), report = option("report"), seedOption = option("seed"),
-                  workbench = option("workbench");
+                  workbench = option("workbench"), windowSize = option("window-size");
     parser.process(app);
+    // --window-size: the size to open at (a projector's 1280x720, for screenshots), instead of the screen's
+    // fit.
+    QSize openSize;
+    if (parser.isSet(windowSize)) {
+        openSize = rdmalab::app::parseWindowSize(parser.value(windowSize));
+        if (!openSize.isValid()) {
+            std::fprintf(stderr,
+                         "rdmalab: --window-size needs WIDTHxHEIGHT in pixels (e.g. 1280x720), not '%s'\n",
+                         qPrintable(parser.value(windowSize)));
+            return 2;
+        }
+    }
+    auto showAtSize = [&openSize](QWidget& window) {
+        if (openSize.isValid()) window.resize(openSize);
+        window.show();
+    };
 
     // The interface's language: --language, else the last choice (View ▸ Language), else the system's.
     auto* appLanguage = rdmalab::app::Language::instance();
@@ -79,7 +96,7 @@ int main(int argc, char** argv) {
         o.seed = parser.value(seedOption);
         o.quitWhenDone = parser.isSet(quit);
         rdmalab::app::LabWindow window(o);
-        window.show();
+        showAtSize(window);
         return app.exec();
     }
     if (parser.isSet(workbench)) {
@@ -87,7 +104,7 @@ int main(int argc, char** argv) {
         o.language = lang;
         o.engineProgram = parser.value(engine);
         rdmalab::app::WorkbenchWindow window(o);
-        window.show();
+        showAtSize(window);
         return app.exec();
     }
     const bool benchReplay = parser.isSet(replay) && isMeasurementTrace(parser.value(replay));
@@ -140,7 +157,7 @@ int main(int argc, char** argv) {
         o.language = lang;
         o.engineProgram = parser.value(engine);
         rdmalab::app::BenchWindow window(o);
-        window.show();
+        showAtSize(window);
         return app.exec();
     }
 
@@ -161,6 +178,6 @@ int main(int argc, char** argv) {
     if (options.autoplay && !parser.isSet(delay)) options.animationSpeed = 4.0; // headless: no slow motion
 
     rdmalab::app::MainWindow window(options);
-    window.show();
+    showAtSize(window);
     return app.exec();
 }

@@ -31,6 +31,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -216,12 +217,16 @@ void MainWindow::buildUi() {
     outer->addWidget(sessionLabel_);
     outer->addWidget(stepLabel_);
 
+    // Every panel but the data path can be dragged shut or hidden (View ▸ Panels); the data path scales to
+    // the room left (a 1280x720 projector, a 1024x768 screen).
     auto* top = new QSplitter(Qt::Horizontal);
+    top->setObjectName("topSplitter");
     top->addWidget(buildDevicePanel());
     dataPathView_ = new DataPathView;
     qpStateView_ = new QpStateView;
     memoryView_ = new MemoryView;
     auto* right = new QSplitter(Qt::Vertical);
+    right->setObjectName("stateSplitter");
     right->addWidget(qpStateView_);
     right->addWidget(memoryView_);
     top->addWidget(dataPathView_);
@@ -229,14 +234,20 @@ void MainWindow::buildUi() {
     top->setStretchFactor(0, 0);
     top->setStretchFactor(1, 3);
     top->setStretchFactor(2, 1);
+    top->setCollapsible(1, false);
+    top->setSizes({170, 1000, 330}); // proportions: most of the width to the picture
 
     auto* main = new QSplitter(Qt::Vertical);
+    main->setObjectName("mainSplitter");
     main->addWidget(top);
     main->addWidget(buildTimelineAndInspector());
     main->setStretchFactor(0, 3);
     main->setStretchFactor(1, 2);
+    main->setCollapsible(0, false);
+    main->setSizes({680, 320}); // proportions; at 720 px high the timeline still shows a few rows
     outer->addWidget(main, 1);
     setCentralWidget(central);
+    buildPanelsMenu();
     fitToScreen(this, QSize(1680, 1050));
     connectControls();
 }
@@ -248,6 +259,11 @@ void MainWindow::buildToolBar() {
     for (const auto& l : lessons_)
         lessonCombo_->addItem(QString::fromStdString(l.lab.title.get(language_.toStdString())),
                               QString::fromStdString(l.id()));
+    // Long lesson titles must not push the player's buttons off a 1024 px wide window: the combo shows the
+    // start of the title, its list the whole of it.
+    lessonCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    lessonCombo_->setMinimumContentsLength(18);
+    lessonCombo_->view()->setMinimumWidth(lessonCombo_->view()->sizeHintForColumn(0));
     const int wanted = lessonCombo_->findData(options_.lesson);
     if (wanted >= 0) lessonCombo_->setCurrentIndex(wanted);
     bar->addWidget(lessonLabel_ = new QLabel);
@@ -259,7 +275,7 @@ void MainWindow::buildToolBar() {
     bar->addWidget(sizeSpin_);
     messageEdit_ = new QLineEdit;
     messageEdit_->setObjectName("messageEdit");
-    messageEdit_->setMaximumWidth(200);
+    messageEdit_->setMaximumWidth(140);
     bar->addWidget(messageLabel_ = new QLabel);
     bar->addWidget(messageEdit_);
     if (const auto* lesson = currentLesson()) {
@@ -280,7 +296,7 @@ void MainWindow::buildToolBar() {
     speedSlider_->setObjectName("speedSlider");
     speedSlider_->setRange(1, 10);
     speedSlider_->setValue(5);
-    speedSlider_->setMaximumWidth(120);
+    speedSlider_->setMaximumWidth(90);
     bar->addWidget(speedLabel_ = new QLabel);
     bar->addWidget(speedSlider_);
     languageCombo_ = new QComboBox;
@@ -329,6 +345,10 @@ void MainWindow::buildMenus() {
     presentationAction_->setCheckable(true);
     presentationAction_->setShortcut(Qt::Key_F5);
     connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    auto* leavePresentation = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(leavePresentation, &QShortcut::activated, this, [this] {
+        if (presentation_) setPresentationMode(false);
+    });
     Language::instance()->addMenu(viewMenu_);
     labsMenu_ = menuBar()->addMenu(QString());
     labsMenu_->setObjectName("labsMenu");
@@ -357,6 +377,39 @@ void MainWindow::buildMenus() {
     restartEngineAction_ = engineMenu_->addAction(QString(), this, &MainWindow::restartEngine);
 }
 
+void MainWindow::buildPanelsMenu() {
+    panelsMenu_ = new QMenu(this);
+    panelsMenu_->setObjectName("panelsMenu");
+    viewMenu_->insertMenu(presentationAction_, panelsMenu_);
+    viewMenu_->insertSeparator(presentationAction_);
+    const std::array<std::pair<QWidget*, const char*>, kPanelCount> panels{{
+        {devicePanel_, "showDevicePanelAction"},
+        {qpStateView_, "showQpStateAction"},
+        {memoryView_, "showMemoryAction"},
+        {timelineView_->parentWidget(), "showTimelineAction"},
+        {inspector_, "showInspectorAction"},
+    }};
+    for (std::size_t i = 0; i < panels.size(); ++i) {
+        auto* action = panelActions_[i] = panelsMenu_->addAction(QString());
+        action->setObjectName(panels[i].second);
+        action->setCheckable(true);
+        action->setChecked(true);
+        QWidget* panel = panels[i].first;
+        connect(action, &QAction::toggled, this, [this, panel](bool on) { showPanel(panel, on); });
+    }
+}
+
+void MainWindow::showPanel(QWidget* panel, bool on) {
+    panel->setVisible(on);
+    // A splitter whose panels are all hidden goes too, so the data path gets its room.
+    if (auto* splitter = qobject_cast<QSplitter*>(panel->parentWidget())) {
+        bool any = false;
+        for (int i = 0; i < splitter->count(); ++i)
+            any = any || !splitter->widget(i)->isHidden();
+        splitter->setVisible(any);
+    }
+}
+
 void MainWindow::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) retranslateUi();
     QMainWindow::changeEvent(event);
@@ -370,7 +423,12 @@ void MainWindow::retranslateUi() {
     exportPngAction_->setText(tr("&Export view as PNG…"));
     quitAction_->setText(tr("&Quit"));
     viewMenu_->setTitle(tr("&View"));
-    presentationAction_->setText(tr("&Presentation mode (large, high contrast)"));
+    presentationAction_->setText(tr("&Presentation mode (full screen, large, high contrast)"));
+    panelsMenu_->setTitle(tr("P&anels"));
+    const QString panelTexts[kPanelCount] = {tr("&Devices"), tr("&QP state machine"), tr("&Memory"),
+                                             tr("&Timeline"), tr("&Inspector")};
+    for (int i = 0; i < kPanelCount; ++i)
+        panelActions_[i]->setText(panelTexts[i]);
     labsMenu_->setTitle(tr("&Labs"));
     openLabsAction_->setText(tr("&Lab browser…"));
     openWorkbenchAction_->setText(tr("&Workbench…"));
@@ -465,7 +523,7 @@ QWidget* MainWindow::buildDevicePanel() {
     noDeviceLayout->addWidget(openButton);
     noDeviceLayout->addStretch();
     devicePanel_->addWidget(noDevicePage);
-    devicePanel_->setMinimumWidth(240);
+    devicePanel_->setMinimumWidth(150);
     return devicePanel_;
 }
 
@@ -508,6 +566,8 @@ QWidget* MainWindow::buildTimelineAndInspector() {
     timelineView_->setWordWrap(false);
     timelineLayout->addWidget(timelineView_);
     auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->setObjectName("bottomSplitter");
+    timelineBox->setObjectName("timelinePanel");
     bottom->addWidget(timelineBox);
     bottom->addWidget(inspector_);
     bottom->setStretchFactor(0, 3);
@@ -787,8 +847,19 @@ bool MainWindow::exportPng(const QString& path) {
 }
 
 void MainWindow::setPresentationMode(bool on) {
+    if (on == presentation_) return;
     presentation_ = on;
     if (presentationAction_ && presentationAction_->isChecked() != on) presentationAction_->setChecked(on);
+    // A projector gets the whole screen, and the data path the room of the device list (View ▸ Panels
+    // brings it back; leaving restores it as it was).
+    if (on) {
+        devicePanelBeforePresentation_ = panelActions_[0]->isChecked();
+        panelActions_[0]->setChecked(false);
+        if (realScreen(this)) setWindowState(windowState() | Qt::WindowFullScreen); // headless: as sized
+    } else {
+        panelActions_[0]->setChecked(devicePanelBeforePresentation_);
+        setWindowState(windowState() & ~Qt::WindowFullScreen);
+    }
     static const QFont normalFont = QApplication::font();
     QFont font = normalFont;
     if (on) font.setPointSizeF(std::max(15.0, normalFont.pointSizeF() * 1.6));

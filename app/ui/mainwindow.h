@@ -12,6 +12,8 @@
 
 #include <QMainWindow>
 
+#include <array>
+
 class QAction;
 class QComboBox;
 class QLabel;
@@ -83,6 +85,9 @@ class MainWindow : public QMainWindow {
     void buildUi();
     void buildToolBar();
     void buildMenus();
+    /// View ▸ Panels: every panel but the data path can be hidden, to give the picture a small screen.
+    void buildPanelsMenu();
+    void showPanel(QWidget* panel, bool on);
     QWidget* buildDevicePanel();
     QWidget* buildTimelineAndInspector();
     void connectControls();
@@ -114,6 +119,7 @@ class MainWindow : public QMainWindow {
     QString lessonLoadErrors_;
     QString language_;
     bool presentation_ = false;
+    bool devicePanelBeforePresentation_ = true; ///< View ▸ Panels ▸ Devices before presentation mode hid it
     SessionAutosave autosave_; ///< the live session, as it happens (SessionAutosave::defaultDirectory())
     std::vector<UnfinishedSession> unfinished_; ///< offered for recovery, newest first
     bool recoveredReplay_ = false;              ///< the replay is a recovered unfinished session
@@ -133,6 +139,9 @@ class MainWindow : public QMainWindow {
             *quitAction_ = nullptr, *openLabsAction_ = nullptr, *openWorkbenchAction_ = nullptr,
             *restartEngineAction_ = nullptr;
     QToolBar* lessonToolBar_ = nullptr;
+    static constexpr int kPanelCount = 5; ///< devices, QP state, memory, timeline, inspector
+    QMenu* panelsMenu_ = nullptr;
+    std::array<QAction*, kPanelCount> panelActions_{};
     QLabel *lessonLabel_ = nullptr, *sizeLabel_ = nullptr, *messageLabel_ = nullptr, *speedLabel_ = nullptr,
            *timelineLabel_ = nullptr;
     QPushButton *measureButton_ = nullptr, *reopenSessionButton_ = nullptr, *dismissSessionButton_ = nullptr,

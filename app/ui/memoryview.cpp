@@ -7,7 +7,7 @@ namespace rdmalab::app {
 
 MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     setObjectName("memoryView");
-    setMinimumSize(320, 180);
+    setMinimumSize(240, 120);
 }
 
 void MemoryView::setState(const LabState& state) {
@@ -29,10 +29,17 @@ void MemoryView::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), bg);
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     mono.setPointSizeF(presentation_ ? 12 : 8.5);
+    // A narrow panel (a 1024x768 screen, a projector's large fonts) gets 8 bytes a line, then a smaller font,
+    // rather than lines cut off at the right: a line is the offset, the bytes in hex, a space and the text.
+    auto lineWidth = [&](int bytes) {
+        return QFontMetricsF(mono).horizontalAdvance('0') * (6 + bytes * 4 + 1) + 12;
+    };
+    const int perLine = lineWidth(16) <= width() ? 16 : 8;
+    const double needed = lineWidth(perLine);
+    if (needed > width()) mono.setPointSizeF(std::max(5.5, mono.pointSizeF() * width() / needed));
     QFont bold = font();
     bold.setBold(true);
     bold.setPointSizeF(presentation_ ? 13 : 9);
-    const int perLine = 16;
     const double half = height() / 2.0;
     for (int s = 0; s < 2; ++s) {
         const auto& m = memory_[s];
@@ -54,8 +61,11 @@ void MemoryView::paintEvent(QPaintEvent*) {
             continue;
         }
         const double cw = fm.horizontalAdvance('0');
-        const int lines = std::min<int>((static_cast<int>(m.bytes.size()) + perLine - 1) / perLine,
-                                        static_cast<int>((half - (y - s * half) - 4) / fm.height()));
+        // The "observed …" line at the bottom of the half keeps its own line, under the bytes.
+        const double whenHeight = m.when.isEmpty() ? 0 : QFontMetricsF(p.font()).height();
+        const int lines =
+            std::min<int>((static_cast<int>(m.bytes.size()) + perLine - 1) / perLine,
+                          static_cast<int>((half - (y - s * half) - 4 - whenHeight) / fm.height()));
         for (int line = 0; line < lines; ++line) {
             const double ly = y + line * fm.height();
             p.setPen(fg);

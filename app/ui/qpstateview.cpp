@@ -30,7 +30,7 @@ std::vector<QpStateView::Transition> QpStateView::transitions() {
 
 QpStateView::QpStateView(QWidget* parent) : QWidget(parent) {
     setObjectName("qpStateView");
-    setMinimumSize(320, 200);
+    setMinimumSize(240, 150); // the diagram scales with the widget
 }
 
 void QpStateView::setState(const LabState& state) {
@@ -54,8 +54,12 @@ void QpStateView::paintEvent(QPaintEvent*) {
     QFont font = p.font();
     font.setPointSizeF(presentation_ ? 13 : 9);
     font.setBold(true);
-    p.setFont(font);
     const QSizeF box(w * 0.17, presentation_ ? 34 : 26);
+    // A narrow view (a small screen, a projector's large fonts) draws smaller names rather than cut ones.
+    while (font.pointSizeF() > 6 &&
+           QFontMetricsF(font).horizontalAdvance(QStringLiteral("RESET")) > box.width() - 6)
+        font.setPointSizeF(font.pointSizeF() - 0.5);
+    p.setFont(font);
 
     // Transitions of the IBTA state diagram; the one RC QPs never take is dashed and says who takes it.
     auto nodeIndex = [](const QString& name) {

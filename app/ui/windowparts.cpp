@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QStatusBar>
 #include <QToolBar>
@@ -80,16 +81,37 @@ QSize fittedWindowSize(QSize preferred, QSize available, QSize minimum) {
     return preferred.boundedTo(room).expandedTo(minimum.boundedTo(available));
 }
 
-void fitToScreen(QMainWindow* window, QSize preferred) {
+QSize parseWindowSize(const QString& text) {
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d{1,5})\\s*[xX×]\\s*(\\d{1,5})\\s*$"));
+    const auto match = pattern.match(text);
+    if (!match.hasMatch()) return {};
+    const QSize size(match.captured(1).toInt(), match.captured(2).toInt());
+    auto usable = [](int side) { return side >= 200 && side <= 16384; };
+    return usable(size.width()) && usable(size.height()) ? size : QSize();
+}
+
+const QScreen* realScreen(const QWidget* window) {
     const QScreen* screen = window->screen();
-    QSize available = screen ? screen->availableGeometry().size() : QSize();
+    if (!screen) return nullptr;
     // The offscreen platform (headless screenshots, the tests) has no real screen: its default one is 800x800
     // (800x600 in newer Qt). Headless runs keep the size they were designed at unless a screen is configured
     // (offscreen:configfile=screens.json).
+    const QSize size = screen->availableGeometry().size();
     const bool defaultOffscreen = QGuiApplication::platformName() == QLatin1String("offscreen") &&
-                                  (available == QSize(800, 800) || available == QSize(800, 600));
-    if (defaultOffscreen) available = QSize();
+                                  (size == QSize(800, 800) || size == QSize(800, 600));
+    return defaultOffscreen ? nullptr : screen;
+}
+
+void fitToScreen(QMainWindow* window, QSize preferred) {
+    const QScreen* screen = realScreen(window);
+    const QSize available = screen ? screen->availableGeometry().size() : QSize();
     window->resize(fittedWindowSize(preferred, available));
+    // On the screen's available area, whole: a window larger than its minimum never hangs off a projector.
+    if (screen && !available.isEmpty()) {
+        QRect frame(QPoint(), window->size());
+        frame.moveCenter(screen->availableGeometry().center());
+        window->move(frame.topLeft());
+    }
 }
 
 } // namespace rdmalab::app

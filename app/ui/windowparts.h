@@ -7,6 +7,7 @@
 class QLabel;
 class QMainWindow;
 class QPushButton;
+class QScreen;
 class QToolBar;
 
 namespace rdmalab::app {
@@ -53,8 +54,17 @@ QToolBar* addFixedToolBar(QMainWindow* window, const QString& title, const QStri
 /// projector, a small laptop), never below `minimum`.
 QSize fittedWindowSize(QSize preferred, QSize available, QSize minimum = QSize(800, 560));
 
-/// Resizes the window to fittedWindowSize() of its screen's available geometry (on the offscreen platform's
-/// default screen, to `preferred`).
+/// "1280x720" (or "1280X720", "1280×720") as a size; an invalid QSize for anything else, or a side below 200
+/// or above 16384 px (--window-size).
+QSize parseWindowSize(const QString& text);
+
+/// The window's screen, unless it is the offscreen platform's default one (800x800, 800x600 in newer Qt):
+/// headless runs without a configured screen (offscreen:configfile=screens.json) have none to fit or fill.
+const QScreen* realScreen(const QWidget* window);
+
+/// Resizes the window to fittedWindowSize() of its screen's available geometry and centres it there (on the
+/// offscreen platform's default screen, only resizes it to `preferred`). The windows' minimum sizes fit a
+/// 1024x768 screen (tst_appwidgets, tst_benchwindow), so the fitted size is the size they get.
 void fitToScreen(QMainWindow* window, QSize preferred);
 
 } // namespace rdmalab::app

@@ -2,7 +2,9 @@
 #include "commandline.h"
 #include "testutil.hpp"
 
+#include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -39,6 +41,47 @@ class AppCliTest : public QObject {
         QVERIFY2(run.err.contains("There is no lesson 'nosuch'; the lessons are: ") &&
                      run.err.contains("write"),
                  qPrintable(run.err));
+    }
+
+    // --window-size opens the window at that size (the screenshot has it); a size that is not WxH is refused.
+    void windowSizeSetsTheScreenshotsSize() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("small.png");
+        const auto run =
+            runApp({"--replay", RDMALAB_SOURCE_DIR "/tests/data/lesson-send.jsonl", "--autoplay",
+                    "--step-delay", "0", "--window-size", "1024x768", "--screenshot", png, "--quit"},
+                   {}, dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(QImage(png).size(), QSize(1024, 768));
+        const auto bad = runApp({"--window-size", "big", "--quit"}, {}, dir.path());
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--window-size needs WIDTHxHEIGHT"), qPrintable(bad.err));
+    }
+
+    // Presentation mode fills the screen: on a 1280x720 projector (an offscreen screen of that size) the
+    // window is 1280x720, whatever size it opened at.
+    void presentationModeFillsAProjector() {
+        QTemporaryDir dir;
+        QFile screens(dir.filePath("projector.json"));
+        QVERIFY(screens.open(QIODevice::WriteOnly));
+        screens.write(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1280, "height": 720,
+                          "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
+        screens.close();
+        auto environment = QProcessEnvironment::systemEnvironment();
+        environment.insert("QT_QPA_PLATFORM", "offscreen:configfile=" + screens.fileName());
+        environment.insert("RDMALAB_SESSIONS_DIR", dir.path());
+        for (const bool present : {false, true}) {
+            const QString png = dir.filePath(present ? "present.png" : "normal.png");
+            QStringList args{"--replay",   RDMALAB_SOURCE_DIR "/tests/data/lesson-send.jsonl",
+                             "--autoplay", "--step-delay",
+                             "0",          "--screenshot",
+                             png,          "--quit"};
+            if (present) args << "--present";
+            const auto run = runProgram(RDMALAB_APP_PATH, args, environment);
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+            // Normal: fitted to 90 % of the projector; presented: all of it.
+            QCOMPARE(QImage(png).size(), present ? QSize(1280, 720) : QSize(1152, 648));
+        }
     }
 
     void badLessonFilesAreReported() {

@@ -1,6 +1,7 @@
 // The measurement window offscreen: a recorded real measurement replayed, a live TCP measurement through
 // the engine process (TCP needs no RDMA device, so this runs on any host), redraw batching, a bad file.
 #include "benchwindow.h"
+#include "panelcheck.h"
 #include "windowparts.h"
 
 #include <QAreaSeries>
@@ -14,6 +15,7 @@
 #include <QLineSeries>
 #include <QPointer>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -193,6 +195,53 @@ class BenchWindowTest : public QObject {
         QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize(820, 600)), QSize(800, 560));
         QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize(640, 480)), QSize(640, 480));
         QCOMPARE(fittedWindowSize(QSize(1680, 1050), QSize()), QSize(1680, 1050));
+        // --window-size WxH.
+        QCOMPARE(parseWindowSize("1280x720"), QSize(1280, 720));
+        QCOMPARE(parseWindowSize(" 1024 X 768 "), QSize(1024, 768));
+        QCOMPARE(parseWindowSize(QStringLiteral("1280×720")), QSize(1280, 720));
+        for (const char* bad : {"", "1280", "1280x", "x720", "1280x720x2", "-1280x720", "1280,720", "100x100",
+                                "99999x720", "wide"})
+            QVERIFY2(!parseWindowSize(bad).isValid(), bad);
+    }
+
+    void everyPanelIsOnAProjectorAndASmallScreen() {
+        // Issue 16: at 1280x720 (a classroom projector) and 1024x768 every chart and table is on screen.
+        BenchStartOptions options;
+        options.replayFile = kData + "bench-compare.jsonl";
+        BenchWindow window(options);
+        const QSize least = window.minimumSizeHint();
+        qInfo("minimum size hint: %dx%d", least.width(), least.height());
+        QVERIFY2(least.width() <= 1024 && least.height() <= 640,
+                 qPrintable(QStringLiteral("minimum %1x%2").arg(least.width()).arg(least.height())));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY(window.session()->isReplay() && !window.session()->runs().empty());
+        auto* tabs = window.findChild<QTabWidget*>("benchTabs");
+        QVERIFY(tabs);
+        const QStringList live{"timeSeriesChart", "histogramChart",   "cdfChart",
+                               "bandwidthChart",  "sizeLatencyChart", "sizeBandwidthChart"};
+        for (const QString& name : live)
+            QVERIFY2(window.findChild<QWidget*>(name), qPrintable(name));
+        for (const QSize size : {QSize(1280, 720), QSize(1024, 768), QSize(1152, 648)}) {
+            window.resize(size);
+            QTRY_COMPARE(window.size(), size);
+            const QString where = QStringLiteral("at %1x%2:\n").arg(size.width()).arg(size.height());
+            tabs->setCurrentIndex(0);
+            QCoreApplication::processEvents();
+            QString problems = rdmalab::test::panelsOffScreen(window, QStringList(live) << "runsTable");
+            QVERIFY2(problems.isEmpty(), qPrintable(where + problems));
+            problems = rdmalab::test::panelsOffScreen(window, {"kindCombo", "runButton", "stopButton"}, 16);
+            QVERIFY2(problems.isEmpty(), qPrintable(where + problems));
+            tabs->setCurrentIndex(1);
+            QCoreApplication::processEvents();
+            problems = rdmalab::test::panelsOffScreen(window, {"cpuChart", "runsTable"});
+            QVERIFY2(problems.isEmpty(), qPrintable(where + problems));
+            tabs->setCurrentIndex(2);
+            QCoreApplication::processEvents();
+            problems =
+                rdmalab::test::panelsOffScreen(window, {"comparisonPage", "physicsChart", "runsTable"});
+            QVERIFY2(problems.isEmpty(), qPrintable(where + problems));
+        }
     }
 
     void closingTheWindowFreesEveryChartSeries() {

@@ -282,7 +282,9 @@ bool DataPathView::isIdle() const {
 }
 
 QSize DataPathView::minimumSizeHint() const {
-    return {700, 440};
+    // The picture scales to the space it has (fitInView on every resize, aspect kept): this is only the size
+    // below which its smallest texts stop being readable. The window must fit a 1024x768 screen around it.
+    return {360, 230};
 }
 
 QSize DataPathView::sizeHint() const {
