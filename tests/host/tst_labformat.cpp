@@ -507,7 +507,8 @@ questions:
         // The question is asked before the step: it may not name the step's results.
         QVERIFY(!parse_lab(with("Longer than {pd.dur_ns}?"), "predict.yaml", error));
         QCOMPARE(error.field, std::string("steps[1].predict.question.en"));
-        QVERIFY2(error.message.find("asked before step 'pd' runs") != std::string::npos, error.message.c_str());
+        QVERIFY2(error.message.find("asked before step 'pd' runs") != std::string::npos,
+                 error.message.c_str());
         // A missing translation of a choice is reported like any other text's.
         std::string text = with("Q");
         text.erase(text.find(R"(, zh: "没有错误")"), std::string(R"(, zh: "没有错误")").size());
