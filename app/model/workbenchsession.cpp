@@ -65,6 +65,7 @@ void WorkbenchSession::perform(std::vector<nlohmann::json> steps) {
 }
 
 void WorkbenchSession::sendNext() {
+    if (pendingId_ >= 0) return; // one command at a time: its result sends the next
     if (queue_.empty()) {
         emit idle();
         return;
@@ -179,6 +180,8 @@ void WorkbenchSession::onResult(const TraceEvent& result) {
             if (text != performed->end() && text->is_object())
                 row.description = qs(text->value(language_.toStdString(), text->value("en", std::string())));
         }
+        // The engine's rendering: placeholders filled with the values the step saw.
+        if (const QString text = qs(data.text("text")); !text.isEmpty()) row.description = text;
         row.id = qs(data.text("step"));
         row.state = ok ? QStringLiteral("done") : QStringLiteral("failed");
         row.error = qs(data.text("error"));
@@ -186,6 +189,14 @@ void WorkbenchSession::onResult(const TraceEvent& result) {
         if (const auto* results = outcome.raw("results"); results && results->is_object())
             for (const auto& [key, value] : results->items())
                 row.results[qs(key)] = jsonText(value);
+        for (const auto& x : outcome.objects("expectations")) {
+            if (!x.get<bool>("applies", true)) continue;
+            if (x.get<bool>("held", false))
+                ++row.held;
+            else
+                row.broken << tr("%1: expected %2, observed %3")
+                                  .arg(qs(x.text("kind")), qs(x.text("description")), qs(x.text("observed")));
+        }
         if (const auto* snapshot = data.raw("snapshot"); snapshot && snapshot->is_object()) {
             qpStates_.clear();
             regionBytes_.clear();

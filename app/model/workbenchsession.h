@@ -26,7 +26,9 @@ class WorkbenchSession : public QAbstractListModel {
         QString state;       ///< "done", "failed" (its verb failed: `error`) or "refused" (never ran)
         QString error;       ///< the engine's explanation: verb, errno or status and meaning, cause, fix
         QMap<QString, QString> results;
-        nlohmann::json step;            ///< the step as sent
+        int held = 0;        ///< expectations of the step (a troubleshooting lab's checks) that held
+        QStringList broken;  ///< "KIND: expected DESCRIPTION, observed OBSERVED" per broken expectation
+        nlohmann::json step; ///< the step as sent
         std::vector<TraceEvent> events; ///< the engine's events during the step (its verbs calls, ...)
     };
     enum Role { StateRole = Qt::UserRole + 1 };

@@ -1349,6 +1349,14 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <source>Run the step without a prediction (it counts as not made)</source>
         <translation>不做预测直接运行这一步（记为未预测）</translation>
     </message>
+    <message>
+        <source>Fix it yourself in the workbench…</source>
+        <translation>在工作台中自己修复…</translation>
+    </message>
+    <message>
+        <source>Builds this lab&apos;s broken set-up in the workbench; find what is wrong, fix it, and let the lab check your fix. Start here runs the reference fix instead.</source>
+        <translation>在工作台中搭建本实验有问题的环境；找出哪里出错、修复它，再让实验检查你的修复。在这里点“开始”则运行参考修复。</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LessonController</name>
@@ -1843,6 +1851,10 @@ The last line was incomplete and is left out (%1).</source>
         <source>The engine&apos;s answer to %1 is malformed: %2</source>
         <translation>引擎对 %1 的应答格式错误：%2</translation>
     </message>
+    <message>
+        <source>%1: expected %2, observed %3</source>
+        <translation>%1：预期 %2，观察到 %3</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::WorkbenchWindow</name>
@@ -2119,6 +2131,46 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Fixed.&lt;/b&gt; Every check held (%1).</source>
+        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 已修复。&lt;/b&gt;每项检查都成立（%1 项）。</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not yet.&lt;/b&gt; %1 of the lab&apos;s %2 check steps ran; what did not hold:</source>
+        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 还没有修好。&lt;/b&gt;实验的 %2 个检查步骤中运行了 %1 个；未成立的项：</translation>
+    </message>
+    <message>
+        <source>Troubleshooting: %1</source>
+        <translation>排错：%1</translation>
+    </message>
+    <message>
+        <source>Troubleshooting</source>
+        <translation>排错</translation>
+    </message>
+    <message>
+        <source>This troubleshooting lab did not load: %1</source>
+        <translation>这个排错实验无法加载：%1</translation>
+    </message>
+    <message>
+        <source>Check my fix</source>
+        <translation>检查我的修复</translation>
+    </message>
+    <message>
+        <source>Runs the lab&apos;s checks on the objects as they are now: they judge the result, not the path to it</source>
+        <translation>在对象的当前状态上运行实验的检查：检查的是结果，而不是达到结果的途径</translation>
+    </message>
+    <message>
+        <source>Set up again</source>
+        <translation>重新搭建</translation>
+    </message>
+    <message>
+        <source>Tears everything down and builds the lab&apos;s broken set-up again</source>
+        <translation>销毁所有对象，重新搭建本实验有问题的环境</translation>
     </message>
 </context>
 </TS>

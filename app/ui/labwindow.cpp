@@ -11,6 +11,7 @@
 #include "memoryview.h"
 #include "qpstateview.h"
 #include "windowparts.h"
+#include "workbenchwindow.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -240,7 +241,10 @@ void LabWindow::buildUi() {
     export_->setObjectName(QStringLiteral("labExport"));
     export_->setToolTip(tr("Write an HTML report of this run: device, date, parameters, every step and "
                            "expectation, and the trace"));
-    for (auto* b : {start_, step_, play_, reset_, export_})
+    troubleshoot_ = new QPushButton;
+    troubleshoot_->setObjectName(QStringLiteral("labTroubleshoot"));
+    troubleshoot_->hide();
+    for (auto* b : {start_, step_, play_, reset_, export_, troubleshoot_})
         buttons->addWidget(b);
     buttons->addStretch(1);
     rightLayout->addLayout(buttons);
@@ -352,6 +356,15 @@ void LabWindow::buildUi() {
         status_->setText(error.isEmpty() ? tr("Report written: %1").arg(path) : error);
     });
     connect(step_, &QPushButton::clicked, session_, &LabSession::step);
+    connect(troubleshoot_, &QPushButton::clicked, this, [this] {
+        WorkbenchWindowOptions options;
+        options.language = options_.language;
+        options.engineProgram = options_.engineProgram;
+        options.troubleshoot = selectedFile_;
+        auto* workbench = new WorkbenchWindow(options);
+        workbench->setAttribute(Qt::WA_DeleteOnClose);
+        workbench->show();
+    });
     connect(play_, &QPushButton::clicked, this, [this] {
         if (session_->playing())
             session_->pause();
@@ -386,6 +399,8 @@ void LabWindow::showLab() {
     // The engine finds the curriculum's labs by id; a lab from elsewhere (the user's folder, Open lab…) by
     // its file.
     const QString file = QFileInfo(qs(lab->file)).absoluteFilePath();
+    selectedFile_ = file;
+    troubleshoot_->setVisible(lab->troubleshooting());
     selectedLab_ = file.startsWith(curriculum_ + QLatin1Char('/')) ? selectedId_ : file;
     const std::string language = options_.language.toStdString();
     QStringList objectives;
@@ -670,6 +685,10 @@ void LabWindow::retranslateUi() {
     reset_->setText(tr("⟲ Reset"));
     export_->setText(tr("Export report…"));
     predict_->setTitle(tr("Predict first"));
+    troubleshoot_->setText(tr("Fix it yourself in the workbench…"));
+    troubleshoot_->setToolTip(
+        tr("Builds this lab's broken set-up in the workbench; find what is wrong, fix it, "
+           "and let the lab check your fix. Start here runs the reference fix instead."));
     lockIn_->setText(tr("Lock in and run ▷"));
     skipPredict_->setText(tr("Skip"));
     skipPredict_->setToolTip(tr("Run the step without a prediction (it counts as not made)"));

@@ -99,6 +99,8 @@ class LabWindow : public QMainWindow {
     MemoryView* memoryView_ = nullptr;
     QLabel* status_ = nullptr;
     QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;
+    QPushButton* troubleshoot_ = nullptr; ///< a troubleshooting lab: fix it yourself in the workbench
+    QString selectedFile_;
     QGroupBox* predict_ = nullptr;
     QLabel* predictQuestion_ = nullptr;
     QWidget* predictChoices_ = nullptr;

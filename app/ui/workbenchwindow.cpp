@@ -28,12 +28,16 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+
+#include <functional>
+#include <utility>
 
 namespace rdmalab::app {
 
@@ -92,6 +96,12 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
       session_(new WorkbenchSession(engine_, this)) {
     setObjectName(QStringLiteral("workbenchWindow"));
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
+    if (!options_.troubleshoot.isEmpty()) {
+        labs::LabError error;
+        if (const auto lab = labs::load_lab(options_.troubleshoot.toStdString(), error))
+            trouble_ = labs::troubleshooting_steps(*lab, {}, error);
+        if (!trouble_) troubleError_ = QString::fromStdString(error.to_string());
+    }
     buildUi();
     auto* viewMenu = menuBar()->addMenu(QString());
     viewMenu->setObjectName(QStringLiteral("workbenchViewMenu"));
@@ -110,8 +120,14 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
         setNotice(message);
         refresh();
     });
-    connect(session_, &WorkbenchSession::sessionStarted, this, &WorkbenchWindow::refresh);
-    connect(session_, &WorkbenchSession::idle, this, &WorkbenchWindow::refresh);
+    connect(session_, &WorkbenchSession::sessionStarted, this, [this] {
+        if (trouble_) setUpTroubleshooting();
+        refresh();
+    });
+    connect(session_, &WorkbenchSession::idle, this, [this] {
+        if (firstCheckRow_ >= 0) onChecksDone();
+        refresh();
+    });
     connect(session_, &WorkbenchSession::eventsApplied, this, &WorkbenchWindow::onEvents);
     connect(session_, &WorkbenchSession::stepFinished, this, [this](int index) {
         steps_->setCurrentIndex(session_->index(index));
@@ -156,6 +172,7 @@ QString WorkbenchWindow::side(const QComboBox* box) {
 void WorkbenchWindow::buildUi() {
     auto* controls = new QWidget;
     auto* column = new QVBoxLayout(controls);
+    if (trouble_ || !troubleError_.isEmpty()) column->addWidget(buildTaskGroup());
     column->addWidget(buildPairGroup());
     column->addWidget(buildSendGroup());
     column->addWidget(buildReceiveGroup());
@@ -230,6 +247,110 @@ void WorkbenchWindow::buildUi() {
     connect(save_, &QPushButton::clicked, this, &WorkbenchWindow::chooseSaveFile);
     connect(steps_, &QListView::clicked, this, [this](const QModelIndex& index) { showRow(index.row()); });
     refresh();
+}
+
+QWidget* WorkbenchWindow::buildTaskGroup() {
+    auto* box = new QGroupBox;
+    box->setObjectName(QStringLiteral("workbenchTask"));
+    auto* layout = new QVBoxLayout(box);
+    taskText_ = new QLabel;
+    taskText_->setObjectName(QStringLiteral("workbenchTaskText"));
+    taskText_->setWordWrap(true);
+    taskText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(taskText_);
+    auto* row = new QHBoxLayout;
+    check_ = button(QString(), QStringLiteral("workbenchCheck"));
+    setUpAgain_ = button(QString(), QStringLiteral("workbenchSetUpAgain"));
+    row->addWidget(check_);
+    row->addWidget(setUpAgain_);
+    row->addStretch(1);
+    layout->addLayout(row);
+    checkResult_ = new QLabel;
+    checkResult_->setObjectName(QStringLiteral("workbenchCheckResult"));
+    checkResult_->setWordWrap(true);
+    checkResult_->setTextFormat(Qt::RichText);
+    checkResult_->hide();
+    layout->addWidget(checkResult_);
+    connect(check_, &QPushButton::clicked, this, &WorkbenchWindow::checkFix);
+    connect(setUpAgain_, &QPushButton::clicked, this, &WorkbenchWindow::setUpTroubleshooting);
+    return box;
+}
+
+void WorkbenchWindow::setUpTroubleshooting() {
+    if (!trouble_ || session_->busy()) return;
+    notice_.clear();
+    checkResult_->hide();
+    firstCheckRow_ = -1;
+    if (session_->size() > 0) session_->reset();
+    session_->perform(trouble_->setup);
+}
+
+void WorkbenchWindow::checkFix() {
+    if (!trouble_ || session_->busy() || !session_->started()) return;
+    ++checkAttempt_;
+    // Step ids are unique in a session: a second check renames its steps (and what names their results).
+    std::vector<nlohmann::json> checks = trouble_->checks;
+    if (checkAttempt_ > 1) {
+        QStringList ids;
+        for (const auto& c : checks)
+            ids << QString::fromStdString(c.value("id", std::string()));
+        const QString suffix = QStringLiteral("_try%1").arg(checkAttempt_);
+        std::function<void(nlohmann::json&)> rename = [&](nlohmann::json& value) {
+            if (value.is_string()) {
+                QString text = QString::fromStdString(value.get<std::string>());
+                for (const auto& id : ids)
+                    if (!id.isEmpty())
+                        text.replace(
+                            QRegularExpression(
+                                QStringLiteral("\\b%1(?=\\.[a-z_])").arg(QRegularExpression::escape(id))),
+                            id + suffix);
+                value = text.toStdString();
+            } else if (value.is_structured()) {
+                for (auto& item : value)
+                    rename(item);
+            }
+        };
+        for (auto& c : checks) {
+            if (c.contains("id")) c["id"] = c["id"].get<std::string>() + suffix.toStdString();
+            for (auto& [key, value] : c.items())
+                if (key != "id") rename(value);
+        }
+    }
+    firstCheckRow_ = session_->size();
+    checkResult_->setText(tr("Checking…"));
+    checkResult_->show();
+    session_->perform(std::move(checks));
+}
+
+void WorkbenchWindow::onChecksDone() {
+    const int first = std::exchange(firstCheckRow_, -1);
+    const int expected = static_cast<int>(trouble_->checks.size());
+    int held = 0;
+    QStringList problems;
+    for (int i = first; i < session_->size(); ++i) {
+        const auto& row = session_->row(i);
+        held += row.held;
+        problems << row.broken;
+        if (row.state != QLatin1String("done") && !row.error.isEmpty()) problems << row.error;
+    }
+    const bool ran = session_->size() - first == expected;
+    const bool fixed = ran && problems.isEmpty();
+    QString summary;
+    if (fixed) {
+        summary = tr("<b style='color:#1b6e20'>✓ Fixed.</b> Every check held (%1).").arg(held);
+    } else {
+        summary = tr("<b style='color:#b00020'>✗ Not yet.</b> %1 of the lab's %2 check steps ran; what did "
+                     "not hold:")
+                      .arg(session_->size() - first)
+                      .arg(expected);
+        summary += QStringLiteral("<ul>");
+        for (const auto& p : problems)
+            summary += QStringLiteral("<li>%1</li>").arg(p.toHtmlEscaped());
+        summary += QStringLiteral("</ul>");
+    }
+    checkResult_->setText(summary);
+    checkResult_->show();
+    emit fixChecked(fixed, summary);
 }
 
 QWidget* WorkbenchWindow::buildPairGroup() {
@@ -390,6 +511,26 @@ void setRowLabel(QWidget* field, const QString& text) {
 
 void WorkbenchWindow::retranslateUi() {
     setWindowTitle(tr("rdmalab — Workbench"));
+    if (auto* task = findChild<QGroupBox*>(QStringLiteral("workbenchTask"))) {
+        if (trouble_) {
+            const std::string language = options_.language.toStdString();
+            const auto text = [&](const char* key) {
+                const auto it = trouble_->turn.find(key);
+                if (it == trouble_->turn.end() || !it->is_object()) return QString();
+                return QString::fromStdString(it->value(language, it->value("en", std::string())));
+            };
+            task->setTitle(tr("Troubleshooting: %1").arg(text("title")));
+            taskText_->setText(text("text"));
+        } else {
+            task->setTitle(tr("Troubleshooting"));
+            taskText_->setText(tr("This troubleshooting lab did not load: %1").arg(troubleError_));
+        }
+        check_->setText(tr("Check my fix"));
+        check_->setToolTip(tr("Runs the lab's checks on the objects as they are now: they judge the result, "
+                              "not the path to it"));
+        setUpAgain_->setText(tr("Set up again"));
+        setUpAgain_->setToolTip(tr("Tears everything down and builds the lab's broken set-up again"));
+    }
     if (auto* menu = findChild<QMenu*>(QStringLiteral("workbenchViewMenu"))) menu->setTitle(tr("&View"));
     findChild<QGroupBox*>(QStringLiteral("pairBox"))->setTitle(tr("1 · The pair"));
     findChild<QGroupBox*>(QStringLiteral("sendBox"))->setTitle(tr("2 · Work request (ibv_post_send)"));
@@ -634,6 +775,10 @@ void WorkbenchWindow::refresh() {
     for (auto* b : {postSend_, postRecv_, poll_, move_})
         b->setEnabled(ready && havePair);
     reset_->setEnabled(ready && session_->size() > 0);
+    if (check_) {
+        check_->setEnabled(ready && trouble_.has_value());
+        setUpAgain_->setEnabled(ready && trouble_.has_value());
+    }
     save_->setEnabled(ready && session_->size() > 0);
     const QString op = opcode_->currentText();
     imm_->setEnabled(op.endsWith(QLatin1String("_imm")));

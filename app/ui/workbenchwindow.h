@@ -6,7 +6,11 @@
 // can be saved as a lab file whose expectations are what the device did.
 #pragma once
 
+#include "rdmalab/troubleshooting.hpp"
+
 #include <QMainWindow>
+
+#include <optional>
 
 #include "rdmalab/trace.hpp"
 
@@ -32,6 +36,9 @@ class WorkbenchSession;
 struct WorkbenchWindowOptions {
     QString language = QStringLiteral("en");
     QString engineProgram; ///< rdmalab-cli (default: EngineClient::defaultProgram())
+    /// A troubleshooting lab's file: the workbench builds its broken set-up, shows the task, and Check my fix
+    /// runs the lab's checks on whatever the student made of it (docs/lab-format.md, Troubleshooting labs).
+    QString troubleshoot;
 };
 
 class WorkbenchWindow : public QMainWindow {
@@ -47,8 +54,14 @@ class WorkbenchWindow : public QMainWindow {
     /// labSaved or the status line follows.
     void saveAsLab(const QString& path);
 
+    /// Runs the troubleshooting lab's checks on the session as it is now (the result follows in
+    /// workbenchCheckResult and fixChecked).
+    void checkFix();
+
   signals:
     void labSaved(const QString& path);
+    /// The troubleshooting lab's checks ran: every expectation held (`fixed`), with what the label shows.
+    void fixChecked(bool fixed, const QString& summary);
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -77,7 +90,19 @@ class WorkbenchWindow : public QMainWindow {
     /// "A" or "B" from a side combo box.
     static QString side(const QComboBox* box);
 
+    QWidget* buildTaskGroup();
+    /// Builds the troubleshooting lab's broken set-up (again): reset, then its steps.
+    void setUpTroubleshooting();
+    void onChecksDone();
+
     WorkbenchWindowOptions options_;
+    /// The troubleshooting lab (options_.troubleshoot): its steps as the workbench performs them.
+    std::optional<labs::TroubleshootingSteps> trouble_;
+    QString troubleError_;
+    int checkAttempt_ = 0;
+    int firstCheckRow_ = -1; ///< where the running check's steps begin in the session; -1: no check running
+    QLabel *taskText_ = nullptr, *checkResult_ = nullptr;
+    QPushButton *check_ = nullptr, *setUpAgain_ = nullptr;
     EngineClient* engine_;
     WorkbenchSession* session_;
     bool engineReady_ = false;

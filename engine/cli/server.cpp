@@ -694,11 +694,9 @@ class Server::Impl {
                   {{"error", done.error.to_string()}, {"field", done.error.field}, {"refused", true}});
             return;
         }
-        nlohmann::json data = {{"step_index", done.index},
-                               {"step", done.id},
-                               {"performed", done.step},
-                               {"outcome", done.outcome},
-                               {"snapshot", done.snapshot}};
+        nlohmann::json data = {{"step_index", done.index}, {"step", done.id},
+                               {"performed", done.step},   {"text", done.text},
+                               {"outcome", done.outcome},  {"snapshot", done.snapshot}};
         const bool ok = !done.outcome.contains("error");
         if (!ok) {
             data["error"] = done.outcome["error"];

@@ -1,6 +1,7 @@
 // The lab parser and validator (lab.hpp). Every check walks the tables of lab_schema.hpp: a new action,
 // field or expectation kind there needs no change here.
 #include "rdmalab/lab.hpp"
+#include "rdmalab/troubleshooting.hpp"
 
 #include "rdmalab/lab_schema.hpp"
 
@@ -867,7 +868,7 @@ class LabParser {
 
 constexpr sv kLevels[] = {"intro", "basic", "intermediate", "advanced"};
 constexpr sv kParameterTypes[] = {"int", "size", "choice", "bool", "text"};
-constexpr sv kStepKeys[] = {"id", "do", "title", "text", "expect", "when", "predict"};
+constexpr sv kStepKeys[] = {"id", "do", "title", "text", "expect", "when", "predict", "solution"};
 constexpr std::size_t kMaxChoices = 8;
 
 int small_integer(const Fields& fields, const std::string& key, bool required, std::int64_t min,
@@ -1237,6 +1238,13 @@ Step parse_step(const YAML::Node& node, const std::string& path, LabParser& pars
             fail(node.Mark(), path, "the device is opened twice (open_device once per lab)");
         parser.created.emplace_back("device", "device");
     }
+    if (f.has("solution")) {
+        if (action->name != "note")
+            fail(f.at("solution").key.Mark(), f.field("solution"),
+                 "only the student's turn has a solution: a step without 'do' (a note)", "a note step",
+                 std::string(action->name));
+        step.your_turn = true;
+    }
     if (f.has("predict")) {
         scope.predicting = step.id;
         step.predict = parse_prediction_question(f, parser);
@@ -1335,8 +1343,28 @@ Lab parse(const YAML::Node& root) {
     std::map<std::string, int> seen_ids;
     std::size_t i = 0;
     for (const auto& node : steps.value) {
-        lab.steps.push_back(parse_step(node, indexed("steps", i), parser, seen_ids));
-        ++i;
+        const std::string path = indexed("steps", i++);
+        lab.steps.push_back(parse_step(node, path, parser, seen_ids));
+        if (!lab.steps.back().your_turn) continue;
+        // The reference fix runs where the student's work would be, so later steps may name what it makes.
+        const YAML::Node solution = node["solution"];
+        if (std::count_if(lab.steps.begin(), lab.steps.end(), [](const Step& s) { return s.your_turn; }) > 1)
+            fail(solution.Mark(), join(path, "solution"),
+                 "a lab has one student's turn (one step with 'solution')");
+        if (!solution.IsSequence() || solution.size() == 0)
+            fail(solution.Mark(), join(path, "solution"),
+                 "must be a non-empty list of steps (the reference fix)");
+        std::size_t j = 0;
+        for (const auto& item : solution) {
+            parser.budget().spend(item);
+            const std::string item_path = indexed(join(path, "solution"), j++);
+            if (item.IsMap() && item["solution"])
+                fail(item["solution"].Mark(), join(item_path, "solution"),
+                     "a solution has no solution of its own");
+            Step fix = parse_step(item, item_path, parser, seen_ids);
+            fix.solution = true;
+            lab.steps.push_back(std::move(fix));
+        }
     }
     lab.summary = device_text(top, "summary", false, scope, parser.budget());
     lab.questions = parse_questions(top, parser);
@@ -1566,6 +1594,10 @@ std::string Step::creates() const {
     return {};
 }
 
+bool Lab::troubleshooting() const {
+    return std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.your_turn; });
+}
+
 const Step* Lab::step(std::string_view step_id) const {
     for (const auto& s : steps)
         if (s.id == step_id) return &s;
@@ -1761,6 +1793,68 @@ std::string default_labs_directory() {
         if (std::filesystem::is_directory(beside, ec)) return beside.lexically_normal().string();
     }
     return RDMALAB_LABS_DIR;
+}
+
+namespace {
+
+/// A YAML node as JSON, scalars as text with every {param} replaced by its value.
+nlohmann::json to_json(const YAML::Node& node, const std::map<std::string, std::string>& values) {
+    if (node.IsMap()) {
+        nlohmann::json out = nlohmann::json::object();
+        for (auto it = node.begin(); it != node.end(); ++it)
+            out[it->first.Scalar()] = to_json(it->second, values);
+        return out;
+    }
+    if (node.IsSequence()) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& item : node)
+            out.push_back(to_json(item, values));
+        return out;
+    }
+    if (!node.IsScalar()) return nullptr;
+    std::string text = node.Scalar();
+    for (const auto& [name, value] : values) {
+        const std::string placeholder = "{" + name + "}";
+        for (auto at = text.find(placeholder); at != std::string::npos;
+             at = text.find(placeholder, at + value.size()))
+            text.replace(at, placeholder.size(), value);
+    }
+    return text;
+}
+
+} // namespace
+
+std::optional<TroubleshootingSteps> troubleshooting_steps(const Lab& lab, const ParameterValues& values,
+                                                          LabError& error) {
+    error = LabError{};
+    error.file = lab.file;
+    return guarded(
+        [&]() -> TroubleshootingSteps {
+            const Lab ready = instantiate_or_throw(lab, values);
+            std::map<std::string, std::string> texts;
+            for (const auto& p : ready.parameters)
+                texts[p.name] = value_text(p.default_value);
+            std::string text;
+            if (!read_file(lab.file, text, error)) throw Failure{Position{}, "", error.message, "", ""};
+            const YAML::Node root = YAML::Load(text);
+            TroubleshootingSteps out;
+            bool after = false;
+            for (const auto& node : root["steps"]) {
+                nlohmann::json step = to_json(node, texts);
+                if (step.contains("solution")) {
+                    for (auto& fix : step["solution"])
+                        out.solution.push_back(std::move(fix));
+                    step.erase("solution");
+                    out.turn = std::move(step);
+                    after = true;
+                    continue;
+                }
+                (after ? out.checks : out.setup).push_back(std::move(step));
+            }
+            if (!after) fail(Position{}, "steps", "the lab has no student's turn (a step with 'solution')");
+            return out;
+        },
+        error);
 }
 
 } // namespace rdmalab::labs

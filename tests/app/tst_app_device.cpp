@@ -27,6 +27,8 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QRadioButton>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
@@ -183,7 +185,23 @@ class AppDeviceTest : public QObject {
         QVERIFY2(session->row(0).text.contains("rxe"), qPrintable(session->row(0).text)); // the real device
         QCOMPARE(session->row(1).state, QStringLiteral("pending"));
         play->click();
-        QTRY_VERIFY_WITH_TIMEOUT(session->done(), 60000);
+        // Play pauses where the lab asks for a prediction: lock one in (Lock in runs the step), play on.
+        QElapsedTimer playing;
+        playing.start();
+        while (!session->done() && playing.elapsed() < 120000) {
+            QTRY_VERIFY_WITH_TIMEOUT(session->done() || session->needsPrediction(), 60000);
+            if (session->done()) break;
+            QVERIFY(!step->isEnabled());
+            const auto choices =
+                window.findChildren<QRadioButton*>(QRegularExpression(QStringLiteral("^labPredictChoice_")));
+            QVERIFY(!choices.isEmpty());
+            choices.constFirst()->click();
+            window.findChild<QPushButton*>("labLockIn")->click();
+            QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && !session->needsPrediction(), 30000);
+            play->click();
+        }
+        QVERIFY(session->done());
+        QVERIFY(session->predictionsMade() > 0); // the write lab asks before its completion is polled
         for (int i = 0; i < session->rowCount(); ++i)
             QVERIFY2(
                 session->row(i).state == QStringLiteral("held"),
@@ -276,6 +294,73 @@ class AppDeviceTest : public QObject {
         QVERIFY(session->heldCount() > 40);
         QVERIFY(browser.out.contains("Predictions</th><td>1 of 2 right"));
         QVERIFY(browser.out.contains("SoftRoCE"));
+    }
+
+    /// Issue 14, troubleshooting: fix-wrong-peer-qpn's broken set-up is built in the workbench; its checks
+    /// fail on it (A's WRITE goes to a QP number nobody has); the student takes A's QP through RESET, INIT,
+    /// RTR (B's real number) and RTS with the workbench's controls, and the same checks then hold, with A's
+    /// bytes in B's region.
+    void aTroubleshootingLabIsFixedInTheWorkbench() {
+        WorkbenchWindowOptions options;
+        options.troubleshoot =
+            QStringLiteral(RDMALAB_SOURCE_DIR) + "/labs/06-qp-state-machine/fix-wrong-peer-qpn.yaml";
+        WorkbenchWindow window(options);
+        window.resize(1280, 720);
+        window.show();
+        auto* session = window.session();
+        auto* check = window.findChild<QPushButton*>("workbenchCheck");
+        auto* result = window.findChild<QLabel*>("workbenchCheckResult");
+        auto* move = window.findChild<QPushButton*>("moveQp");
+        auto* poll = window.findChild<QPushButton*>("pollCq");
+        auto* qpSide = window.findChild<QComboBox*>("qpSide");
+        auto* qpTarget = window.findChild<QComboBox*>("qpTarget");
+        QVERIFY(check && result && move && poll && qpSide && qpTarget);
+        auto* picture = window.findChild<DataPathView*>("dataPathView");
+        picture->setAnimationSpeed(0); // the final picture at once
+        QVERIFY(window.findChild<QLabel*>("workbenchTaskText")->text().contains("Check my fix"));
+        // The broken set-up: every step done, both QPs in RTS.
+        const auto where = [&]() -> QString {
+            QString out = QStringLiteral("%1 steps, busy %2; ").arg(session->size()).arg(session->busy());
+            if (session->size() > 0)
+                out += session->row(session->size() - 1).id + " " + session->row(session->size() - 1).state +
+                       " " + session->row(session->size() - 1).error;
+            return out + " | " + result->text() + " | " +
+                   window.findChild<QLabel*>("workbenchStatus")->text();
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(session->size() == 15 && !session->busy(), qPrintable(where()), 60000);
+        for (int i = 0; i < session->size(); ++i)
+            QVERIFY2(session->row(i).state == "done" && session->row(i).broken.isEmpty(),
+                     qPrintable(session->row(i).id + ": " + session->row(i).error));
+        QCOMPARE(session->qpStates().value("A.qp"), QStringLiteral("rts"));
+        QSignalSpy checked(&window, &WorkbenchWindow::fixChecked);
+        QTRY_VERIFY(check->isEnabled());
+        check->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(checked.count() == 1, qPrintable(where()), 60000);
+        QCOMPARE(checked.at(0).at(0).toBool(), false);
+        QVERIFY2(result->text().contains("Not yet"), qPrintable(result->text()));
+        // The fix, with the workbench's controls: A's QP back through RESET, INIT, RTR (peer B) and RTS.
+        qpSide->setCurrentIndex(0);
+        for (const char* target : {"reset", "init", "rtr", "rts"}) {
+            QTRY_VERIFY_WITH_TIMEOUT(move->isEnabled(), 60000);
+            qpTarget->setCurrentText(target);
+            move->click();
+            QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && move->isEnabled(), 60000);
+            QVERIFY2(session->row(session->size() - 1).state == "done",
+                     qPrintable(session->row(session->size() - 1).error));
+        }
+        QCOMPARE(session->qpStates().value("A.qp"), QStringLiteral("rts"));
+        poll->click(); // whatever the failed check left in A's CQ
+        QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && poll->isEnabled(), 60000);
+        check->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(checked.count() == 2, qPrintable(where()), 60000);
+        QVERIFY2(checked.at(1).at(0).toBool(), qPrintable(result->text()));
+        QVERIFY(result->text().contains("Fixed"));
+        if (const QByteArray shots = qgetenv("RDMALAB_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QTRY_VERIFY_WITH_TIMEOUT(picture->isIdle(), 60000);
+            window.grab().save(QString::fromLocal8Bit(shots) + "/workbench-troubleshooting-fixed.png");
+        }
+        QVERIFY2(session->regionBytes().value("B.buf").startsWith("Finally through. "),
+                 session->regionBytes().value("B.buf").constData());
     }
 
     /// Issue 14: the workbench through its widgets. B's region without REMOTE_WRITE: A's Write completes with

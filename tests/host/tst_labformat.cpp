@@ -5,6 +5,7 @@
 // shipped in labs/ parses and is translated.
 #include "rdmalab/lab.hpp"
 #include "rdmalab/lab_schema.hpp"
+#include "rdmalab/troubleshooting.hpp"
 #include "testutil.hpp"
 
 #include <QDir>
@@ -527,6 +528,61 @@ questions:
         QVERIFY(!parse_lab(text, "predict.yaml", error));
         QCOMPARE(error.field, std::string("steps[1].predict.choices"));
         QVERIFY2(error.message.find("2 to 8 choices") != std::string::npos, error.message.c_str());
+    }
+
+    /// Issue 14, troubleshooting labs: the student's turn is a note with a `solution`; its steps run in
+    /// place (later steps may name what they make) and are marked as the reference fix.
+    void aTroubleshootingLabHasOneTurnWithASolution() {
+        LabError error;
+        const auto lab = load_lab(
+            std::string(RDMALAB_SOURCE_DIR) + "/labs/06-qp-state-machine/fix-wrong-peer-qpn.yaml", error);
+        QVERIFY2(lab, error.to_string().c_str());
+        QVERIFY(lab->troubleshooting());
+        QVERIFY(lab->step("your_turn")->your_turn);
+        QVERIFY(lab->step("fix_rtr")->solution && !lab->step("fix_rtr")->your_turn);
+        QVERIFY(!lab->step("check_poll")->solution);
+        const auto steps = troubleshooting_steps(*lab, {}, error);
+        QVERIFY2(steps, error.to_string().c_str());
+        QCOMPARE(steps->setup.size(), std::size_t(15));
+        QCOMPARE(steps->solution.size(), std::size_t(4));
+        QCOMPARE(steps->checks.size(), std::size_t(2));
+        QCOMPARE(steps->turn.value("id", std::string()), std::string("your_turn"));
+        QCOMPARE(steps->setup[11]["remote_qpn"], nlohmann::json("4660"));
+        QVERIFY(!steps->turn.contains("solution"));
+        const auto plain = parse_lab(readFile(kExample), "x.yaml", error);
+        QVERIFY2(plain && !plain->troubleshooting(), error.to_string().c_str());
+        const std::string head = R"(lab: 1
+id: turn
+chapter: 6
+title: {en: "Turn", zh: "轮到你"}
+level: basic
+minutes: 1
+objectives: [{en: "o", zh: "目标"}]
+steps:
+  - {id: open, do: open_device, text: {en: "o", zh: "打开"}}
+)";
+        QVERIFY(!parse_lab(
+            head +
+                R"(  - {id: pd, do: alloc_pd, as: A.pd, text: {en: "p", zh: "p"}, solution: [{id: x, text: {en: "x", zh: "x"}}]}
+)",
+            "turn.yaml", error));
+        QCOMPARE(error.field, std::string("steps[1].solution"));
+        QVERIFY2(error.message.find("only the student's turn has a solution") != std::string::npos,
+                 error.message.c_str());
+        const std::string turn =
+            R"(  - {id: t1, text: {en: "t", zh: "t"}, solution: [{id: f1, do: alloc_pd, as: A.pd, text: {en: "f", zh: "f"}}]}
+)";
+        auto ok = parse_lab(
+            head + turn + R"(  - {id: use, do: reg_mr, as: A.mr, pd: A.pd, size: 64, text: {en: "m", zh: "m"}}
+)",
+            "turn.yaml", error);
+        QVERIFY2(ok, error.to_string().c_str()); // the check names what the reference fix made
+        QVERIFY(!parse_lab(
+            head + turn +
+                R"(  - {id: t2, text: {en: "t", zh: "t"}, solution: [{id: f2, text: {en: "f", zh: "f"}}]}
+)",
+            "turn.yaml", error));
+        QVERIFY2(error.message.find("one student's turn") != std::string::npos, error.message.c_str());
     }
 
     void missingTranslationIsReported() {

@@ -112,6 +112,10 @@ struct Step {
     /// otherwise it is skipped and its expectations do not apply (e.g. a capability the device lacks).
     std::optional<Value> when;
     std::optional<Prediction> predict; ///< ask the student before the step runs
+    /// The student's turn in a troubleshooting lab: a note with a `solution`. The steps before it build a
+    /// broken set-up, the student fixes it in the workbench, and the steps after it check the fix.
+    bool your_turn = false;
+    bool solution = false; ///< one of the reference fix's steps (run by `lab run`, not by the student)
     Position position;
     /// The object this step creates ("B.buf"), or empty.
     std::string creates() const;
@@ -134,6 +138,8 @@ struct Lab {
     std::vector<Question> questions; ///< asked after the last step
     std::string file;                ///< path it was loaded from
     const Step* step(std::string_view id) const;
+    /// The lab has the student's turn (a step with `solution`).
+    bool troubleshooting() const;
     const Parameter* parameter(std::string_view name) const;
 };
 

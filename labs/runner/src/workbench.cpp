@@ -196,6 +196,7 @@ Workbench::Reply Workbench::perform(nlohmann::json step) {
     s.run->append(lab->steps.back());
     s.run->run_next();
     reply.outcome = s.run->outcome_json(reply.index);
+    reply.text = s.run->step_text(reply.index);
     reply.snapshot = s.run->snapshot("after " + reply.id);
     reply.step = step;
     s.steps.push_back(std::move(step));

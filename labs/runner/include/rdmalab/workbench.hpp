@@ -33,6 +33,7 @@ class Workbench {
         std::size_t index = 0;   ///< the step's position in the session
         std::string id;          ///< the step's id
         nlohmann::json step;     ///< the step as performed (with its id and text)
+        std::string text;        ///< its explanation rendered with the values known after it, in the language
         nlohmann::json outcome;  ///< LabRun::outcome_json (state, error, results, ...)
         nlohmann::json snapshot; ///< LabRun::snapshot after the step: QP states, regions' first bytes
     };
