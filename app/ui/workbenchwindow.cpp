@@ -28,7 +28,6 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -36,7 +35,6 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include <functional>
 #include <utility>
 
 namespace rdmalab::app {
@@ -288,34 +286,7 @@ void WorkbenchWindow::setUpTroubleshooting() {
 void WorkbenchWindow::checkFix() {
     if (!trouble_ || session_->busy() || !session_->started()) return;
     ++checkAttempt_;
-    // Step ids are unique in a session: a second check renames its steps (and what names their results).
-    std::vector<nlohmann::json> checks = trouble_->checks;
-    if (checkAttempt_ > 1) {
-        QStringList ids;
-        for (const auto& c : checks)
-            ids << QString::fromStdString(c.value("id", std::string()));
-        const QString suffix = QStringLiteral("_try%1").arg(checkAttempt_);
-        std::function<void(nlohmann::json&)> rename = [&](nlohmann::json& value) {
-            if (value.is_string()) {
-                QString text = QString::fromStdString(value.get<std::string>());
-                for (const auto& id : ids)
-                    if (!id.isEmpty())
-                        text.replace(
-                            QRegularExpression(
-                                QStringLiteral("\\b%1(?=\\.[a-z_])").arg(QRegularExpression::escape(id))),
-                            id + suffix);
-                value = text.toStdString();
-            } else if (value.is_structured()) {
-                for (auto& item : value)
-                    rename(item);
-            }
-        };
-        for (auto& c : checks) {
-            if (c.contains("id")) c["id"] = c["id"].get<std::string>() + suffix.toStdString();
-            for (auto& [key, value] : c.items())
-                if (key != "id") rename(value);
-        }
-    }
+    std::vector<nlohmann::json> checks = trouble_->checks_for_attempt(checkAttempt_);
     firstCheckRow_ = session_->size();
     checkResult_->setText(tr("Checking…"));
     checkResult_->show();

@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -1087,12 +1088,15 @@ const Fields::Entry& choice_list(const Fields& f, const std::string& key) {
 
 /// A step's `predict`, in two parts: the question and its choices name only what is known before the step
 /// runs (read before the step's results enter the scope); `answer` and `why` may name the step's results.
-Prediction parse_prediction_question(const Fields& f, LabParser& parser) {
+Fields prediction_fields(const Fields& f, LabParser& parser) {
     const auto& e = f.at("predict");
-    const Fields p(e.value, e.key.Mark(), f.field("predict"), {"question", "answer", "choices", "why"},
-                   parser.budget());
+    return Fields(e.value, e.key.Mark(), f.field("predict"), {"question", "answer", "choices", "why"},
+                  parser.budget());
+}
+
+Prediction parse_prediction_question(const Fields& f, const Fields& p, LabParser& parser) {
     Prediction prediction;
-    prediction.position = position_of(e.value.Mark());
+    prediction.position = position_of(f.at("predict").value.Mark());
     prediction.question = localized(p, "question", true, parser.scope(), parser.budget());
     const auto& list = choice_list(p, "choices");
     std::size_t i = 0;
@@ -1111,10 +1115,7 @@ Prediction parse_prediction_question(const Fields& f, LabParser& parser) {
     return prediction;
 }
 
-void parse_prediction_answer(const Fields& f, LabParser& parser, Prediction& prediction) {
-    const auto& e = f.at("predict");
-    const Fields p(e.value, e.key.Mark(), f.field("predict"), {"question", "answer", "choices", "why"},
-                   parser.budget());
+void parse_prediction_answer(const Fields& p, LabParser& parser, Prediction& prediction) {
     prediction.answer = p.string("answer", true);
     const auto mark = p.at("answer").value.Mark();
     const sv answer = prediction.answer;
@@ -1245,9 +1246,11 @@ Step parse_step(const YAML::Node& node, const std::string& path, LabParser& pars
                  std::string(action->name));
         step.your_turn = true;
     }
+    std::optional<Fields> predict;
     if (f.has("predict")) {
+        predict.emplace(prediction_fields(f, parser));
         scope.predicting = step.id;
-        step.predict = parse_prediction_question(f, parser);
+        step.predict = parse_prediction_question(f, *predict, parser);
         scope.predicting.clear();
     }
     for (const auto& [name, kind] : parser.created) {
@@ -1261,7 +1264,7 @@ Step parse_step(const YAML::Node& node, const std::string& path, LabParser& pars
     step.title = localized(f, "title", false, scope, parser.budget());
     step.text = device_text(f, "text", true, scope, parser.budget());
     step.expect = parse_expectations(f, *action, parser);
-    if (step.predict) parse_prediction_answer(f, parser, *step.predict);
+    if (step.predict) parse_prediction_answer(*predict, parser, *step.predict);
     scope.condition.clear();
     return step;
 }
@@ -1855,6 +1858,61 @@ std::optional<TroubleshootingSteps> troubleshooting_steps(const Lab& lab, const 
             return out;
         },
         error);
+}
+
+namespace {
+
+bool is_name_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+// `text` with every `id.x` (x a lower-case letter or '_', the id not preceded by a name character) written as
+// `id<suffix>.x`.
+std::string rename_results(std::string text, const std::string& id, const std::string& suffix) {
+    std::size_t at = 0;
+    while ((at = text.find(id, at)) != std::string::npos) {
+        const std::size_t end = at + id.size();
+        const bool starts = at == 0 || !is_name_char(text[at - 1]);
+        const bool names_result =
+            end + 1 < text.size() && text[end] == '.' &&
+            (std::islower(static_cast<unsigned char>(text[end + 1])) != 0 || text[end + 1] == '_');
+        if (starts && names_result) {
+            text.insert(end, suffix);
+            at = end + suffix.size();
+        } else {
+            at = end;
+        }
+    }
+    return text;
+}
+
+void rename_in(nlohmann::json& value, const std::vector<std::string>& ids, const std::string& suffix) {
+    if (value.is_string()) {
+        std::string text = value.get<std::string>();
+        for (const auto& id : ids)
+            text = rename_results(std::move(text), id, suffix);
+        value = std::move(text);
+    } else if (value.is_structured()) {
+        for (auto& item : value)
+            rename_in(item, ids, suffix);
+    }
+}
+
+} // namespace
+
+std::vector<nlohmann::json> TroubleshootingSteps::checks_for_attempt(int attempt) const {
+    std::vector<nlohmann::json> out = checks;
+    if (attempt <= 1) return out;
+    const std::string suffix = "_try" + std::to_string(attempt);
+    std::vector<std::string> ids;
+    for (const auto& step : out)
+        if (const std::string id = step.value("id", std::string()); !id.empty()) ids.push_back(id);
+    for (auto& step : out) {
+        for (auto& [key, value] : step.items())
+            if (key != "id") rename_in(value, ids, suffix);
+        if (step.contains("id")) step["id"] = step["id"].get<std::string>() + suffix;
+    }
+    return out;
 }
 
 } // namespace rdmalab::labs

@@ -549,6 +549,15 @@ questions:
         QCOMPARE(steps->turn.value("id", std::string()), std::string("your_turn"));
         QCOMPARE(steps->setup[11]["remote_qpn"], nlohmann::json("4660"));
         QVERIFY(!steps->turn.contains("solution"));
+        // A second try renames the check steps and what names their results, not the objects they use.
+        QCOMPARE(steps->checks_for_attempt(1), steps->checks);
+        const auto second = steps->checks_for_attempt(2);
+        QCOMPARE(second[0]["id"], nlohmann::json("check_write_try2"));
+        QCOMPARE(second[1]["id"], nlohmann::json("check_poll_try2"));
+        QCOMPARE(second[0]["qp"], nlohmann::json("A.qp"));
+        QCOMPARE(second[1]["text"]["en"], nlohmann::json("A's completion: {check_poll_try2.status}."));
+        QCOMPARE(steps->checks_for_attempt(3)[1]["text"]["zh"],
+                 nlohmann::json("A 的完成项：{check_poll_try3.status}。"));
         const auto plain = parse_lab(readFile(kExample), "x.yaml", error);
         QVERIFY2(plain && !plain->troubleshooting(), error.to_string().c_str());
         const std::string head = R"(lab: 1

@@ -18,6 +18,11 @@ struct TroubleshootingSteps {
     nlohmann::json turn;                  ///< the student's turn (its id, title and text: the task)
     std::vector<nlohmann::json> solution; ///< the reference fix
     std::vector<nlohmann::json> checks;   ///< the steps after the turn: they judge the fix
+
+    /// The checks for the student's `attempt`-th try (1 = the first). Step ids must be unique in a workbench
+    /// session, so from the second try on each check step's id gets the suffix `_tryN`, and so does every
+    /// `id.result` reference to it in the steps' other fields (an `as:` name such as `B.mr` is left alone).
+    std::vector<nlohmann::json> checks_for_attempt(int attempt) const;
 };
 
 /// The steps of troubleshooting lab `lab` (loaded from its file) as the workbench takes them, with the
