@@ -1242,8 +1242,8 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <translation>*尚未运行。*</translation>
     </message>
     <message>
-        <source>⏸ Pause</source>
-        <translation>⏸ 暂停</translation>
+        <source>❚❚ Pause</source>
+        <translation>❚❚ 暂停</translation>
     </message>
     <message>
         <source>%1: step %2 of %3 · %4 held, %5 broken</source>
@@ -1500,8 +1500,8 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <translation>一步接一步地执行各个步骤</translation>
     </message>
     <message>
-        <source>⏸ Pause</source>
-        <translation>⏸ 暂停</translation>
+        <source>❚❚ Pause</source>
+        <translation>❚❚ 暂停</translation>
     </message>
     <message>
         <source>Stop after the current step</source>
@@ -2171,6 +2171,14 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>Tears everything down and builds the lab&apos;s broken set-up again</source>
         <translation>销毁所有对象，重新搭建本实验有问题的环境</translation>
+    </message>
+    <message>
+        <source>Apply the lab&apos;s fix</source>
+        <translation>应用实验自带的修复</translation>
+    </message>
+    <message>
+        <source>Performs the lab&apos;s own fix on the device, one real call per step, each drawn with its explanation (for a demonstration; then Check my fix)</source>
+        <translation>在设备上执行实验自带的修复，每一步都是一次真实调用，并配以说明画出（用于演示；之后再按“检查我的修复”）</translation>
     </message>
 </context>
 </TS>

@@ -475,7 +475,7 @@ void LabWindow::updateButtons() {
     lockIn_->setEnabled(session_->needsPrediction() && !busy && predictGroup_->checkedButton());
     skipPredict_->setEnabled(session_->needsPrediction() && !busy);
     play_->setEnabled(running);
-    play_->setText(session_->playing() ? tr("⏸ Pause") : tr("▶ Play"));
+    play_->setText(session_->playing() ? tr("❚❚ Pause") : tr("▶ Play"));
     reset_->setEnabled(session_->started() && !busy);
     export_->setEnabled(session_->started() && !busy);
     if (session_->started())

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string_view>
 
 namespace {
 
@@ -36,6 +37,26 @@ QString option(const char* name) {
     std::abort();
 }
 
+/// True when the Qt platform would be the default one (xcb or wayland) and there is no display to connect to:
+/// QApplication would abort there ("could not connect to display"), so main() answers first.
+bool noDisplay() {
+    const auto unset = [](const char* name) {
+        const char* value = std::getenv(name);
+        return value == nullptr || *value == '\0';
+    };
+    return unset("QT_QPA_PLATFORM") && unset("DISPLAY") && unset("WAYLAND_DISPLAY");
+}
+
+/// True when the arguments only ask for text (help or version), which needs no window.
+bool asksOnlyForText(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -43,6 +64,17 @@ int main(int argc, char** argv) {
     if (rdmalab::app::wantsManPage(argc, argv)) {
         std::printf("%s", rdmalab::man::render(rdmalab::app::manPage()).c_str());
         return 0;
+    }
+    if (noDisplay()) {
+        if (asksOnlyForText(argc, argv)) {
+            ::setenv("QT_QPA_PLATFORM", "offscreen", 1); // help and version print text: no window needed
+        } else {
+            std::fprintf(stderr,
+                         "rdmalab: there is no display to open a window on (DISPLAY and WAYLAND_DISPLAY are "
+                         "unset).\nRun it in a desktop session (or over ssh -X), or headless with "
+                         "QT_QPA_PLATFORM=offscreen and --screenshot FILE --quit.\n");
+            return 2;
+        }
     }
     QApplication app(argc, argv);
     QApplication::setApplicationName("rdmalab");

@@ -21,6 +21,7 @@
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFontMetrics>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -38,6 +39,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTimer>
@@ -412,7 +414,28 @@ void MainWindow::showPanel(QWidget* panel, bool on) {
 
 void MainWindow::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) retranslateUi();
+    // Presentation mode's larger font and the other language's headers need other widths.
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) fitTimelineColumns();
     QMainWindow::changeEvent(event);
+}
+
+void MainWindow::fitTimelineColumns() {
+    if (!timelineView_) return;
+    const auto* header = timelineView_->horizontalHeader();
+    const QFontMetrics headerFont = header->fontMetrics();
+    const QFontMetrics cellFont = timelineView_->fontMetrics();
+    const int padding = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) +
+                        2 * headerFont.averageCharWidth();
+    // The widest cell each column usually holds: a time of several seconds, a side, the longest kind.
+    const std::pair<int, const char*> columns[] = {{TimelineModel::TimeColumn, "00000.000"},
+                                                   {TimelineModel::EndpointColumn, "B"},
+                                                   {TimelineModel::KindColumn, "qp_state"}};
+    for (const auto& [column, widest] : columns) {
+        const QString title = filter_->headerData(column, Qt::Horizontal).toString();
+        timelineView_->setColumnWidth(column, std::max(headerFont.horizontalAdvance(title),
+                                                       cellFont.horizontalAdvance(QLatin1String(widest))) +
+                                                  padding);
+    }
 }
 
 void MainWindow::retranslateUi() {
@@ -442,7 +465,7 @@ void MainWindow::retranslateUi() {
     messageLabel_->setText(tr("  Message "));
     playButton_->setText(tr("▶ Play"));
     playButton_->setToolTip(tr("Perform the steps one after another"));
-    pauseButton_->setText(tr("⏸ Pause"));
+    pauseButton_->setText(tr("❚❚ Pause"));
     pauseButton_->setToolTip(tr("Stop after the current step"));
     stepButton_->setText(tr("Step ▷"));
     stepButton_->setToolTip(tr("Perform exactly the next real verbs step"));
@@ -560,9 +583,7 @@ QWidget* MainWindow::buildTimelineAndInspector() {
     timelineView_->setSelectionMode(QAbstractItemView::SingleSelection);
     timelineView_->verticalHeader()->hide();
     timelineView_->horizontalHeader()->setStretchLastSection(true);
-    timelineView_->setColumnWidth(TimelineModel::TimeColumn, 80);
-    timelineView_->setColumnWidth(TimelineModel::EndpointColumn, 40);
-    timelineView_->setColumnWidth(TimelineModel::KindColumn, 70);
+    fitTimelineColumns();
     timelineView_->setWordWrap(false);
     timelineLayout->addWidget(timelineView_);
     auto* bottom = new QSplitter(Qt::Horizontal);

@@ -79,6 +79,8 @@ class MainWindow : public QMainWindow {
   private:
     /// Sets every text of the window in the current language (QEvent::LanguageChange).
     void retranslateUi();
+    /// Timeline column widths from the current font and header texts (no header cut short).
+    void fitTimelineColumns();
     /// The lesson texts (from the YAML files, in both languages) follow the app's language.
     void setLessonLanguage(const QString& language);
     void showNoDeviceText();

@@ -261,6 +261,8 @@ QWidget* WorkbenchWindow::buildTaskGroup() {
     setUpAgain_ = button(QString(), QStringLiteral("workbenchSetUpAgain"));
     row->addWidget(check_);
     row->addWidget(setUpAgain_);
+    applySolution_ = button(QString(), QStringLiteral("workbenchApplySolution"));
+    row->addWidget(applySolution_);
     row->addStretch(1);
     layout->addLayout(row);
     checkResult_ = new QLabel;
@@ -271,6 +273,7 @@ QWidget* WorkbenchWindow::buildTaskGroup() {
     layout->addWidget(checkResult_);
     connect(check_, &QPushButton::clicked, this, &WorkbenchWindow::checkFix);
     connect(setUpAgain_, &QPushButton::clicked, this, &WorkbenchWindow::setUpTroubleshooting);
+    connect(applySolution_, &QPushButton::clicked, this, &WorkbenchWindow::applySolution);
     return box;
 }
 
@@ -291,6 +294,12 @@ void WorkbenchWindow::checkFix() {
     checkResult_->setText(tr("Checking…"));
     checkResult_->show();
     session_->perform(std::move(checks));
+}
+
+void WorkbenchWindow::applySolution() {
+    if (!trouble_ || session_->busy() || !session_->started()) return;
+    checkResult_->hide();
+    session_->perform(trouble_->solution_for_attempt(++solutionAttempt_));
 }
 
 void WorkbenchWindow::onChecksDone() {
@@ -501,6 +510,10 @@ void WorkbenchWindow::retranslateUi() {
                               "not the path to it"));
         setUpAgain_->setText(tr("Set up again"));
         setUpAgain_->setToolTip(tr("Tears everything down and builds the lab's broken set-up again"));
+        applySolution_->setText(tr("Apply the lab's fix"));
+        applySolution_->setToolTip(
+            tr("Performs the lab's own fix on the device, one real call per step, each "
+               "drawn with its explanation (for a demonstration; then Check my fix)"));
     }
     if (auto* menu = findChild<QMenu*>(QStringLiteral("workbenchViewMenu"))) menu->setTitle(tr("&View"));
     findChild<QGroupBox*>(QStringLiteral("pairBox"))->setTitle(tr("1 · The pair"));
@@ -749,6 +762,7 @@ void WorkbenchWindow::refresh() {
     if (check_) {
         check_->setEnabled(ready && trouble_.has_value());
         setUpAgain_->setEnabled(ready && trouble_.has_value());
+        applySolution_->setEnabled(ready && trouble_.has_value());
     }
     save_->setEnabled(ready && session_->size() > 0);
     const QString op = opcode_->currentText();

@@ -57,6 +57,8 @@ class WorkbenchWindow : public QMainWindow {
     /// Runs the troubleshooting lab's checks on the session as it is now (the result follows in
     /// workbenchCheckResult and fixChecked).
     void checkFix();
+    /// Performs the lab's reference fix, one engine call per step (a teacher's demonstration).
+    void applySolution();
 
   signals:
     void labSaved(const QString& path);
@@ -100,9 +102,10 @@ class WorkbenchWindow : public QMainWindow {
     std::optional<labs::TroubleshootingSteps> trouble_;
     QString troubleError_;
     int checkAttempt_ = 0;
+    int solutionAttempt_ = 0;
     int firstCheckRow_ = -1; ///< where the running check's steps begin in the session; -1: no check running
     QLabel *taskText_ = nullptr, *checkResult_ = nullptr;
-    QPushButton *check_ = nullptr, *setUpAgain_ = nullptr;
+    QPushButton *check_ = nullptr, *setUpAgain_ = nullptr, *applySolution_ = nullptr;
     EngineClient* engine_;
     WorkbenchSession* session_;
     bool engineReady_ = false;

@@ -1900,8 +1900,9 @@ void rename_in(nlohmann::json& value, const std::vector<std::string>& ids, const
 
 } // namespace
 
-std::vector<nlohmann::json> TroubleshootingSteps::checks_for_attempt(int attempt) const {
-    std::vector<nlohmann::json> out = checks;
+namespace {
+
+std::vector<nlohmann::json> renamed_for_attempt(std::vector<nlohmann::json> out, int attempt) {
     if (attempt <= 1) return out;
     const std::string suffix = "_try" + std::to_string(attempt);
     std::vector<std::string> ids;
@@ -1913,6 +1914,16 @@ std::vector<nlohmann::json> TroubleshootingSteps::checks_for_attempt(int attempt
         if (step.contains("id")) step["id"] = step["id"].get<std::string>() + suffix;
     }
     return out;
+}
+
+} // namespace
+
+std::vector<nlohmann::json> TroubleshootingSteps::checks_for_attempt(int attempt) const {
+    return renamed_for_attempt(checks, attempt);
+}
+
+std::vector<nlohmann::json> TroubleshootingSteps::solution_for_attempt(int attempt) const {
+    return renamed_for_attempt(solution, attempt);
 }
 
 } // namespace rdmalab::labs

@@ -229,6 +229,26 @@ class AppCliTest : public QObject {
         QCOMPARE(installed.out, printed.out);
     }
 
+    // Without a display, Qt would abort with "could not connect to display": help and version still print,
+    // and a window run says what is missing and how to run headless.
+    void withoutADisplayHelpPrintsAndAWindowRunExplains() {
+        auto environment = QProcessEnvironment::systemEnvironment();
+        environment.remove("QT_QPA_PLATFORM");
+        environment.remove("DISPLAY");
+        environment.remove("WAYLAND_DISPLAY");
+        const auto version = runProgram(RDMALAB_APP_PATH, {"--version"}, environment);
+        QVERIFY2(version.exitCode == 0 && !version.crashed, qPrintable(version.err));
+        QCOMPARE(version.out.trimmed(), QString("rdmalab " RDMALAB_VERSION));
+        const auto help = runProgram(RDMALAB_APP_PATH, {"--help"}, environment);
+        QVERIFY2(help.exitCode == 0 && !help.crashed, qPrintable(help.err));
+        QVERIFY(help.out.contains("--workbench"));
+        const auto window = runProgram(RDMALAB_APP_PATH, {"--lesson", "write"}, environment);
+        QVERIFY(!window.crashed);
+        QCOMPARE(window.exitCode, 2);
+        QVERIFY2(window.err.contains("no display") && window.err.contains("QT_QPA_PLATFORM=offscreen"),
+                 qPrintable(window.err));
+    }
+
     void versionIsTheProjectVersion() {
         const auto run = runApp({"--version"});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));

@@ -361,6 +361,26 @@ class AppDeviceTest : public QObject {
         }
         QVERIFY2(session->regionBytes().value("B.buf").startsWith("Finally through. "),
                  session->regionBytes().value("B.buf").constData());
+        // A teacher's demonstration: the broken set-up again, the lab's own fix applied (each step a real
+        // call, its text rendered with the real QP number), and the checks hold a third time.
+        auto* setUpAgain = window.findChild<QPushButton*>("workbenchSetUpAgain");
+        auto* applyFix = window.findChild<QPushButton*>("workbenchApplySolution");
+        QVERIFY(setUpAgain && applyFix);
+        setUpAgain->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(session->size() == 15 && !session->busy() && applyFix->isEnabled(),
+                                  qPrintable(where()), 60000);
+        const QString qpnB = session->row(8).results.value("qpn"); // qp_b
+        applyFix->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(session->size() == 19 && !session->busy(), qPrintable(where()), 60000);
+        for (int i = 15; i < 19; ++i)
+            QVERIFY2(session->row(i).state == "done",
+                     qPrintable(session->row(i).id + ": " + session->row(i).error));
+        QCOMPARE(session->qpStates().value("A.qp"), QStringLiteral("rts"));
+        QVERIFY(!qpnB.isEmpty());
+        QVERIFY2(session->row(17).description.contains(qpnB), qPrintable(session->row(17).description));
+        check->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(checked.count() == 3, qPrintable(where()), 60000);
+        QVERIFY2(checked.at(2).at(0).toBool(), qPrintable(result->text()));
     }
 
     /// Issue 14: the workbench through its widgets. B's region without REMOTE_WRITE: A's Write completes with

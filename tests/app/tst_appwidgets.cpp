@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -303,6 +304,18 @@ class AppWidgetsTest : public QObject {
         problems = rdmalab::test::panelsOffScreen(window, {"playButton", "stepButton", "resetButton"}, 16);
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
         QVERIFY(!window.findChild<QWidget*>("devicePanel")->isVisible());
+        // The timeline's headers fit the large font: none is cut short.
+        auto* timeline = window.findChild<QTableView*>("timelineView");
+        QVERIFY(timeline);
+        const QFontMetrics headerFont = timeline->horizontalHeader()->fontMetrics();
+        for (int column = 0; column < 3; ++column) {
+            const QString title = timeline->model()->headerData(column, Qt::Horizontal).toString();
+            QVERIFY2(timeline->columnWidth(column) > headerFont.horizontalAdvance(title),
+                     qPrintable(QStringLiteral("%1: %2 px for %3 px of text")
+                                    .arg(title)
+                                    .arg(timeline->columnWidth(column))
+                                    .arg(headerFont.horizontalAdvance(title))));
+        }
         window.setPresentationMode(false);
         QVERIFY(!window.isFullScreen());
         QVERIFY(window.findChild<QWidget*>("devicePanel")->isVisible());

@@ -41,7 +41,8 @@ if [ $# -gt 0 ]; then
     awk -F'\t' -v want="$want" 'index(want, " " $2 " ")' "$OUT/labs.tsv" > "$OUT/labs.sel" && mv "$OUT/labs.sel" "$OUT/labs.tsv"
 fi
 
-# Inside the VM: each lab once; its status, seconds and the report's held/broken counts to results.tsv.
+# Inside the VM: each lab once; its status, seconds and the report's held/broken verdict cells (not the
+# questions' marks) to results.tsv.
 "$HERE/vm-run.sh" --timeout 5400 --out "$ROOT/build" -- sh -c '
 export QT_QPA_PLATFORM=offscreen RDMALAB_REQUIRE_DEVICE=1
 out=$1 app=$2
@@ -51,8 +52,8 @@ while IFS="	" read -r chapter id; do
     "$app" --lab "$id" --autoplay --screenshot "$out/$id.png" --report "$out/$id.html" --quit \
         > "$out/$id.log" 2>&1
     rc=$?
-    held=$(grep -o "class=held>" "$out/$id.html" 2>/dev/null | wc -l)
-    broken=$(grep -o "class=broken>" "$out/$id.html" 2>/dev/null | wc -l)
+    held=$(grep -o "<td class=held>" "$out/$id.html" 2>/dev/null | wc -l)
+    broken=$(grep -o "<td class=broken>" "$out/$id.html" 2>/dev/null | wc -l)
     printf "%s\t%s\t%s\t%s\t%s\t%s\n" "$chapter" "$id" "$rc" "$held" "$broken" "$(( $(date +%s) - start ))" \
         >> "$out/results.tsv"
     printf "%s  %-32s rc=%s held=%s broken=%s\n" "$chapter" "$id" "$rc" "$held" "$broken"

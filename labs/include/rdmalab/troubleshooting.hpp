@@ -23,6 +23,8 @@ struct TroubleshootingSteps {
     /// session, so from the second try on each check step's id gets the suffix `_tryN`, and so does every
     /// `id.result` reference to it in the steps' other fields (an `as:` name such as `B.mr` is left alone).
     std::vector<nlohmann::json> checks_for_attempt(int attempt) const;
+    /// The reference fix for its `attempt`-th application, renamed the same way.
+    std::vector<nlohmann::json> solution_for_attempt(int attempt) const;
 };
 
 /// The steps of troubleshooting lab `lab` (loaded from its file) as the workbench takes them, with the
