@@ -873,12 +873,19 @@ void MainWindow::setPresentationMode(bool on) {
     if (presentationAction_ && presentationAction_->isChecked() != on) presentationAction_->setChecked(on);
     // A projector gets the whole screen, and the data path the room of the device list (View ▸ Panels
     // brings it back; leaving restores it as it was).
+    auto* mainSplitter = findChild<QSplitter*>(QStringLiteral("mainSplitter"));
     if (on) {
         devicePanelBeforePresentation_ = panelActions_[0]->isChecked();
         panelActions_[0]->setChecked(false);
+        // The picture is what the room looks at: three quarters of the height (the timeline keeps a few
+        // rows).
+        splitterBeforePresentation_ = mainSplitter->sizes();
+        const int total = splitterBeforePresentation_.value(0) + splitterBeforePresentation_.value(1);
+        mainSplitter->setSizes({total * 3 / 4, total - total * 3 / 4});
         if (realScreen(this)) setWindowState(windowState() | Qt::WindowFullScreen); // headless: as sized
     } else {
         panelActions_[0]->setChecked(devicePanelBeforePresentation_);
+        if (!splitterBeforePresentation_.isEmpty()) mainSplitter->setSizes(splitterBeforePresentation_);
         setWindowState(windowState() & ~Qt::WindowFullScreen);
     }
     static const QFont normalFont = QApplication::font();

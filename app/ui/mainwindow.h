@@ -122,6 +122,7 @@ class MainWindow : public QMainWindow {
     QString language_;
     bool presentation_ = false;
     bool devicePanelBeforePresentation_ = true; ///< View ▸ Panels ▸ Devices before presentation mode hid it
+    QList<int> splitterBeforePresentation_;     ///< the picture/timeline split before presentation mode
     SessionAutosave autosave_; ///< the live session, as it happens (SessionAutosave::defaultDirectory())
     std::vector<UnfinishedSession> unfinished_; ///< offered for recovery, newest first
     bool recoveredReplay_ = false;              ///< the replay is a recovered unfinished session
