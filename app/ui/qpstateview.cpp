@@ -4,6 +4,8 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include <algorithm>
+
 namespace rdmalab::app {
 
 namespace {
@@ -103,9 +105,14 @@ void QpStateView::paintEvent(QPaintEvent*) {
         }
     }
     // Every state but RESET may move to ERR, every state to RESET (core/verbs.c qp_state_table).
+    // Below the tags that mark where A and B are in the lower row.
     p.setPen(QPen(fg, 1, Qt::DotLine));
-    p.drawText(QRectF(at({2, 72}), QSizeF(w - 30, 40)), Qt::AlignLeft | Qt::TextWordWrap,
-               tr("any state but RESET → ERR; any state → RESET"));
+    const double captionTop =
+        std::max(at({2, 72}).y(), at({2, 58}).y() + box.height() / 2 + 2 + box.height() * 0.6 + 2);
+    QRectF captionUsed;
+    p.drawText(QRectF(QPointF(at({2, 72}).x(), captionTop), QSizeF(w - 30, 40)),
+               Qt::AlignLeft | Qt::TextWordWrap, tr("any state but RESET → ERR; any state → RESET"),
+               &captionUsed);
 
     for (int i = 0; i < 7; ++i) {
         const QPointF c = at(kNodes[i].pos);
@@ -145,17 +152,34 @@ void QpStateView::paintEvent(QPaintEvent*) {
     text.setBold(false);
     text.setPointSizeF(presentation_ ? 12 : 8.5);
     p.setFont(text);
-    double y = h + 24;
+    QString lines[2];
     for (int s = 0; s < 2; ++s) {
         const auto& q = qps_[s];
-        p.setPen(s == 0 ? kColorA : kColorB);
-        QString line = q.created
-                           ? tr("%1: QP %2 (%3) %4").arg(s == 0 ? "A" : "B").arg(q.qpn).arg(q.type, q.state)
-                           : tr("%1: no QP yet").arg(s == 0 ? "A" : "B");
+        lines[s] = q.created ? tr("%1: QP %2 (%3) %4").arg(s == 0 ? "A" : "B").arg(q.qpn).arg(q.type, q.state)
+                             : tr("%1: no QP yet").arg(s == 0 ? "A" : "B");
         if (!q.lastTransition.isEmpty())
-            line += tr("  — last %1 set %2").arg(q.lastTransition, q.lastMask.join("|"));
-        p.drawText(QRectF(8, y, width() - 16, height() - y), Qt::AlignLeft | Qt::TextWordWrap, line);
-        y += (height() - h - 24) / 2;
+            lines[s] +=
+                tr("  — last %1 set %2").arg(q.lastTransition, q.lastMask.join(QStringLiteral(" | ")));
+    }
+    // Wrapped when both fit the room below the diagram, else one elided line each: B's line always shows.
+    const QFontMetricsF metrics(text);
+    const double top = std::max(h + 24, captionUsed.bottom() + 4), room = height() - top,
+                 lineWidth = width() - 16;
+    double wrapped = 0;
+    for (const auto& line : lines)
+        wrapped += metrics.boundingRect(QRectF(0, 0, lineWidth, 1e6), Qt::TextWordWrap, line).height() + 4;
+    double y = top;
+    for (int s = 0; s < 2; ++s) {
+        p.setPen(s == 0 ? kColorA : kColorB);
+        if (wrapped <= room) {
+            QRectF used;
+            p.drawText(QRectF(8, y, lineWidth, room), Qt::AlignLeft | Qt::TextWordWrap, lines[s], &used);
+            y += std::max(used.height(), metrics.height()) + 4;
+        } else {
+            p.drawText(QPointF(8, y + metrics.ascent()),
+                       metrics.elidedText(lines[s], Qt::ElideRight, lineWidth));
+            y += metrics.height() + 4;
+        }
     }
 }
 
