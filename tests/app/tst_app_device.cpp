@@ -383,6 +383,51 @@ class AppDeviceTest : public QObject {
         QVERIFY2(checked.at(2).at(0).toBool(), qPrintable(result->text()));
     }
 
+    /// The second troubleshooting lab: A's SEND waits without end for a receive B never posted (rnr_retry 7).
+    /// The student posts a receive on B with the workbench's controls; the waiting SEND completes and the
+    /// checks find both completions and A's bytes in B's inbox.
+    void aMissingReceiveIsPostedInTheWorkbench() {
+        WorkbenchWindowOptions options;
+        options.troubleshoot =
+            QStringLiteral(RDMALAB_SOURCE_DIR) + "/labs/09-send-recv/fix-missing-receive.yaml";
+        WorkbenchWindow window(options);
+        window.resize(1280, 720);
+        window.show();
+        auto* session = window.session();
+        auto* check = window.findChild<QPushButton*>("workbenchCheck");
+        auto* result = window.findChild<QLabel*>("workbenchCheckResult");
+        auto* postRecv = window.findChild<QPushButton*>("postRecv");
+        auto* recvSide = window.findChild<QComboBox*>("recvSide");
+        QVERIFY(check && result && postRecv && recvSide);
+        window.findChild<DataPathView*>("dataPathView")->setAnimationSpeed(0);
+        const auto where = [&]() -> QString {
+            QString out = QStringLiteral("%1 steps; ").arg(session->size());
+            if (session->size() > 0)
+                out += session->row(session->size() - 1).id + " " + session->row(session->size() - 1).error;
+            return out + " | " + result->text();
+        };
+        // The set-up: the SEND posted, a second's poll finds nothing, both QPs in RTS.
+        QTRY_VERIFY2_WITH_TIMEOUT(session->size() == 12 && !session->busy(), qPrintable(where()), 60000);
+        for (int i = 0; i < session->size(); ++i)
+            QVERIFY2(session->row(i).state == "done" && session->row(i).broken.isEmpty(),
+                     qPrintable(session->row(i).id + ": " + session->row(i).error));
+        QCOMPARE(session->row(11).results.value("count"), QStringLiteral("0"));
+        QCOMPARE(session->qpStates().value("A.qp"), QStringLiteral("rts"));
+        // The fix: a receive on B, through the widgets.
+        QCOMPARE(recvSide->currentIndex(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(postRecv->isEnabled(), 60000);
+        postRecv->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(session->size() == 13 && !session->busy(), qPrintable(where()), 60000);
+        QCOMPARE(session->row(12).state, QStringLiteral("done"));
+        QSignalSpy checked(&window, &WorkbenchWindow::fixChecked);
+        QTRY_VERIFY(check->isEnabled());
+        check->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(checked.count() == 1, qPrintable(where()), 60000);
+        QVERIFY2(checked.at(0).at(0).toBool(), qPrintable(result->text()));
+        QVERIFY2(session->regionBytes().value("B.buf").startsWith("Received at last. "),
+                 session->regionBytes().value("B.buf").constData());
+    }
+
     /// Issue 14: the workbench through its widgets. B's region without REMOTE_WRITE: A's Write completes with
     /// REM_ACCESS_ERR and both QPs are in ERR, drawn; reset, the flag fixed, the Write places A's bytes in B;
     /// the session saved as a lab runs with rdmalab-cli and every expectation holds.
