@@ -10,7 +10,9 @@
 #include "rdmalab/device.hpp"
 #include "rdmalab/errors.hpp"
 #include "rdmalab/manpage.hpp"
+
 #include "rdmalab/names.hpp"
+#include <algorithm>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -451,6 +453,11 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     const auto* spec = find_command(command);
     if (!spec) return usage_error(fmt::format("unknown command '{}'", command));
+    if (std::find(args.begin(), args.end(), "--help") != args.end() ||
+        std::find(args.begin(), args.end(), "-h") != args.end()) {
+        std::printf("%s", command_help_text(*spec).c_str());
+        return 0;
+    }
     // The table decides which options exist: one the parser below knows but the table (and so --help
     // and the man page) does not is refused too.
     if (const auto unknown = first_unknown_option(*spec, args))

@@ -412,6 +412,19 @@ std::string usage_text() {
     return out;
 }
 
+std::string command_help_text(const CommandSpec& c) {
+    std::string out = "usage:\n";
+    for (const auto& form : c.synopsis)
+        out += "  rdmalab-cli " + form + "\n";
+    out += "\n" + c.name + ": " + c.summary + "\n";
+    for (const auto& p : c.description)
+        out += wrap(p, kWidth, 2, 2);
+    if (c.argument) out += help_entry(*c.argument);
+    for (const auto& o : c.options)
+        out += help_entry(o);
+    return out;
+}
+
 std::string help_text() {
     const auto& spec = cli_spec();
     std::string out = usage_text();

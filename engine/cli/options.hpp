@@ -66,6 +66,9 @@ std::optional<std::string> first_unknown_option(const CommandSpec& command,
 /// The usage block: every synopsis form, wrapped to 100 columns.
 std::string usage_text();
 
+/// The help of one command (`rdmalab-cli COMMAND --help`): its forms, description and options.
+std::string command_help_text(const CommandSpec& command);
+
 /// `rdmalab-cli --help`: the usage block, then each command with its description, argument and
 /// options, the options used instead of a command, and the exit status.
 std::string help_text();

@@ -98,6 +98,18 @@ class CliArgsTest : public QObject {
         QVERIFY(run.out.contains("rdmalab-cli op OPCODE"));
     }
 
+    // `rdmalab-cli COMMAND --help` prints that command's help and runs nothing (no device is needed).
+    void aCommandsOwnHelp() {
+        auto run = runCli({"devices", "--help"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.startsWith("usage:\n  rdmalab-cli devices [--json]"), qPrintable(run.out));
+        QVERIFY(run.out.contains("GID tables"));
+        QVERIFY(!run.out.contains("rdmalab-cli op OPCODE"));
+        run = runCli({"bench", "-h"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("--sweep") && !run.out.contains("devices:"), qPrintable(run.out));
+    }
+
     // Each option of the table, followed by a stray word: the parser takes the option (and its value)
     // and stops at the word, so the error names the word, not the option, and nothing runs.
     void everyOptionInTheTableIsAccepted() {
