@@ -308,6 +308,9 @@ bool LabState::apply(const TraceEvent& e) {
         return true;
     }
     case EventKind::Check:
+        // A lab step's summary (step_held, step_broken, step_skipped) carries no verdict of its own: its
+        // expectations' events, which do, set the picture's banner.
+        if (!d.has("ok")) return false;
         verified = d.get<bool>("ok", false);
         checkSummary = text(d, "summary");
         checkLines = texts(d, "checks");

@@ -55,6 +55,25 @@ class AppModelsTest : public QObject {
         QCOMPARE(filter.rowCount(), 0);
     }
 
+    // A lab's expectation events set the picture's verdict; the step summary after them (no `ok` of its
+    // own) must not turn a held step into an empty red cross.
+    void aLabStepSummaryKeepsItsExpectationsVerdict() {
+        LabState state;
+        TraceEvent held;
+        held.kind = EventKind::Check;
+        held.name = "held";
+        held.data = {{"ok", true}, {"summary", "ok completion: status=success"}, {"checks", {"ok"}}};
+        QVERIFY(state.apply(held));
+        TraceEvent summary;
+        summary.kind = EventKind::Check;
+        summary.name = "step_held";
+        summary.data = {{"lab", "write"}, {"step", "poll_a"}, {"state", "held"}};
+        state.apply(summary);
+        QVERIFY(state.verified.has_value());
+        QVERIFY(*state.verified);
+        QCOMPARE(state.checkSummary, QStringLiteral("ok completion: status=success"));
+    }
+
     void labStateFollowsARecordedWrite() {
         LabState state;
         for (const auto& e : load("lesson-write.jsonl"))
