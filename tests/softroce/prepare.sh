@@ -17,7 +17,8 @@ INIT_SRC=$HERE/guest-init.sh
 # Modules the guest init loads (dependencies are resolved from modules.dep).
 # dummy: Ethernet-type netdev for a second rxe device that rdma_cm can use
 # (rdma_cm refuses RoCE on lo, which is ARPHRD_LOOPBACK).
-MODULES=(crc32_generic virtio_pci 9pnet_virtio 9p rdma_rxe rdma_ucm dummy)
+# virtio_console: the virtio-serial port the app's engine speaks on in the engine mode (guest-init.sh).
+MODULES=(crc32_generic virtio_pci 9pnet_virtio 9p rdma_rxe rdma_ucm dummy virtio_console)
 
 log() { echo "rdmalab prepare: $*" >&2; }
 die() { echo "rdmalab prepare: ERROR: $*" >&2; exit 1; }
