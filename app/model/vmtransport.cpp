@@ -102,13 +102,38 @@ void VmTransport::open(const QString& program) {
     const QString cacheDir = options_.cacheDir.isEmpty() ? defaultCacheDir() : options_.cacheDir;
     QString kernel = options_.kernel, initrd = options_.initrd;
     if (kernel.isEmpty() || initrd.isEmpty()) {
-        QFile env(cacheDir + QStringLiteral("/current.env"));
-        if (!env.open(QIODevice::ReadOnly))
-            return fail(tr("The SoftRoCE VM's kernel is not prepared: %1 does not exist (%2).")
-                            .arg(env.fileName(), env.errorString()),
-                        tr("Run %1 once: it downloads Debian's kernel and builds the VM's initramfs into %2.")
-                            .arg(prepareScript(), cacheDir));
-        for (const QByteArray& line : env.readAll().split('\n')) {
+        // In a checkout, prepare.sh names the current kernel and initramfs (and rebuilds the initramfs when
+        // guest-init.sh changed); it downloads nothing here. Installed, the cache's current.env does.
+        QByteArray envText;
+        const QString script = prepareScript();
+        if (QFileInfo(script).isExecutable()) {
+            QProcess prepare;
+            auto env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("RDMALAB_VM_CACHE"), cacheDir);
+            prepare.setProcessEnvironment(env);
+            prepare.start(script, {QStringLiteral("--no-fetch")});
+            const bool ran = prepare.waitForFinished(120000);
+            if (!ran || prepare.exitStatus() != QProcess::NormalExit || prepare.exitCode() != 0) {
+                const QString said = QString::fromUtf8(prepare.readAllStandardError()).trimmed();
+                if (!ran) prepare.kill();
+                return fail(
+                    tr("The SoftRoCE VM's kernel is not prepared in %1: %2")
+                        .arg(cacheDir, said.isEmpty() ? prepare.errorString() : said),
+                    tr("Run %1 once: it downloads Debian's kernel and builds the VM's initramfs into %2.")
+                        .arg(script, cacheDir));
+            }
+            envText = prepare.readAllStandardOutput();
+        } else {
+            QFile env(cacheDir + QStringLiteral("/current.env"));
+            if (!env.open(QIODevice::ReadOnly))
+                return fail(
+                    tr("The SoftRoCE VM's kernel is not prepared: %1 does not exist (%2).")
+                        .arg(env.fileName(), env.errorString()),
+                    tr("Run %1 once: it downloads Debian's kernel and builds the VM's initramfs into %2.")
+                        .arg(script, cacheDir));
+            envText = env.readAll();
+        }
+        for (const QByteArray& line : envText.split('\n')) {
             const auto eq = line.indexOf('=');
             const QString key = QString::fromUtf8(line.left(eq)), value = QString::fromUtf8(line.mid(eq + 1));
             if (key == QLatin1String("RDMALAB_VM_KERNEL") && kernel.isEmpty()) kernel = value;
