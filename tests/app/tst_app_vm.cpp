@@ -19,7 +19,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <csignal>
+#include <memory>
 
 using namespace rdmalab;
 using namespace rdmalab::app;
@@ -54,10 +54,11 @@ class AppVmTest : public QObject {
         if (QStandardPaths::findExecutable("qemu-system-x86_64").isEmpty())
             QFAIL("qemu-system-x86_64 is not installed (resources/scripts/install-deps.sh installs it)");
         qint64 qemuPid = 0;
+        QElapsedTimer clock;
+        clock.start();
+        auto owned = std::make_unique<MainWindow>(vmOptions());
         {
-            QElapsedTimer clock;
-            clock.start();
-            MainWindow window(vmOptions());
+            MainWindow& window = *owned;
             window.show();
             auto* controller = window.controller();
             auto* step = window.findChild<QPushButton*>("stepButton");
@@ -104,6 +105,9 @@ class AppVmTest : public QObject {
             QVERIFY(processAlive(qemuPid));
         }
         // The window is gone: the engine was asked to quit, the guest powered off, qemu ended.
+        clock.restart();
+        owned.reset();
+        qInfo("window closed -> qemu ended in %lld ms", static_cast<long long>(clock.elapsed()));
         QVERIFY(!processAlive(qemuPid));
     }
 
