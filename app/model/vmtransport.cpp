@@ -220,46 +220,25 @@ void VmTransport::open(const QString& program) {
                     tr("Make %1 writable.").arg(base));
 
     // The test bed's machine (tests/softroce/vm-run.sh), with the engine's port instead of a command.
-    QStringList args{
-        "-accel",
-        "tcg",
-        "-cpu",
-        "max",
-        "-smp",
-        "2",
-        "-m",
-        QString::number(options_.memoryMb),
-        "-nic",
-        "none",
-        "-display",
-        "none",
-        "-vga",
-        "none",
-        "-no-reboot",
-        "-monitor",
-        "none",
-        "-chardev",
-        "stdio,id=con,signal=off",
-        "-serial",
-        "chardev:con",
-        "-kernel",
-        kernel,
-        "-initrd",
-        initrd,
-        "-append",
-        "console=ttyS0 panic=-1 rdinit=/init nokaslr mitigations=off tsc=reliable "
-        "no_timer_check idle=halt quiet loglevel=0",
-        "-virtfs",
-        "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
-        "-virtfs",
-        QStringLiteral("local,path=%1,mount_tag=rdlctl,security_model=none,multidevs=remap")
-            .arg(qemuPath(ctl)),
-        "-device",
-        "virtio-serial",
-        "-chardev",
-        QStringLiteral("socket,path=%1,server=on,wait=off,id=engine").arg(qemuPath(socketPath_)),
-        "-device",
-        QStringLiteral("virtserialport,chardev=engine,name=%1").arg(QLatin1String(kVmEnginePortName))};
+    const QString append = QStringLiteral("console=ttyS0 panic=-1 rdinit=/init nokaslr mitigations=off "
+                                          "tsc=reliable no_timer_check idle=halt quiet loglevel=0");
+    // The fixed options, as vm-run.sh gives them (no value holds a space), and the virtio-serial bus.
+    QStringList args =
+        QStringLiteral(
+            "-accel tcg -cpu max -smp 2 -nic none -display none -vga none -no-reboot "
+            "-monitor none -chardev stdio,id=con,signal=off -serial chardev:con -device virtio-serial")
+            .split(QLatin1Char(' '));
+    args << "-m" << QString::number(options_.memoryMb);
+    args << "-kernel" << kernel << "-initrd" << initrd << "-append" << append;
+    args << "-virtfs"
+         << "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap";
+    args << "-virtfs"
+         << QStringLiteral("local,path=%1,mount_tag=rdlctl,security_model=none,multidevs=remap")
+                .arg(qemuPath(ctl));
+    args << "-chardev"
+         << QStringLiteral("socket,path=%1,server=on,wait=off,id=engine").arg(qemuPath(socketPath_));
+    args << "-device"
+         << QStringLiteral("virtserialport,chardev=engine,name=%1").arg(QLatin1String(kVmEnginePortName));
     if (!shared.isEmpty())
         args << "-virtfs"
              << QStringLiteral(
