@@ -45,6 +45,10 @@ VmTransport::VmTransport(VmOptions options, QObject* parent)
     qemu_.setStandardInputFile(QProcess::nullDevice());
     // qemu dies with the app, even when the app is killed (SIGKILL) and cannot stop it.
     qemu_.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    connect(&prepare_, &QProcess::finished, this, &VmTransport::onPrepared);
+    connect(&prepare_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart && !ending_) onPrepared(-1, QProcess::CrashExit);
+    });
     connect(&qemu_, &QProcess::readyReadStandardOutput, this, &VmTransport::readConsole);
     connect(&qemu_, &QProcess::finished, this, &VmTransport::onQemuFinished);
     connect(&qemu_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
@@ -99,47 +103,60 @@ void VmTransport::open(const QString& program) {
                         .arg(qemu.isEmpty() ? tr("not on PATH") : qemu),
                     tr("Install it: sudo apt-get install qemu-system-x86 (or run "
                        "resources/scripts/install-deps.sh)."));
-    const QString cacheDir = options_.cacheDir.isEmpty() ? defaultCacheDir() : options_.cacheDir;
-    QString kernel = options_.kernel, initrd = options_.initrd;
-    if (kernel.isEmpty() || initrd.isEmpty()) {
-        // In a checkout, prepare.sh names the current kernel and initramfs (and rebuilds the initramfs when
-        // guest-init.sh changed); it downloads nothing here. Installed, the cache's current.env does.
-        QByteArray envText;
-        const QString script = prepareScript();
-        if (QFileInfo(script).isExecutable()) {
-            QProcess prepare;
-            auto env = QProcessEnvironment::systemEnvironment();
-            env.insert(QStringLiteral("RDMALAB_VM_CACHE"), cacheDir);
-            prepare.setProcessEnvironment(env);
-            prepare.start(script, {QStringLiteral("--no-fetch")});
-            const bool ran = prepare.waitForFinished(120000);
-            if (!ran || prepare.exitStatus() != QProcess::NormalExit || prepare.exitCode() != 0) {
-                const QString said = QString::fromUtf8(prepare.readAllStandardError()).trimmed();
-                if (!ran) prepare.kill();
-                return fail(
-                    tr("The SoftRoCE VM's kernel is not prepared in %1: %2")
-                        .arg(cacheDir, said.isEmpty() ? prepare.errorString() : said),
-                    tr("Run %1 once: it downloads Debian's kernel and builds the VM's initramfs into %2.")
-                        .arg(script, cacheDir));
-            }
-            envText = prepare.readAllStandardOutput();
-        } else {
-            QFile env(cacheDir + QStringLiteral("/current.env"));
-            if (!env.open(QIODevice::ReadOnly))
-                return fail(
-                    tr("The SoftRoCE VM's kernel is not prepared: %1 does not exist (%2).")
+    qemuProgram_ = qemu;
+    cacheDir_ = options_.cacheDir.isEmpty() ? defaultCacheDir() : options_.cacheDir;
+    tick_.setInterval(200);
+    tick_.start();
+    emit progress(tr("Starting the SoftRoCE VM… %1 s").arg(0));
+    if (!options_.kernel.isEmpty() && !options_.initrd.isEmpty())
+        return boot(options_.kernel, options_.initrd);
+    // In a checkout, prepare.sh names the current kernel and initramfs (and rebuilds the initramfs when
+    // guest-init.sh changed); it downloads nothing here, and runs while the window is already up (it waits
+    // for another prepare.sh that holds the cache). Installed, the cache's current.env names them.
+    const QString script = prepareScript();
+    if (QFileInfo(script).isExecutable()) {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("RDMALAB_VM_CACHE"), cacheDir_);
+        prepare_.setProcessEnvironment(env);
+        prepare_.start(script, {QStringLiteral("--no-fetch")});
+        return;
+    }
+    QFile env(cacheDir_ + QStringLiteral("/current.env"));
+    if (!env.open(QIODevice::ReadOnly))
+        return fail(tr("The SoftRoCE VM's kernel is not prepared: %1 does not exist (%2).")
                         .arg(env.fileName(), env.errorString()),
                     tr("Run %1 once: it downloads Debian's kernel and builds the VM's initramfs into %2.")
-                        .arg(script, cacheDir));
-            envText = env.readAll();
-        }
-        for (const QByteArray& line : envText.split('\n')) {
-            const auto eq = line.indexOf('=');
-            const QString key = QString::fromUtf8(line.left(eq)), value = QString::fromUtf8(line.mid(eq + 1));
-            if (key == QLatin1String("RDMALAB_VM_KERNEL") && kernel.isEmpty()) kernel = value;
-            if (key == QLatin1String("RDMALAB_VM_INITRD") && initrd.isEmpty()) initrd = value;
-        }
+                        .arg(script, cacheDir_));
+    bootFrom(env.readAll());
+}
+
+void VmTransport::onPrepared(int exitCode, QProcess::ExitStatus status) {
+    if (ending_) return;
+    if (status != QProcess::NormalExit || exitCode != 0) {
+        const QString said = QString::fromUtf8(prepare_.readAllStandardError()).trimmed();
+        return fail(tr("The SoftRoCE VM's kernel is not prepared in %1: %2")
+                        .arg(cacheDir_, said.isEmpty() ? prepare_.errorString() : said),
+                    tr("Run %1 once: it downloads Debian's kernel and builds the VM's initramfs into %2.")
+                        .arg(prepareScript(), cacheDir_));
     }
+    bootFrom(prepare_.readAllStandardOutput());
+}
+
+void VmTransport::bootFrom(const QByteArray& envText) {
+    QString kernel, initrd;
+    for (const QByteArray& line : envText.split('\n')) {
+        const auto eq = line.indexOf('=');
+        const QString key = QString::fromUtf8(line.left(eq)), value = QString::fromUtf8(line.mid(eq + 1));
+        if (key == QLatin1String("RDMALAB_VM_KERNEL")) kernel = value;
+        if (key == QLatin1String("RDMALAB_VM_INITRD")) initrd = value;
+    }
+    boot(kernel, initrd);
+}
+
+void VmTransport::boot(const QString& kernel, const QString& initrd) {
+    const QString& program = program_;
+    const QString& qemu = qemuProgram_;
+    const QString& cacheDir = cacheDir_;
     for (const QString& file : {kernel, initrd})
         if (file.isEmpty() || !QFileInfo(file).isReadable())
             return fail(
@@ -244,9 +261,7 @@ void VmTransport::open(const QString& program) {
              << QStringLiteral(
                     "local,path=%1,mount_tag=rdlout,security_model=none,readonly=on,multidevs=remap")
                     .arg(qemuPath(shared));
-    emit progress(tr("Starting the SoftRoCE VM… %1 s").arg(0));
     qemu_.start(qemu, args);
-    tick_.start();
 }
 
 void VmTransport::readConsole() {
@@ -356,6 +371,10 @@ void VmTransport::onQemuFinished(int exitCode, QProcess::ExitStatus status) {
 }
 
 void VmTransport::stopQemu(int graceMs) {
+    if (prepare_.state() != QProcess::NotRunning) {
+        prepare_.kill();
+        prepare_.waitForFinished(3000);
+    }
     if (qemu_.state() == QProcess::NotRunning) return;
     if (graceMs > 0 && qemu_.waitForFinished(graceMs)) return;
     qemu_.kill();

@@ -25,8 +25,10 @@ namespace rdmalab::app {
 struct VmOptions {
     QString qemu;     ///< default: qemu-system-x86_64 on PATH
     QString cacheDir; ///< default: $RDMALAB_VM_CACHE, else ~/.cache/rdmalab/vm (tests/softroce/prepare.sh's)
-    QString kernel;   ///< default: RDMALAB_VM_KERNEL in cacheDir/current.env
-    QString initrd;   ///< default: RDMALAB_VM_INITRD in cacheDir/current.env
+    /// Both set: boot these. Else what `tests/softroce/prepare.sh --no-fetch` names (in a checkout), or
+    /// RDMALAB_VM_KERNEL and RDMALAB_VM_INITRD in cacheDir/current.env (installed).
+    QString kernel;
+    QString initrd;
     int memoryMb = 1024;
     /// From starting qemu to the engine's first answer; longer is a failure (the VM did not boot, or the
     /// engine never answered).
@@ -48,7 +50,9 @@ class VmTransport : public EngineTransport {
     void open(const QString& program) override;
     QIODevice* device() override { return &socket_; }
     bool isOpen() const override;
-    bool isActive() const override { return qemu_.state() != QProcess::NotRunning; }
+    bool isActive() const override {
+        return prepare_.state() != QProcess::NotRunning || qemu_.state() != QProcess::NotRunning;
+    }
     void close() override;
     void kill() override;
     qint64 processId() const override { return qemu_.processId(); }
@@ -70,11 +74,19 @@ class VmTransport : public EngineTransport {
     void tick();
     void readConsole();
     void onQemuFinished(int exitCode, QProcess::ExitStatus status);
+    /// prepare.sh --no-fetch ended: boot what it named, or report why not.
+    void onPrepared(int exitCode, QProcess::ExitStatus status);
+    /// Boots the kernel and initramfs named in prepare.sh's output (current.env's lines).
+    void bootFrom(const QByteArray& envText);
+    void boot(const QString& kernel, const QString& initrd);
     QString guestFile(const QString& name) const;
     void stopQemu(int graceMs);
 
     VmOptions options_;
     QString program_;
+    QString qemuProgram_;
+    QString cacheDir_;
+    QProcess prepare_; ///< tests/softroce/prepare.sh --no-fetch, before qemu
     QProcess qemu_;
     QLocalSocket socket_;
     std::unique_ptr<QTemporaryDir> runDir_;

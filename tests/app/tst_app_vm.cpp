@@ -70,8 +70,10 @@ class AppVmTest : public QObject {
             QTRY_VERIFY_WITH_TIMEOUT(hostLabel->text().contains("SoftRoCE VM") || banner->isVisible(), 10000);
             QVERIFY2(!banner->isVisible(), qPrintable(message->text()));
             QVERIFY2(hostLabel->text().startsWith("Starting the SoftRoCE VM"), qPrintable(hostLabel->text()));
+            // prepare.sh --no-fetch names the kernel, then qemu starts.
+            QTRY_VERIFY_WITH_TIMEOUT(window.engine()->processId() > 0 || banner->isVisible(), 60000);
+            QVERIFY2(!banner->isVisible(), qPrintable(message->text()));
             qemuPid = window.engine()->processId();
-            QVERIFY(qemuPid > 0);
             QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty() || banner->isVisible(),
                                      240000);
             QVERIFY2(!banner->isVisible(), qPrintable(message->text()));
