@@ -265,6 +265,8 @@ void VmTransport::boot(const QString& kernel, const QString& initrd) {
 }
 
 void VmTransport::readConsole() {
+    if (qemu_.state() == QProcess::NotRunning && qemu_.bytesAvailable() == 0)
+        return; // never started, or read
     const QByteArray bytes = qemu_.readAllStandardOutput();
     if (console_.isOpen()) {
         console_.write(bytes);
