@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test: installs the Debian packages, checks the formatting, builds the
-# dev, asan+ubsan and tsan presets, runs the host tests of all three, runs clang-tidy (new findings fail),
+# dev, asan+ubsan and tsan presets, runs the host tests of all three and the app's engine in a VM it boots
+# itself (ctest -L vm), runs clang-tidy (new findings fail),
 # runs each fuzz target for a bounded time (tests/fuzz/run.sh), then boots the SoftRoCE test bed
 # (tests/softroce/) and runs every device test inside it, in the dev and asan builds. Fails when any test
 # or check fails, when the VM run fails, or when the device tests did not run.
@@ -70,6 +71,13 @@ for preset in "${host_presets[@]}"; do
   [ "${PIPESTATUS[0]}" -eq 0 ] || host_status=1
   count "$logs/host-$preset.log"
 done
+
+# The app boots the SoftRoCE VM itself (rdmalab --engine vm) and runs the Write lesson in it: one VM boot, on
+# the dev build (the tests labelled vm; the VM sees this checkout as the device tests below do).
+step "the app's engine in a SoftRoCE VM it boots itself (ctest -L vm, dev)"
+ctest --test-dir build/dev -L vm --output-on-failure 2>&1 | tee "$logs/vm-host.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || host_status=1
+count "$logs/vm-host.log"
 
 step "clang-tidy (bugprone, performance, concurrency; new findings fail: tests/lint/tidy.sh)"
 tests/lint/tidy.sh build/dev || die "clang-tidy found something new (tests/lint/tidy.sh)"

@@ -14,19 +14,48 @@ std::optional<std::int64_t> commandId(const TraceEvent& event) {
     return Fields(event.ids, "ids").find<std::int64_t>("id");
 }
 
-EngineClient::EngineClient(QObject* parent) : QObject(parent), program_(defaultProgram()) {
+namespace {
+EngineHost defaultHost_ = EngineHost::Local;
+VmOptions defaultVm_;
+} // namespace
+
+EngineClient::EngineClient(QObject* parent)
+    : QObject(parent), host_(defaultHost_), vm_(defaultVm_), program_(defaultProgram()) {
     batchTimer_.setSingleShot(true);
     batchTimer_.setInterval(kBatchIntervalMs);
     connect(&batchTimer_, &QTimer::timeout, this, &EngineClient::flushBatch);
-    connect(&process_, &QProcess::readyReadStandardOutput, this, &EngineClient::readOutput);
-    connect(&process_, &QProcess::finished, this, &EngineClient::onFinished);
-    connect(&process_, &QProcess::errorOccurred, this, &EngineClient::onError);
-    connect(&process_, &QProcess::started, this, &EngineClient::onStarted);
-    process_.setReadChannel(QProcess::StandardOutput);
+    setHost(host_, vm_);
 }
 
 EngineClient::~EngineClient() {
     stop();
+}
+
+void EngineClient::setDefaultHost(EngineHost host, const VmOptions& vm) {
+    defaultHost_ = host;
+    defaultVm_ = vm;
+}
+
+EngineHost EngineClient::defaultHost() {
+    return defaultHost_;
+}
+
+void EngineClient::setHost(EngineHost host, const VmOptions& vm) {
+    if (transport_) {
+        stop();
+        delete transport_;
+    }
+    host_ = host;
+    vm_ = vm;
+    if (host == EngineHost::Vm)
+        transport_ = new VmTransport(vm, this);
+    else
+        transport_ = new ProcessTransport(this);
+    connect(transport_, &EngineTransport::opened, this, &EngineClient::onStarted);
+    connect(transport_, &EngineTransport::readyRead, this, &EngineClient::readOutput);
+    connect(transport_, &EngineTransport::exited, this, &EngineClient::onExited);
+    connect(transport_, &EngineTransport::failed, this, &EngineClient::onFailed);
+    connect(transport_, &EngineTransport::progress, this, &EngineClient::startProgress);
 }
 
 QString EngineClient::defaultProgram() {
@@ -40,26 +69,32 @@ QString EngineClient::defaultProgram() {
 }
 
 void EngineClient::start() {
-    if (isRunning()) return;
+    if (transport_->isActive()) return;
     stopping_ = false;
     diedReported_ = false;
     buffer_.clear();
     pending_ = 0;
     lineNumber_ = 0;
     skippedEvents_ = 0;
-    process_.setProcessChannelMode(QProcess::SeparateChannels);
-    process_.start(program_, {"serve", "--stdio"});
+    transport_->open(program_);
 }
 
 void EngineClient::stop() {
-    if (process_.state() == QProcess::NotRunning) return;
+    if (!transport_ || !transport_->isActive()) return;
     stopping_ = true;
-    process_.write("{\"cmd\":\"quit\"}\n");
-    process_.closeWriteChannel();
-    if (!process_.waitForFinished(2000)) {
-        process_.kill();
-        process_.waitForFinished(1000);
-    }
+    if (transport_->isOpen()) write("{\"cmd\":\"quit\"}\n");
+    transport_->close();
+    readOutput();
+    flushBatch();
+}
+
+void EngineClient::write(const std::string& line) {
+    transport_->device()->write(line.data(), static_cast<qint64>(line.size()));
+}
+
+QString EngineClient::engineName() const {
+    if (host_ == EngineHost::Local) return program_;
+    return tr("%1 in the %2").arg(program_, transport_->where());
 }
 
 void EngineClient::onStarted() {
@@ -67,7 +102,7 @@ void EngineClient::onStarted() {
     const std::string hello =
         nlohmann::json{{"id", kHelloCommandId}, {"cmd", "hello"}, {"protocol", kProtocolVersion}}.dump() +
         "\n";
-    process_.write(hello.data(), static_cast<qint64>(hello.size()));
+    write(hello);
     emit started();
 }
 
@@ -78,19 +113,20 @@ int EngineClient::send(const QString& cmd, const nlohmann::json& fields) {
     command["id"] = id;
     if (cmd == QLatin1String("hello")) command["protocol"] = kProtocolVersion;
     command["cmd"] = cmd.toStdString();
-    const std::string line = command.dump() + "\n";
-    process_.write(line.data(), static_cast<qint64>(line.size()));
+    write(command.dump() + "\n");
     ++pending_;
     return id;
 }
 
 void EngineClient::readOutput() {
+    QIODevice* device = transport_ ? transport_->device() : nullptr;
+    if (!device || !device->isOpen()) return;
     if (diedReported_) { // refused or ended: nothing it sends now is read
-        process_.readAllStandardOutput();
+        device->readAll();
         return;
     }
     const qsizetype scanned = buffer_.size(); // holds no newline: only what arrives now is searched
-    buffer_ += process_.readAllStandardOutput();
+    buffer_ += device->readAll();
     for (qsizetype newline = buffer_.indexOf('\n', scanned); newline >= 0; newline = buffer_.indexOf('\n')) {
         if (newline > kMaxEngineLineBytes)
             return refuseOutput(
@@ -134,7 +170,7 @@ void EngineClient::refuseOutput(const QString& reason) {
     abandon(tr("The engine process (%1) sent something that is not a trace event: %2\nIt was stopped. "
                "Nothing you recorded is lost: the trace so far stays in the timeline and can be saved. "
                "Press Restart engine to go on.")
-                .arg(program_, shown));
+                .arg(engineName(), shown));
 }
 
 bool EngineClient::refuseProtocol(const TraceEvent& hello) {
@@ -145,8 +181,8 @@ bool EngineClient::refuseProtocol(const TraceEvent& hello) {
         hello.data.is_object() ? hello.data.value("version", nlohmann::json()) : nlohmann::json();
     const QString engine =
         QStringLiteral("%1 (rdmalab-cli %2)")
-            .arg(program_, version.is_string() ? QString::fromStdString(version.get<std::string>())
-                                               : QStringLiteral("?"));
+            .arg(engineName(), version.is_string() ? QString::fromStdString(version.get<std::string>())
+                                                   : QStringLiteral("?"));
     const QString theirs = protocol
                                ? tr("speaks engine protocol %1").arg(QString::fromStdString(protocol->dump()))
                                : tr("announces no engine protocol (it is older than protocol versions)");
@@ -165,8 +201,7 @@ void EngineClient::abandon(const QString& message) {
     buffer_.clear();
     // It does not speak this app's protocol, so it is not asked to quit: it is stopped. Stopped before the
     // events that came before go out, so whoever handles them already sees an engine that is not running.
-    process_.kill();
-    process_.waitForFinished(2000);
+    transport_->kill();
     flushBatch();
     pending_ = 0;
     emit engineDied(message);
@@ -179,13 +214,12 @@ void EngineClient::flushBatch() {
     emit eventsArrived(events);
 }
 
-void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status) {
+void EngineClient::onExited(int exitCode, bool crashed, const QString& err) {
     readOutput();
     flushBatch();
     if (stopping_ || diedReported_) return;
     diedReported_ = true;
-    const QString err = QString::fromUtf8(process_.readAllStandardError()).trimmed();
-    QString message = status == QProcess::CrashExit
+    QString message = crashed
                           ? tr("The engine process (%1) crashed.").arg(program_)
                           : tr("The engine process (%1) exited with status %2.").arg(program_).arg(exitCode);
     if (!err.isEmpty()) message += "\n" + err.right(2000);
@@ -195,13 +229,13 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status) {
     emit engineDied(message);
 }
 
-void EngineClient::onError(QProcess::ProcessError error) {
-    if (error != QProcess::FailedToStart || diedReported_) return;
+void EngineClient::onFailed(const QString& message) {
+    readOutput();
+    flushBatch();
+    if (stopping_ || diedReported_) return;
     diedReported_ = true;
-    emit engineDied(
-        tr("Could not start the engine process '%1': %2.\nBuild it with `cmake --build --preset dev` "
-           "or put rdmalab-cli next to the app.")
-            .arg(program_, process_.errorString()));
+    pending_ = 0;
+    emit engineDied(message);
 }
 
 } // namespace rdmalab::app

@@ -1,12 +1,16 @@
-// The bridge to the engine process: starts `rdmalab-cli serve --stdio`, sends JSON commands, parses the
-// JSON Lines it streams back into trace events and hands them to the UI in batches (one signal per
-// batch, at most every kBatchIntervalMs), so a fast event stream never floods the event loop.
+// The bridge to the engine process: starts `rdmalab-cli serve --stdio` (a child process on this machine, or
+// inside the SoftRoCE VM the app boots: EngineTransport), sends JSON commands, parses the JSON Lines it
+// streams back into trace events and hands them to the UI in batches (one signal per batch, at most every
+// kBatchIntervalMs), so a fast event stream never floods the event loop.
 #pragma once
+
+#include "enginetransport.h"
+#include "vmtransport.h"
 
 #include "rdmalab/trace.hpp"
 
 #include <QObject>
-#include <QProcess>
+#include <QPointer>
 #include <QTimer>
 
 #include <cstdint>
@@ -49,10 +53,22 @@ class EngineClient : public QObject {
     QString program() const { return program_; }
     static QString defaultProgram();
 
+    /// Where the engine runs from the next start() on (default: defaultHost()); a VM is booted with `vm`.
+    void setHost(EngineHost host, const VmOptions& vm = {});
+    EngineHost host() const { return host_; }
+    /// The host every new EngineClient starts with (`rdmalab --engine local|vm` sets it for all windows).
+    static void setDefaultHost(EngineHost host, const VmOptions& vm = {});
+    static EngineHost defaultHost();
+    /// Where the engine runs, for the status line: "this machine", "SoftRoCE VM (qemu, software CPU
+    /// emulation)".
+    QString where() const { return transport_->where(); }
+    EngineTransport* transport() { return transport_; }
+
     void start();
     void stop();
-    bool isRunning() const { return process_.state() == QProcess::Running; }
-    qint64 processId() const { return process_.processId(); }
+    bool isRunning() const { return transport_->isOpen(); }
+    /// The engine process, or the VM's qemu process; 0 when none.
+    qint64 processId() const { return transport_->processId(); }
 
     /// Sends {"id":N,"cmd":cmd,...fields}; returns the id, or -1 when the engine is not running. A `hello`
     /// carries `protocol` (kProtocolVersion).
@@ -61,6 +77,8 @@ class EngineClient : public QObject {
     int pending() const { return pending_; }
 
   signals:
+    /// While the engine is being started (a VM booting): what happens, for the status line.
+    void startProgress(const QString& text);
     void started();
     /// A batch of events in arrival order (trace events and command results).
     void eventsArrived(const std::vector<rdmalab::TraceEvent>& events);
@@ -76,8 +94,11 @@ class EngineClient : public QObject {
     void onStarted();
     void readOutput();
     void flushBatch();
-    void onFinished(int exitCode, QProcess::ExitStatus status);
-    void onError(QProcess::ProcessError error);
+    void onExited(int exitCode, bool crashed, const QString& diagnostics);
+    void onFailed(const QString& message);
+    void write(const std::string& line);
+    /// The program, and where it runs when that is not this machine, for messages.
+    QString engineName() const;
     /// The engine sent garbage: stop it and report it through engineDied, as if it had died.
     void refuseOutput(const QString& reason);
     /// The answer to a `hello` names another protocol than kProtocolVersion, or none: stop the engine and
@@ -86,7 +107,9 @@ class EngineClient : public QObject {
     /// Stops the engine at once and reports `message` through engineDied; its exit is not reported again.
     void abandon(const QString& message);
 
-    QProcess process_;
+    EngineHost host_;
+    VmOptions vm_;
+    QPointer<EngineTransport> transport_;
     QString program_;
     QByteArray buffer_;
     std::vector<TraceEvent> batch_;

@@ -1066,6 +1066,14 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <source>This app (rdmalab %1) speaks engine protocol %2, but the engine %3 %4. The two cannot work together, so the engine was stopped: install the same rdmalab version on both sides (the app starts the rdmalab-cli next to it, else the one in the build tree, else the one on PATH).</source>
         <translation>本应用（rdmalab %1）使用引擎协议 %2，但引擎 %3 %4。两者无法协同工作，因此引擎已被停止：请在两端安装相同版本的 rdmalab（应用优先启动它旁边的 rdmalab-cli，其次是构建目录中的，最后是 PATH 中的）。</translation>
     </message>
+    <message>
+        <source>%1 in the %2</source>
+        <translation>%2 中的 %1</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabCatalog</name>
@@ -1775,6 +1783,14 @@ The last line was incomplete and is left out (%1).</source>
         <source>&amp;Inspector</source>
         <translation>检查器(&amp;I)</translation>
     </message>
+    <message>
+        <source>engine stopped · %1</source>
+        <translation>引擎已停止 · %1</translation>
+    </message>
+    <message>
+        <source>no RDMA device · %1</source>
+        <translation>没有 RDMA 设备 · %1</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::MemoryView</name>
@@ -1839,6 +1855,141 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>Event</source>
         <translation>事件</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::VmTransport</name>
+    <message>
+        <source>Could not start qemu (%1): %2.</source>
+        <translation>无法启动 qemu（%1）：%2。</translation>
+    </message>
+    <message>
+        <source>Install it: sudo apt-get install qemu-system-x86 (or run resources/scripts/install-deps.sh).</source>
+        <translation>请安装它：sudo apt-get install qemu-system-x86（或运行 resources/scripts/install-deps.sh）。</translation>
+    </message>
+    <message>
+        <source>SoftRoCE VM (qemu, software CPU emulation)</source>
+        <translation>SoftRoCE 虚拟机（qemu，软件 CPU 模拟）</translation>
+    </message>
+    <message>
+        <source>qemu-system-x86_64 is not installed (%1): the SoftRoCE VM runs under it.</source>
+        <translation>未安装 qemu-system-x86_64（%1）：SoftRoCE 虚拟机需要它来运行。</translation>
+    </message>
+    <message>
+        <source>not on PATH</source>
+        <translation>不在 PATH 中</translation>
+    </message>
+    <message>
+        <source>The SoftRoCE VM&apos;s kernel is not prepared: %1 does not exist (%2).</source>
+        <translation>SoftRoCE 虚拟机的内核尚未准备好：%1 不存在（%2）。</translation>
+    </message>
+    <message>
+        <source>Run %1 once: it downloads Debian&apos;s kernel and builds the VM&apos;s initramfs into %2.</source>
+        <translation>请运行一次 %1：它会下载 Debian 的内核，并在 %2 中构建虚拟机的 initramfs。</translation>
+    </message>
+    <message>
+        <source>The SoftRoCE VM&apos;s kernel or initramfs is missing: &apos;%1&apos; cannot be read.</source>
+        <translation>SoftRoCE 虚拟机的内核或 initramfs 缺失：无法读取“%1”。</translation>
+    </message>
+    <message>
+        <source>Run %1 again: it downloads Debian&apos;s kernel and builds the VM&apos;s initramfs into %2.</source>
+        <translation>请再次运行 %1：它会下载 Debian 的内核，并在 %2 中构建虚拟机的 initramfs。</translation>
+    </message>
+    <message>
+        <source>The engine &apos;%1&apos; is not an executable file.</source>
+        <translation>引擎“%1”不是可执行文件。</translation>
+    </message>
+    <message>
+        <source>Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</source>
+        <translation>请用 `cmake --build --preset dev` 构建它，或把 rdmalab-cli 放在应用旁边。</translation>
+    </message>
+    <message>
+        <source>The engine &apos;%1&apos; lies directly in %2, which the VM cannot share.</source>
+        <translation>引擎“%1”直接位于 %2 中，虚拟机无法共享该目录。</translation>
+    </message>
+    <message>
+        <source>Put rdmalab-cli in a directory of its own.</source>
+        <translation>请把 rdmalab-cli 放到一个单独的目录中。</translation>
+    </message>
+    <message>
+        <source>Could not create the VM&apos;s runtime directory in %1: %2.</source>
+        <translation>无法在 %1 中创建虚拟机的运行时目录：%2。</translation>
+    </message>
+    <message>
+        <source>Make %1 writable, or set XDG_RUNTIME_DIR to a writable directory.</source>
+        <translation>请让 %1 可写，或把 XDG_RUNTIME_DIR 设为一个可写的目录。</translation>
+    </message>
+    <message>
+        <source>Could not write the VM&apos;s console log %1: %2.</source>
+        <translation>无法写入虚拟机的控制台日志 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Make %1 writable.</source>
+        <translation>请让 %1 可写。</translation>
+    </message>
+    <message>
+        <source>Could not write the VM&apos;s control files in %1.</source>
+        <translation>无法在 %1 中写入虚拟机的控制文件。</translation>
+    </message>
+    <message>
+        <source>Starting the SoftRoCE VM… %1 s</source>
+        <translation>正在启动 SoftRoCE 虚拟机… %1 秒</translation>
+    </message>
+    <message>
+        <source>Starting the engine in the SoftRoCE VM… %1 s</source>
+        <translation>正在 SoftRoCE 虚拟机中启动引擎… %1 秒</translation>
+    </message>
+    <message>
+        <source>The engine in the SoftRoCE VM did not answer within %1 s.</source>
+        <translation>SoftRoCE 虚拟机中的引擎在 %1 秒内没有应答。</translation>
+    </message>
+    <message>
+        <source>The SoftRoCE VM did not start its engine within %1 s (last stage of its init: %2).</source>
+        <translation>SoftRoCE 虚拟机没有在 %1 秒内启动引擎（其 init 的最后阶段：%2）。</translation>
+    </message>
+    <message>
+        <source>Look at the console&apos;s lines above; run %1 again (it rebuilds the initramfs), then press Restart engine. Under software emulation a busy machine boots slowly.</source>
+        <translation>请查看上面的控制台输出；再次运行 %1（它会重建 initramfs），然后按“重启引擎”。在软件模拟下，繁忙的机器启动得很慢。</translation>
+    </message>
+    <message>
+        <source>The guest&apos;s init said: %1</source>
+        <translation>客户机的 init 报告：%1</translation>
+    </message>
+    <message>
+        <source>Last lines of the VM&apos;s console (%1):</source>
+        <translation>虚拟机控制台的最后几行（%1）：</translation>
+    </message>
+    <message>
+        <source>qemu crashed</source>
+        <translation>qemu 崩溃了</translation>
+    </message>
+    <message>
+        <source>qemu exited with status %1</source>
+        <translation>qemu 以状态 %1 退出</translation>
+    </message>
+    <message>
+        <source>The SoftRoCE VM stopped before its engine started (%1).</source>
+        <translation>SoftRoCE 虚拟机在其引擎启动之前就停止了（%1）。</translation>
+    </message>
+    <message>
+        <source>Read the console&apos;s lines above; run %1 again (it rebuilds the kernel and the initramfs the VM boots), then press Restart engine.</source>
+        <translation>请阅读上面的控制台输出；再次运行 %1（它会重建虚拟机启动所用的内核和 initramfs），然后按“重启引擎”。</translation>
+    </message>
+    <message>
+        <source>The SoftRoCE VM stopped (%1), and its engine with it.</source>
+        <translation>SoftRoCE 虚拟机停止了（%1），其中的引擎也随之停止。</translation>
+    </message>
+    <message>
+        <source>The engine in the SoftRoCE VM exited with status %1, and the VM powered off.</source>
+        <translation>SoftRoCE 虚拟机中的引擎以状态 %1 退出，虚拟机已关机。</translation>
+    </message>
+    <message>
+        <source>Nothing you recorded is lost: the trace so far stays in the timeline and can be saved. Press Restart engine to boot the VM again.</source>
+        <translation>你录制的内容不会丢失：目前为止的轨迹仍在时间线中，可以保存。按“重启引擎”再次启动虚拟机。</translation>
+    </message>
+    <message>
+        <source>The SoftRoCE VM&apos;s kernel is not prepared in %1: %2</source>
+        <translation>SoftRoCE 虚拟机的内核尚未在 %1 中准备好：%2</translation>
     </message>
 </context>
 <context>

@@ -134,7 +134,15 @@ QList<CommandLineEntry> commandLineTable() {
          .valueName = "lang",
          .group = display},
         {.names = {"engine"},
-         .description = "Path of rdmalab-cli (the engine process).",
+         .description =
+             "Where the engine runs: local (rdmalab-cli as a child process on this machine), vm (a "
+             "SoftRoCE VM the app boots under qemu, for machines without RDMA; its kernel comes "
+             "from tests/softroce/prepare.sh), or the path of the rdmalab-cli to run locally.",
+         .valueName = "local|vm|path",
+         .defaultValue = "local",
+         .group = general},
+        {.names = {"engine-program"},
+         .description = "Path of rdmalab-cli (the engine process), locally or in the VM.",
          .valueName = "path",
          .group = general},
         {.names = {"man"},
@@ -199,7 +207,11 @@ rdmalab::man::ManPage manPage() {
         "--replay plays a recording instead, so no device is needed. With --bench, or --replay of a "
         "recorded measurement, the measurement window opens instead.",
         "The app never calls verbs itself: it runs `rdmalab-cli serve --stdio` as its engine process (see "
-        "rdmalab-cli(1)), the one given by --engine, else the one beside the app, else one on PATH.",
+        "rdmalab-cli(1)), the one given by --engine-program, else the one beside the app, else one on PATH. "
+        "With --engine vm that engine runs inside a SoftRoCE VM (Debian's kernel with rdma_rxe under qemu's "
+        "software CPU emulation, prepared by tests/softroce/prepare.sh), on the VM's rxe0, and the app "
+        "speaks "
+        "to it over a virtio-serial port.",
         "For unattended runs (tests, screenshots for slides) combine --autoplay, --quit and --screenshot "
         "or --export; with QT_QPA_PLATFORM=offscreen no display is needed.",
     };
@@ -224,7 +236,8 @@ rdmalab::man::ManPage manPage() {
               "session to reopen, or a file could not be written; or an option is unknown or lacks its "
               "value."},
         {"2",
-         "A --size or --cpus value is not a number the measurement can use, or --window-size is not WxH."},
+         "A --size or --cpus value is not a number the measurement can use, --window-size is not WxH, or "
+         "--engine is not local, vm or a path."},
     };
     page.environment = {
         {"RDMALAB_LABS_DIR", "Directory of the lab files (*.yaml, searched recursively) to use instead of "

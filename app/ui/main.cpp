@@ -93,8 +93,22 @@ int main(int argc, char** argv) {
                   engine = option("engine"), lesson = option("lesson"), present = option("present"),
                   delay = option("step-delay"), reopen = option("reopen-unfinished"), lab = option("lab"),
                   labs = option("labs"), report = option("report"), seedOption = option("seed"),
-                  workbench = option("workbench"), windowSize = option("window-size");
+                  workbench = option("workbench"), windowSize = option("window-size"),
+                  engineProgram = option("engine-program");
     parser.process(app);
+    // --engine local|vm, or (as before) the path of the rdmalab-cli to run locally.
+    QString program = parser.value(engineProgram);
+    const QString where = parser.value(engine);
+    if (where == QLatin1String("vm")) {
+        rdmalab::app::EngineClient::setDefaultHost(rdmalab::app::EngineHost::Vm);
+    } else if (where != QLatin1String("local")) {
+        if (!where.contains(QLatin1Char('/'))) {
+            std::fprintf(stderr, "rdmalab: --engine needs local, vm or the path of rdmalab-cli, not '%s'\n",
+                         qPrintable(where));
+            return 2;
+        }
+        if (program.isEmpty()) program = where;
+    }
     // --window-size: the size to open at (a projector's 1280x720, for screenshots), instead of the screen's
     // fit.
     QSize openSize;
@@ -121,7 +135,7 @@ int main(int argc, char** argv) {
         rdmalab::app::LabWindowOptions o;
         o.lab = parser.value(lab);
         o.language = lang;
-        o.engineProgram = parser.value(engine);
+        o.engineProgram = program;
         o.autoplay = parser.isSet(autoplay);
         o.screenshot = parser.value(screenshot);
         o.report = parser.value(report);
@@ -134,7 +148,7 @@ int main(int argc, char** argv) {
     if (parser.isSet(workbench)) {
         rdmalab::app::WorkbenchWindowOptions o;
         o.language = lang;
-        o.engineProgram = parser.value(engine);
+        o.engineProgram = program;
         rdmalab::app::WorkbenchWindow window(o);
         showAtSize(window);
         return app.exec();
@@ -187,7 +201,7 @@ int main(int argc, char** argv) {
         o.quitWhenDone = parser.isSet(quit);
         o.replayFile = benchReplay ? parser.value(replay) : QString();
         o.language = lang;
-        o.engineProgram = parser.value(engine);
+        o.engineProgram = program;
         rdmalab::app::BenchWindow window(o);
         showAtSize(window);
         return app.exec();
@@ -201,7 +215,7 @@ int main(int argc, char** argv) {
     options.quitWhenDone = parser.isSet(quit);
     options.presentation = parser.isSet(present);
     options.language = lang;
-    options.engineProgram = parser.value(engine);
+    options.engineProgram = program;
     options.reopenUnfinished = parser.isSet(reopen);
     if (parser.isSet(delay))
         options.stepDelayMs = parser.value(delay).toInt();

@@ -80,6 +80,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
       controller_(new LessonController(engine_, this)), timeline_(new TimelineModel(this)),
       filter_(new TimelineFilter(this)), headless_(new HeadlessRun(3, this)), language_(options.language) {
     setObjectName("mainWindow");
+    if (options_.engineHost) engine_->setHost(*options_.engineHost, options_.vm);
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
     filter_->setSourceModel(timeline_);
     controller_->setWaitForAnimations(true);
@@ -107,6 +108,10 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connectEngineBanner(this, engine_, engineBanner_);
     // EngineClient has sent `hello` itself (onEngineEvents shows its answer).
     connect(engine_, &EngineClient::started, this, [this] { engine_->send("devices"); });
+    connect(engine_, &EngineClient::startProgress, this, [this](const QString& text) {
+        engineHostLabel_->setText(text);
+        if (headless()) std::fprintf(stderr, "rdmalab: %s\r", qPrintable(text));
+    });
     connect(controller_, &LessonController::eventsReady, this, &MainWindow::onEventsReady);
     connect(controller_, &LessonController::stateReset, this, [this] {
         timeline_->clear();
@@ -140,8 +145,12 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
 
     headless_->setQuitWhenDone(options_.quitWhenDone);
     connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { finishHeadless(false); });
-    if (options_.autoplay)
-        headless_->armDeadline(180000, QStringLiteral("the lesson did not finish within 180 s"));
+    if (options_.autoplay) {
+        // A VM boots first (its own bound is options_.vm.bootTimeoutSeconds).
+        const int seconds = 180 + (engine_->host() == EngineHost::Vm ? options_.vm.bootTimeoutSeconds : 0);
+        headless_->armDeadline(seconds * 1000,
+                               QStringLiteral("the lesson did not finish within %1 s").arg(seconds));
+    }
     collectUnfinishedSessions();
     if (options_.reopenUnfinished && !unfinished_.empty()) {
         QTimer::singleShot(0, this, &MainWindow::reopenAtStart);
@@ -218,6 +227,10 @@ void MainWindow::buildUi() {
     sessionLabel_->setWordWrap(true); // a recording's note can be long: it must not widen the window
     outer->addWidget(sessionLabel_);
     outer->addWidget(stepLabel_);
+    engineHostLabel_ = new QLabel;
+    engineHostLabel_->setObjectName("engineHostLabel");
+    engineHostLabel_->setTextFormat(Qt::PlainText);
+    statusBar()->addPermanentWidget(engineHostLabel_);
 
     // Every panel but the data path can be dragged shut or hidden (View ▸ Panels); the data path scales to
     // the room left (a 1280x720 projector, a 1024x768 screen).
@@ -504,6 +517,7 @@ void MainWindow::retranslateUi() {
         sessionLabel_->setText(engineReadyText(*helloResult_));
     else if (controller_->state().device.isEmpty())
         sessionLabel_->setText(tr("Starting the engine…"));
+    refreshEngineHost();
     refreshControls();
 }
 
@@ -672,6 +686,8 @@ void MainWindow::showDevices(const nlohmann::json& result) {
     const auto devices = readDevicesResult(result);
     const auto& ports = devices.ports;
     haveDevice_ = !ports.empty();
+    engineDevice_ = haveDevice_ ? ports.front().device : QString();
+    refreshEngineHost();
     if (!haveDevice_) {
         noDeviceFix_ = devices.noDeviceFix;
         showNoDeviceText();
@@ -737,6 +753,8 @@ void MainWindow::autosave(const std::vector<TraceEvent>& events) {
 void MainWindow::onEngineDied(const QString& message) {
     engineBanner_->showMessage(message);
     engineStopped_ = true;
+    refreshEngineHost();
+    if (headless()) std::fprintf(stderr, "rdmalab: %s\n", qPrintable(message));
     sessionLabel_->setText(tr("The engine process stopped."));
     refreshControls();
     if (options_.autoplay && !headless_->finished()) finishHeadless(false);
@@ -746,7 +764,21 @@ void MainWindow::restartEngine() {
     engine_->stop();
     engineBanner_->hide();
     engineStopped_ = false;
+    engineDevice_.clear();
+    refreshEngineHost();
     engine_->start();
+}
+
+void MainWindow::refreshEngineHost() {
+    if (controller_->mode() == LessonController::Mode::Replay) {
+        engineHostLabel_->clear();
+    } else if (engineStopped_) {
+        engineHostLabel_->setText(tr("engine stopped · %1").arg(engine_->where()));
+    } else if (!engineDevice_.isEmpty()) {
+        engineHostLabel_->setText(QStringLiteral("%1 · %2").arg(engineDevice_, engine_->where()));
+    } else if (helloResult_) {
+        engineHostLabel_->setText(tr("no RDMA device · %1").arg(engine_->where()));
+    }
 }
 
 void MainWindow::openRecording(const QString& path) {
@@ -776,6 +808,7 @@ bool MainWindow::openRecordingFile(const QString& path, bool recovered) {
         *events,
         recovered ? tr("%1 (a live session that ended without being closed)").arg(QFileInfo(path).fileName())
                   : QFileInfo(path).fileName());
+    refreshEngineHost();
     if (!note.isEmpty()) {
         statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(path).fileName(), note), 15000);
         std::fprintf(stderr, "rdmalab: %s: %s\n", qPrintable(path), qPrintable(note));

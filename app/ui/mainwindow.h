@@ -46,6 +46,9 @@ struct StartOptions {
     int stepDelayMs = -1;       ///< -1: the speed slider's default
     double animationSpeed = -1; ///< -1: the speed slider's default
     QString engineProgram;
+    /// Where the engine runs (`--engine local|vm`); unset: EngineClient::defaultHost().
+    std::optional<EngineHost> engineHost;
+    VmOptions vm; ///< the VM to boot when engineHost is EngineHost::Vm
     /// Open the newest session that ended without being closed as a replay instead of running live.
     bool reopenUnfinished = false;
 };
@@ -99,6 +102,8 @@ class MainWindow : public QMainWindow {
     void onEventsReady(const std::vector<TraceEvent>& events);
     void onEngineDied(const QString& message);
     void restartEngine();
+    /// The status line's engine part: where the engine runs and on which device ("rxe0 · SoftRoCE VM (…)").
+    void refreshEngineHost();
     void refreshControls();
     void refreshInspector();
     void showDevices(const nlohmann::json& result);
@@ -157,6 +162,9 @@ class MainWindow : public QMainWindow {
     Banner *engineBanner_ = nullptr, *recoveryBanner_ = nullptr;
     QPushButton* restartEngineButton_ = nullptr;
     QLabel *autosaveWarning_ = nullptr, *sessionLabel_ = nullptr, *stepLabel_ = nullptr;
+    // The status line's permanent part: where the engine runs, and its device (or how far its VM booted).
+    QLabel* engineHostLabel_ = nullptr;
+    QString engineDevice_; ///< the first device the engine reported; empty: none yet
     // The device panel: the devices and ports, or how to get one.
     QStackedWidget* devicePanel_ = nullptr;
     QTreeWidget* deviceTree_ = nullptr;

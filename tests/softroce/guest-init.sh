@@ -2,10 +2,18 @@
 # /init of the SoftRoCE test VM (packed into the initramfs by prepare.sh).
 # Runs under busybox-static.  Contract with vm-run.sh (virtio-9p mount tags):
 #   rdlctl   - writable host temp dir: run.sh (command script), out_path
-#              (optional), and where we write: stage, error, rc
+#              (optional), engine_port (optional: the engine mode, below), and
+#              where we write: stage, error, rc
 #   hostroot - host "/" (read-only), becomes the chroot
 #   rdlout   - optional writable host dir (--out), mounted at the same path
 # Kernel cmdline: rdmalab.debug=1 -> verbose shell trace.
+#
+# Engine mode (the app's `--engine vm`): when rdlctl/engine_port names a
+# virtio-serial port (qemu -device virtserialport,name=NAME), run.sh runs with
+# its stdin and stdout on that port instead of the console (stderr stays on the
+# console), after this line on the console tells the host it starts:
+#   rdmalab-vm: engine on /dev/vportNpM
+# The VM powers off when run.sh ends, as in the test bed.
 
 /bin/busybox mkdir -p /bin /sbin /proc /sys /dev /ctl /mnt/root
 /bin/busybox --install -s /bin
@@ -103,13 +111,36 @@ done
     || fail "/dev/infiniband/uverbs0/1 missing after creating rxe0/rxe1"
 chmod 0666 /dev/infiniband/* || fail "chmod /dev/infiniband/*"
 
+PORT=
+if [ -s /ctl/engine_port ]; then
+    stage engine-port
+    want=$(cat /ctl/engine_port)
+    i=0
+    while [ -z "$PORT" ]; do
+        for p in /sys/class/virtio-ports/*; do
+            [ "$(cat "$p/name" 2>/dev/null)" = "$want" ] && PORT=/dev/${p##*/}
+        done
+        [ -n "$PORT" ] && [ -c "$R$PORT" ] && break
+        PORT=
+        i=$((i + 1))
+        [ $i -gt 50 ] && fail "virtio-serial port '$want' not found (is qemu started with -device virtserialport,name=$want?)"
+        sleep 0.1
+    done
+fi
+
 stage run
 cp /ctl/run.sh "$R/run/rdmalab/run.sh" || fail "copying run.sh"
 ulimit -l unlimited
 # Console: no CR insertion, so the host gets the bytes the command wrote.
 stty -onlcr 2>/dev/null
 echo "$(cut -d' ' -f1 /proc/uptime)" > /ctl/t_cmd_start
-chroot "$R" /usr/bin/env -i /bin/bash /run/rdmalab/run.sh </dev/null
+if [ -n "$PORT" ]; then
+    echo "rdmalab-vm: engine on $PORT"
+    # One open for both directions: a virtio-serial port can be open only once at a time.
+    chroot "$R" /usr/bin/env -i /bin/bash /run/rdmalab/run.sh <>"$R$PORT" 1>&0
+else
+    chroot "$R" /usr/bin/env -i /bin/bash /run/rdmalab/run.sh </dev/null
+fi
 rc=$?
 stty -onlcr 2>/dev/null   # tcsetattr(TCSADRAIN): wait for the console output to drain
 echo "$rc" > /ctl/rc

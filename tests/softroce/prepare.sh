@@ -5,6 +5,11 @@
 # On success writes $CACHE/current.env (RDMALAB_VM_KERNEL, RDMALAB_VM_INITRD,
 # RDMALAB_VM_KVER) for vm-run.sh.  Quiet unless it has work to do.
 #
+# usage: prepare.sh [--no-fetch]
+#   --no-fetch: download and install nothing (the app runs it so before it boots the VM): fail with
+#               exit status 3 when the kernel is not cached yet; a changed guest-init.sh still rebuilds
+#               the initramfs (local work only).
+#
 # Environment:
 #   RDMALAB_VM_CACHE        cache dir
 #   RDMALAB_VM_KERNEL_PKG   kernel package to use (default: what the
@@ -17,10 +22,19 @@ INIT_SRC=$HERE/guest-init.sh
 # Modules the guest init loads (dependencies are resolved from modules.dep).
 # dummy: Ethernet-type netdev for a second rxe device that rdma_cm can use
 # (rdma_cm refuses RoCE on lo, which is ARPHRD_LOOPBACK).
-MODULES=(crc32_generic virtio_pci 9pnet_virtio 9p rdma_rxe rdma_ucm dummy)
+# virtio_console: the virtio-serial port the app's engine speaks on in the engine mode (guest-init.sh).
+MODULES=(crc32_generic virtio_pci 9pnet_virtio 9p rdma_rxe rdma_ucm dummy virtio_console)
 
 log() { echo "rdmalab prepare: $*" >&2; }
 die() { echo "rdmalab prepare: ERROR: $*" >&2; exit 1; }
+NO_FETCH=0
+case ${1:-} in
+    --no-fetch) NO_FETCH=1 ;;
+    "") ;;
+    *) die "unknown option '$1' (usage: prepare.sh [--no-fetch])" ;;
+esac
+# --no-fetch and something must be downloaded or installed: say what, and the command that does it.
+not_fetching() { echo "rdmalab prepare: ERROR: $* is missing; run $HERE/prepare.sh once (it downloads and installs it)" >&2; exit 3; }
 
 # ---------------------------------------------------------------- host tools
 need_pkgs=()
@@ -35,6 +49,7 @@ have cpio || need_pkgs+=(cpio)
 have rdma || [ -x /usr/sbin/rdma ] || [ -x /sbin/rdma ] || need_pkgs+=(iproute2)
 ls /usr/lib/*/libibverbs/librxe-rdmav*.so >/dev/null 2>&1 || need_pkgs+=(ibverbs-providers)
 if ((${#need_pkgs[@]})); then
+    [ $NO_FETCH = 0 ] || not_fetching "the host packages ${need_pkgs[*]}"
     [ "$(id -u)" = 0 ] || die "missing host packages: ${need_pkgs[*]} (run as root or: sudo apt-get install ${need_pkgs[*]})"
     log "installing host packages: ${need_pkgs[*]}"
     export DEBIAN_FRONTEND=noninteractive
@@ -69,6 +84,7 @@ if [ -z "$PKG" ]; then
     # No apt lists?  Prefer an already cached kernel over touching the network.
     KVER=$(ls -1 "$CACHE" 2>/dev/null | grep -E '^[0-9]' | sort -V | tail -n1 || true)
     if [ -z "$KVER" ] || [ ! -s "$CACHE/$KVER/vmlinuz" ]; then
+        [ $NO_FETCH = 0 ] || not_fetching "the VM's kernel (nothing in $CACHE)"
         [ "$(id -u)" = 0 ] && apt-get update -qq >/dev/null 2>&1 || true
         PKG=$(resolve_pkg || true)
         [ -n "$PKG" ] || die "cannot resolve the kernel package from linux-image-amd64 (apt-cache depends linux-image-amd64 gave nothing; run apt-get update)"
@@ -79,6 +95,7 @@ KDIR=$CACHE/$KVER
 
 if [ ! -s "$KDIR/vmlinuz" ] || [ ! -s "$KDIR/modules.order" ] \
    || [ "$(cat "$KDIR/modules.want" 2>/dev/null)" != "${MODULES[*]}" ]; then
+    [ $NO_FETCH = 0 ] || not_fetching "the VM's kernel ${PKG:-} with the modules ${MODULES[*]} (in $KDIR)"
     [ -n "$PKG" ] || die "no kernel package name"
     log "fetching kernel $PKG into $KDIR (one-time)"
     tmp=$(mktemp -d "$CACHE/.build.XXXXXX")

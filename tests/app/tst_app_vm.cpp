@@ -1,0 +1,193 @@
+// The engine host "vm" (`rdmalab --engine vm`, issue 16): the app boots the SoftRoCE VM itself and drives the
+// engine inside it over a virtio-serial port. writeLessonRunsLiveInTheVm boots the VM on this machine (label
+// vm: it needs qemu and the kernel tests/softroce/prepare.sh caches, which the fixture vm_prepare makes); the
+// others check the failure paths without booting anything (label host).
+#include "testutil.hpp"
+
+#include "lessoncontroller.h"
+#include "mainwindow.h"
+#include "vmtransport.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace rdmalab;
+using namespace rdmalab::app;
+
+namespace {
+
+/// True while a process with this id exists (and is not a zombie).
+bool processAlive(qint64 pid) {
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly)) return false;
+    const QByteArray text = stat.readAll();
+    const auto close = text.lastIndexOf(')');
+    return close > 0 && text.mid(close + 2, 1) != "Z";
+}
+
+StartOptions vmOptions() {
+    StartOptions options;
+    options.lesson = "write";
+    options.engineHost = EngineHost::Vm;
+    return options;
+}
+
+} // namespace
+
+class AppVmTest : public QObject {
+    Q_OBJECT
+  private slots:
+    /// Boots the VM, steps the Write lesson through the window's own buttons, and checks what the real engine
+    /// on rxe0 in the VM did: B's bytes changed to A's message and the lesson verified; the status line names
+    /// the VM; qemu is gone once the window is.
+    void writeLessonRunsLiveInTheVm() {
+        if (QStandardPaths::findExecutable("qemu-system-x86_64").isEmpty())
+            QFAIL("qemu-system-x86_64 is not installed (resources/scripts/install-deps.sh installs it)");
+        qint64 qemuPid = 0;
+        QElapsedTimer clock;
+        clock.start();
+        auto owned = std::make_unique<MainWindow>(vmOptions());
+        {
+            MainWindow& window = *owned;
+            window.show();
+            auto* controller = window.controller();
+            auto* step = window.findChild<QPushButton*>("stepButton");
+            auto* hostLabel = window.findChild<QLabel*>("engineHostLabel");
+            auto* banner = window.findChild<QWidget*>("engineBanner");
+            auto* message = window.findChild<QLabel*>("engineMessage");
+            QVERIFY(step && hostLabel && banner && message);
+            // Booting: the status line counts the seconds.
+            QTRY_VERIFY_WITH_TIMEOUT(hostLabel->text().contains("SoftRoCE VM") || banner->isVisible(), 10000);
+            QVERIFY2(!banner->isVisible(), qPrintable(message->text()));
+            QVERIFY2(hostLabel->text().startsWith("Starting the SoftRoCE VM"), qPrintable(hostLabel->text()));
+            // prepare.sh --no-fetch names the kernel, then qemu starts.
+            QTRY_VERIFY_WITH_TIMEOUT(window.engine()->processId() > 0 || banner->isVisible(), 60000);
+            QVERIFY2(!banner->isVisible(), qPrintable(message->text()));
+            qemuPid = window.engine()->processId();
+            QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty() || banner->isVisible(),
+                                     240000);
+            QVERIFY2(!banner->isVisible(), qPrintable(message->text()));
+            const qint64 bootMs = clock.elapsed();
+            QCOMPARE(hostLabel->text(), QStringLiteral("rxe0 · SoftRoCE VM (qemu, software CPU emulation)"));
+            int presses = 0;
+            qint64 firstStepMs = -1;
+            while (!controller->finished()) {
+                const auto before = controller->sessionEvents().size();
+                QTRY_VERIFY_WITH_TIMEOUT(step->isEnabled() || banner->isVisible(), 60000);
+                QVERIFY2(!banner->isVisible(), qPrintable(message->text()));
+                step->click();
+                QTRY_VERIFY_WITH_TIMEOUT(!controller->busy() && controller->sessionEvents().size() > before,
+                                         60000);
+                if (firstStepMs < 0) firstStepMs = clock.elapsed();
+                controller->animationsIdle();
+                QVERIFY(++presses < 40);
+            }
+            qInfo("VM booted and the engine listed rxe0 after %lld ms; first live step done after %lld ms; "
+                  "%d steps in %lld ms",
+                  static_cast<long long>(bootMs), static_cast<long long>(firstStepMs), presses,
+                  static_cast<long long>(clock.elapsed()));
+            const auto& state = controller->state();
+            QCOMPARE(state.device, QStringLiteral("rxe0"));
+            QCOMPARE(state.verified, std::optional<bool>(true));
+            // B's buffer holds A's message now, and the memory view marks the bytes the WRITE changed.
+            QVERIFY2(state.memory[1].bytes.startsWith(QByteArray("Hello, RDMA!")),
+                     state.memory[1].bytes.left(32).toHex().constData());
+            QVERIFY(!state.memory[1].changed.empty());
+            QCOMPARE(hostLabel->text(), QStringLiteral("rxe0 · SoftRoCE VM (qemu, software CPU emulation)"));
+            QVERIFY(processAlive(qemuPid));
+        }
+        // The window is gone: the engine was asked to quit, the guest powered off, qemu ended.
+        clock.restart();
+        owned.reset();
+        qInfo("window closed -> qemu ended in %lld ms", static_cast<long long>(clock.elapsed()));
+        QVERIFY(!processAlive(qemuPid));
+    }
+
+    /// No kernel prepared: the app stays, and says to run prepare.sh.
+    void aMissingKernelIsExplained() {
+        QTemporaryDir cache;
+        auto options = vmOptions();
+        options.vm.cacheDir = cache.path();
+        MainWindow window(options);
+        window.show();
+        auto* banner = window.findChild<QWidget*>("engineBanner");
+        auto* message = window.findChild<QLabel*>("engineMessage");
+        QTRY_VERIFY(banner->isVisible());
+        QVERIFY2(message->text().contains("kernel is not prepared") &&
+                     message->text().contains(cache.path()) &&
+                     message->text().contains("tests/softroce/prepare.sh"),
+                 qPrintable(message->text()));
+        QVERIFY(!window.engine()->isRunning());
+        QCOMPARE(window.findChild<QLabel*>("engineHostLabel")->text(),
+                 QStringLiteral("engine stopped · SoftRoCE VM (qemu, software CPU emulation)"));
+        QVERIFY(window.findChild<QPushButton*>("restartEngineButton")->isVisible());
+    }
+
+    void aMissingQemuIsExplained() {
+        auto options = vmOptions();
+        options.vm.qemu = "/nonexistent/qemu-system-x86_64";
+        MainWindow window(options);
+        window.show();
+        auto* message = window.findChild<QLabel*>("engineMessage");
+        QTRY_VERIFY(window.findChild<QWidget*>("engineBanner")->isVisible());
+        QVERIFY2(message->text().contains("qemu-system-x86_64 is not installed") &&
+                     message->text().contains("apt-get install qemu-system-x86"),
+                 qPrintable(message->text()));
+    }
+
+    /// qemu runs but the kernel is no kernel: the VM never boots, the app stays and shows qemu's own words
+    /// from the console log, and the fix. Two transports at once get separate private directories.
+    void aVmThatCannotBootShowsItsConsole() {
+        if (QStandardPaths::findExecutable("qemu-system-x86_64").isEmpty())
+            QSKIP("qemu-system-x86_64 is not installed");
+        QTemporaryDir cache;
+        QFile junk(cache.filePath("vmlinux"));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write(QByteArray(4096, 'x'));
+        junk.close();
+        auto options = vmOptions();
+        options.vm.kernel = options.vm.initrd = junk.fileName();
+        MainWindow window(options);
+        window.show();
+        auto* message = window.findChild<QLabel*>("engineMessage");
+        QTRY_VERIFY_WITH_TIMEOUT(window.findChild<QWidget*>("engineBanner")->isVisible(), 30000);
+        const QString text = message->text();
+        QVERIFY2(
+            text.contains("The SoftRoCE VM stopped before its engine started (qemu exited with status 1)") &&
+                text.contains("Last lines of the VM's console") &&
+                text.contains(QRegularExpression("\\nqemu[-a-z0-9_]*: ")) && // qemu's own words
+                text.contains("prepare.sh"),
+            qPrintable(text));
+        QVERIFY(!window.engine()->isRunning());
+
+        // A second instance does not collide: its own private directory, socket and log.
+        VmOptions vm;
+        vm.kernel = vm.initrd = junk.fileName();
+        VmTransport first(vm), second(vm);
+        QSignalSpy firstFailed(&first, &EngineTransport::failed),
+            secondFailed(&second, &EngineTransport::failed);
+        first.open(QStringLiteral(RDMALAB_CLI_PATH));
+        second.open(QStringLiteral(RDMALAB_CLI_PATH));
+        QVERIFY(!first.socketPath().isEmpty() && !second.socketPath().isEmpty());
+        QVERIFY(first.socketPath() != second.socketPath());
+        QVERIFY(first.consoleLogPath() != second.consoleLogPath());
+        const QFileInfo dir(QFileInfo(first.socketPath()).path());
+        QCOMPARE(dir.permissions() &
+                     (QFile::ReadGroup | QFile::WriteGroup | QFile::ReadOther | QFile::WriteOther),
+                 QFile::Permissions());
+        QTRY_VERIFY_WITH_TIMEOUT(firstFailed.size() == 1 && secondFailed.size() == 1, 30000);
+    }
+};
+
+QTEST_MAIN(AppVmTest)
+#include "tst_app_vm.moc"
