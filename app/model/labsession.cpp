@@ -10,6 +10,17 @@ namespace rdmalab::app {
 
 namespace {
 
+/// The first sentence of `text` (up to ". " or "。" or a line end), at most `max` characters (then "…").
+QString firstSentence(const QString& text, int max) {
+    QString out = text.simplified();
+    for (const QString& end : {QStringLiteral(". "), QStringLiteral("。"), QStringLiteral(": ")}) {
+        const qsizetype at = out.indexOf(end);
+        if (at > 0) out = out.left(at + (end == QStringLiteral(": ") ? 0 : 1));
+    }
+    if (out.size() > max) out = out.left(max - 1).trimmed() + QStringLiteral("…");
+    return out;
+}
+
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
@@ -340,10 +351,15 @@ QVariant LabSession::data(const QModelIndex& index, int role) const {
                                                      {QStringLiteral("broken"), QStringLiteral("✗")},
                                                      {QStringLiteral("skipped"), QStringLiteral("–")},
                                                      {QStringLiteral("not_run"), QStringLiteral("·")}};
+        // A step without a title: its explanation's first sentence once it ran (what a student reads),
+        // else its id and action ("pd_a · alloc_pd").
+        QString label = r.title;
+        if (label.isEmpty() && !r.text.isEmpty()) label = firstSentence(r.text, 72);
+        if (label.isEmpty()) label = r.action.isEmpty() ? r.id : r.id + QStringLiteral(" · ") + r.action;
         return QStringLiteral("%1 %2. %3")
             .arg(marks.value(r.state, QStringLiteral("?")))
             .arg(index.row() + 1)
-            .arg(r.title.isEmpty() ? r.id : r.title);
+            .arg(label);
     }
     case StateRole:
         return r.state;

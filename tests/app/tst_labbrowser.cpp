@@ -153,7 +153,13 @@ class LabBrowserTest : public QObject {
         start->click();
         QTRY_VERIFY2_WITH_TIMEOUT(window.session()->started(), qPrintable(window.session()->error()), 10000);
         QVERIFY(!predict->isVisible()); // step 1 asks nothing
+        // A step without a title is listed by its id until it runs, then by its explanation's first sentence.
+        auto* session = window.session();
+        QVERIFY2(session->index(0, 0).data().toString().startsWith(QStringLiteral("○ 1. intro")),
+                 qPrintable(session->index(0, 0).data().toString()));
         step->click();
+        QTRY_COMPARE_WITH_TIMEOUT(session->index(0, 0).data().toString(), QStringLiteral("✓ 1. A note."),
+                                  10000);
         // Step 2 asks: Step is disabled until an answer is locked in.
         QTRY_VERIFY_WITH_TIMEOUT(predict->isVisible(), 10000);
         QVERIFY(!step->isEnabled());
