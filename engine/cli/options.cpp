@@ -412,11 +412,11 @@ std::string usage_text() {
     return out;
 }
 
-std::string command_help_text(const CommandSpec& c) {
-    std::string out = "usage:\n";
-    for (const auto& form : c.synopsis)
-        out += "  rdmalab-cli " + form + "\n";
-    out += "\n" + c.name + ": " + c.summary + "\n";
+namespace {
+
+// One command's section of the help: its name, summary, description, argument and options.
+std::string command_section(const CommandSpec& c) {
+    std::string out = "\n" + c.name + ": " + c.summary + "\n";
     for (const auto& p : c.description)
         out += wrap(p, kWidth, 2, 2);
     if (c.argument) out += help_entry(*c.argument);
@@ -425,17 +425,20 @@ std::string command_help_text(const CommandSpec& c) {
     return out;
 }
 
+} // namespace
+
+std::string command_help_text(const CommandSpec& c) {
+    std::string out = "usage:\n";
+    for (const auto& form : c.synopsis)
+        out += "  rdmalab-cli " + form + "\n";
+    return out + command_section(c);
+}
+
 std::string help_text() {
     const auto& spec = cli_spec();
     std::string out = usage_text();
-    for (const auto& c : spec.commands) {
-        out += "\n" + c.name + ": " + c.summary + "\n";
-        for (const auto& p : c.description)
-            out += wrap(p, kWidth, 2, 2);
-        if (c.argument) out += help_entry(*c.argument);
-        for (const auto& o : c.options)
-            out += help_entry(o);
-    }
+    for (const auto& c : spec.commands)
+        out += command_section(c);
     out += "\ninstead of a command:\n";
     for (const auto& o : spec.global_options)
         out += help_entry(o);
