@@ -24,6 +24,9 @@ packages=(
   debootstrap
   # the SoftRoCE test bed
   qemu-system-x86 busybox-static kmod cpio zstd xz-utils
+  # the engine on another host (rdmalab --engine ssh://HOST): the ssh client; the test bed's SSH server is
+  # dropbear-bin, which brings no service (openssh-server would start an sshd on this machine)
+  openssh-client dropbear-bin
 )
 
 missing=()

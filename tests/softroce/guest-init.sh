@@ -73,6 +73,9 @@ mount -t tmpfs -o mode=1777 tmpfs "$R/dev/shm" || fail "mount $R/dev/shm"
 mount -t tmpfs -o mode=1777 tmpfs "$R/tmp"     || fail "mount $R/tmp"
 mount -t tmpfs -o mode=1777 tmpfs "$R/var/tmp" || fail "mount $R/var/tmp"
 mount -t tmpfs -o mode=0755 tmpfs "$R/run"     || fail "mount $R/run"
+# root's home, writable and empty: the SSH engine test (tst_app_ssh) logs in as root with a key it puts
+# in /root/.ssh/authorized_keys (dropbear reads it only there). The host's /root is never written.
+mount -t tmpfs -o mode=0700 tmpfs "$R/root"    || fail "mount $R/root"
 mkdir -p "$R/tmp/home" "$R/run/rdmalab"
 chmod 0777 "$R/tmp/home"
 
