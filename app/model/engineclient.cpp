@@ -17,38 +17,43 @@ std::optional<std::int64_t> commandId(const TraceEvent& event) {
 namespace {
 EngineHost defaultHost_ = EngineHost::Local;
 VmOptions defaultVm_;
+SshOptions defaultSsh_;
 } // namespace
 
 EngineClient::EngineClient(QObject* parent)
-    : QObject(parent), host_(defaultHost_), vm_(defaultVm_), program_(defaultProgram()) {
+    : QObject(parent), host_(defaultHost_), vm_(defaultVm_), ssh_(defaultSsh_), program_(defaultProgram()) {
     batchTimer_.setSingleShot(true);
     batchTimer_.setInterval(kBatchIntervalMs);
     connect(&batchTimer_, &QTimer::timeout, this, &EngineClient::flushBatch);
-    setHost(host_, vm_);
+    setHost(host_, vm_, ssh_);
 }
 
 EngineClient::~EngineClient() {
     stop();
 }
 
-void EngineClient::setDefaultHost(EngineHost host, const VmOptions& vm) {
+void EngineClient::setDefaultHost(EngineHost host, const VmOptions& vm, const SshOptions& ssh) {
     defaultHost_ = host;
     defaultVm_ = vm;
+    defaultSsh_ = ssh;
 }
 
 EngineHost EngineClient::defaultHost() {
     return defaultHost_;
 }
 
-void EngineClient::setHost(EngineHost host, const VmOptions& vm) {
+void EngineClient::setHost(EngineHost host, const VmOptions& vm, const SshOptions& ssh) {
     if (transport_) {
         stop();
         delete transport_;
     }
     host_ = host;
     vm_ = vm;
+    ssh_ = ssh;
     if (host == EngineHost::Vm)
         transport_ = new VmTransport(vm, this);
+    else if (host == EngineHost::Ssh)
+        transport_ = new SshTransport(ssh, this);
     else
         transport_ = new ProcessTransport(this);
     connect(transport_, &EngineTransport::opened, this, &EngineClient::onStarted);
@@ -94,6 +99,7 @@ void EngineClient::write(const std::string& line) {
 
 QString EngineClient::engineName() const {
     if (host_ == EngineHost::Local) return program_;
+    if (host_ == EngineHost::Ssh) return tr("rdmalab-cli on %1").arg(transport_->where());
     return tr("%1 in the %2").arg(program_, transport_->where());
 }
 
@@ -234,8 +240,15 @@ void EngineClient::onFailed(const QString& message) {
     flushBatch();
     if (stopping_ || diedReported_) return;
     diedReported_ = true;
+    QString text = message;
+    // What was lost with it: the commands it had not answered (the step that was running).
+    if (pending_ == 1)
+        text += tr("\nLost: the answer to the command that was running (the step did not finish).");
+    else if (pending_ > 1)
+        text += tr("\nLost: the answers to the %1 commands that were running (the step did not finish).")
+                    .arg(pending_);
     pending_ = 0;
-    emit engineDied(message);
+    emit engineDied(text);
 }
 
 } // namespace rdmalab::app

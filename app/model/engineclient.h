@@ -5,6 +5,7 @@
 #pragma once
 
 #include "enginetransport.h"
+#include "sshtransport.h"
 #include "vmtransport.h"
 
 #include "rdmalab/trace.hpp"
@@ -53,11 +54,15 @@ class EngineClient : public QObject {
     QString program() const { return program_; }
     static QString defaultProgram();
 
-    /// Where the engine runs from the next start() on (default: defaultHost()); a VM is booted with `vm`.
-    void setHost(EngineHost host, const VmOptions& vm = {});
+    /// Where the engine runs from the next start() on (default: defaultHost()); a VM is booted with `vm`,
+    /// another host reached with `ssh`.
+    void setHost(EngineHost host, const VmOptions& vm = {}, const SshOptions& ssh = {});
     EngineHost host() const { return host_; }
-    /// The host every new EngineClient starts with (`rdmalab --engine local|vm` sets it for all windows).
-    static void setDefaultHost(EngineHost host, const VmOptions& vm = {});
+    /// The SSH host, when host() is EngineHost::Ssh.
+    const SshOptions& sshOptions() const { return ssh_; }
+    /// The host every new EngineClient starts with (`rdmalab --engine local|vm|ssh://HOST` sets it for all
+    /// windows).
+    static void setDefaultHost(EngineHost host, const VmOptions& vm = {}, const SshOptions& ssh = {});
     static EngineHost defaultHost();
     /// Where the engine runs, for the status line: "this machine", "SoftRoCE VM (qemu, software CPU
     /// emulation)".
@@ -109,6 +114,7 @@ class EngineClient : public QObject {
 
     EngineHost host_;
     VmOptions vm_;
+    SshOptions ssh_;
     QPointer<EngineTransport> transport_;
     QString program_;
     QByteArray buffer_;

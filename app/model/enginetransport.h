@@ -1,7 +1,8 @@
 // How EngineClient reaches the engine: a byte stream (a QIODevice) to `rdmalab-cli serve --stdio` wherever
 // it runs. ProcessTransport runs it as a child process on this machine (its stdin and stdout);
 // VmTransport (vmtransport.h) boots the SoftRoCE VM and speaks to the engine inside it over a
-// virtio-serial port. EngineClient speaks the same JSON Lines protocol over either.
+// virtio-serial port; SshTransport (sshtransport.h) runs it on another host over ssh. EngineClient speaks the
+// same JSON Lines protocol over either.
 #pragma once
 
 #include <QIODevice>
@@ -15,6 +16,7 @@ namespace rdmalab::app {
 enum class EngineHost {
     Local, ///< a child process on this machine
     Vm,    ///< inside the SoftRoCE VM the app boots (qemu, tests/softroce)
+    Ssh,   ///< on another host, over ssh (sshtransport.h)
 };
 
 class EngineTransport : public QObject {

@@ -1074,6 +1074,69 @@ Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app.</
         <source>this machine</source>
         <translation>本机</translation>
     </message>
+    <message>
+        <source>rdmalab-cli on %1</source>
+        <translation>%1 上的 rdmalab-cli</translation>
+    </message>
+    <message>
+        <source>
+Lost: the answer to the command that was running (the step did not finish).</source>
+        <translation>
+丢失的内容：正在执行的那条命令的应答（该步骤没有完成）。</translation>
+    </message>
+    <message>
+        <source>
+Lost: the answers to the %1 commands that were running (the step did not finish).</source>
+        <translation>
+丢失的内容：正在执行的 %1 条命令的应答（该步骤没有完成）。</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::EngineHostDialog</name>
+    <message>
+        <source>Name the host: user@host, or ssh://user@host:port.</source>
+        <translation>请填写主机：user@host，或 ssh://user@host:port。</translation>
+    </message>
+    <message>
+        <source>Where the engine runs</source>
+        <translation>引擎在哪里运行</translation>
+    </message>
+    <message>
+        <source>The app never calls verbs itself: its engine (rdmalab-cli) does, on the device of the machine it runs on. The status line always says where.</source>
+        <translation>应用程序自己从不调用 verbs：由它的引擎 (rdmalab-cli) 在引擎所在机器的设备上调用。状态栏始终注明引擎在哪里运行。</translation>
+    </message>
+    <message>
+        <source>This machine: its RDMA NIC, or a SoftRoCE device made on it</source>
+        <translation>本机：它的 RDMA 网卡，或在本机上创建的 SoftRoCE 设备</translation>
+    </message>
+    <message>
+        <source>A SoftRoCE VM the app starts (qemu, software CPU emulation): for a machine without RDMA; times are distorted many times over</source>
+        <translation>由应用程序启动的 SoftRoCE 虚拟机（qemu，软件 CPU 模拟）：用于没有 RDMA 的机器；时间会被放大许多倍</translation>
+    </message>
+    <message>
+        <source>Another host, over SSH (your own keys and ~/.ssh/config)</source>
+        <translation>另一台主机，通过 SSH（使用你自己的密钥和 ~/.ssh/config）</translation>
+    </message>
+    <message>
+        <source>rdmalab-cli (on the host&apos;s PATH)</source>
+        <translation>rdmalab-cli（在该主机的 PATH 中）</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>主机：</translation>
+    </message>
+    <message>
+        <source>rdmalab-cli there:</source>
+        <translation>那里的 rdmalab-cli：</translation>
+    </message>
+    <message>
+        <source>The login must work with a key and without a prompt (the app has no terminal to ask on): run ssh-copy-id user@host once. The host needs rdmalab %1 and a device with an ACTIVE port; nothing is installed there.</source>
+        <translation>登录必须用密钥完成，且不能有任何提示（应用程序没有终端可以询问）：请先运行一次 ssh-copy-id user@host。该主机需要装有 rdmalab %1，并有一个端口处于 ACTIVE 状态的设备；应用程序不会在那里安装任何东西。</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabCatalog</name>
@@ -1791,6 +1854,50 @@ The last line was incomplete and is left out (%1).</source>
         <source>no RDMA device · %1</source>
         <translation>没有 RDMA 设备 · %1</translation>
     </message>
+    <message>
+        <source>&amp;Where the engine runs…</source>
+        <translation>引擎在哪里运行(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>The VM&apos;s &amp;console log</source>
+        <translation>虚拟机的控制台日志(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Run the engine in a SoftRoCE VM</source>
+        <translation>在 SoftRoCE 虚拟机中运行引擎</translation>
+    </message>
+    <message>
+        <source>The app boots a VM with Debian&apos;s kernel and rdma_rxe under qemu and runs the engine there (software CPU emulation: slow, but real verbs)</source>
+        <translation>应用程序用 qemu 启动一个带 rdma_rxe 的 Debian 内核虚拟机，并在其中运行引擎（软件 CPU 模拟：慢，但 verbs 调用是真实的）</translation>
+    </message>
+    <message>
+        <source>Use a host over SSH…</source>
+        <translation>通过 SSH 使用一台主机…</translation>
+    </message>
+    <message>
+        <source>No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.</source>
+        <translation>%1 上没有处于 ACTIVE 状态的 RDMA 端口：请在那里创建一个 SoftRoCE 设备，或打开一个录制。</translation>
+    </message>
+    <message>
+        <source>This machine has no RDMA device: the engine runs in the SoftRoCE VM instead (Engine ▸ Where the engine runs… to choose).</source>
+        <translation>本机没有 RDMA 设备：引擎改在 SoftRoCE 虚拟机中运行（可在“引擎 ▸ 引擎在哪里运行…”中选择）。</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The engine on &lt;b&gt;%1&lt;/b&gt; found no RDMA device with an ACTIVE port there. What follows is for that host.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; 上的引擎在那里没有找到端口处于 ACTIVE 状态的 RDMA 设备。以下内容针对那台主机。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The SoftRoCE VM&apos;s console</source>
+        <translation>SoftRoCE 虚拟机的控制台</translation>
+    </message>
+    <message>
+        <source>The engine does not run in a VM, or the VM has not started yet.</source>
+        <translation>引擎没有在虚拟机中运行，或者虚拟机还没有启动。</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新载入</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::MemoryView</name>
@@ -1836,6 +1943,125 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>  — last %1 set %2</source>
         <translation>  — 上一次 %1 设置了 %2</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::SshTransport</name>
+    <message>
+        <source>&apos;%1&apos; is not an SSH engine host: %2 (the form is ssh://[USER@]HOST[:PORT])</source>
+        <translation>“%1”不是一个 SSH 引擎主机：%2（格式为 ssh://[USER@]HOST[:PORT]）</translation>
+    </message>
+    <message>
+        <source>it does not start with ssh://</source>
+        <translation>它不是以 ssh:// 开头</translation>
+    </message>
+    <message>
+        <source>it names no host</source>
+        <translation>其中没有主机名</translation>
+    </message>
+    <message>
+        <source>a path after the host</source>
+        <translation>主机名后面带有路径</translation>
+    </message>
+    <message>
+        <source>something after the host that ssh would not take</source>
+        <translation>主机名后面有 ssh 不接受的内容</translation>
+    </message>
+    <message>
+        <source>a name that starts with &apos;-&apos;</source>
+        <translation>名称以“-”开头</translation>
+    </message>
+    <message>
+        <source>Could not start ssh (%1): %2.
+Fix: install the SSH client: sudo apt-get install openssh-client (resources/scripts/install-deps.sh installs it).</source>
+        <translation>无法启动 ssh (%1)：%2。
+解决办法：安装 SSH 客户端：sudo apt-get install openssh-client（resources/scripts/install-deps.sh 会安装它）。</translation>
+    </message>
+    <message>
+        <source>%1 over SSH</source>
+        <translation>%1（通过 SSH）</translation>
+    </message>
+    <message>
+        <source>Connecting to %1 over SSH…</source>
+        <translation>正在通过 SSH 连接 %1…</translation>
+    </message>
+    <message>
+        <source>The connection to the engine on %1 ended: the ssh process was killed.</source>
+        <translation>与 %1 上引擎的连接已结束：ssh 进程被终止了。</translation>
+    </message>
+    <message>
+        <source>The connection to the engine on %1 ended (ssh exited with status 255): the engine there was stopped, or the network to %1 was lost.</source>
+        <translation>与 %1 上引擎的连接已结束（ssh 以状态 255 退出）：那里的引擎被停止了，或者到 %1 的网络断开了。</translation>
+    </message>
+    <message>
+        <source>The engine on %1 exited with status %2.</source>
+        <translation>%1 上的引擎以状态 %2 退出。</translation>
+    </message>
+    <message>
+        <source>
+Nothing you recorded is lost: the trace so far stays in the timeline and in the session&apos;s autosave. Press Restart engine to connect again.</source>
+        <translation>
+你录制的内容没有丢失：到目前为止的轨迹保留在时间线中，也保存在本次会话的自动保存文件里。按“重启引擎”重新连接。</translation>
+    </message>
+    <message>
+        <source>(ssh said nothing)</source>
+        <translation>（ssh 没有输出任何信息）</translation>
+    </message>
+    <message>
+        <source>ssh cannot find the host %1:
+%2
+Fix: check the name. A short name needs a Host entry in ~/.ssh/config (with its HostName) or an entry in DNS or /etc/hosts.</source>
+        <translation>ssh 找不到主机 %1：
+%2
+解决办法：检查名称。简短的名称需要在 ~/.ssh/config 中有一个 Host 条目（带 HostName），或在 DNS 或 /etc/hosts 中有对应条目。</translation>
+    </message>
+    <message>
+        <source>%1 refused the SSH connection: no SSH server listens on that port.
+%2
+Fix: start one on %1 (Debian: sudo apt-get install openssh-server), or name its port: ssh://HOST:PORT.</source>
+        <translation>%1 拒绝了 SSH 连接：该端口上没有 SSH 服务器在监听。
+%2
+解决办法：在 %1 上启动一个（Debian：sudo apt-get install openssh-server），或者写明它的端口：ssh://HOST:PORT。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be reached over SSH.
+%2
+Fix: check that %1 is on and on this network, and that no firewall between blocks SSH (TCP port 22, or the port you named).</source>
+        <translation>无法通过 SSH 到达 %1。
+%2
+解决办法：检查 %1 已开机并在这个网络上，且中间没有防火墙阻断 SSH（TCP 端口 22，或你指定的端口）。</translation>
+    </message>
+    <message>
+        <source>%1 refused the login.
+%2
+rdmalab runs ssh without asking for a password or a key&apos;s passphrase (it has no terminal to ask on), so the login must work with a key. Fix: run `ssh-copy-id %3` once in a terminal, and `ssh-add` if your key has a passphrase; then `ssh %3 true` must work without a prompt.</source>
+        <translation>%1 拒绝了登录。
+%2
+rdmalab 运行 ssh 时不会询问密码或密钥口令（它没有终端可以询问），所以登录必须用密钥完成。解决办法：在终端里运行一次 `ssh-copy-id %3`，如果密钥有口令再运行 `ssh-add`；之后 `ssh %3 true` 必须无需任何提示就能成功。</translation>
+    </message>
+    <message>
+        <source>ssh does not trust %1&apos;s host key.
+%2
+Fix: run `ssh %3` once in a terminal, compare the key&apos;s fingerprint with what the host&apos;s administrator tells you, and accept it. If ssh says the key has CHANGED, find out why before you remove the old one with `ssh-keygen -R HOST`.</source>
+        <translation>ssh 不信任 %1 的主机密钥。
+%2
+解决办法：在终端里运行一次 `ssh %3`，把密钥指纹与主机管理员告诉你的核对后接受它。如果 ssh 说密钥已经改变 (CHANGED)，先查明原因，再用 `ssh-keygen -R HOST` 删除旧密钥。</translation>
+    </message>
+    <message>
+        <source>%1 has no rdmalab-cli that ssh can run (%2).
+%3
+Fix: install rdmalab %4 on %1 (the same version as this app), or give the path of its rdmalab-cli with --engine-program PATH. A command run over ssh gets the login&apos;s PATH without what ~/.bashrc adds.</source>
+        <translation>%1 上没有 ssh 能运行的 rdmalab-cli (%2)。
+%3
+解决办法：在 %1 上安装 rdmalab %4（与本应用相同的版本），或用 --engine-program PATH 指定那里的 rdmalab-cli 路径。通过 ssh 运行的命令只得到登录时的 PATH，不包含 ~/.bashrc 添加的部分。</translation>
+    </message>
+    <message>
+        <source>ssh to %1 failed before the engine started (exit status %2).
+%3
+Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</source>
+        <translation>在引擎启动之前，到 %1 的 ssh 就失败了（退出状态 %2）。
+%3
+解决办法：在终端里运行 `ssh %4 rdmalab-cli --version` 查看完整信息。</translation>
     </message>
 </context>
 <context>

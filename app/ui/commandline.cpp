@@ -137,12 +137,14 @@ QList<CommandLineEntry> commandLineTable() {
          .description =
              "Where the engine runs: local (rdmalab-cli as a child process on this machine), vm (a "
              "SoftRoCE VM the app boots under qemu, for machines without RDMA; its kernel comes "
-             "from tests/softroce/prepare.sh), or the path of the rdmalab-cli to run locally.",
-         .valueName = "local|vm|path",
+             "from tests/softroce/prepare.sh), ssh://[USER@]HOST[:PORT] (rdmalab-cli on another "
+             "host, over ssh with your own keys and ~/.ssh/config; nothing is installed there), or the "
+             "path of the rdmalab-cli to run locally.",
+         .valueName = "local|vm|ssh://host|path",
          .defaultValue = "local",
          .group = general},
         {.names = {"engine-program"},
-         .description = "Path of rdmalab-cli (the engine process), locally or in the VM.",
+         .description = "Path of rdmalab-cli (the engine process), locally, in the VM or on the SSH host.",
          .valueName = "path",
          .group = general},
         {.names = {"man"},
@@ -211,7 +213,9 @@ rdmalab::man::ManPage manPage() {
         "With --engine vm that engine runs inside a SoftRoCE VM (Debian's kernel with rdma_rxe under qemu's "
         "software CPU emulation, prepared by tests/softroce/prepare.sh), on the VM's rxe0, and the app "
         "speaks "
-        "to it over a virtio-serial port.",
+        "to it over a virtio-serial port. With --engine ssh://HOST it runs on HOST: the app runs `ssh HOST "
+        "rdmalab-cli serve --stdio` without a password prompt (BatchMode), so the login must work with a "
+        "key.",
         "For unattended runs (tests, screenshots for slides) combine --autoplay, --quit and --screenshot "
         "or --export; with QT_QPA_PLATFORM=offscreen no display is needed.",
     };

@@ -101,9 +101,21 @@ int main(int argc, char** argv) {
     const QString where = parser.value(engine);
     if (where == QLatin1String("vm")) {
         rdmalab::app::EngineClient::setDefaultHost(rdmalab::app::EngineHost::Vm);
+    } else if (where.startsWith(QLatin1String("ssh:"))) {
+        QString error;
+        auto ssh = rdmalab::app::parseSshUrl(where, &error);
+        if (!ssh) {
+            std::fprintf(stderr, "rdmalab: --engine: %s\n", qPrintable(error));
+            return 2;
+        }
+        ssh->program = program; // --engine-program names the rdmalab-cli on that host
+        program.clear();
+        rdmalab::app::EngineClient::setDefaultHost(rdmalab::app::EngineHost::Ssh, {}, *ssh);
     } else if (where != QLatin1String("local")) {
         if (!where.contains(QLatin1Char('/'))) {
-            std::fprintf(stderr, "rdmalab: --engine needs local, vm or the path of rdmalab-cli, not '%s'\n",
+            std::fprintf(stderr,
+                         "rdmalab: --engine needs local, vm, ssh://[USER@]HOST[:PORT] or the path of "
+                         "rdmalab-cli, not '%s'\n",
                          qPrintable(where));
             return 2;
         }
@@ -217,6 +229,7 @@ int main(int argc, char** argv) {
     options.language = lang;
     options.engineProgram = program;
     options.reopenUnfinished = parser.isSet(reopen);
+    options.automaticEngineHost = !parser.isSet(engine);
     if (parser.isSet(delay))
         options.stepDelayMs = parser.value(delay).toInt();
     else if (options.autoplay)

@@ -6,6 +6,7 @@
 #include "benchwindow.h"
 #include "datapathview.h"
 #include "enginebanner.h"
+#include "enginehostdialog.h"
 #include "headlessrun.h"
 #include "inspector.h"
 #include "language.h"
@@ -18,9 +19,12 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
 #include <QFontMetrics>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -31,6 +35,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QShortcut>
 #include <QSignalBlocker>
@@ -38,6 +43,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
@@ -80,7 +86,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
       controller_(new LessonController(engine_, this)), timeline_(new TimelineModel(this)),
       filter_(new TimelineFilter(this)), headless_(new HeadlessRun(3, this)), language_(options.language) {
     setObjectName("mainWindow");
-    if (options_.engineHost) engine_->setHost(*options_.engineHost, options_.vm);
+    if (options_.engineHost) engine_->setHost(*options_.engineHost, options_.vm, options_.ssh);
+    currentSsh_ = engine_->sshOptions();
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
     filter_->setSourceModel(timeline_);
     controller_->setWaitForAnimations(true);
@@ -389,7 +396,13 @@ void MainWindow::buildMenus() {
     openWorkbench->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_W);
     engineMenu_ = menuBar()->addMenu(QString());
     engineMenu_->setObjectName("engineMenu");
+    engineHostAction_ = engineMenu_->addAction(QString(), this, [this] { chooseEngineHost(); });
+    engineHostAction_->setObjectName("engineHostAction");
     restartEngineAction_ = engineMenu_->addAction(QString(), this, &MainWindow::restartEngine);
+    vmConsoleAction_ = engineMenu_->addAction(QString(), this, &MainWindow::showVmConsole);
+    vmConsoleAction_->setObjectName("vmConsoleAction");
+    connect(engineMenu_, &QMenu::aboutToShow, this,
+            [this] { vmConsoleAction_->setEnabled(engine_->host() == EngineHost::Vm); });
 }
 
 void MainWindow::buildPanelsMenu() {
@@ -470,6 +483,8 @@ void MainWindow::retranslateUi() {
     openWorkbenchAction_->setText(tr("&Workbench…"));
     engineMenu_->setTitle(tr("&Engine"));
     restartEngineAction_->setText(tr("&Restart engine"));
+    engineHostAction_->setText(tr("&Where the engine runs…"));
+    vmConsoleAction_->setText(tr("The VM's &console log"));
 
     lessonToolBar_->setWindowTitle(tr("Lesson"));
     lessonLabel_->setText(tr(" Lesson "));
@@ -500,6 +515,10 @@ void MainWindow::retranslateUi() {
 
     deviceTree_->setHeaderLabels({tr("Device / port"), tr("Value")});
     openRecordingButton_->setText(tr("Open a recording…"));
+    useVmButton_->setText(tr("Run the engine in a SoftRoCE VM"));
+    useVmButton_->setToolTip(tr("The app boots a VM with Debian's kernel and rdma_rxe under qemu and runs "
+                                "the engine there (software CPU emulation: slow, but real verbs)"));
+    connectSshButton_->setText(tr("Use a host over SSH…"));
     if (devicePanel_->currentIndex() == 1) showNoDeviceText();
     timelineLabel_->setText(tr("Timeline"));
     kindFilter_->setItemText(0, tr("All kinds"));
@@ -512,7 +531,11 @@ void MainWindow::retranslateUi() {
     if (engineStopped_)
         sessionLabel_->setText(tr("The engine process stopped."));
     else if (!haveDevice_ && devicePanel_->currentIndex() == 1)
-        sessionLabel_->setText(tr("No RDMA device: create a SoftRoCE device, or open a recording."));
+        sessionLabel_->setText(
+            engine_->host() == EngineHost::Ssh
+                ? tr("No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.")
+                      .arg(engine_->where())
+                : tr("No RDMA device: create a SoftRoCE device, or open a recording."));
     else if (helloResult_)
         sessionLabel_->setText(engineReadyText(*helloResult_));
     else if (controller_->state().device.isEmpty())
@@ -556,7 +579,16 @@ QWidget* MainWindow::buildDevicePanel() {
                                                           tr("Traces (*.jsonl)"));
         if (!path.isEmpty()) openRecording(path);
     });
+    // Where else the engine can run: the SoftRoCE VM, another host.
+    useVmButton_ = new QPushButton;
+    useVmButton_->setObjectName("useVmButton");
+    connect(useVmButton_, &QPushButton::clicked, this, [this] { switchEngineHost(EngineHost::Vm); });
+    connectSshButton_ = new QPushButton;
+    connectSshButton_->setObjectName("connectSshButton");
+    connect(connectSshButton_, &QPushButton::clicked, this, [this] { chooseEngineHost(EngineHost::Ssh); });
     noDeviceLayout->addWidget(noDeviceText_);
+    noDeviceLayout->addWidget(useVmButton_);
+    noDeviceLayout->addWidget(connectSshButton_);
     noDeviceLayout->addWidget(openButton);
     noDeviceLayout->addStretch();
     devicePanel_->addWidget(noDevicePage);
@@ -688,11 +720,26 @@ void MainWindow::showDevices(const nlohmann::json& result) {
     haveDevice_ = !ports.empty();
     engineDevice_ = haveDevice_ ? ports.front().device : QString();
     refreshEngineHost();
+    if (!haveDevice_ && engine_->host() == EngineHost::Local && options_.automaticEngineHost &&
+        !automaticSwitchDone_ && !headless() && vmReady()) {
+        // No device here, and the VM is ready: use it, and say why (Engine ▸ Where the engine runs… to
+        // choose otherwise).
+        automaticSwitchDone_ = true;
+        statusBar()->showMessage(tr("This machine has no RDMA device: the engine runs in the SoftRoCE VM "
+                                    "instead (Engine ▸ Where the engine runs… to choose)."),
+                                 20000);
+        QTimer::singleShot(0, this, [this] { switchEngineHost(EngineHost::Vm); });
+        return;
+    }
     if (!haveDevice_) {
         noDeviceFix_ = devices.noDeviceFix;
         showNoDeviceText();
         devicePanel_->setCurrentIndex(1);
-        sessionLabel_->setText(tr("No RDMA device: create a SoftRoCE device, or open a recording."));
+        sessionLabel_->setText(
+            engine_->host() == EngineHost::Ssh
+                ? tr("No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.")
+                      .arg(engine_->where())
+                : tr("No RDMA device: create a SoftRoCE device, or open a recording."));
         refreshControls();
         if (options_.autoplay) {
             std::fprintf(stderr, "rdmalab: no RDMA device; cannot run the lesson live\n");
@@ -722,6 +769,12 @@ void MainWindow::showNoDeviceText() {
            "one. Without an RDMA NIC, <b>SoftRoCE</b> (the <code>rdma_rxe</code> kernel module) "
            "implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the "
            "loopback interface).</p>");
+    // The engine runs on another host: the device, and its fix, are that host's.
+    if (engine_->host() == EngineHost::Ssh)
+        text.insert(text.indexOf(QLatin1String("</h3>")) + 5,
+                    tr("<p>The engine on <b>%1</b> found no RDMA device with an ACTIVE port there. What "
+                       "follows is for that host.</p>")
+                        .arg(engine_->where().toHtmlEscaped()));
     if (!noDeviceFix_.isEmpty()) text += "<p>" + htmlText(noDeviceFix_) + "</p>";
     text += tr("<p>Or open a recording of a real run to replay it.</p>");
     noDeviceText_->setText(text);
@@ -734,7 +787,15 @@ void MainWindow::onEventsReady(const std::vector<TraceEvent>& events) {
     dataPathView_->showEvents(events, state);
     qpStateView_->setState(state);
     memoryView_->setState(state);
-    if (controller_->mode() == LessonController::Mode::Live) autosave(events);
+    if (controller_->mode() == LessonController::Mode::Live) {
+        autosave(events);
+        // For start.sh and tests/bench/start-to-live.sh, which time the way from start to live.
+        if (headless() && !firstLiveStepReported_ && !state.device.isEmpty()) {
+            firstLiveStepReported_ = true;
+            std::fprintf(stderr, "rdmalab: first live step done on %s · %s\n", qPrintable(state.device),
+                         qPrintable(engine_->where()));
+        }
+    }
     selectedSeq_.reset();
     refreshInspector();
     refreshControls();
@@ -767,6 +828,65 @@ void MainWindow::restartEngine() {
     engineDevice_.clear();
     refreshEngineHost();
     engine_->start();
+}
+
+bool MainWindow::vmReady() {
+    if (QStandardPaths::findExecutable(QStringLiteral("qemu-system-x86_64")).isEmpty()) return false;
+    // tests/softroce/prepare.sh keeps one directory per kernel version, with the kernel in it.
+    const QDir cache(VmTransport::defaultCacheDir());
+    for (const QString& dir : cache.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+        if (QFileInfo::exists(cache.filePath(dir + QStringLiteral("/vmlinux")))) return true;
+    return false;
+}
+
+void MainWindow::chooseEngineHost(std::optional<EngineHost> preselect) {
+    EngineHostDialog dialog(preselect.value_or(engine_->host()), currentSsh_, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    switchEngineHost(dialog.host(), dialog.ssh());
+}
+
+void MainWindow::switchEngineHost(EngineHost host, const SshOptions& ssh) {
+    currentSsh_ = ssh;
+    engine_->setHost(host, options_.vm, ssh);
+    helloResult_.reset();
+    haveDevice_ = false;
+    restartEngine();
+}
+
+void MainWindow::showVmConsole() {
+    auto* vm = qobject_cast<VmTransport*>(engine_->transport());
+    QDialog dialog(this);
+    dialog.setObjectName("vmConsoleDialog");
+    dialog.setWindowTitle(tr("The SoftRoCE VM's console"));
+    auto* layout = new QVBoxLayout(&dialog);
+    auto* path = new QLabel;
+    path->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* text = new QPlainTextEdit;
+    text->setObjectName("vmConsoleLog");
+    text->setReadOnly(true);
+    text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto load = [vm, path, text] {
+        QFile log(vm ? vm->consoleLogPath() : QString());
+        if (!vm || vm->consoleLogPath().isEmpty() || !log.open(QIODevice::ReadOnly)) {
+            path->setText(tr("The engine does not run in a VM, or the VM has not started yet."));
+            text->clear();
+            return;
+        }
+        path->setText(log.fileName());
+        text->setPlainText(QString::fromUtf8(log.readAll()));
+        text->moveCursor(QTextCursor::End);
+    };
+    load();
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    auto* reload = buttons->addButton(tr("Reload"), QDialogButtonBox::ActionRole);
+    connect(reload, &QPushButton::clicked, &dialog, load);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(path);
+    layout->addWidget(text);
+    layout->addWidget(buttons);
+    dialog.resize(900, 500);
+    dialog.exec();
 }
 
 void MainWindow::refreshEngineHost() {
@@ -1016,10 +1136,19 @@ void MainWindow::finishHeadless(bool success) {
         return options_.screenshot.isEmpty() || saveScreenshot(grab().toImage(), options_.screenshot);
     });
     if (!first) return;
+    const auto& state = controller_->state();
+    if (success && controller_->mode() == LessonController::Mode::Live && state.memory[1].bytes.size() > 0) {
+        // What the device did, in one line a script can check: B's buffer after the lesson.
+        const QByteArray head = state.memory[1].bytes.left(16);
+        QByteArray shown;
+        for (const char c : head)
+            shown += (c >= 0x20 && c < 0x7f) ? c : '.';
+        std::fprintf(stderr, "rdmalab: the lesson verified on %s · %s; B's buffer begins \"%s\"\n",
+                     qPrintable(state.device), qPrintable(engine_->where()), shown.constData());
+    }
     if (!success && !options_.reopenUnfinished) { // a reopened session is not expected to verify
-        const auto& s = controller_->state();
-        std::fprintf(stderr, "rdmalab: the lesson did not verify%s%s\n", s.lastError ? ":\n" : "",
-                     s.lastError ? qPrintable(*s.lastError) : "");
+        std::fprintf(stderr, "rdmalab: the lesson did not verify%s%s\n", state.lastError ? ":\n" : "",
+                     state.lastError ? qPrintable(*state.lastError) : "");
     }
 }
 

@@ -46,11 +46,15 @@ struct StartOptions {
     int stepDelayMs = -1;       ///< -1: the speed slider's default
     double animationSpeed = -1; ///< -1: the speed slider's default
     QString engineProgram;
-    /// Where the engine runs (`--engine local|vm`); unset: EngineClient::defaultHost().
+    /// Where the engine runs (`--engine local|vm|ssh://HOST`); unset: EngineClient::defaultHost().
     std::optional<EngineHost> engineHost;
-    VmOptions vm; ///< the VM to boot when engineHost is EngineHost::Vm
+    VmOptions vm;   ///< the VM to boot when engineHost is EngineHost::Vm
+    SshOptions ssh; ///< the host to reach when engineHost is EngineHost::Ssh
     /// Open the newest session that ended without being closed as a replay instead of running live.
     bool reopenUnfinished = false;
+    /// No --engine was given: when this machine has no RDMA device and the SoftRoCE VM is ready (qemu
+    /// installed, its kernel prepared), switch to the VM by itself and say why. Headless runs never do.
+    bool automaticEngineHost = false;
 };
 
 class MainWindow : public QMainWindow {
@@ -102,6 +106,14 @@ class MainWindow : public QMainWindow {
     void onEventsReady(const std::vector<TraceEvent>& events);
     void onEngineDied(const QString& message);
     void restartEngine();
+    /// Engine ▸ Where the engine runs…: the dialog; a new choice restarts the engine there.
+    void chooseEngineHost(std::optional<EngineHost> preselect = std::nullopt);
+    /// Runs the engine on `host` from now on (stops the current one, starts the new one).
+    void switchEngineHost(EngineHost host, const SshOptions& ssh = {});
+    /// qemu is installed and tests/softroce/prepare.sh has prepared a kernel: the VM can boot.
+    static bool vmReady();
+    /// Engine ▸ The VM's console log: what the VM's kernel and init wrote, this run.
+    void showVmConsole();
     /// The status line's engine part: where the engine runs and on which device ("rxe0 · SoftRoCE VM (…)").
     void refreshEngineHost();
     void refreshControls();
@@ -131,6 +143,10 @@ class MainWindow : public QMainWindow {
     SessionAutosave autosave_; ///< the live session, as it happens (SessionAutosave::defaultDirectory())
     std::vector<UnfinishedSession> unfinished_; ///< offered for recovery, newest first
     bool recoveredReplay_ = false;              ///< the replay is a recovered unfinished session
+    bool firstLiveStepReported_ = false;
+    SshOptions currentSsh_;            ///< the SSH host last chosen (the dialog offers it again)
+    bool automaticSwitchDone_ = false; ///< automaticEngineHost has switched to the VM once        ///<
+                                       ///< headless: "first live step" was written on stderr
 
     // Widgets (object names match the member names without the trailing underscore).
     // The toolbar: the lesson, its size and message, the player, the speed and the language.
@@ -145,7 +161,7 @@ class MainWindow : public QMainWindow {
     QMenu *fileMenu_ = nullptr, *viewMenu_ = nullptr, *labsMenu_ = nullptr, *engineMenu_ = nullptr;
     QAction *openRecordingAction_ = nullptr, *saveTraceAction_ = nullptr, *exportPngAction_ = nullptr,
             *quitAction_ = nullptr, *openLabsAction_ = nullptr, *openWorkbenchAction_ = nullptr,
-            *restartEngineAction_ = nullptr;
+            *restartEngineAction_ = nullptr, *engineHostAction_ = nullptr, *vmConsoleAction_ = nullptr;
     QToolBar* lessonToolBar_ = nullptr;
     static constexpr int kPanelCount = 5; ///< devices, QP state, memory, timeline, inspector
     QMenu* panelsMenu_ = nullptr;
@@ -153,7 +169,7 @@ class MainWindow : public QMainWindow {
     QLabel *lessonLabel_ = nullptr, *sizeLabel_ = nullptr, *messageLabel_ = nullptr, *speedLabel_ = nullptr,
            *timelineLabel_ = nullptr;
     QPushButton *measureButton_ = nullptr, *reopenSessionButton_ = nullptr, *dismissSessionButton_ = nullptr,
-                *openRecordingButton_ = nullptr;
+                *openRecordingButton_ = nullptr, *useVmButton_ = nullptr, *connectSshButton_ = nullptr;
     std::optional<nlohmann::json> helloResult_; ///< the engine's hello, shown again in another language
     QString noDeviceFix_;                       ///< how to get a device, when there is none
     bool engineStopped_ = false;
