@@ -114,10 +114,16 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
     connectEngineBanner(this, engine_, engineBanner_);
     // EngineClient has sent `hello` itself (onEngineEvents shows its answer).
-    connect(engine_, &EngineClient::started, this, [this] { engine_->send("devices"); });
+    connect(engine_, &EngineClient::started, this, [this] {
+        endProgressLine();
+        engine_->send("devices");
+    });
     connect(engine_, &EngineClient::startProgress, this, [this](const QString& text) {
         engineHostLabel_->setText(text);
-        if (headless()) std::fprintf(stderr, "rdmalab: %s\r", qPrintable(text));
+        if (!headless()) return;
+        // One line, rewritten in place while the VM boots; ended before anything else is written.
+        std::fprintf(stderr, "\rrdmalab: %s", qPrintable(text));
+        progressLineOpen_ = true;
     });
     connect(controller_, &LessonController::eventsReady, this, &MainWindow::onEventsReady);
     connect(controller_, &LessonController::stateReset, this, [this] {
@@ -702,6 +708,7 @@ void MainWindow::startSelectedLesson() {
 }
 
 void MainWindow::onEngineEvents(const std::vector<TraceEvent>& events) {
+    endProgressLine(); // the engine speaks: its start is over
     for (const auto& e : events) {
         if (e.kind != EventKind::Result) continue;
         if (e.name == "devices") showDevices(e.data);
@@ -811,7 +818,14 @@ void MainWindow::autosave(const std::vector<TraceEvent>& events) {
     std::fprintf(stderr, "rdmalab: autosave failed: %s\n", qPrintable(autosave_.error()));
 }
 
+void MainWindow::endProgressLine() {
+    if (!progressLineOpen_) return;
+    std::fputc('\n', stderr);
+    progressLineOpen_ = false;
+}
+
 void MainWindow::onEngineDied(const QString& message) {
+    endProgressLine();
     engineBanner_->showMessage(message);
     engineStopped_ = true;
     refreshEngineHost();
@@ -1136,6 +1150,7 @@ void MainWindow::finishHeadless(bool success) {
         return options_.screenshot.isEmpty() || saveScreenshot(grab().toImage(), options_.screenshot);
     });
     if (!first) return;
+    endProgressLine();
     const auto& state = controller_->state();
     if (success && controller_->mode() == LessonController::Mode::Live && state.memory[1].bytes.size() > 0) {
         // What the device did, in one line a script can check: B's buffer after the lesson.

@@ -106,6 +106,8 @@ class MainWindow : public QMainWindow {
     void onEventsReady(const std::vector<TraceEvent>& events);
     void onEngineDied(const QString& message);
     void restartEngine();
+    /// Headless: ends the boot progress line on stderr (a newline), if one is open.
+    void endProgressLine();
     /// Engine ▸ Where the engine runs…: the dialog; a new choice restarts the engine there.
     void chooseEngineHost(std::optional<EngineHost> preselect = std::nullopt);
     /// Runs the engine on `host` from now on (stops the current one, starts the new one).
@@ -144,6 +146,7 @@ class MainWindow : public QMainWindow {
     std::vector<UnfinishedSession> unfinished_; ///< offered for recovery, newest first
     bool recoveredReplay_ = false;              ///< the replay is a recovered unfinished session
     bool firstLiveStepReported_ = false;
+    bool progressLineOpen_ = false;    ///< headless: a boot progress line on stderr has no newline yet
     SshOptions currentSsh_;            ///< the SSH host last chosen (the dialog offers it again)
     bool automaticSwitchDone_ = false; ///< automaticEngineHost has switched to the VM once        ///<
                                        ///< headless: "first live step" was written on stderr
