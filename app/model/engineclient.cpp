@@ -61,6 +61,7 @@ void EngineClient::setHost(EngineHost host, const VmOptions& vm, const SshOption
     connect(transport_, &EngineTransport::exited, this, &EngineClient::onExited);
     connect(transport_, &EngineTransport::failed, this, &EngineClient::onFailed);
     connect(transport_, &EngineTransport::progress, this, &EngineClient::startProgress);
+    connect(transport_, &EngineTransport::downloadProgress, this, &EngineClient::startDownload);
 }
 
 QString EngineClient::defaultProgram() {

@@ -84,6 +84,9 @@ class EngineClient : public QObject {
   signals:
     /// While the engine is being started (a VM booting): what happens, for the status line.
     void startProgress(const QString& text);
+    /// Before the engine can start, something is downloaded (the VM's kernel, on first use): `done` bytes
+    /// of `total`; done == total ends it.
+    void startDownload(qint64 done, qint64 total);
     void started();
     /// A batch of events in arrival order (trace events and command results).
     void eventsArrived(const std::vector<rdmalab::TraceEvent>& events);

@@ -52,6 +52,9 @@ class EngineTransport : public QObject {
     void exited(int exitCode, bool crashed, const QString& diagnostics);
     /// While the engine is being started (a VM booting): what is happening, for the status line.
     void progress(const QString& text);
+    /// While something is downloaded before the engine can start (the VM's kernel, on first use): bytes so
+    /// far of `total` (0: unknown). done == total ends it.
+    void downloadProgress(qint64 done, qint64 total);
 };
 
 /// `rdmalab-cli serve --stdio` as a child process: commands on its stdin, events from its stdout.

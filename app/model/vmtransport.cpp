@@ -2,9 +2,12 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QDirIterator>
 #include <QFileInfo>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QStandardPaths>
+#include <algorithm>
 
 #include <csignal>
 #include <sys/prctl.h>
@@ -46,6 +49,7 @@ VmTransport::VmTransport(VmOptions options, QObject* parent)
     // qemu dies with the app, even when the app is killed (SIGKILL) and cannot stop it.
     qemu_.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     connect(&prepare_, &QProcess::finished, this, &VmTransport::onPrepared);
+    connect(&prepare_, &QProcess::readyReadStandardError, this, &VmTransport::readPrepareErr);
     connect(&prepare_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart && !ending_) onPrepared(-1, QProcess::CrashExit);
     });
@@ -87,7 +91,10 @@ bool VmTransport::isOpen() const {
 void VmTransport::open(const QString& program) {
     if (isActive()) return;
     program_ = program;
-    engineUp_ = opened_ = answered_ = ending_ = false;
+    engineUp_ = opened_ = answered_ = ending_ = fetching_ = false;
+    downloadDir_.clear();
+    downloadTotal_ = 0;
+    prepareErr_.clear();
     disconnectedAtMs_ = -1;
     shownSecond_ = -1;
     consoleLine_.clear();
@@ -130,10 +137,57 @@ void VmTransport::open(const QString& program) {
     bootFrom(env.readAll());
 }
 
+void VmTransport::readPrepareErr() {
+    prepareErr_ += prepare_.readAllStandardError();
+    if (!fetching_) return;
+    static const QRegularExpression downloading(
+        QStringLiteral("rdmalab prepare: downloading (\\S+) \\((\\d+) bytes\\) into (\\S+)"));
+    for (const QByteArray& raw : prepareErr_.split('\n')) {
+        const QString line = QString::fromUtf8(raw).trimmed();
+        if (const auto m = downloading.match(line); m.hasMatch()) {
+            downloadDir_ = m.captured(3);
+            downloadTotal_ = m.captured(2).toLongLong();
+        } else if (line.startsWith(QLatin1String("rdmalab prepare: unpacking"))) {
+            downloadDir_.clear();
+            if (downloadTotal_ > 0) emit downloadProgress(downloadTotal_, downloadTotal_);
+            emit progress(tr("Unpacking Debian's kernel for the SoftRoCE VM…"));
+        } else if (line.startsWith(QLatin1String("rdmalab prepare: building initramfs"))) {
+            emit progress(tr("Building the SoftRoCE VM's initramfs…"));
+        }
+    }
+    // Keep only the last, unfinished line for the next read (and the whole text for a failure message).
+    if (prepareErr_.size() > 65536) prepareErr_ = prepareErr_.right(65536);
+}
+
+qint64 VmTransport::downloadedBytes() const {
+    qint64 bytes = 0;
+    if (downloadDir_.isEmpty()) return 0;
+    QDirIterator files(downloadDir_, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (files.hasNext())
+        bytes += QFileInfo(files.next()).size();
+    return bytes;
+}
+
 void VmTransport::onPrepared(int exitCode, QProcess::ExitStatus status) {
     if (ending_) return;
+    readPrepareErr();
+    // First use: nothing cached (prepare.sh --no-fetch says so with status 3). Fetch it, then boot.
+    if (status == QProcess::NormalExit && exitCode == 3 && !fetching_ && options_.downloadKernel) {
+        fetching_ = true;
+        prepareErr_.clear();
+        emit progress(tr("Downloading Debian's kernel for the SoftRoCE VM (first use, once)…"));
+        prepare_.start(prepareScript(), {});
+        return;
+    }
+    if (fetching_ && status == QProcess::NormalExit && exitCode == 0) {
+        fetching_ = false;
+        if (downloadTotal_ > 0) emit downloadProgress(downloadTotal_, downloadTotal_);
+        since_.restart(); // the boot's own time-out starts now
+        shownSecond_ = -1;
+    }
+    fetching_ = false;
     if (status != QProcess::NormalExit || exitCode != 0) {
-        const QString said = QString::fromUtf8(prepare_.readAllStandardError()).trimmed();
+        const QString said = QString::fromUtf8(prepareErr_).trimmed();
         return fail(tr("The SoftRoCE VM's kernel is not prepared in %1: %2")
                         .arg(cacheDir_, said.isEmpty() ? prepare_.errorString() : said),
                     tr("Run %1 once: it downloads Debian's kernel and builds the VM's initramfs into %2.")
@@ -291,6 +345,16 @@ void VmTransport::tick() {
     if (engineUp_ && !opened_ && socket_.state() == QLocalSocket::ConnectedState) {
         opened_ = true;
         emit opened();
+    }
+    if (fetching_) { // the kernel's download: its bytes so far, no boot time-out yet
+        const qint64 done = downloadedBytes();
+        if (downloadTotal_ > 0 && !downloadDir_.isEmpty()) {
+            emit downloadProgress(std::min(done, downloadTotal_), downloadTotal_);
+            emit progress(tr("Downloading Debian's kernel for the SoftRoCE VM (first use, once): %1 of %2 MB")
+                              .arg(static_cast<double>(done) / 1e6, 0, 'f', 1)
+                              .arg(static_cast<double>(downloadTotal_) / 1e6, 0, 'f', 1));
+        }
+        return;
     }
     const qint64 ms = since_.elapsed();
     if (!answered_) {

@@ -33,6 +33,9 @@ struct VmOptions {
     /// From starting qemu to the engine's first answer; longer is a failure (the VM did not boot, or the
     /// engine never answered).
     int bootTimeoutSeconds = 240;
+    /// The kernel is not cached yet (first use): let prepare.sh download Debian's kernel package and build
+    /// the initramfs (progress and downloadProgress report it), then boot. Off: fail and name the command.
+    bool downloadKernel = false;
 };
 
 /// The name of the virtio-serial port the engine speaks on (qemu's virtserialport name; in the guest
@@ -101,6 +104,14 @@ class VmTransport : public EngineTransport {
     bool opened_ = false;   ///< opened() was emitted
     bool answered_ = false; ///< the engine has written something
     bool ending_ = false;   ///< close(), kill() or fail(): qemu's end is expected
+    bool fetching_ = false; ///< prepare.sh downloads the kernel (first use)
+    QString downloadDir_;   ///< where apt-get downloads it (prepare.sh says), to add up its files
+    qint64 downloadTotal_ = 0;
+    QByteArray prepareErr_; ///< prepare.sh's standard error, as it arrives while fetching
+    /// Reads prepare.sh's lines while it fetches: what it does, for the status line.
+    void readPrepareErr();
+    /// The kernel download's bytes so far.
+    qint64 downloadedBytes() const;
 };
 
 } // namespace rdmalab::app

@@ -2217,6 +2217,22 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
         <source>The SoftRoCE VM&apos;s kernel is not prepared in %1: %2</source>
         <translation>SoftRoCE 虚拟机的内核尚未在 %1 中准备好：%2</translation>
     </message>
+    <message>
+        <source>Unpacking Debian&apos;s kernel for the SoftRoCE VM…</source>
+        <translation>正在解包 SoftRoCE 虚拟机所用的 Debian 内核…</translation>
+    </message>
+    <message>
+        <source>Building the SoftRoCE VM&apos;s initramfs…</source>
+        <translation>正在构建 SoftRoCE 虚拟机的 initramfs…</translation>
+    </message>
+    <message>
+        <source>Downloading Debian&apos;s kernel for the SoftRoCE VM (first use, once)…</source>
+        <translation>正在下载 SoftRoCE 虚拟机所用的 Debian 内核（首次使用，仅此一次）…</translation>
+    </message>
+    <message>
+        <source>Downloading Debian&apos;s kernel for the SoftRoCE VM (first use, once): %1 of %2 MB</source>
+        <translation>正在下载 SoftRoCE 虚拟机所用的 Debian 内核（首次使用，仅此一次）：%1 MB，共 %2 MB</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::WorkbenchSession</name>

@@ -99,8 +99,11 @@ int main(int argc, char** argv) {
     // --engine local|vm, or (as before) the path of the rdmalab-cli to run locally.
     QString program = parser.value(engineProgram);
     const QString where = parser.value(engine);
+    // The app's VM downloads Debian's kernel on first use (the status line shows how far).
+    rdmalab::app::VmOptions vm;
+    vm.downloadKernel = true;
     if (where == QLatin1String("vm")) {
-        rdmalab::app::EngineClient::setDefaultHost(rdmalab::app::EngineHost::Vm);
+        rdmalab::app::EngineClient::setDefaultHost(rdmalab::app::EngineHost::Vm, vm);
     } else if (where.startsWith(QLatin1String("ssh:"))) {
         QString error;
         auto ssh = rdmalab::app::parseSshUrl(where, &error);
@@ -230,6 +233,7 @@ int main(int argc, char** argv) {
     options.engineProgram = program;
     options.reopenUnfinished = parser.isSet(reopen);
     options.automaticEngineHost = !parser.isSet(engine);
+    options.vm = vm;
     if (parser.isSet(delay))
         options.stepDelayMs = parser.value(delay).toInt();
     else if (options.autoplay)

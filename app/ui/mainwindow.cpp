@@ -36,6 +36,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
 #include <QSignalBlocker>
@@ -117,6 +118,12 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(engine_, &EngineClient::started, this, [this] {
         endProgressLine();
         engine_->send("devices");
+    });
+    connect(engine_, &EngineClient::startDownload, this, [this](qint64 done, qint64 total) {
+        // Shown in MB (an int range), hidden once the download is complete.
+        downloadBar_->setRange(0, static_cast<int>(total / 1000000) + 1);
+        downloadBar_->setValue(static_cast<int>(done / 1000000));
+        downloadBar_->setVisible(done < total);
     });
     connect(engine_, &EngineClient::startProgress, this, [this](const QString& text) {
         engineHostLabel_->setText(text);
@@ -243,6 +250,12 @@ void MainWindow::buildUi() {
     engineHostLabel_ = new QLabel;
     engineHostLabel_->setObjectName("engineHostLabel");
     engineHostLabel_->setTextFormat(Qt::PlainText);
+    downloadBar_ = new QProgressBar;
+    downloadBar_->setObjectName("engineDownloadBar");
+    downloadBar_->setMaximumWidth(160);
+    downloadBar_->setFormat(QStringLiteral("%v / %m MB"));
+    downloadBar_->hide();
+    statusBar()->addPermanentWidget(downloadBar_);
     statusBar()->addPermanentWidget(engineHostLabel_);
 
     // Every panel but the data path can be dragged shut or hidden (View ▸ Panels); the data path scales to
@@ -826,6 +839,7 @@ void MainWindow::endProgressLine() {
 
 void MainWindow::onEngineDied(const QString& message) {
     endProgressLine();
+    downloadBar_->hide();
     engineBanner_->showMessage(message);
     engineStopped_ = true;
     refreshEngineHost();

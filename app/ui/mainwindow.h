@@ -17,6 +17,7 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QProgressBar;
 class QLineEdit;
 class QMenu;
 class QPushButton;
@@ -183,7 +184,8 @@ class MainWindow : public QMainWindow {
     QLabel *autosaveWarning_ = nullptr, *sessionLabel_ = nullptr, *stepLabel_ = nullptr;
     // The status line's permanent part: where the engine runs, and its device (or how far its VM booted).
     QLabel* engineHostLabel_ = nullptr;
-    QString engineDevice_; ///< the first device the engine reported; empty: none yet
+    QProgressBar* downloadBar_ = nullptr; ///< the VM's kernel download on first use
+    QString engineDevice_;                ///< the first device the engine reported; empty: none yet
     // The device panel: the devices and ports, or how to get one.
     QStackedWidget* devicePanel_ = nullptr;
     QTreeWidget* deviceTree_ = nullptr;

@@ -101,10 +101,14 @@ if [ ! -s "$KDIR/vmlinuz" ] || [ ! -s "$KDIR/modules.order" ] \
     tmp=$(mktemp -d "$CACHE/.build.XXXXXX")
     trap 'rm -rf "$tmp"' EXIT
     chmod 0755 "$tmp"
+    # The size, for the app's progress bar: it adds up the files in $tmp while apt-get downloads.
+    size=$(apt-cache show --no-all-versions "$PKG" 2>/dev/null | awk '/^Size:/ { print $2; exit }' || true)
+    log "downloading $PKG (${size:-0} bytes) into $tmp"
     ( cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$PKG" >/dev/null 2>&1 ) \
         || { [ "$(id -u)" = 0 ] && apt-get update -qq >/dev/null 2>&1 && ( cd "$tmp" && apt-get download -q -o APT::Sandbox::User=root "$PKG" >/dev/null ); } \
         || die "apt-get download $PKG failed"
     deb=$(ls "$tmp"/*.deb) || die "no .deb downloaded for $PKG"
+    log "unpacking $PKG and picking its RDMA modules"
     dpkg-deb -x "$deb" "$tmp/tree" || die "dpkg-deb -x $deb failed"
     rm -f "$deb"
     [ -d "$tmp/tree/lib/modules/$KVER" ] || die "package $PKG has no lib/modules/$KVER"
