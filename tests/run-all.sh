@@ -23,7 +23,8 @@ for arg in "$@"; do
   esac
 done
 
-step() { printf '\n==== %s\n' "$*"; }
+# Each step says when it began (seconds since the start), so a slow run shows where its time went.
+step() { printf '\n==== %s (at %ss)\n' "$*" "$(( $(date +%s) - start ))"; }
 die() { printf '\nrun-all: FAILED: %s\n' "$*" >&2; exit 1; }
 
 # ccache (CMakeLists.txt uses it when installed): paths under the clone are hashed relative to it, so a
@@ -87,7 +88,7 @@ tests/fuzz/run.sh || die "a fuzz target found a crash, leak or time-out (input k
 
 step "device tests inside the SoftRoCE test bed (qemu TCG, rdma_rxe on lo)"
 device_count=$(ctest --test-dir build/dev -L device -N | sed -n 's/^Total Tests: //p')
-asan_device_count=$(ctest --test-dir build/asan -L device -LE slow -E tst_app_device -N | sed -n 's/^Total Tests: //p')
+asan_device_count=$(ctest --test-dir build/asan -L device -LE slow -E 'tst_app_|tst_bench_' -N | sed -n 's/^Total Tests: //p')
 [ "${device_count:-0}" -gt 0 ] || die "no device tests are registered"
 # The checkout is mounted writable at its own path in the VM (it may live under /tmp, which is a tmpfs
 # there), so CTest can write its logs and the results come back.

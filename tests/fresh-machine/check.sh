@@ -18,7 +18,8 @@
 #
 # Caching (in ${RDMALAB_FRESH_CACHE:-$HOME/.cache/rdmalab/fresh}): the minimal root, keyed by the suite
 # and mirror; the root after install-deps.sh, keyed by the script's content, so any change to the
-# package list starts again from the minimal root; and the downloaded .debs (apt verifies them).
+# package list starts again from the minimal root; the downloaded .debs (apt verifies them); and the dev
+# build's ccache directory (objects only, so a warm cache changes no verdict, only the time).
 # Each run works on a throw-away overlay over a cached root, so no run changes a cached root.
 #
 # usage: tests/fresh-machine/check.sh [--log-dir DIR]
@@ -101,6 +102,11 @@ enter_prepare() {
     if [ -n "$with_checkout" ]; then
         mkdir -p "$root$SRC"
         mount --bind "$SRC" "$root$SRC" && MOUNTED+=("$root$SRC") || return 1
+        # The build's compiler cache outlives the throw-away root (it holds objects, never packages), so a
+        # second run rebuilds only what changed; CCACHE_BASEDIR lets any clone's path hit it.
+        mkdir -p "$CACHE/ccache" "$root/var/cache/rdmalab-ccache"
+        mount --bind "$CACHE/ccache" "$root/var/cache/rdmalab-ccache" &&
+            MOUNTED+=("$root/var/cache/rdmalab-ccache") || return 1
     fi
 }
 # Runs a shell command inside the root as root, with a clean environment like a new login.
@@ -167,7 +173,8 @@ step "1. in a minimal Debian 12 root with only install-deps.sh's packages: insta
 overlay_on "$DEPS" build || die "cannot mount an overlay (lower $DEPS)"
 enter_prepare "$ROOT" checkout || die "cannot mount into the root"
 in_root "$ROOT" "cd '$SRC' && resources/scripts/install-deps.sh" || die "install-deps.sh failed in the root"
-in_root "$ROOT" "cd '$SRC' && cmake --preset dev >/dev/null && cmake --build --preset dev" ||
+in_root "$ROOT" "export CCACHE_DIR=/var/cache/rdmalab-ccache CCACHE_BASEDIR='$SRC' CCACHE_NOHASHDIR=true
+    cd '$SRC' && cmake --preset dev >/dev/null && cmake --build --preset dev && { ccache -s | grep -E 'Hits|Misses' || true; }" ||
     die "the dev preset does not configure or build on a minimal Debian 12 root with install-deps.sh's packages"
 in_root "$ROOT" "cd '$SRC' && ctest --preset dev -L host" 2>&1 | tee "$LOGS/fresh-host-dev.log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || die "host tests failed in the minimal root (log: $LOGS/fresh-host-dev.log)"
