@@ -72,7 +72,36 @@ VmTransport::VmTransport(VmOptions options, QObject* parent)
 
 VmTransport::~VmTransport() {
     ending_ = true;
+    release();
+}
+
+QString VmTransport::lockTheVm() {
+    if (lock_ && lock_->isLocked()) return {};
+    QDir().mkpath(cacheDir_);
+    lock_ = std::make_unique<QLockFile>(QDir(cacheDir_).filePath(QStringLiteral("running.lock")));
+    // The holder's process id decides; a lock left by an instance that was killed is taken over.
+    lock_->setStaleLockTime(0);
+    if (lock_->tryLock(0)) return {};
+    qint64 pid = 0;
+    QString host, app;
+    const bool known = lock_->getLockInfo(&pid, &host, &app);
+    const auto error = lock_->error();
+    lock_.reset();
+    if (error != QLockFile::LockFailedError || !known)
+        return tr("Could not take the SoftRoCE VM's lock file in %1.").arg(cacheDir_) + QLatin1Char('\n') +
+               tr("Check that the directory is writable, or set RDMALAB_VM_CACHE to one that is.");
+    return tr("Another rdmalab (process %1, %2) is running the SoftRoCE VM already: one VM at a time runs "
+              "per user, since a second would share the same emulated CPUs and make both slow.")
+               .arg(pid)
+               .arg(app.isEmpty() ? tr("program unknown") : app) +
+           QLatin1Char('\n') +
+           tr("Work in that window, or close it and press Restart engine here. Engine ▸ Where the engine "
+              "runs… can point this window at an SSH host instead.");
+}
+
+void VmTransport::release() {
     stopQemu(0);
+    lock_.reset();
 }
 
 QString VmTransport::defaultCacheDir() {
@@ -112,6 +141,11 @@ void VmTransport::open(const QString& program) {
                        "resources/scripts/install-deps.sh)."));
     qemuProgram_ = qemu;
     cacheDir_ = options_.cacheDir.isEmpty() ? defaultCacheDir() : options_.cacheDir;
+    if (const QString refused = lockTheVm(); !refused.isEmpty()) {
+        ending_ = true;
+        emit failed(refused);
+        return;
+    }
     tick_.setInterval(200);
     tick_.start();
     emit progress(tr("Starting the SoftRoCE VM… %1 s").arg(0));
@@ -402,7 +436,7 @@ void VmTransport::fail(const QString& what, const QString& fix) {
     ending_ = true;
     tick_.stop();
     socket_.abort();
-    stopQemu(0);
+    release();
     readConsole();
     QString message = what;
     const QString guestError = guestFile(QStringLiteral("error"));
@@ -457,14 +491,14 @@ void VmTransport::close() {
         stopQemu(15000);
     }
     socket_.abort();
-    stopQemu(0);
+    release();
 }
 
 void VmTransport::kill() {
     ending_ = true;
     tick_.stop();
     socket_.abort();
-    stopQemu(0);
+    release();
 }
 
 } // namespace rdmalab::app

@@ -12,6 +12,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLockFile>
 #include <QLocalSocket>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -84,8 +85,14 @@ class VmTransport : public EngineTransport {
     void boot(const QString& kernel, const QString& initrd);
     QString guestFile(const QString& name) const;
     void stopQemu(int graceMs);
+    /// Takes cacheDir/running.lock: one SoftRoCE VM per user and cache at a time (a second would halve the
+    /// first's emulated CPU). Empty when taken; else why not (naming the holder) and the fix.
+    QString lockTheVm();
+    /// Stops qemu and gives the lock back.
+    void release();
 
     VmOptions options_;
+    std::unique_ptr<QLockFile> lock_;
     QString program_;
     QString qemuProgram_;
     QString cacheDir_;

@@ -2233,6 +2233,26 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
         <source>Downloading Debian&apos;s kernel for the SoftRoCE VM (first use, once): %1 of %2 MB</source>
         <translation>正在下载 SoftRoCE 虚拟机所用的 Debian 内核（首次使用，仅此一次）：%1 MB，共 %2 MB</translation>
     </message>
+    <message>
+        <source>Could not take the SoftRoCE VM&apos;s lock file in %1.</source>
+        <translation>无法在 %1 中获取 SoftRoCE 虚拟机的锁文件。</translation>
+    </message>
+    <message>
+        <source>Check that the directory is writable, or set RDMALAB_VM_CACHE to one that is.</source>
+        <translation>请确认该目录可写，或把 RDMALAB_VM_CACHE 设为一个可写的目录。</translation>
+    </message>
+    <message>
+        <source>Another rdmalab (process %1, %2) is running the SoftRoCE VM already: one VM at a time runs per user, since a second would share the same emulated CPUs and make both slow.</source>
+        <translation>另一个 rdmalab（进程 %1，%2）已在运行 SoftRoCE 虚拟机：每个用户同一时间只运行一台虚拟机，因为第二台会与第一台分享同样的模拟 CPU，让两台都变慢。</translation>
+    </message>
+    <message>
+        <source>program unknown</source>
+        <translation>程序未知</translation>
+    </message>
+    <message>
+        <source>Work in that window, or close it and press Restart engine here. Engine ▸ Where the engine runs… can point this window at an SSH host instead.</source>
+        <translation>请在那个窗口中操作，或关闭它后在这里按“重启引擎”。也可以用“引擎 ▸ 引擎在哪里运行…”让本窗口改用一台 SSH 主机。</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::WorkbenchSession</name>

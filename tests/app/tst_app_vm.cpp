@@ -170,22 +170,38 @@ class AppVmTest : public QObject {
             qPrintable(text));
         QVERIFY(!window.engine()->isRunning());
 
-        // A second instance does not collide: its own private directory, socket and log.
+        // A second VM of the same user is refused while the first runs, naming the process that has it;
+        // once the first is gone, the next one boots. The socket's directory is private.
         VmOptions vm;
         vm.kernel = vm.initrd = junk.fileName();
+        vm.cacheDir = cache.path();
         VmTransport first(vm), second(vm);
         QSignalSpy firstFailed(&first, &EngineTransport::failed),
             secondFailed(&second, &EngineTransport::failed);
         first.open(QStringLiteral(RDMALAB_CLI_PATH));
         second.open(QStringLiteral(RDMALAB_CLI_PATH));
-        QVERIFY(!first.socketPath().isEmpty() && !second.socketPath().isEmpty());
-        QVERIFY(first.socketPath() != second.socketPath());
-        QVERIFY(first.consoleLogPath() != second.consoleLogPath());
+        QVERIFY(first.isActive());
+        QVERIFY(!second.isActive());
+        QCOMPARE(secondFailed.size(), 1);
+        const QString refused = secondFailed.at(0).at(0).toString();
+        QVERIFY2(refused.contains(QStringLiteral("Another rdmalab (process %1, ")
+                                      .arg(QCoreApplication::applicationPid())) &&
+                     refused.contains("is running the SoftRoCE VM already") &&
+                     refused.contains("close it and press Restart engine"),
+                 qPrintable(refused));
+        QVERIFY(second.socketPath().isEmpty());
         const QFileInfo dir(QFileInfo(first.socketPath()).path());
         QCOMPARE(dir.permissions() &
                      (QFile::ReadGroup | QFile::WriteGroup | QFile::ReadOther | QFile::WriteOther),
                  QFile::Permissions());
-        QTRY_VERIFY_WITH_TIMEOUT(firstFailed.size() == 1 && secondFailed.size() == 1, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(firstFailed.size() == 1, 30000);
+        QVERIFY(firstFailed.at(0).at(0).toString().contains("stopped before its engine started"));
+        second.open(QStringLiteral(RDMALAB_CLI_PATH));
+        QVERIFY(second.isActive());
+        QVERIFY(!second.socketPath().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(secondFailed.size() == 2, 30000);
+        QVERIFY2(secondFailed.at(1).at(0).toString().contains("stopped before its engine started"),
+                 qPrintable(secondFailed.at(1).at(0).toString()));
     }
 };
 
