@@ -12,8 +12,8 @@
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QLockFile>
 #include <QLocalSocket>
+#include <QLockFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTimer>

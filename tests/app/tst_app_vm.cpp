@@ -184,11 +184,12 @@ class AppVmTest : public QObject {
         QVERIFY(!second.isActive());
         QCOMPARE(secondFailed.size(), 1);
         const QString refused = secondFailed.at(0).at(0).toString();
-        QVERIFY2(refused.contains(QStringLiteral("Another rdmalab (process %1, ")
-                                      .arg(QCoreApplication::applicationPid())) &&
-                     refused.contains("is running the SoftRoCE VM already") &&
-                     refused.contains("close it and press Restart engine"),
-                 qPrintable(refused));
+        QVERIFY2(
+            refused.contains(
+                QStringLiteral("Another rdmalab (process %1, ").arg(QCoreApplication::applicationPid())) &&
+                refused.contains("is running the SoftRoCE VM already") &&
+                refused.contains("close it and press Restart engine"),
+            qPrintable(refused));
         QVERIFY(second.socketPath().isEmpty());
         const QFileInfo dir(QFileInfo(first.socketPath()).path());
         QCOMPARE(dir.permissions() &
