@@ -9,6 +9,73 @@
     </message>
 </context>
 <context>
+    <name>SoftRoceText</name>
+    <message>
+        <source>this kernel (%1) has no rdma_rxe module</source>
+        <translation>此内核（%1）没有 rdma_rxe 模块</translation>
+    </message>
+    <message>
+        <source>no network interface is up with an IPv4 address (SoftRoCE needs one)</source>
+        <translation>没有已启用且带 IPv4 地址的网络接口（SoftRoCE 需要一个）</translation>
+    </message>
+    <message>
+        <source>the rdma tool (package iproute2) is not installed</source>
+        <translation>未安装 rdma 工具（软件包 iproute2）</translation>
+    </message>
+    <message>
+        <source>pkexec (package pkexec) is not installed, so the app cannot ask for root</source>
+        <translation>未安装 pkexec（软件包 pkexec），因此本程序无法请求 root 权限</translation>
+    </message>
+    <message>
+        <source>%1 could not be started.</source>
+        <translation>无法启动 %1。</translation>
+    </message>
+    <message>
+        <source>Run it in a terminal instead: %1</source>
+        <translation>请改在终端中运行：%1</translation>
+    </message>
+    <message>
+        <source>pkexec did not run the command (status 126): the authentication dialog was dismissed, or the system&apos;s policy does not let you.</source>
+        <translation>pkexec 没有运行该命令（状态 126）：认证对话框被关闭，或系统策略不允许你这样做。</translation>
+    </message>
+    <message>
+        <source>Run it in a terminal instead: %1, then press Restart engine.</source>
+        <translation>请改在终端中运行：%1，然后按“重启引擎”。</translation>
+    </message>
+    <message>
+        <source>pkexec could not authenticate you (status 127): no authentication agent runs in this desktop session, or the password was refused.</source>
+        <translation>pkexec 无法认证你的身份（状态 127）：此桌面会话中没有运行认证代理，或密码被拒绝。</translation>
+    </message>
+    <message>
+        <source>rdma link add failed (status %1): %2 — a device named %3 exists already, or %4 has a SoftRoCE device.</source>
+        <translation>rdma link add 失败（状态 %1）：%2 —— 名为 %3 的设备已存在，或 %4 上已有 SoftRoCE 设备。</translation>
+    </message>
+    <message>
+        <source>See what exists with `rdma link show`; remove a stale one with `sudo rdma link delete %1`.</source>
+        <translation>用 `rdma link show` 查看已有的设备；用 `sudo rdma link delete %1` 删除过时的设备。</translation>
+    </message>
+    <message>
+        <source>rdma link add failed (status %1): %2 — the kernel could not load rdma_rxe.</source>
+        <translation>rdma link add 失败（状态 %1）：%2 —— 内核无法加载 rdma_rxe。</translation>
+    </message>
+    <message>
+        <source>Check `sudo modprobe rdma_rxe`; Engine ▸ Where the engine runs… offers the SoftRoCE VM.</source>
+        <translation>请检查 `sudo modprobe rdma_rxe`；“引擎 ▸ 引擎在哪里运行…”提供 SoftRoCE 虚拟机。</translation>
+    </message>
+    <message>
+        <source>rdma link add failed (status %1): %2</source>
+        <translation>rdma link add 失败（状态 %1）：%2</translation>
+    </message>
+    <message>
+        <source>(it said nothing)</source>
+        <translation>（它没有输出任何信息）</translation>
+    </message>
+    <message>
+        <source>Run it in a terminal to see more: %1</source>
+        <translation>在终端中运行以查看更多信息：%1</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::Banner</name>
     <message>
         <source>Restart engine</source>
@@ -1863,10 +1930,6 @@ The last line was incomplete and is left out (%1).</source>
         <translation>虚拟机的控制台日志(&amp;C)</translation>
     </message>
     <message>
-        <source>Run the engine in a SoftRoCE VM</source>
-        <translation>在 SoftRoCE 虚拟机中运行引擎</translation>
-    </message>
-    <message>
         <source>The app boots a VM with Debian&apos;s kernel and rdma_rxe under qemu and runs the engine there (software CPU emulation: slow, but real verbs)</source>
         <translation>应用程序用 qemu 启动一个带 rdma_rxe 的 Debian 内核虚拟机，并在其中运行引擎（软件 CPU 模拟：慢，但 verbs 调用是真实的）</translation>
     </message>
@@ -1897,6 +1960,50 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>Reload</source>
         <translation>重新载入</translation>
+    </message>
+    <message>
+        <source>Use the SoftRoCE VM</source>
+        <translation>使用 SoftRoCE 虚拟机</translation>
+    </message>
+    <message>
+        <source>Create %1 on %2…</source>
+        <translation>在 %2 上创建 %1…</translation>
+    </message>
+    <message>
+        <source>Create a SoftRoCE device: rdma link add %1 type rxe netdev %2, run as root through pkexec after you agree</source>
+        <translation>创建 SoftRoCE 设备：在你同意后，通过 pkexec 以 root 身份运行 rdma link add %1 type rxe netdev %2</translation>
+    </message>
+    <message>
+        <source>%1 is ready: lessons run on it.</source>
+        <translation>%1 已就绪：课程将在它上面运行。</translation>
+    </message>
+    <message>
+        <source>The command succeeded, but the engine still finds no ACTIVE port. Check `rdma link show`: the port is ACTIVE only while its network interface is up.</source>
+        <translation>命令执行成功，但引擎仍找不到 ACTIVE 状态的端口。请检查 `rdma link show`：只有当其网络接口处于启用状态时，端口才是 ACTIVE。</translation>
+    </message>
+    <message>
+        <source>Create a SoftRoCE device</source>
+        <translation>创建 SoftRoCE 设备</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;SoftRoCE (the kernel&apos;s &lt;code&gt;rdma_rxe&lt;/code&gt;) makes &lt;b&gt;%1&lt;/b&gt; an RDMA device in software: RoCE v2 over that interface, driven by the host&apos;s CPU. Creating it needs root, so the app runs this command%2:&lt;/p&gt;&lt;pre&gt;%3&lt;/pre&gt;&lt;p&gt;The device %4 lasts until the next reboot, or until &lt;code&gt;sudo rdma link delete %4&lt;/code&gt;. Nothing else is changed.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;SoftRoCE（内核的 &lt;code&gt;rdma_rxe&lt;/code&gt;）用软件把 &lt;b&gt;%1&lt;/b&gt; 变成一个 RDMA 设备：在该接口上运行 RoCE v2，由主机的 CPU 完成。创建它需要 root 权限，所以本程序会运行以下命令%2：&lt;/p&gt;&lt;pre&gt;%3&lt;/pre&gt;&lt;p&gt;设备 %4 会一直存在，直到下次重启，或直到运行 &lt;code&gt;sudo rdma link delete %4&lt;/code&gt;。不会改动其他任何东西。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source> (pkexec asks for your password)</source>
+        <translation>（pkexec 会询问你的密码）</translation>
+    </message>
+    <message>
+        <source>Run it</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Created %1 on %2: the engine starts again to use it.</source>
+        <translation>已在 %2 上创建 %1：引擎将重新启动以使用它。</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>正在运行：%1</translation>
     </message>
 </context>
 <context>

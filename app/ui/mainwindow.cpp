@@ -36,6 +36,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
@@ -534,10 +535,16 @@ void MainWindow::retranslateUi() {
 
     deviceTree_->setHeaderLabels({tr("Device / port"), tr("Value")});
     openRecordingButton_->setText(tr("Open a recording…"));
-    useVmButton_->setText(tr("Run the engine in a SoftRoCE VM"));
+    useVmButton_->setText(tr("Use the SoftRoCE VM"));
     useVmButton_->setToolTip(tr("The app boots a VM with Debian's kernel and rdma_rxe under qemu and runs "
                                 "the engine there (software CPU emulation: slow, but real verbs)"));
     connectSshButton_->setText(tr("Use a host over SSH…"));
+    createSoftRoceButton_->setText(
+        tr("Create %1 on %2…").arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
+    createSoftRoceButton_->setToolTip(
+        tr("Create a SoftRoCE device: rdma link add %1 type rxe netdev %2, run as root through pkexec after "
+           "you agree")
+            .arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
     if (devicePanel_->currentIndex() == 1) showNoDeviceText();
     timelineLabel_->setText(tr("Timeline"));
     kindFilter_->setItemText(0, tr("All kinds"));
@@ -598,6 +605,16 @@ QWidget* MainWindow::buildDevicePanel() {
                                                           tr("Traces (*.jsonl)"));
         if (!path.isEmpty()) openRecording(path);
     });
+    // A SoftRoCE device here, when the kernel has rdma_rxe (offered first: it is the fastest way).
+    createSoftRoceButton_ = new QPushButton;
+    createSoftRoceButton_->setObjectName("createSoftRoceButton");
+    createSoftRoceButton_->hide();
+    connect(createSoftRoceButton_, &QPushButton::clicked, this, &MainWindow::offerSoftRoceDevice);
+    softRoceResult_ = new QLabel;
+    softRoceResult_->setObjectName("softRoceResult");
+    softRoceResult_->setWordWrap(true);
+    softRoceResult_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    softRoceResult_->hide();
     // Where else the engine can run: the SoftRoCE VM, another host.
     useVmButton_ = new QPushButton;
     useVmButton_->setObjectName("useVmButton");
@@ -606,6 +623,8 @@ QWidget* MainWindow::buildDevicePanel() {
     connectSshButton_->setObjectName("connectSshButton");
     connect(connectSshButton_, &QPushButton::clicked, this, [this] { chooseEngineHost(EngineHost::Ssh); });
     noDeviceLayout->addWidget(noDeviceText_);
+    noDeviceLayout->addWidget(createSoftRoceButton_);
+    noDeviceLayout->addWidget(softRoceResult_);
     noDeviceLayout->addWidget(useVmButton_);
     noDeviceLayout->addWidget(connectSshButton_);
     noDeviceLayout->addWidget(openButton);
@@ -740,8 +759,26 @@ void MainWindow::showDevices(const nlohmann::json& result) {
     haveDevice_ = !ports.empty();
     engineDevice_ = haveDevice_ ? ports.front().device : QString();
     refreshEngineHost();
+    // No device here: can one be made here (a kernel with rdma_rxe, an interface, pkexec)? That is offered
+    // before the VM, which emulates a whole CPU.
+    softRoceOffer_ = !haveDevice_ && engine_->host() == EngineHost::Local && !headless()
+                         ? softRoceOffer(options_.softRoce)
+                         : SoftRoceOffer{};
+    createSoftRoceButton_->setVisible(softRoceOffer_.available);
+    createSoftRoceButton_->setText(
+        tr("Create %1 on %2…").arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
+    if (softRoceJustCreated_) {
+        softRoceJustCreated_ = false;
+        softRoceResult_->setVisible(!haveDevice_);
+        if (haveDevice_)
+            statusBar()->showMessage(tr("%1 is ready: lessons run on it.").arg(engineDevice_), 20000);
+        else
+            softRoceResult_->setText(
+                tr("The command succeeded, but the engine still finds no ACTIVE port. Check `rdma link "
+                   "show`: the port is ACTIVE only while its network interface is up."));
+    }
     if (!haveDevice_ && engine_->host() == EngineHost::Local && options_.automaticEngineHost &&
-        !automaticSwitchDone_ && !headless() && vmReady()) {
+        !automaticSwitchDone_ && !headless() && !softRoceOffer_.available && vmReady()) {
         // No device here, and the VM is ready: use it, and say why (Engine ▸ Where the engine runs… to
         // choose otherwise).
         automaticSwitchDone_ = true;
@@ -856,6 +893,68 @@ void MainWindow::restartEngine() {
     engineDevice_.clear();
     refreshEngineHost();
     engine_->start();
+}
+
+void MainWindow::offerSoftRoceDevice() {
+    if (!softRoceOffer_.available || (softRoceProcess_ && softRoceProcess_->state() != QProcess::NotRunning))
+        return;
+    const bool asks = QFileInfo(softRoceOffer_.command.front()).fileName() == QLatin1String("pkexec");
+    auto* box = new QMessageBox(this);
+    box->setObjectName("softRoceConfirm");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setIcon(QMessageBox::Question);
+    box->setWindowTitle(tr("Create a SoftRoCE device"));
+    box->setTextFormat(Qt::RichText);
+    box->setText(
+        tr("<p>SoftRoCE (the kernel's <code>rdma_rxe</code>) makes <b>%1</b> an RDMA device in software: "
+           "RoCE v2 over that interface, driven by the host's CPU. Creating it needs root, so the app runs "
+           "this command%2:</p><pre>%3</pre><p>The device %4 lasts until the next reboot, or until "
+           "<code>sudo rdma link delete %4</code>. Nothing else is changed.</p>")
+            .arg(softRoceOffer_.interfaceName.toHtmlEscaped(),
+                 asks ? tr(" (pkexec asks for your password)") : QString(),
+                 softRoceOffer_.commandLine().toHtmlEscaped(), softRoceOffer_.deviceName));
+    auto* run = box->addButton(tr("Run it"), QMessageBox::AcceptRole);
+    run->setObjectName("softRoceRun");
+    box->addButton(QMessageBox::Cancel)->setObjectName("softRoceCancel");
+    connect(box, &QMessageBox::buttonClicked, this, [this, run](QAbstractButton* clicked) {
+        if (clicked == run) createSoftRoceDevice();
+    });
+    box->open();
+}
+
+void MainWindow::createSoftRoceDevice() {
+    if (!softRoceProcess_) {
+        softRoceProcess_ = new QProcess(this);
+        softRoceProcess_->setStandardInputFile(QProcess::nullDevice());
+        connect(softRoceProcess_, &QProcess::finished, this,
+                [this](int exitCode, QProcess::ExitStatus status) {
+                    createSoftRoceButton_->setEnabled(true);
+                    const QString said = QString::fromLocal8Bit(softRoceProcess_->readAllStandardError());
+                    if (status == QProcess::NormalExit && exitCode == 0) {
+                        softRoceJustCreated_ = true;
+                        softRoceResult_->setText(
+                            tr("Created %1 on %2: the engine starts again to use it.")
+                                .arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
+                        softRoceResult_->show();
+                        restartEngine();
+                        return;
+                    }
+                    softRoceResult_->setText(explainSoftRoceFailure(
+                        softRoceOffer_, status == QProcess::NormalExit ? exitCode : -1, said));
+                    softRoceResult_->show();
+                });
+        connect(softRoceProcess_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+            if (error != QProcess::FailedToStart) return;
+            createSoftRoceButton_->setEnabled(true);
+            softRoceResult_->setText(
+                explainSoftRoceFailure(softRoceOffer_, -1, softRoceProcess_->errorString()));
+            softRoceResult_->show();
+        });
+    }
+    createSoftRoceButton_->setEnabled(false);
+    softRoceResult_->setText(tr("Running: %1").arg(softRoceOffer_.commandLine()));
+    softRoceResult_->show();
+    softRoceProcess_->start(softRoceOffer_.command.front(), softRoceOffer_.command.mid(1));
 }
 
 bool MainWindow::vmReady() {

@@ -5,6 +5,7 @@
 #include "engineclient.h"
 #include "headlessrun.h"
 #include "lessoncontroller.h"
+#include "softroceoffer.h"
 #include "timelinemodel.h"
 #include "tracefile.h"
 
@@ -17,6 +18,7 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QProcess;
 class QProgressBar;
 class QLineEdit;
 class QMenu;
@@ -51,6 +53,8 @@ struct StartOptions {
     std::optional<EngineHost> engineHost;
     VmOptions vm;   ///< the VM to boot when engineHost is EngineHost::Vm
     SshOptions ssh; ///< the host to reach when engineHost is EngineHost::Ssh
+    /// Where to look whether a SoftRoCE device can be created here (no device, a kernel with rdma_rxe).
+    SoftRoceProbe softRoce;
     /// Open the newest session that ended without being closed as a replay instead of running live.
     bool reopenUnfinished = false;
     /// No --engine was given: when this machine has no RDMA device and the SoftRoCE VM is ready (qemu
@@ -113,6 +117,9 @@ class MainWindow : public QMainWindow {
     void chooseEngineHost(std::optional<EngineHost> preselect = std::nullopt);
     /// Runs the engine on `host` from now on (stops the current one, starts the new one).
     void switchEngineHost(EngineHost host, const SshOptions& ssh = {});
+    /// The no-device panel's "Create a SoftRoCE device…": the exact command, run only after the user agrees.
+    void offerSoftRoceDevice();
+    void createSoftRoceDevice();
     /// qemu is installed and tests/softroce/prepare.sh has prepared a kernel: the VM can boot.
     static bool vmReady();
     /// Engine ▸ The VM's console log: what the VM's kernel and init wrote, this run.
@@ -190,7 +197,12 @@ class MainWindow : public QMainWindow {
     QStackedWidget* devicePanel_ = nullptr;
     QTreeWidget* deviceTree_ = nullptr;
     QLabel* noDeviceText_ = nullptr;
-    bool haveDevice_ = false; ///< the engine reported a port: lessons can run live
+    QPushButton* createSoftRoceButton_ = nullptr;
+    QLabel* softRoceResult_ = nullptr; ///< what the last rdma link add did
+    QProcess* softRoceProcess_ = nullptr;
+    SoftRoceOffer softRoceOffer_;      ///< computed when the engine here reports no device
+    bool softRoceJustCreated_ = false; ///< rdma link add succeeded; the restarted engine should see it
+    bool haveDevice_ = false;          ///< the engine reported a port: lessons can run live
     // The views of the state.
     DataPathView* dataPathView_ = nullptr;
     QpStateView* qpStateView_ = nullptr;
