@@ -39,6 +39,7 @@
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QShortcut>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -304,7 +305,7 @@ void MainWindow::buildToolBar() {
     // Long lesson titles must not push the player's buttons off a 1024 px wide window: the combo shows the
     // start of the title, its list the whole of it.
     lessonCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    lessonCombo_->setMinimumContentsLength(18);
+    lessonCombo_->setMinimumContentsLength(16); // with the rest, one row of toolbars at 1280 px
     lessonCombo_->view()->setMinimumWidth(lessonCombo_->view()->sizeHintForColumn(0));
     const int wanted = lessonCombo_->findData(options_.lesson);
     if (wanted >= 0) lessonCombo_->setCurrentIndex(wanted);
@@ -324,7 +325,9 @@ void MainWindow::buildToolBar() {
         sizeSpin_->setValue(static_cast<int>(lesson->size));
         messageEdit_->setText(QString::fromStdString(lesson->message));
     }
-    bar->addSeparator();
+    // The player, the speed, the language and the measurements: a toolbar of their own, which moves to a
+    // second row when one row is too narrow for both (placeToolBars), rather than hide behind a » menu.
+    bar = playerToolBar_ = addFixedToolBar(this, QString(), "playerToolBar");
     auto button = [&](QPushButton*& b, const QString& name) {
         b = new QPushButton;
         b->setObjectName(name);
@@ -458,6 +461,21 @@ void MainWindow::showPanel(QWidget* panel, bool on) {
     }
 }
 
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    placeToolBars();
+}
+
+void MainWindow::placeToolBars() {
+    if (!lessonToolBar_ || !playerToolBar_) return;
+    const bool twoRows = lessonToolBar_->sizeHint().width() + playerToolBar_->sizeHint().width() > width();
+    if (twoRows == toolBarBreak(playerToolBar_)) return;
+    if (twoRows)
+        insertToolBarBreak(playerToolBar_);
+    else
+        removeToolBarBreak(playerToolBar_);
+}
+
 void MainWindow::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) retranslateUi();
     // Presentation mode's larger font and the other language's headers need other widths.
@@ -485,6 +503,8 @@ void MainWindow::fitTimelineColumns() {
 }
 
 void MainWindow::retranslateUi() {
+    // Texts of another language have other widths: the toolbars may need one row more, or one less.
+    QTimer::singleShot(0, this, &MainWindow::placeToolBars);
     setWindowTitle(tr("rdmalab — RDMA data paths, step by step"));
     fileMenu_->setTitle(tr("&File"));
     openRecordingAction_->setText(tr("&Open recording…"));
@@ -507,6 +527,7 @@ void MainWindow::retranslateUi() {
     vmConsoleAction_->setText(tr("The VM's &console log"));
 
     lessonToolBar_->setWindowTitle(tr("Lesson"));
+    playerToolBar_->setWindowTitle(tr("Player"));
     lessonLabel_->setText(tr(" Lesson "));
     sizeLabel_->setText(tr("  Size "));
     sizeSpin_->setSuffix(tr(" B"));
@@ -1150,6 +1171,7 @@ bool MainWindow::exportPng(const QString& path) {
 void MainWindow::setPresentationMode(bool on) {
     if (on == presentation_) return;
     presentation_ = on;
+    QTimer::singleShot(0, this, &MainWindow::placeToolBars); // the font, so the toolbars' widths, change
     if (presentationAction_ && presentationAction_->isChecked() != on) presentationAction_->setChecked(on);
     // A projector gets the whole screen, and the data path the room of the device list (View ▸ Panels
     // brings it back; leaving restores it as it was).

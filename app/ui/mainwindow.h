@@ -87,6 +87,7 @@ class MainWindow : public QMainWindow {
 
   protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     /// Sets every text of the window in the current language (QEvent::LanguageChange).
@@ -173,7 +174,9 @@ class MainWindow : public QMainWindow {
     QAction *openRecordingAction_ = nullptr, *saveTraceAction_ = nullptr, *exportPngAction_ = nullptr,
             *quitAction_ = nullptr, *openLabsAction_ = nullptr, *openWorkbenchAction_ = nullptr,
             *restartEngineAction_ = nullptr, *engineHostAction_ = nullptr, *vmConsoleAction_ = nullptr;
-    QToolBar* lessonToolBar_ = nullptr;
+    QToolBar *lessonToolBar_ = nullptr, *playerToolBar_ = nullptr;
+    /// One row of toolbars when the window is wide enough for both, else two.
+    void placeToolBars();
     static constexpr int kPanelCount = 5; ///< devices, QP state, memory, timeline, inspector
     QMenu* panelsMenu_ = nullptr;
     std::array<QAction*, kPanelCount> panelActions_{};

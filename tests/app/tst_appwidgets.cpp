@@ -255,7 +255,8 @@ class AppWidgetsTest : public QObject {
         QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
         const QStringList panels{"devicePanel", "dataPathView", "qpStateView",
                                  "memoryView",  "timelineView", "inspector"};
-        const QStringList controls{"lessonCombo", "playButton", "pauseButton", "stepButton", "resetButton"};
+        const QStringList controls{"lessonCombo", "playButton",    "pauseButton",  "stepButton",
+                                   "resetButton", "languageCombo", "measureButton"};
         for (const QSize size : {QSize(1280, 720), QSize(1024, 768), QSize(1152, 648)}) {
             window.resize(size);
             QTRY_COMPARE(window.size(), size);
@@ -265,6 +266,14 @@ class AppWidgetsTest : public QObject {
             QVERIFY2(problems.isEmpty(), qPrintable(where + problems));
             problems = rdmalab::test::panelsOffScreen(window, controls, 16);
             QVERIFY2(problems.isEmpty(), qPrintable(where + problems));
+            problems = rdmalab::test::panelsOffScreen(window, {"speedSlider"}, 8);
+            QVERIFY2(problems.isEmpty(), qPrintable(where + problems));
+            // Every control of the toolbars is shown whole, none behind a toolbar's » menu.
+            for (const QString& name : controls + QStringList{"speedSlider"}) {
+                auto* control = window.findChild<QWidget*>(name);
+                QVERIFY2(control->isVisible() && control->width() >= control->minimumSizeHint().width(),
+                         qPrintable(where + name));
+            }
             // The picture scales to its room: the whole scene is in the view.
             auto* view = window.findChild<DataPathView*>("dataPathView");
             const QRectF shown = view->mapToScene(view->viewport()->rect()).boundingRect();
