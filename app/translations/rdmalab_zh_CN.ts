@@ -2005,6 +2005,10 @@ The last line was incomplete and is left out (%1).</source>
         <source>Running: %1</source>
         <translation>正在运行：%1</translation>
     </message>
+    <message>
+        <source>Player</source>
+        <translation>播放控制</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::MemoryView</name>
