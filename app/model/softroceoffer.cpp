@@ -53,9 +53,13 @@ QString findRdma(const SoftRoceProbe& probe) {
 
 } // namespace
 
+bool SoftRoceOffer::asksForRoot() const {
+    return !command.isEmpty() && QFileInfo(command.front()).fileName() == QLatin1String("pkexec");
+}
+
 QString SoftRoceOffer::sudoLine() const {
     QStringList line = command;
-    if (!line.isEmpty() && QFileInfo(line.front()).fileName() == QLatin1String("pkexec")) line.removeFirst();
+    if (asksForRoot()) line.removeFirst();
     if (!line.isEmpty()) line.front() = QFileInfo(line.front()).fileName();
     return QStringLiteral("sudo ") + line.join(QLatin1Char(' '));
 }
@@ -110,8 +114,7 @@ SoftRoceOffer softRoceOffer(const SoftRoceProbe& probe) {
 
 QString explainSoftRoceFailure(const SoftRoceOffer& offer, int exitCode, const QString& errorText) {
     const QString said = errorText.trimmed();
-    const bool viaPkexec =
-        !offer.command.isEmpty() && QFileInfo(offer.command.front()).fileName() == QLatin1String("pkexec");
+    const bool viaPkexec = offer.asksForRoot();
     QString what, fix;
     if (exitCode < 0) {
         what = SoftRoceText::tr("%1 could not be started.").arg(offer.command.value(0));

@@ -29,6 +29,8 @@ struct SoftRoceOffer {
     QString whyNot;      ///< when not available: what is missing
     /// The command as one shell line, as the dialog shows it.
     QString commandLine() const { return command.join(QLatin1Char(' ')); }
+    /// The command goes through pkexec (which asks for a password), rather than run as root already.
+    bool asksForRoot() const;
     /// The same with sudo, for a terminal.
     QString sudoLine() const;
 };

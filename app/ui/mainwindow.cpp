@@ -560,12 +560,7 @@ void MainWindow::retranslateUi() {
     useVmButton_->setToolTip(tr("The app boots a VM with Debian's kernel and rdma_rxe under qemu and runs "
                                 "the engine there (software CPU emulation: slow, but real verbs)"));
     connectSshButton_->setText(tr("Use a host over SSH…"));
-    createSoftRoceButton_->setText(
-        tr("Create %1 on %2…").arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
-    createSoftRoceButton_->setToolTip(
-        tr("Create a SoftRoCE device: rdma link add %1 type rxe netdev %2, run as root through pkexec after "
-           "you agree")
-            .arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
+    showSoftRoceButton();
     if (devicePanel_->currentIndex() == 1) showNoDeviceText();
     timelineLabel_->setText(tr("Timeline"));
     kindFilter_->setItemText(0, tr("All kinds"));
@@ -785,9 +780,7 @@ void MainWindow::showDevices(const nlohmann::json& result) {
     softRoceOffer_ = !haveDevice_ && engine_->host() == EngineHost::Local && !headless()
                          ? softRoceOffer(options_.softRoce)
                          : SoftRoceOffer{};
-    createSoftRoceButton_->setVisible(softRoceOffer_.available);
-    createSoftRoceButton_->setText(
-        tr("Create %1 on %2…").arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
+    showSoftRoceButton();
     if (softRoceJustCreated_) {
         softRoceJustCreated_ = false;
         softRoceResult_->setVisible(!haveDevice_);
@@ -916,10 +909,19 @@ void MainWindow::restartEngine() {
     engine_->start();
 }
 
+void MainWindow::showSoftRoceButton() {
+    createSoftRoceButton_->setVisible(softRoceOffer_.available);
+    createSoftRoceButton_->setText(
+        tr("Create %1 on %2…").arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
+    createSoftRoceButton_->setToolTip(
+        tr("Create a SoftRoCE device: rdma link add %1 type rxe netdev %2, run as root through pkexec after "
+           "you agree")
+            .arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
+}
+
 void MainWindow::offerSoftRoceDevice() {
     if (!softRoceOffer_.available || (softRoceProcess_ && softRoceProcess_->state() != QProcess::NotRunning))
         return;
-    const bool asks = QFileInfo(softRoceOffer_.command.front()).fileName() == QLatin1String("pkexec");
     auto* box = new QMessageBox(this);
     box->setObjectName("softRoceConfirm");
     box->setAttribute(Qt::WA_DeleteOnClose);
@@ -932,7 +934,7 @@ void MainWindow::offerSoftRoceDevice() {
            "this command%2:</p><pre>%3</pre><p>The device %4 lasts until the next reboot, or until "
            "<code>sudo rdma link delete %4</code>. Nothing else is changed.</p>")
             .arg(softRoceOffer_.interfaceName.toHtmlEscaped(),
-                 asks ? tr(" (pkexec asks for your password)") : QString(),
+                 softRoceOffer_.asksForRoot() ? tr(" (pkexec asks for your password)") : QString(),
                  softRoceOffer_.commandLine().toHtmlEscaped(), softRoceOffer_.deviceName));
     auto* run = box->addButton(tr("Run it"), QMessageBox::AcceptRole);
     run->setObjectName("softRoceRun");

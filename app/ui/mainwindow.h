@@ -120,6 +120,9 @@ class MainWindow : public QMainWindow {
     void switchEngineHost(EngineHost host, const SshOptions& ssh = {});
     /// The no-device panel's "Create a SoftRoCE device…": the exact command, run only after the user agrees.
     void offerSoftRoceDevice();
+    /// The offer's button: shown when there is an offer, its text and tooltip naming the device and
+    /// interface.
+    void showSoftRoceButton();
     void createSoftRoceDevice();
     /// qemu is installed and tests/softroce/prepare.sh has prepared a kernel: the VM can boot.
     static bool vmReady();

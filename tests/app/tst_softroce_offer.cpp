@@ -153,35 +153,31 @@ class SoftRoceOfferTest : public QObject {
     }
 
     void aDismissedPasswordAndARefusedCommandAreExplained() {
-        {
-            auto window = openWindow(probe(126));
-            auto* create = window->findChild<QPushButton*>("createSoftRoceButton");
-            QTRY_VERIFY_WITH_TIMEOUT(create->isVisible(), 30000);
-            create->click();
-            window->findChild<QMessageBox*>("softRoceConfirm")
-                ->findChild<QAbstractButton*>("softRoceRun")
-                ->click();
-            auto* result = window->findChild<QLabel*>("softRoceResult");
-            QTRY_VERIFY_WITH_TIMEOUT(result->text().contains("status 126"), 10000);
-            QVERIFY2(result->text().contains("authentication dialog was dismissed") &&
-                         result->text().contains("sudo rdma link add rxe0 type rxe netdev eth0"),
-                     qPrintable(result->text()));
-        }
-        {
-            auto window = openWindow(probe(255, "error: File exists"));
-            auto* create = window->findChild<QPushButton*>("createSoftRoceButton");
-            QTRY_VERIFY_WITH_TIMEOUT(create->isVisible(), 30000);
-            create->click();
-            window->findChild<QMessageBox*>("softRoceConfirm")
-                ->findChild<QAbstractButton*>("softRoceRun")
-                ->click();
-            auto* result = window->findChild<QLabel*>("softRoceResult");
-            QTRY_VERIFY_WITH_TIMEOUT(result->text().contains("status 255"), 10000);
-            QVERIFY2(result->text().contains("error: File exists") &&
-                         result->text().contains("a device named rxe0 exists already") &&
-                         result->text().contains("rdma link show"),
-                     qPrintable(result->text()));
-        }
+        const QString dismissed = runTheOffer(probe(126));
+        QVERIFY2(dismissed.contains("status 126") &&
+                     dismissed.contains("authentication dialog was dismissed") &&
+                     dismissed.contains("sudo rdma link add rxe0 type rxe netdev eth0"),
+                 qPrintable(dismissed));
+        const QString taken = runTheOffer(probe(255, "error: File exists"));
+        QVERIFY2(taken.contains("status 255") && taken.contains("error: File exists") &&
+                     taken.contains("a device named rxe0 exists already") && taken.contains("rdma link show"),
+                 qPrintable(taken));
+    }
+
+  private:
+    /// Opens the window with `probe`, agrees to the offer, and returns what the panel says once it ended.
+    QString runTheOffer(const SoftRoceProbe& probe) {
+        auto window = openWindow(probe);
+        auto* create = window->findChild<QPushButton*>("createSoftRoceButton");
+        if (!QTest::qWaitFor([&] { return create->isVisible(); }, 30000)) return "the offer was not shown";
+        create->click();
+        window->findChild<QMessageBox*>("softRoceConfirm")
+            ->findChild<QAbstractButton*>("softRoceRun")
+            ->click();
+        auto* result = window->findChild<QLabel*>("softRoceResult");
+        if (!QTest::qWaitFor([&] { return result->text().contains("status"); }, 10000))
+            return "no outcome within 10 s: " + result->text();
+        return result->text();
     }
 };
 
