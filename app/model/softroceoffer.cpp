@@ -121,14 +121,14 @@ QString explainSoftRoceFailure(const SoftRoceOffer& offer, int exitCode, const Q
         fix = SoftRoceText::tr("Run it in a terminal instead: %1").arg(offer.sudoLine());
     } else if (viaPkexec && exitCode == 126) {
         what = SoftRoceText::tr(
-            "pkexec did not run the command (status 126): the authentication dialog was dismissed, or "
-            "the system's policy does not let you.");
+            "pkexec did not run the command (status 126): the authentication dialog was dismissed.");
         fix = SoftRoceText::tr("Run it in a terminal instead: %1, then press Restart engine.")
                   .arg(offer.sudoLine());
     } else if (viaPkexec && exitCode == 127) {
         what = SoftRoceText::tr(
-            "pkexec could not authenticate you (status 127): no authentication agent runs in this "
-            "desktop session, or the password was refused.");
+            "pkexec did not run the command (status 127): you are not authorized, or authorization "
+            "could not be obtained (no authentication agent in this session, or the password was "
+            "refused), or pkexec failed.");
         fix = SoftRoceText::tr("Run it in a terminal instead: %1, then press Restart engine.")
                   .arg(offer.sudoLine());
     } else if (said.contains(QLatin1String("File exists"))) {

@@ -35,16 +35,16 @@
         <translation>请改在终端中运行：%1</translation>
     </message>
     <message>
-        <source>pkexec did not run the command (status 126): the authentication dialog was dismissed, or the system&apos;s policy does not let you.</source>
-        <translation>pkexec 没有运行该命令（状态 126）：认证对话框被关闭，或系统策略不允许你这样做。</translation>
+        <source>pkexec did not run the command (status 126): the authentication dialog was dismissed.</source>
+        <translation>pkexec 没有运行该命令（状态 126）：认证对话框被关闭了。</translation>
     </message>
     <message>
         <source>Run it in a terminal instead: %1, then press Restart engine.</source>
         <translation>请改在终端中运行：%1，然后按“重启引擎”。</translation>
     </message>
     <message>
-        <source>pkexec could not authenticate you (status 127): no authentication agent runs in this desktop session, or the password was refused.</source>
-        <translation>pkexec 无法认证你的身份（状态 127）：此桌面会话中没有运行认证代理，或密码被拒绝。</translation>
+        <source>pkexec did not run the command (status 127): you are not authorized, or authorization could not be obtained (no authentication agent in this session, or the password was refused), or pkexec failed.</source>
+        <translation>pkexec 没有运行该命令（状态 127）：你没有被授权，或无法获得授权（此会话中没有认证代理，或密码被拒绝），或 pkexec 出错。</translation>
     </message>
     <message>
         <source>rdma link add failed (status %1): %2 — a device named %3 exists already, or %4 has a SoftRoCE device.</source>
