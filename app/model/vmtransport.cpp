@@ -1,5 +1,7 @@
 #include "vmtransport.h"
 
+#include "guesttmpfs.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
@@ -35,10 +37,27 @@ QString qemuPath(const QString& path) {
     return escaped.replace(QLatin1Char(','), QLatin1String(",,"));
 }
 
-/// The guest mounts empty tmpfs over these: a host file below one of them is not seen there.
-constexpr const char* kGuestTmpfs[] = {"/tmp", "/var/tmp", "/run", "/dev/shm"};
-
 } // namespace
+
+QStringList guestHiddenPaths() {
+    QStringList paths;
+    for (const char* path : kGuestTmpfsPaths) // guesttmpfs.h, generated from the test bed's list
+        paths << QLatin1String(path);
+    return paths;
+}
+
+GuestShare guestShareFor(const QString& file) {
+    GuestShare share;
+    for (const QString& hidden : guestHiddenPaths()) {
+        const QString prefix = hidden + QLatin1Char('/');
+        if (!file.startsWith(prefix)) continue;
+        share.hiddenBy = hidden;
+        const QString rest = file.mid(prefix.size());
+        if (rest.contains(QLatin1Char('/'))) share.directory = prefix + rest.section(QLatin1Char('/'), 0, 0);
+        return share;
+    }
+    return share;
+}
 
 VmTransport::VmTransport(VmOptions options, QObject* parent)
     : EngineTransport(parent), options_(std::move(options)) {
@@ -253,23 +272,19 @@ void VmTransport::boot(const QString& kernel, const QString& initrd) {
                     .arg(prepareScript(), cacheDir));
 
     // The engine must be a file the guest sees: the host's / is there read-only, but not what lies below
-    // the guest's own tmpfs mounts. Such a tree (a checkout under /tmp) is shared with the guest read-only.
+    // the guest's own tmpfs mounts (guestHiddenPaths()). Such a tree (a checkout under /tmp or /root) is
+    // shared with the guest read-only, at its own path.
     const QFileInfo engine(program);
     if (!engine.isExecutable())
         return fail(tr("The engine '%1' is not an executable file.").arg(program),
                     tr("Build it with `cmake --build --preset dev` or put rdmalab-cli next to the app."));
     const QString engineFile = engine.canonicalFilePath();
-    QString shared;
-    for (const char* root : kGuestTmpfs) {
-        const QString prefix = QLatin1String(root) + QLatin1Char('/');
-        if (!engineFile.startsWith(prefix)) continue;
-        const QString top = prefix + engineFile.mid(prefix.size()).section(QLatin1Char('/'), 0, 0);
-        shared = top == engineFile ? engine.canonicalPath() : top;
-        if (shared == QLatin1String(root))
-            return fail(
-                tr("The engine '%1' lies directly in %2, which the VM cannot share.").arg(engineFile, root),
-                tr("Put rdmalab-cli in a directory of its own."));
-    }
+    const GuestShare share = guestShareFor(engineFile);
+    if (share.impossible())
+        return fail(tr("The engine '%1' lies directly in %2, which the VM cannot share.")
+                        .arg(engineFile, share.hiddenBy),
+                    tr("Put rdmalab-cli in a directory of its own."));
+    const QString& shared = share.directory;
 
     // A private directory per app instance: the control share, the socket and the console log.
     QString base = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);

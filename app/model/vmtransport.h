@@ -45,6 +45,22 @@ inline constexpr char kVmEnginePortName[] = "rdmalab.engine";
 /// What guest-init.sh writes on the console just before it starts the engine on the port.
 inline constexpr char kVmEngineUpMarker[] = "rdmalab-vm: engine on ";
 
+/// The host paths the guest hides under empty tmpfs mounts of its own: the test bed's one list
+/// (tests/softroce/guest-tmpfs.list, which guest-init.sh mounts and this build was compiled with).
+QStringList guestHiddenPaths();
+
+/// How the guest gets to see a host file: through the read-only host root, or through a share of the
+/// directory that holds it.
+struct GuestShare {
+    QString directory; ///< the host directory to share at its own path; empty when the host root shows it
+    QString hiddenBy;  ///< the hidden path (guestHiddenPaths()) it lies below; empty when none
+    /// The file lies directly in a hidden path, so there is no directory of its own to share.
+    bool impossible() const { return !hiddenBy.isEmpty() && directory.isEmpty(); }
+};
+/// The share that lets the guest see `file` (a canonical path): the top directory below the hidden path it
+/// lies in (a checkout under /root or /tmp is shared whole), else none.
+GuestShare guestShareFor(const QString& file);
+
 class VmTransport : public EngineTransport {
     Q_OBJECT
   public:

@@ -65,6 +65,8 @@ if [ "${1:-}" = --which ]; then
 fi
 
 resources/scripts/install-deps.sh
+# The compiler cache (when installed) hashes paths relative to this checkout, so a clone anywhere reuses it.
+export CCACHE_BASEDIR=$(pwd -P) CCACHE_NOHASHDIR=true
 cmake --preset dev >/dev/null
 cmake --build --preset dev --target rdmalab rdmalab-cli
 lesson=${1:-write}
@@ -110,7 +112,8 @@ fi
 echo "start.sh: the app boots the SoftRoCE VM (qemu) and runs the '$lesson' lesson live in it"
 # The VM's kernel and initramfs (one-time download of Debian's kernel; quick when they are cached). The app
 # boots the VM itself and sees this checkout's build from inside it, wherever the checkout lies (a checkout
-# under /tmp is shared with the VM read-only, as the guest mounts its own tmpfs there).
+# under /tmp or /root is shared with the VM read-only, as the guest hides those paths under tmpfs of its own:
+# tests/softroce/guest-tmpfs.list).
 tests/softroce/prepare.sh >/dev/null
 if headless; then
     out=$(pwd -P)/build/start

@@ -113,6 +113,52 @@ class AppVmTest : public QObject {
         QVERIFY(!processAlive(qemuPid));
     }
 
+    /// The app shares with the guest exactly what the guest hides: its list is the test bed's one list
+    /// (guest-init.sh mounts nothing else), and a checkout under each place a user clones into is seen in
+    /// the guest, through the host root or through a share of its top directory. Boots nothing.
+    void guestSharingFollowsTheOneListOfHiddenPaths() {
+        QFile list(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/softroce/guest-tmpfs.list"));
+        QVERIFY(list.open(QIODevice::ReadOnly | QIODevice::Text));
+        QStringList listed;
+        for (const QString& line : QString::fromUtf8(list.readAll()).split(u'\n'))
+            if (line.startsWith(u'/')) listed << line.section(u' ', 0, 0);
+        QCOMPARE(guestHiddenPaths(), listed);
+        QVERIFY(listed.contains("/root") && listed.contains("/tmp"));
+        // guest-init.sh mounts a tmpfs over a host path only through the list.
+        QFile init(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/softroce/guest-init.sh"));
+        QVERIFY(init.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QString initText = QString::fromUtf8(init.readAll());
+        QCOMPARE(initText.count(QStringLiteral("mount -t tmpfs")), 1);
+        QVERIFY(initText.contains(QStringLiteral("done < /etc/rdmalab-tmpfs")));
+
+        const QString engine = QStringLiteral("/build/dev/engine/rdmalab-cli");
+        struct Case {
+            QString checkout, shared, hiddenBy;
+        };
+        const QList<Case> cases = {
+            {"/root/rdmalab", "/root/rdmalab", "/root"},
+            {"/home/me/rdmalab", "", ""}, // the host root shows it (qemu reads it as its user, mode 0700 too)
+            {"/home/me/src/rdmalab", "", ""},
+            {"/tmp/rdmalab", "/tmp/rdmalab", "/tmp"},
+            {"/tmp/ci.Xy12/rdmalab", "/tmp/ci.Xy12", "/tmp"},
+            {"/var/tmp/rdmalab", "/var/tmp/rdmalab", "/var/tmp"},
+            {"/srv/rdmalab", "", ""},
+            {"/tmp/my labs/rdma lab", "/tmp/my labs", "/tmp"},
+            {"/root/my labs/rdmalab", "/root/my labs", "/root"},
+            {"/run/user/1000/rdmalab", "/run/user", "/run"},
+            {"/rootless/rdmalab", "", ""}, // a prefix of a hidden path's name is not below it
+        };
+        for (const Case& c : cases) {
+            const GuestShare share = guestShareFor(c.checkout + engine);
+            QVERIFY2(share.directory == c.shared && share.hiddenBy == c.hiddenBy && !share.impossible(),
+                     qPrintable(QStringLiteral("%1: shared '%2' (hidden by '%3'), expected '%4' ('%5')")
+                                    .arg(c.checkout, share.directory, share.hiddenBy, c.shared, c.hiddenBy)));
+        }
+        // A file directly in a hidden path has no directory of its own to share.
+        QVERIFY(guestShareFor(QStringLiteral("/tmp/rdmalab-cli")).impossible());
+        QVERIFY(guestShareFor(QStringLiteral("/root/rdmalab-cli")).impossible());
+    }
+
     /// No kernel prepared: the app stays, and says to run prepare.sh.
     void aMissingKernelIsExplained() {
         QTemporaryDir cache;

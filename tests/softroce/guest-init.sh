@@ -67,15 +67,15 @@ else
     echo "rdmalab guest: tracefs not mounted; syscalls per message will read not measured"
 fi
 mount -t devtmpfs devtmpfs "$R/dev"     || fail "mount $R/dev"
-mkdir -p "$R/dev/pts" "$R/dev/shm"
+mkdir -p "$R/dev/pts"
 mount -t devpts -o gid=5,mode=0620,ptmxmode=0666 devpts "$R/dev/pts" || fail "mount $R/dev/pts"
-mount -t tmpfs -o mode=1777 tmpfs "$R/dev/shm" || fail "mount $R/dev/shm"
-mount -t tmpfs -o mode=1777 tmpfs "$R/tmp"     || fail "mount $R/tmp"
-mount -t tmpfs -o mode=1777 tmpfs "$R/var/tmp" || fail "mount $R/var/tmp"
-mount -t tmpfs -o mode=0755 tmpfs "$R/run"     || fail "mount $R/run"
-# root's home, writable and empty: the SSH engine test (tst_app_ssh) logs in as root with a key it puts
-# in /root/.ssh/authorized_keys (dropbear reads it only there). The host's /root is never written.
-mount -t tmpfs -o mode=0700 tmpfs "$R/root"    || fail "mount $R/root"
+# The guest's own empty tmpfs mounts over host paths: the one list, tests/softroce/guest-tmpfs.list
+# (packed as /etc/rdmalab-tmpfs; the app reads the same list to decide what it shares with the guest).
+while read -r path mode; do
+    case $path in ""|"#"*) continue ;; esac
+    [ -d "$R$path" ] || mkdir -p "$R$path" || fail "mkdir $R$path"
+    mount -t tmpfs -o "mode=$mode" tmpfs "$R$path" || fail "mount tmpfs on $R$path"
+done < /etc/rdmalab-tmpfs
 mkdir -p "$R/tmp/home" "$R/run/rdmalab"
 chmod 0777 "$R/tmp/home"
 

@@ -19,6 +19,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${RDMALAB_VM_CACHE:-$HOME/.cache/rdmalab/vm}
 INIT_SRC=$HERE/guest-init.sh
+TMPFS_LIST=$HERE/guest-tmpfs.list
 # Modules the guest init loads (dependencies are resolved from modules.dep).
 # dummy: Ethernet-type netdev for a second rxe device that rdma_cm can use
 # (rdma_cm refuses RoCE on lo, which is ARPHRD_LOOPBACK).
@@ -164,9 +165,9 @@ BOOTK=$KDIR/vmlinuz
 [ -s "$KDIR/vmlinux" ] && BOOTK=$KDIR/vmlinux
 
 # ---------------------------------------------------------------- initramfs
-# Keyed on init script + helper source + module list + busybox binary.
+# Keyed on init script + hidden-path list + helper source + module list + busybox binary.
 HOLD_SRC=$HERE/hold-sys-enter.c
-KEY=$( { cat "$INIT_SRC" "$HOLD_SRC" "$KDIR/modules.order"; sha256sum /bin/busybox; } | sha256sum | cut -c1-16)
+KEY=$( { cat "$INIT_SRC" "$TMPFS_LIST" "$HOLD_SRC" "$KDIR/modules.order"; sha256sum /bin/busybox; } | sha256sum | cut -c1-16)
 INITRD=$KDIR/initramfs-$KEY.cpio.gz
 if [ ! -s "$INITRD" ]; then
     log "building initramfs $INITRD"
@@ -179,6 +180,7 @@ if [ ! -s "$INITRD" ]; then
     chmod 0755 "$tmp/init" "$tmp/bin/busybox"
     cp "$KDIR"/modules/*.ko "$tmp/lib/modules/"
     cp "$KDIR/modules.order" "$tmp/etc/rdmalab-modules"
+    cp "$TMPFS_LIST" "$tmp/etc/rdmalab-tmpfs"
     ( cd "$tmp" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 ) \
         | gzip -1 > "$INITRD.tmp" || die "cpio/gzip of initramfs failed"
     mv "$INITRD.tmp" "$INITRD"

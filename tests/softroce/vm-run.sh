@@ -97,7 +97,8 @@ CWD=$(pwd -P)
     q RDMALAB_CM_DEV rxe1          # on dummy netdev rdmalab0
     q RDMALAB_CM_ADDR 10.233.0.1   # use this IP for rdma_cm (127.0.0.1 does not work)
     echo 'ulimit -l unlimited 2>/dev/null'
-    printf 'cd -- %q || { echo "rdmalab-vm: ERROR: cannot cd to the host cwd in the guest (note: guest /tmp, /var/tmp, /run are empty tmpfs)" >&2; exit 125; }\n' "$CWD"
+    hidden=$(sed -n 's/^\(\/[^ ]*\).*/\1/p' "$HERE/guest-tmpfs.list" | paste -sd, - | sed 's/,/, /g')
+    printf 'cd -- %q || { echo "rdmalab-vm: ERROR: cannot cd to the host cwd in the guest (the guest hides %s under empty tmpfs: share the directory with --out)" >&2; exit 125; }\n' "$CWD" "$hidden"
     printf 'exec'
     printf ' %q' "$@"
     printf '\n'
