@@ -1,44 +1,93 @@
 #!/usr/bin/env bash
-# Sets everything up and runs every test: installs the Debian packages, checks the formatting, builds the
-# dev, asan+ubsan and tsan presets, runs the host tests of all three and the app's engine in a VM it boots
-# itself (ctest -L vm), runs clang-tidy (new findings fail),
-# runs each fuzz target for a bounded time (tests/fuzz/run.sh), then boots the SoftRoCE test bed
-# (tests/softroce/) and runs every device test inside it, in the dev and asan builds. Fails when any test
-# or check fails, when the VM run fails, or when the device tests did not run.
+# Sets everything up and runs the tests: installs the Debian packages, checks the formatting, builds the
+# presets, runs the host tests, the app's engine in a VM it boots itself (ctest -L vm), clang-tidy (new
+# findings fail), each fuzz target for a share of a time budget (tests/fuzz/run.sh), then boots the
+# SoftRoCE test bed (tests/softroce/) and runs the device tests inside it. Fails when any test or check
+# fails, when the VM run fails, or when a device test did not run. At the end it prints every stage's time
+# and the state (warm or cold) of the caches it started with.
 #
-# In CI (CI=true), or with --fresh-machine, the dev preset is built and host-tested inside a minimal Debian 12
-# root that has only what install-deps.sh installs, and the .deb is built and installed there
-# (tests/fresh-machine/check.sh, needs root); the device tests then run that same build. Elsewhere the dev
-# preset builds on this machine.
+# usage: tests/run-all.sh [--quick | --full] [--fresh-machine]
+#   (none)           what CI runs (docs/testing.md has its stages and times): dev, asan+ubsan and tsan;
+#                    the host tests of each; the VM tests; clang-tidy; fuzzing for 120 s in all; in the
+#                    test bed every device test of the dev build, the curriculum and a short soak, and
+#                    under ASan the engine's and the lab runner's device tests.
+#   --quick          for someone who only wants to know the project works: the dev build, its host tests
+#                    and, in the test bed, its device tests and the curriculum (about 15 minutes warm).
+#   --full           CI and what CI leaves out for time: every device test under ASan too, the tsan build
+#                    of every suite, fuzzing for 20 minutes in all, a 200-run soak.
+#   --fresh-machine  (also when CI=true) the dev preset is built and host-tested inside a minimal Debian 12
+#                    root that has only what install-deps.sh installs, and the .deb is built and installed
+#                    there (tests/fresh-machine/check.sh, needs root); the device tests run that same build.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 start=$(date +%s)
 fresh=0
+mode=ci
 case ${RDMALAB_FRESH_MACHINE:-${CI:-}} in 1 | true | yes) fresh=1 ;; esac
 for arg in "$@"; do
   case $arg in
     --fresh-machine) fresh=1 ;;
-    *) echo "usage: tests/run-all.sh [--fresh-machine]" >&2; exit 2 ;;
+    --quick) mode=quick ;;
+    --full) mode=full ;;
+    *) echo "usage: tests/run-all.sh [--quick | --full] [--fresh-machine]" >&2; exit 2 ;;
   esac
 done
+[ $mode = quick ] && fresh=0 # the quick run builds on this machine only
 
-# Each step says when it began (seconds since the start), so a slow run shows where its time went.
-step() { printf '\n==== %s (at %ss)\n' "$*" "$(( $(date +%s) - start ))"; }
-die() { printf '\nrun-all: FAILED: %s\n' "$*" >&2; exit 1; }
-
-# ccache (CMakeLists.txt uses it when installed): paths under the clone are hashed relative to it, so a
-# fresh clone in another directory reuses the previous run's objects.
+# One compiler cache for every build of the project: the presets here and the fresh-machine root's dev
+# build (tests/fresh-machine/check.sh mounts the same directory), so any of them warms the others. Paths
+# under the clone are hashed relative to it, so a fresh clone in another directory reuses the objects.
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/rdmalab/ccache} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
+vm_cache=${RDMALAB_VM_CACHE:-$HOME/.cache/rdmalab/vm}
+fresh_cache=${RDMALAB_FRESH_CACHE:-$HOME/.cache/rdmalab/fresh}
+tidy_cache=${RDMALAB_TIDY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdmalab/tidy}
 
-step "dependencies"
+# The caches as this run found them: warm (holds what an earlier run left) or cold.
+files_in() { find "$1" -type f 2>/dev/null | head -n "$2" | wc -l; }
+cache_ccache=$([ "$(files_in "$CCACHE_DIR" 1000)" -ge 1000 ] && echo warm || echo cold)
+cache_vm=$(env=$vm_cache/current.env; [ -s "$env" ] && [ -s "$(sed -n 's/^RDMALAB_VM_KERNEL=//p' "$env")" ] &&
+  echo warm || echo cold)
+cache_fresh=$(compgen -G "$fresh_cache/deps-*" >/dev/null && echo warm || echo cold)
+cache_tidy=$([ "$(files_in "$tidy_cache" 50)" -ge 50 ] && echo warm || echo cold)
+
+# Every stage's name, seconds and the caches it depends on, for the table at the end.
+stages=()
+stage_name=""
+stage_began=0
+stage_caches=""
+end_stage() {
+  [ -n "$stage_name" ] && stages+=("$(printf '%-62s %6ss  %s' "$stage_name" "$(($(date +%s) - stage_began))" "$stage_caches")")
+  stage_name=""
+}
+# step NAME [CACHES]: a new stage begins (and says when, in seconds since the start).
+step() {
+  end_stage
+  stage_name=$1 stage_caches=${2:-} stage_began=$(date +%s)
+  printf '\n==== %s (at %ss)\n' "$1" "$((stage_began - start))"
+}
+print_stages() {
+  end_stage
+  printf '\n==== stages (%s run; caches at the start: ccache %s, VM kernel %s, fresh-machine roots %s, clang-tidy %s)\n' \
+    "$mode" "$cache_ccache" "$cache_vm" "$cache_fresh" "$cache_tidy"
+  printf '%s\n' "${stages[@]}"
+  printf '%-62s %6ss\n' "total" "$(($(date +%s) - start))"
+}
+die() {
+  printf '\nrun-all: FAILED: %s\n' "$*" >&2
+  print_stages
+  exit 1
+}
+
+step "dependencies (resources/scripts/install-deps.sh)"
 resources/scripts/install-deps.sh || die "installing dependencies"
 
 step "formatting (clang-format --dry-run -Werror)"
 tests/lint/format.sh || die "formatting (tests/lint/format.sh)"
 
 passed=0; failed=0; skipped=0
-# Adds the counts of one ctest run (its output in $1) to the totals; returns ctest's status.
+# Adds the counts of one ctest run (its output in $1) to the totals.
 count() {
   local log=$1 total fail skip
   sed -i 's/\x1b\[[0-9;]*m//g' "$log" # CTest colours its summary on some terminals
@@ -52,70 +101,128 @@ count() {
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 host_status=0
-host_presets=(dev asan tsan)
+case $mode in
+  quick) presets=(dev) ;;
+  *) presets=(dev asan tsan) ;;
+esac
 if [ $fresh -eq 1 ]; then
-  step "fresh-machine check: a minimal Debian 12 root builds dev, passes the host tests, installs the .deb"
+  step "fresh-machine check: a minimal Debian 12 root builds dev, passes the host tests, installs the .deb" \
+    "fresh-machine roots $cache_fresh, ccache $cache_ccache"
   tests/fresh-machine/check.sh || die "the fresh-machine check (tests/fresh-machine/check.sh)"
   count build/fresh-host-dev.log
-  host_presets=(asan tsan)
+  presets=("${presets[@]/dev/}")
 fi
 
-for preset in "${host_presets[@]}"; do
-  step "configure and build ($preset)"
+# The tsan build: the engine's multi-threaded code (the engine process's worker and reporter threads, a
+# benchmark's peer thread, the lab runner's thread) and the host suites that drive it (label threads);
+# --full builds and runs every host suite under it.
+tsan_targets=(--target rdmalab-cli tst_serve_abuse tst_bench tst_trace tst_cli_args)
+tsan_tests=(-L threads)
+[ $mode = full ] && tsan_targets=() tsan_tests=()
+for preset in "${presets[@]}"; do
+  [ -n "$preset" ] || continue
+  step "configure and build ($preset)" "ccache $cache_ccache"
   cmake --preset "$preset" >/dev/null || die "configure $preset"
-  cmake --build --preset "$preset" || die "build $preset"
+  if [ "$preset" = tsan ]; then
+    cmake --build --preset tsan "${tsan_targets[@]}" || die "build tsan"
+  else
+    cmake --build --preset "$preset" || die "build $preset"
+  fi
 done
 
-for preset in "${host_presets[@]}"; do
-  step "host tests ($preset): device tests are skipped here and run in the test bed below"
-  ctest --preset "$preset" -L host 2>&1 | tee "$logs/host-$preset.log"
+for preset in "${presets[@]}"; do
+  [ -n "$preset" ] || continue
+  step "host tests ($preset, two at a time): device tests run in the test bed below"
+  filter=(-L host)
+  [ "$preset" = tsan ] && [ ${#tsan_tests[@]} -gt 0 ] && filter=(-L host "${tsan_tests[@]}")
+  ctest --preset "$preset" -j2 "${filter[@]}" 2>&1 | tee "$logs/host-$preset.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || host_status=1
   count "$logs/host-$preset.log"
 done
 
-# The app boots the SoftRoCE VM itself (rdmalab --engine vm) and runs the Write lesson in it: one VM boot, on
-# the dev build (the tests labelled vm; the VM sees this checkout as the device tests below do).
-step "the app's engine in a SoftRoCE VM it boots itself (ctest -L vm, dev)"
-ctest --test-dir build/dev -L vm --output-on-failure 2>&1 | tee "$logs/vm-host.log"
-[ "${PIPESTATUS[0]}" -eq 0 ] || host_status=1
-count "$logs/vm-host.log"
+if [ $mode != quick ]; then
+  # The app boots the SoftRoCE VM itself (rdmalab --engine vm) and runs the Write lesson in it, and start.sh
+  # does the same from this checkout and from a copy of it under /root (the tests labelled vm; the VM sees
+  # the checkout as the device tests below do).
+  step "the app's engine in a SoftRoCE VM it boots itself (ctest -L vm, dev)" "VM kernel $cache_vm"
+  ctest --test-dir build/dev -L vm --output-on-failure 2>&1 | tee "$logs/vm-host.log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || host_status=1
+  count "$logs/vm-host.log"
 
-step "clang-tidy (bugprone, performance, concurrency; new findings fail: tests/lint/tidy.sh)"
-tests/lint/tidy.sh build/dev || die "clang-tidy found something new (tests/lint/tidy.sh)"
+  step "clang-tidy (bugprone, performance, concurrency; new findings fail: tests/lint/tidy.sh)" "clang-tidy $cache_tidy"
+  tests/lint/tidy.sh build/dev || die "clang-tidy found something new (tests/lint/tidy.sh)"
 
-step "fuzzing: each libFuzzer target for ${RDMALAB_FUZZ_SECONDS:-30} s (tests/fuzz/run.sh)"
-tests/fuzz/run.sh || die "a fuzz target found a crash, leak or time-out (input kept in build/fuzz/findings)"
+  fuzz_budget=${RDMALAB_FUZZ_BUDGET:-$([ $mode = full ] && echo 1200 || echo 120)}
+  step "fuzzing: the libFuzzer targets for $fuzz_budget s in all (tests/fuzz/run.sh)" "ccache $cache_ccache"
+  tests/fuzz/run.sh --budget "$fuzz_budget" ||
+    die "a fuzz target found a crash, leak or time-out (input kept in build/fuzz/findings)"
+fi
 
-step "device tests inside the SoftRoCE test bed (qemu TCG, rdma_rxe on lo)"
-device_count=$(ctest --test-dir build/dev -L device -N | sed -n 's/^Total Tests: //p')
-asan_device_count=$(ctest --test-dir build/asan -L device -LE slow -E 'tst_app_|tst_bench_' -N | sed -n 's/^Total Tests: //p')
-[ "${device_count:-0}" -gt 0 ] || die "no device tests are registered"
-# The checkout is mounted writable at its own path in the VM (it may live under /tmp, which is a tmpfs
-# there), so CTest can write its logs and the results come back.
-rm -f build/device-dev.log build/device-asan.log
-# The device tests take 5 to 11 minutes in the VM here; the limit leaves room for a slower machine, and a
-# hung test is stopped by its own CTest timeout (and reported by hang-report.sh) well before it.
+step "device tests inside the SoftRoCE test bed (qemu TCG, rdma_rxe)" "VM kernel $cache_vm"
+# What the test bed runs (tests/softroce/device-tests.sh): every device test of the dev build; under ASan
+# the engine's and the lab runner's (tst_verbs, tst_failures, tst_operations, tst_cli_device and the lab
+# runner's own checks of tst_labs): the code that calls verbs, where a bad pointer or a use after free
+# hides from the dev build. The app's device tests drive that same engine through a process boundary, and
+# the app's code runs under ASan in the host tests; the benchmarks under ASan would measure the sanitizer.
+device_presets=(dev asan)
+asan_filter=(-LE slow -E 'tst_app_|tst_bench_')
+case $mode in
+  quick) device_presets=(dev) ;;
+  full) asan_filter=() ;;
+esac
+export RDMALAB_DEVICE_PRESETS="${device_presets[*]}" RDMALAB_ASAN_DEVICE_FILTER="${asan_filter[*]}"
+export RDMALAB_SOAK_RUNS=$([ $mode = full ] && echo 200 || echo 40)
+[ $mode = quick ] && export RDMALAB_SOAK_RUNS=0
+# The number of test functions each preset's device run must report (tests/CMakeLists.txt writes each
+# device process's functions to device-functions.txt).
+expected_functions() {
+  local preset=$1 tests
+  shift
+  tests=$(ctest --test-dir "build/$preset" -L device "$@" -N | sed -n 's/^ *Test *#[0-9]*: //p')
+  [ -n "$tests" ] || { echo 0; return; }
+  awk -F'\t' 'NR == FNR { want[$1] = 1; next } ($1 in want) { n += split($3, f, " ") } END { print n + 0 }' \
+    <(printf '%s\n' "$tests") "build/$preset/tests/device-functions.txt"
+}
+declare -A want_functions
+for preset in "${device_presets[@]}"; do
+  if [ "$preset" = asan ]; then
+    want_functions[$preset]=$(expected_functions asan "${asan_filter[@]}")
+  else
+    want_functions[$preset]=$(expected_functions "$preset")
+  fi
+  [ "${want_functions[$preset]:-0}" -gt 0 ] || die "no device tests are registered in build/$preset"
+done
+rm -f build/device-*.log
+# The device tests take 6 to 12 minutes in the VM here; the limit leaves room for a slower machine, and a
+# hung test is stopped by its own time limit (and reported by hang-report.sh) well before it.
 tests/softroce/vm-run.sh --timeout "${RDMALAB_VM_TIMEOUT:-2700}" --out "$root" -- tests/softroce/device-tests.sh 2>&1 |
   tee "$logs/vm.log"
 vm_status=${PIPESTATUS[0]}
-for preset in dev asan; do
-  if [ -f "build/device-$preset.log" ]; then
-    count "build/device-$preset.log"
-  fi
-done
-ran_in() { # number of tests a device log says ran
-  sed 's/\x1b\[[0-9;]*m//g' "build/device-$1.log" 2>/dev/null | sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' | tail -1
+# Qt Test prints one PASS, FAIL! or SKIP line per function (and one for initTestCase and cleanupTestCase).
+functions_in() {
+  sed 's/\x1b\[[0-9;]*m//g' "build/device-$1.log" 2>/dev/null |
+    sed -E 's/^[0-9]+: //' | # ctest -V's test number
+    grep -E '^(PASS   |FAIL!  |SKIP   |XFAIL  |XPASS  ): [A-Za-z0-9_]+::[A-Za-z0-9_]+\(' |
+    grep -vE '::(initTestCase|cleanupTestCase)\(' | sed 's/^[A-Z!]* *: //; s/(.*//' | sort -u | wc -l
 }
-ran_dev=$(ran_in dev); ran_asan=$(ran_in asan)
-ran_dev=${ran_dev:-0}; ran_asan=${ran_asan:-0}
+declare -A ran_functions
+for preset in "${device_presets[@]}"; do
+  [ -f "build/device-$preset.log" ] && count "build/device-$preset.log"
+  ran_functions[$preset]=$(functions_in "$preset")
+done
 
-printf '\n==== summary (%ss)\n' "$(( $(date +%s) - start ))"
+print_stages
+printf '\n==== summary\n'
 echo "host tests: $([ $host_status -eq 0 ] && echo passed || echo FAILED)"
-echo "device tests run inside the VM: $ran_dev of $device_count (dev build), $ran_asan of $asan_device_count (asan build)"
-echo "total: $passed passed, $failed failed, $skipped skipped"
+for preset in "${device_presets[@]}"; do
+  echo "device test functions run inside the VM ($preset build): ${ran_functions[$preset]} of ${want_functions[$preset]}"
+done
+echo "total: $passed passed, $failed failed, $skipped skipped (CTest tests: a device process counts once)"
 [ $vm_status -eq 0 ] || die "the SoftRoCE test bed run failed (status $vm_status)"
-[ "$ran_dev" -eq "$device_count" ] && [ "$ran_asan" -eq "$asan_device_count" ] ||
-  die "not every device test ran inside the VM (dev $ran_dev/$device_count, asan $ran_asan/$asan_device_count)"
+for preset in "${device_presets[@]}"; do
+  [ "${ran_functions[$preset]}" -eq "${want_functions[$preset]}" ] ||
+    die "not every device test function ran inside the VM ($preset: ${ran_functions[$preset]} of ${want_functions[$preset]})"
+done
 [ $host_status -eq 0 ] || die "host tests failed"
 [ $failed -eq 0 ] || die "$failed tests failed"
 echo "run-all: OK"

@@ -13,16 +13,22 @@
 # lab parser: both read YAML.
 #
 # usage: tests/fuzz/run.sh [SECONDS per target, default ${RDMALAB_FUZZ_SECONDS:-30}]
+#        tests/fuzz/run.sh --budget SECONDS   (the time of all targets together, shared equally)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-seconds=${1:-${RDMALAB_FUZZ_SECONDS:-30}}
+targets=(fuzz_trace_line fuzz_lab fuzz_engine_command fuzz_bench_events)
+if [ "${1:-}" = --budget ]; then
+  seconds=$((${2:?usage: tests/fuzz/run.sh --budget SECONDS} / ${#targets[@]}))
+  [ "$seconds" -gt 0 ] || seconds=1
+else
+  seconds=${1:-${RDMALAB_FUZZ_SECONDS:-30}}
+fi
 die() { printf 'fuzz: FAILED: %s\n' "$*" >&2; exit 1; }
 
 cmake --preset fuzz >/dev/null || die "configure the fuzz preset"
 cmake --build --preset fuzz || die "build the fuzz targets"
 
 work=build/fuzz/run
-targets=(fuzz_trace_line fuzz_lab fuzz_engine_command fuzz_bench_events)
 rm -rf "$work" && mkdir -p build/fuzz/findings
 for target in "${targets[@]}"; do mkdir -p "$work/seeds/$target"; done
 n=0

@@ -1,28 +1,30 @@
 #!/bin/sh
-# Runs inside the SoftRoCE VM (started by tests/run-all.sh): every test labelled "device", in the dev build and
-# the asan+ubsan build. A missing device is a failure here, not a skip.
-# CTest's output is streamed as it runs (and kept in build/device-PRESET.log), so when the VM's time limit
-# stops a run, the console shows which test was running.
+# Runs inside the SoftRoCE VM (started by tests/run-all.sh): the tests labelled "device" of each build in
+# RDMALAB_DEVICE_PRESETS (default "dev asan"; the asan build's selection is RDMALAB_ASAN_DEVICE_FILTER,
+# which run-all.sh sets and explains), then the curriculum and a soak of RDMALAB_SOAK_RUNS runs (0: none)
+# with the dev build. A missing device is a failure here, not a skip.
+# CTest's output is streamed as it runs, verbose (every function's PASS line, which run-all.sh counts),
+# and kept in build/device-PRESET.log, so when the VM's time limit stops a run, the console shows which
+# test was running.
 export RDMALAB_REQUIRE_DEVICE=1
 export QT_QPA_PLATFORM=offscreen
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 status=0
 rdma link show
+# Helper processes that outlive 100 s get a stack report; a test process is stopped by its own
+# per-function time limit (QTEST_FUNCTION_TIMEOUT, tests/CMakeLists.txt), where Qt Test prints its stack.
 "$(dirname "$0")/hang-report.sh" 100 &
 reporter=$!
-for preset in dev asan; do
+for preset in ${RDMALAB_DEVICE_PRESETS:-dev asan}; do
   echo "---- device tests ($preset build)"
   exclude=""
-  # Time: under ASan every process starts slowly in the VM, so the asan run leaves out the slow tests, the
-  # app's device tests (the app's host tests run under ASan on the host) and the benchmarks (a sanitized
-  # benchmark measures the sanitizer). tests/run-all.sh counts the same set.
-  [ "$preset" = asan ] && exclude="-LE slow -E tst_app_|tst_bench_"
+  [ "$preset" = asan ] && exclude=${RDMALAB_ASAN_DEVICE_FILTER--LE slow -E tst_app_|tst_bench_}
   log="build/device-$preset.log"
   # Every device test compares the kernel's RDMA resource counts before and after (tests/common/testutil.cpp).
   export RDMALAB_RESOURCE_LOG="$PWD/build/resources-$preset.log"
   rm -f "$RDMALAB_RESOURCE_LOG"
-  { ctest --test-dir "build/$preset" -L device $exclude --output-on-failure 2>&1 || echo "ctest-failed" > "$log.status"; } |
+  { ctest --test-dir "build/$preset" -L device $exclude -V 2>&1 || echo "ctest-failed" > "$log.status"; } |
     tee "$log"
   if [ -f "$log.status" ]; then status=1; rm -f "$log.status"; fi
   checked=$(cat "$RDMALAB_RESOURCE_LOG" 2>/dev/null | grep -c .)
@@ -44,9 +46,12 @@ else
   diff build/labs-resources-before.json build/labs-resources-after.json
   status=1
 fi
-# One engine process through 40 lessons and measurements: fds, threads and RDMA resources back to where they
-# started, memory flat after warm-up (docs/soak.md has the 1,000-run version). About 50 s in the VM.
-echo "---- soak (dev build): tests/bench/soak.sh --runs 40 --every 10"
-tests/bench/soak.sh --runs 40 --every 10 --cli build/dev/engine/rdmalab-cli || status=1
+# One engine process through lessons and measurements: fds, threads and RDMA resources back to where they
+# started, memory flat after warm-up (docs/soak.md has the 1,000-run version). About 50 s for 40 runs.
+soak_runs=${RDMALAB_SOAK_RUNS:-40}
+if [ "$soak_runs" -gt 0 ]; then
+  echo "---- soak (dev build): tests/bench/soak.sh --runs $soak_runs --every 10"
+  tests/bench/soak.sh --runs "$soak_runs" --every 10 --cli build/dev/engine/rdmalab-cli || status=1
+fi
 kill "$reporter" 2>/dev/null
 exit $status
