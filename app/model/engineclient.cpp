@@ -1,4 +1,5 @@
 #include "engineclient.h"
+#include "rdmalab/buildpaths.hpp"
 
 #include "tracefile.h"
 
@@ -67,9 +68,8 @@ void EngineClient::setHost(EngineHost host, const VmOptions& vm, const SshOption
 QString EngineClient::defaultProgram() {
     QString beside = QCoreApplication::applicationDirPath() + "/rdmalab-cli";
     if (QFileInfo(beside).isExecutable()) return beside;
-#ifdef RDMALAB_BUILD_CLI
-    if (QFileInfo(QStringLiteral(RDMALAB_BUILD_CLI)).isExecutable()) return QStringLiteral(RDMALAB_BUILD_CLI);
-#endif
+    const QString built = QString::fromUtf8(build::cli_path());
+    if (QFileInfo(built).isExecutable()) return built;
     const QString inPath = QStandardPaths::findExecutable("rdmalab-cli");
     return inPath.isEmpty() ? QStringLiteral("rdmalab-cli") : inPath;
 }

@@ -1,4 +1,5 @@
 #include "vmtransport.h"
+#include "rdmalab/buildpaths.hpp"
 
 #include "guesttmpfs.h"
 
@@ -20,7 +21,8 @@ namespace {
 
 /// The script that prepares the VM's kernel and initramfs, as the user types it.
 QString prepareScript() {
-    const QString script = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/softroce/prepare.sh");
+    const QString script =
+        QString::fromUtf8(build::source_dir()) + QStringLiteral("/tests/softroce/prepare.sh");
     return QFileInfo::exists(script) ? script : QStringLiteral("tests/softroce/prepare.sh");
 }
 

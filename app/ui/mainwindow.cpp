@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "rdmalab/buildpaths.hpp"
 
 #include "labwindow.h"
 #include "workbenchwindow.h"
@@ -66,14 +67,14 @@ QString lessonsDirectory() {
     if (!env.isEmpty()) return env;
     QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/labs";
     if (QDir(beside).exists()) return beside;
-    return QStringLiteral(RDMALAB_LABS_DIR);
+    return QString::fromUtf8(build::labs_dir());
 }
 
 /// Where File ▸ Open recording starts: the installed example recordings, else the source tree's.
 QString recordingsDirectory() {
     const QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/recordings";
     if (QDir(beside).exists()) return QDir(beside).canonicalPath();
-    return QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data");
+    return QString::fromUtf8(build::source_dir()) + QStringLiteral("/tests/data");
 }
 
 int delayForSpeed(int slider) {

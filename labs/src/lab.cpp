@@ -1,6 +1,7 @@
 // The lab parser and validator (lab.hpp). Every check walks the tables of lab_schema.hpp: a new action,
 // field or expectation kind there needs no change here.
 #include "rdmalab/lab.hpp"
+#include "rdmalab/buildpaths.hpp"
 #include "rdmalab/troubleshooting.hpp"
 
 #include "rdmalab/lab_schema.hpp"
@@ -1795,7 +1796,7 @@ std::string default_labs_directory() {
         const auto beside = exe.parent_path() / ".." / "share" / "rdmalab" / "labs";
         if (std::filesystem::is_directory(beside, ec)) return beside.lexically_normal().string();
     }
-    return RDMALAB_LABS_DIR;
+    return build::labs_dir();
 }
 
 namespace {

@@ -47,10 +47,10 @@ class AppCliTest : public QObject {
     void windowSizeSetsTheScreenshotsSize() {
         QTemporaryDir dir;
         const QString png = dir.filePath("small.png");
-        const auto run =
-            runApp({"--replay", RDMALAB_SOURCE_DIR "/tests/data/lesson-send.jsonl", "--autoplay",
-                    "--step-delay", "0", "--window-size", "1024x768", "--screenshot", png, "--quit"},
-                   {}, dir.path());
+        const auto run = runApp(
+            {"--replay", (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/lesson-send.jsonl")), "--autoplay",
+             "--step-delay", "0", "--window-size", "1024x768", "--screenshot", png, "--quit"},
+            {}, dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QCOMPARE(QImage(png).size(), QSize(1024, 768));
         const auto bad = runApp({"--window-size", "big", "--quit"}, {}, dir.path());
@@ -72,10 +72,11 @@ class AppCliTest : public QObject {
         environment.insert("RDMALAB_SESSIONS_DIR", dir.path());
         for (const bool present : {false, true}) {
             const QString png = dir.filePath(present ? "present.png" : "normal.png");
-            QStringList args{"--replay",   RDMALAB_SOURCE_DIR "/tests/data/lesson-send.jsonl",
-                             "--autoplay", "--step-delay",
-                             "0",          "--screenshot",
-                             png,          "--quit"};
+            QStringList args{
+                "--replay",   (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/lesson-send.jsonl")),
+                "--autoplay", "--step-delay",
+                "0",          "--screenshot",
+                png,          "--quit"};
             if (present) args << "--present";
             const auto run = runProgram(RDMALAB_APP_PATH, args, environment);
             QVERIFY2(run.exitCode == 0, qPrintable(run.err));
@@ -105,9 +106,10 @@ class AppCliTest : public QObject {
             rdmalab::test::writeUnfinishedSession(dir.path(), "20240501-100000-000-1", lines, {},
                                                   rdmalab::test::deadProcessId(), "2024-05-01T10:00:00.000");
         const QString png = dir.filePath("replay.png");
-        const auto run = runApp({"--replay", RDMALAB_SOURCE_DIR "/tests/data/lesson-send.jsonl", "--autoplay",
-                                 "--step-delay", "0", "--screenshot", png, "--quit"},
-                                {}, dir.path());
+        const auto run =
+            runApp({"--replay", (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/lesson-send.jsonl")),
+                    "--autoplay", "--step-delay", "0", "--screenshot", png, "--quit"},
+                   {}, dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         QVERIFY2(run.err.contains("10 events) ended without being closed: " + path), qPrintable(run.err));
         QVERIFY(QFileInfo(png).size() > 0);

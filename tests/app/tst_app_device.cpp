@@ -302,8 +302,7 @@ class AppDeviceTest : public QObject {
     /// bytes in B's region.
     void aTroubleshootingLabIsFixedInTheWorkbench() {
         WorkbenchWindowOptions options;
-        options.troubleshoot =
-            QStringLiteral(RDMALAB_SOURCE_DIR) + "/labs/06-qp-state-machine/fix-wrong-peer-qpn.yaml";
+        options.troubleshoot = RDMALAB_SOURCE_DIR + "/labs/06-qp-state-machine/fix-wrong-peer-qpn.yaml";
         WorkbenchWindow window(options);
         window.resize(1280, 720);
         window.show();
@@ -388,8 +387,7 @@ class AppDeviceTest : public QObject {
     /// checks find both completions and A's bytes in B's inbox.
     void aMissingReceiveIsPostedInTheWorkbench() {
         WorkbenchWindowOptions options;
-        options.troubleshoot =
-            QStringLiteral(RDMALAB_SOURCE_DIR) + "/labs/09-send-recv/fix-missing-receive.yaml";
+        options.troubleshoot = RDMALAB_SOURCE_DIR + "/labs/09-send-recv/fix-missing-receive.yaml";
         WorkbenchWindow window(options);
         window.resize(1280, 720);
         window.show();
@@ -489,7 +487,7 @@ class AppDeviceTest : public QObject {
         QTRY_VERIFY2_WITH_TIMEOUT(saved.count() == 1,
                                   qPrintable(window.findChild<QLabel*>("workbenchStatus")->text()), 30000);
         QProcess cli;
-        cli.start(QStringLiteral(RDMALAB_CLI_PATH), {"lab", "run", path});
+        cli.start(RDMALAB_CLI_PATH, {"lab", "run", path});
         QVERIFY(cli.waitForFinished(120000));
         const QString out = QString::fromUtf8(cli.readAllStandardOutput() + cli.readAllStandardError());
         QVERIFY2(cli.exitCode() == 0, qPrintable(out));

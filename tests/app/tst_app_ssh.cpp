@@ -80,7 +80,7 @@ struct SshServer {
         SshOptions o;
         o.destination = QStringLiteral("root@127.0.0.1");
         o.port = port;
-        o.program = QStringLiteral(RDMALAB_CLI_PATH);
+        o.program = RDMALAB_CLI_PATH;
         // The test's own key and no known_hosts: the user's ~/.ssh is not involved.
         o.extraArguments = {QStringLiteral("-i"), withKey,
                             QStringLiteral("-o"), QStringLiteral("IdentitiesOnly=yes"),
@@ -336,7 +336,7 @@ class AppSshTest : public QObject {
         QVERIFY2(!banner->isVisible(), qPrintable(message->text()));
         QCOMPARE(hostLabel->text(), QStringLiteral("rxe0 · root@127.0.0.1:2222 over SSH"));
         // The engine runs behind dropbear, not as the app's child.
-        const auto remote = enginesRunning(QStringLiteral(RDMALAB_CLI_PATH));
+        const auto remote = enginesRunning(RDMALAB_CLI_PATH);
         QCOMPARE(remote.size(), 1);
         QVERIFY(remote.front() != window.engine()->processId());
 
@@ -404,7 +404,7 @@ class AppSshTest : public QObject {
             window.grab().save(QString::fromLocal8Bit(shots) + "/engine-over-ssh.png");
         }
         owned.reset();
-        QTRY_VERIFY_WITH_TIMEOUT(enginesRunning(QStringLiteral(RDMALAB_CLI_PATH)).isEmpty(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(enginesRunning(RDMALAB_CLI_PATH).isEmpty(), 10000);
         qunsetenv("RDMALAB_SESSIONS_DIR");
         RDMALAB_CHECK_RESOURCES();
     }

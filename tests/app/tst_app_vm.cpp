@@ -117,7 +117,7 @@ class AppVmTest : public QObject {
     /// (guest-init.sh mounts nothing else), and a checkout under each place a user clones into is seen in
     /// the guest, through the host root or through a share of its top directory. Boots nothing.
     void guestSharingFollowsTheOneListOfHiddenPaths() {
-        QFile list(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/softroce/guest-tmpfs.list"));
+        QFile list((RDMALAB_SOURCE_DIR + QStringLiteral("/tests/softroce/guest-tmpfs.list")));
         QVERIFY(list.open(QIODevice::ReadOnly | QIODevice::Text));
         QStringList listed;
         for (const QString& line : QString::fromUtf8(list.readAll()).split(u'\n'))
@@ -125,7 +125,7 @@ class AppVmTest : public QObject {
         QCOMPARE(guestHiddenPaths(), listed);
         QVERIFY(listed.contains("/root") && listed.contains("/tmp"));
         // guest-init.sh mounts a tmpfs over a host path only through the list.
-        QFile init(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/softroce/guest-init.sh"));
+        QFile init((RDMALAB_SOURCE_DIR + QStringLiteral("/tests/softroce/guest-init.sh")));
         QVERIFY(init.open(QIODevice::ReadOnly | QIODevice::Text));
         const QString initText = QString::fromUtf8(init.readAll());
         QCOMPARE(initText.count(QStringLiteral("mount -t tmpfs")), 1);
@@ -224,8 +224,8 @@ class AppVmTest : public QObject {
         VmTransport first(vm), second(vm);
         QSignalSpy firstFailed(&first, &EngineTransport::failed),
             secondFailed(&second, &EngineTransport::failed);
-        first.open(QStringLiteral(RDMALAB_CLI_PATH));
-        second.open(QStringLiteral(RDMALAB_CLI_PATH));
+        first.open(RDMALAB_CLI_PATH);
+        second.open(RDMALAB_CLI_PATH);
         QVERIFY(first.isActive());
         QVERIFY(!second.isActive());
         QCOMPARE(secondFailed.size(), 1);
@@ -243,7 +243,7 @@ class AppVmTest : public QObject {
                  QFile::Permissions());
         QTRY_VERIFY_WITH_TIMEOUT(firstFailed.size() == 1, 30000);
         QVERIFY(firstFailed.at(0).at(0).toString().contains("stopped before its engine started"));
-        second.open(QStringLiteral(RDMALAB_CLI_PATH));
+        second.open(RDMALAB_CLI_PATH);
         QVERIFY(second.isActive());
         QVERIFY(!second.socketPath().isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(secondFailed.size() == 2, 30000);

@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 #include "panelcheck.h"
 #include "qpstateview.h"
+#include "testutil.hpp"
 #include "windowparts.h"
 
 #include <QAction>
@@ -22,7 +23,7 @@
 using namespace rdmalab::app;
 
 namespace {
-const QString kData = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/");
+const QString kData = (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/"));
 }
 
 class AppWidgetsTest : public QObject {

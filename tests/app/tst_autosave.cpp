@@ -31,7 +31,7 @@ using rdmalab::test::recordingLines;
 using rdmalab::test::writeUnfinishedSession;
 
 namespace {
-const QString kData = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/");
+const QString kData = (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/"));
 
 std::vector<TraceEvent> recording(const QString& name) {
     TraceFileError error;

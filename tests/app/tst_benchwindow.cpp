@@ -2,6 +2,7 @@
 // the engine process (TCP needs no RDMA device, so this runs on any host), redraw batching, a bad file.
 #include "benchwindow.h"
 #include "panelcheck.h"
+#include "testutil.hpp"
 #include "windowparts.h"
 
 #include <QAreaSeries>
@@ -27,7 +28,7 @@ using namespace rdmalab;
 using namespace rdmalab::app;
 
 namespace {
-const QString kData = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/");
+const QString kData = (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/"));
 
 qsizetype pointsOf(QChartView* view) {
     qsizetype n = 0;

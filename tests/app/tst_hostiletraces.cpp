@@ -10,6 +10,7 @@
 #include "lessoncontroller.h"
 #include "mainwindow.h"
 #include "memoryview.h"
+#include "testutil.hpp"
 #include "tracefile.h"
 #include "verbscode.h"
 
@@ -32,7 +33,7 @@ using namespace rdmalab::app;
 using json = nlohmann::json;
 
 namespace {
-const QString kData = QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/");
+const QString kData = (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/"));
 
 std::vector<std::string> readLines(const QString& path) {
     QFile file(path);

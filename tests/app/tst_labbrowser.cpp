@@ -27,7 +27,7 @@ using namespace rdmalab::app;
 
 namespace {
 
-const QString kLabs = QStringLiteral(RDMALAB_SOURCE_DIR) + QStringLiteral("/labs");
+const QString kLabs = RDMALAB_SOURCE_DIR + QStringLiteral("/labs");
 
 void writeFile(const QString& path, const QByteArray& text) {
     QFile f(path);
@@ -139,7 +139,7 @@ class LabBrowserTest : public QObject {
         LabWindowOptions options;
         options.curriculum = kLabs;
         options.userDirectory = user.path();
-        options.engineProgram = QStringLiteral(RDMALAB_CLI_PATH);
+        options.engineProgram = RDMALAB_CLI_PATH;
         LabWindow window(options);
         window.catalog()->setProgressFile(user.filePath("progress.ini"));
         window.show();

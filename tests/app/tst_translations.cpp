@@ -3,6 +3,7 @@
 #include "labwindow.h"
 #include "language.h"
 #include "mainwindow.h"
+#include "testutil.hpp"
 #include "workbenchwindow.h"
 
 #include <QAction>
@@ -30,7 +31,7 @@ using namespace rdmalab::app;
 
 namespace {
 
-const QString kTsFile = QStringLiteral(RDMALAB_SOURCE_DIR "/app/translations/rdmalab_zh_CN.ts");
+const QString kTsFile = (RDMALAB_SOURCE_DIR + QStringLiteral("/app/translations/rdmalab_zh_CN.ts"));
 
 struct Message {
     QString context, source, type; ///< type: the translation's type attribute ("" when finished)
@@ -187,12 +188,12 @@ class TranslationsTest : public QObject {
         const QString fresh = dir.filePath(QStringLiteral("fresh.ts"));
         QProcess lupdate;
         lupdate.setProcessChannelMode(QProcess::MergedChannels);
-        lupdate.start(QStringLiteral(RDMALAB_LUPDATE),
+        lupdate.start(RDMALAB_LUPDATE,
                       {QStringLiteral("-silent"), QStringLiteral("-recursive"),
-                       QStringLiteral(RDMALAB_SOURCE_DIR "/app"), QStringLiteral("-extensions"),
+                       (RDMALAB_SOURCE_DIR + QStringLiteral("/app")), QStringLiteral("-extensions"),
                        QStringLiteral("cpp,h"), QStringLiteral("-locations"), QStringLiteral("none"),
                        QStringLiteral("-ts"), fresh});
-        QVERIFY2(lupdate.waitForFinished(120000), RDMALAB_LUPDATE);
+        QVERIFY2(lupdate.waitForFinished(120000), qPrintable(RDMALAB_LUPDATE));
         QVERIFY2(lupdate.exitCode() == 0, lupdate.readAll().constData());
         QString error;
         const auto found = readTs(fresh, &error);
@@ -242,8 +243,8 @@ class TranslationsTest : public QObject {
                 }
         }
         // The labs' texts are shown in the same windows.
-        QDirIterator labs(QStringLiteral(RDMALAB_SOURCE_DIR "/labs"), {QStringLiteral("*.yaml")}, QDir::Files,
-                          QDirIterator::Subdirectories);
+        QDirIterator labs((RDMALAB_SOURCE_DIR + QStringLiteral("/labs")), {QStringLiteral("*.yaml")},
+                          QDir::Files, QDirIterator::Subdirectories);
         while (labs.hasNext()) {
             QFile file(labs.next());
             QVERIFY(file.open(QIODevice::ReadOnly));

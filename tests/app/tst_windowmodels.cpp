@@ -185,7 +185,7 @@ class WindowModelsTest : public QObject {
 
     void lessonTextFollowsTheDeviceOfTheSession() {
         labs::LabError error;
-        const auto lab = labs::load_lab(RDMALAB_LABS_DIR "/09-send-recv/send.yaml", error);
+        const auto lab = labs::load_lab(RDMALAB_LABS_DIR.toStdString() + "/09-send-recv/send.yaml", error);
         QVERIFY2(lab, error.to_string().c_str());
         const auto lesson = labs::as_loopback_lesson(*lab);
         QVERIFY(lesson);

@@ -10,6 +10,7 @@
 // usage: QT_QPA_PLATFORM=offscreen rdmalab-uibench [--recording FILE] [--events N] [--json FILE]
 #include "datapath/datapathview.h"
 #include "mainwindow.h"
+#include "rdmalab/buildpaths.hpp"
 #include "tracefile.h"
 
 #include <QApplication>
@@ -71,7 +72,7 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     const QCommandLineOption recordingOption(
         QStringLiteral("recording"), QStringLiteral("A real recording to repeat."), QStringLiteral("file"),
-        QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/lesson-write.jsonl"));
+        (QString::fromUtf8(rdmalab::build::source_dir()) + QStringLiteral("/tests/data/lesson-write.jsonl")));
     const QCommandLineOption eventsOption(QStringLiteral("events"), QStringLiteral("Events to replay."),
                                           QStringLiteral("n"), QStringLiteral("100000"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("Write the figures as JSON."),

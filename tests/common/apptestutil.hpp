@@ -1,6 +1,7 @@
 // Helpers for the app's test suites (they link rdmalab_appmodel; tests/common/testutil.hpp is for all).
 #pragma once
 
+#include "testutil.hpp"
 #include "tracefile.h"
 
 #include <QString>
@@ -14,7 +15,7 @@ namespace rdmalab::test {
 /// ends the test run with the reader's file/line/field message.
 inline std::vector<TraceEvent> loadRecording(const QString& name) {
     app::TraceFileError error;
-    auto events = app::readTraceFile(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/") + name, error);
+    auto events = app::readTraceFile(RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/") + name, error);
     if (!events) qFatal("%s", qPrintable(error.toString()));
     return *events;
 }

@@ -87,7 +87,7 @@ CliRun openInChromium(const QString& html, const QString& png, int width, int he
 
 CliRun runCli(const QStringList& args, const QStringList& wrapper, const QByteArray& input) {
     QStringList all = wrapper;
-    all << QStringLiteral(RDMALAB_CLI_PATH) << args;
+    all << RDMALAB_CLI_PATH << args;
     const QString program = all.takeFirst();
     return runProgram(program, all, QProcessEnvironment::systemEnvironment(), input);
 }
@@ -211,7 +211,7 @@ QString endResourceCheck() {
 }
 
 QList<QByteArray> recordingLines(const QString& name, qsizetype count) {
-    QFile file(QStringLiteral(RDMALAB_SOURCE_DIR "/tests/data/") + name);
+    QFile file((RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/")) + name);
     if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(file.fileName()));
     QList<QByteArray> lines;
     while (!file.atEnd() && lines.size() < count)

@@ -1,11 +1,25 @@
 // Helpers shared by the test suites.
 #pragma once
 
+#include "rdmalab/buildpaths.hpp"
+
 #include <QList>
 #include <QMap>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+
+/// This build's paths as QStrings (rdmalab/buildpaths.hpp: they are in no compile definition, so a clone
+/// elsewhere recompiles no test).
+#define RDMALAB_SOURCE_DIR QString::fromUtf8(rdmalab::build::source_dir())
+#define RDMALAB_LABS_DIR QString::fromUtf8(rdmalab::build::labs_dir())
+#define RDMALAB_CLI_PATH QString::fromUtf8(rdmalab::build::cli_path())
+#define RDMALAB_APP_PATH QString::fromUtf8(rdmalab::build::app_path())
+#define RDMALAB_LUPDATE QString::fromUtf8(rdmalab::build::lupdate_path())
+#define RDMALAB_CLI_MAN_PAGE                                                                                 \
+    (QString::fromUtf8(rdmalab::build::binary_dir()) + QStringLiteral("/engine/rdmalab-cli.1.gz"))
+#define RDMALAB_APP_MAN_PAGE                                                                                 \
+    (QString::fromUtf8(rdmalab::build::binary_dir()) + QStringLiteral("/app/rdmalab.1.gz"))
 
 namespace rdmalab::test {
 

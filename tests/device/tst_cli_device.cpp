@@ -170,7 +170,7 @@ class CliDeviceTest : public QObject {
                                           QFile::ExeGroup);
         const QString program = shared + "/rdmalab-cli";
         QFile::remove(program);
-        QVERIFY(QFile::copy(QStringLiteral(RDMALAB_CLI_PATH), program));
+        QVERIFY(QFile::copy(RDMALAB_CLI_PATH, program));
         const auto run = rdmalab::test::runProgram(
             wrapper.first(), wrapper.mid(1) + QStringList{program, "op", "write", "--size", "1M"},
             QProcessEnvironment::systemEnvironment());

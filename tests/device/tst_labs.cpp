@@ -29,10 +29,12 @@ using namespace rdmalab;
 
 namespace {
 
-const QString kSource = QStringLiteral(RDMALAB_SOURCE_DIR);
-const std::string kExample = RDMALAB_SOURCE_DIR "/tests/data/labs/write-needs-remote-write.yaml";
-const std::string kRunDir = RDMALAB_SOURCE_DIR "/tests/data/labs-run";
-const std::string kMidFailure = RDMALAB_SOURCE_DIR "/tests/data/labs-run-fail/run-mid-failure.yaml";
+const QString kSource = RDMALAB_SOURCE_DIR;
+const std::string kExample =
+    (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/labs/write-needs-remote-write.yaml")).toStdString();
+const std::string kRunDir = (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/labs-run")).toStdString();
+const std::string kMidFailure =
+    (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/labs-run-fail/run-mid-failure.yaml")).toStdString();
 
 struct Ran {
     std::shared_ptr<MemorySink> sink = std::make_shared<MemorySink>();
@@ -438,7 +440,7 @@ class TestLabs : public QObject {
 
     void engineProcessRunsALabStepByStep() {
         QProcess engine;
-        engine.setProgram(QStringLiteral(RDMALAB_CLI_PATH));
+        engine.setProgram(RDMALAB_CLI_PATH);
         engine.setArguments({"serve", "--stdio"});
         engine.start();
         QVERIFY(engine.waitForStarted(10000));

@@ -27,7 +27,7 @@ using rdmalab::test::runCli;
 
 namespace {
 
-const QString kSource = QStringLiteral(RDMALAB_SOURCE_DIR);
+const QString kSource = RDMALAB_SOURCE_DIR;
 const QString kExample = kSource + "/tests/data/labs/write-needs-remote-write.yaml";
 
 QString qs(const std::string& s) {
@@ -535,7 +535,7 @@ questions:
     void aTroubleshootingLabHasOneTurnWithASolution() {
         LabError error;
         const auto lab = load_lab(
-            std::string(RDMALAB_SOURCE_DIR) + "/labs/06-qp-state-machine/fix-wrong-peer-qpn.yaml", error);
+            RDMALAB_SOURCE_DIR.toStdString() + "/labs/06-qp-state-machine/fix-wrong-peer-qpn.yaml", error);
         QVERIFY2(lab, error.to_string().c_str());
         QVERIFY(lab->troubleshooting());
         QVERIFY(lab->step("your_turn")->your_turn);

@@ -3,6 +3,7 @@
 // performs in each step what the engine's LoopbackOperation does there; the texts follow the device rules
 // and use only the value paths the app fills; a lab that is not such a plan is not a lesson.
 #include "rdmalab/lesson_view.hpp"
+#include "testutil.hpp"
 
 #include <QRegularExpression>
 #include <QtTest>
@@ -44,7 +45,7 @@ bool contains(const std::string& text, const std::string& part) {
 /// labs are checked by tst_labformat).
 std::vector<LoopbackLesson> shippedLessons() {
     std::vector<LabError> errors;
-    const auto labs = load_labs(RDMALAB_LABS_DIR, errors);
+    const auto labs = load_labs(RDMALAB_LABS_DIR.toStdString(), errors);
     for (const auto& e : errors)
         for (const auto& [id, file] : kLabFiles)
             if (contains(e.file, file)) {

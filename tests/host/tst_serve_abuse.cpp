@@ -16,7 +16,7 @@ namespace {
 class Engine {
   public:
     Engine() {
-        process_.setProgram(QStringLiteral(RDMALAB_CLI_PATH));
+        process_.setProgram(RDMALAB_CLI_PATH);
         process_.setArguments({"serve", "--stdio"});
         process_.start();
     }
@@ -309,7 +309,8 @@ class TestServeAbuse : public QObject {
     void badLabCommandsAreAnsweredWithAnError() {
         Engine engine;
         QVERIFY(engine.started());
-        const QByteArray example = RDMALAB_SOURCE_DIR "/tests/data/labs/write-needs-remote-write.yaml";
+        const QByteArray example =
+            (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/labs/write-needs-remote-write.yaml")).toUtf8();
         const struct {
             QByteArray line;
             const char* error;
