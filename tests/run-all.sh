@@ -122,7 +122,7 @@ tsan_tests=(-L threads)
 [ $mode = full ] && tsan_targets=() tsan_tests=()
 for preset in "${presets[@]}"; do
   [ -n "$preset" ] || continue
-  step "configure and build ($preset)" "ccache $cache_ccache"
+  step "build $preset (configure and build)" "ccache $cache_ccache"
   cmake --preset "$preset" >/dev/null || die "configure $preset"
   if [ "$preset" = tsan ]; then
     cmake --build --preset tsan "${tsan_targets[@]}" || die "build tsan"
@@ -133,7 +133,7 @@ done
 
 for preset in "${presets[@]}"; do
   [ -n "$preset" ] || continue
-  step "host tests ($preset, two at a time): device tests run in the test bed below"
+  step "host tests $preset (two at a time): device tests run in the test bed below"
   filter=(-L host)
   [ "$preset" = tsan ] && [ ${#tsan_tests[@]} -gt 0 ] && filter=(-L host "${tsan_tests[@]}")
   ctest --preset "$preset" -j2 "${filter[@]}" 2>&1 | tee "$logs/host-$preset.log"

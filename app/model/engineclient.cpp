@@ -68,7 +68,7 @@ void EngineClient::setHost(EngineHost host, const VmOptions& vm, const SshOption
 QString EngineClient::defaultProgram() {
     QString beside = QCoreApplication::applicationDirPath() + "/rdmalab-cli";
     if (QFileInfo(beside).isExecutable()) return beside;
-    const QString built = QString::fromUtf8(build::cli_path());
+    QString built = QString::fromUtf8(build::cli_path());
     if (QFileInfo(built).isExecutable()) return built;
     const QString inPath = QStandardPaths::findExecutable("rdmalab-cli");
     return inPath.isEmpty() ? QStringLiteral("rdmalab-cli") : inPath;
