@@ -12,7 +12,7 @@
 #                    test bed every device test of the dev build, the curriculum and a short soak, and
 #                    under ASan the engine's and the lab runner's device tests.
 #   --quick          for someone who only wants to know the project works: the dev build, its host tests
-#                    and, in the test bed, its device tests and the curriculum (about 15 minutes warm).
+#                    and, in the test bed, its device tests and the curriculum (about 10 minutes warm).
 #   --full           CI and what CI leaves out for time: every device test under ASan too, the tsan build
 #                    of every suite, fuzzing for 20 minutes in all, a 200-run soak.
 #   --fresh-machine  (also when CI=true) the dev preset is built and host-tested inside a minimal Debian 12
@@ -68,7 +68,10 @@ step() {
   stage_name=$1 stage_caches=${2:-} stage_began=$(date +%s)
   printf '\n==== %s (at %ss)\n' "$1" "$((stage_began - start))"
 }
+stages_printed=0
 print_stages() {
+  [ $stages_printed -eq 0 ] || return 0
+  stages_printed=1
   end_stage
   printf '\n==== stages (%s run; caches at the start: ccache %s, VM kernel %s, fresh-machine roots %s, clang-tidy %s)\n' \
     "$mode" "$cache_ccache" "$cache_vm" "$cache_fresh" "$cache_tidy"

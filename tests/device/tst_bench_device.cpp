@@ -41,7 +41,8 @@ class BenchDeviceTest : public QObject {
     // --events: both sides sleep on completion channels. What is asserted is what held in every run in
     // the test bed (failure-catalogue.md, "Completion events on rxe"): the wait goes through the kernel
     // (more system calls and context switches than a busy poll), and busy polling keeps its two threads on
-    // their CPUs the whole time while events do not.
+    // their CPUs the whole time while events do not. These are counts taken inside the guest, so a loaded
+    // host slows both runs but changes none of them.
     void sendLatencyWithCompletionEvents() {
         auto measure = [](bool events) {
             QStringList args{"bench", "send_lat", "--size", "64",    "--iters",
@@ -70,7 +71,9 @@ class BenchDeviceTest : public QObject {
         };
         QVERIFY2(cpus_busy(events) < cpus_busy(busy),
                  qPrintable(QString("events %1, busy %2").arg(cpus_busy(events)).arg(cpus_busy(busy))));
-        QVERIFY(events["lat_us"].toObject()["min"].toDouble() > busy["lat_us"].toObject()["min"].toDouble());
+        // No latency relation: a wait polls once before it arms the channel, so an event-driven round trip
+        // whose completion is already there neither arms nor sleeps, and its fastest sample can beat a busy
+        // poll's (15.1 us busy against 13.1 us events in one test-bed run: docs/testing.md).
     }
 
     void eventsAreRefusedWhereTheyDoNotApply() {

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <deque>
+
 namespace {
 
 /// `rdmalab-cli serve --stdio` as a child process, fed line by line.
@@ -38,13 +40,17 @@ class Engine {
         send(line + '\n');
         return nextResult();
     }
+    /// The next `result` event. Other events read on the way are kept for nextEvent(): a measurement's
+    /// thread may emit its bench.result before the engine answers the bench.stop that ended it.
     nlohmann::json nextResult(int timeoutMs = 60000) {
         QElapsedTimer clock;
         clock.start();
         while (clock.elapsed() < timeoutMs) {
             while (process_.canReadLine()) {
-                const auto event = nlohmann::json::parse(process_.readLine().toStdString(), nullptr, false);
-                if (!event.is_discarded() && event.value("kind", "") == "result") return event;
+                auto event = nlohmann::json::parse(process_.readLine().toStdString(), nullptr, false);
+                if (event.is_discarded()) continue;
+                if (event.value("kind", "") == "result") return event;
+                pending_.push_back(std::move(event));
             }
             if (!process_.waitForReadyRead(1000) && !alive()) break;
         }
@@ -52,6 +58,11 @@ class Engine {
     }
     /// Reads events until one satisfies `want` (returned) or the time is up (null).
     template <class Want> nlohmann::json nextEvent(Want want, int timeoutMs = 60000) {
+        while (!pending_.empty()) { // read while waiting for a result: the oldest first
+            nlohmann::json event = std::move(pending_.front());
+            pending_.pop_front();
+            if (want(event)) return event;
+        }
         QElapsedTimer clock;
         clock.start();
         while (clock.elapsed() < timeoutMs) {
@@ -75,6 +86,7 @@ class Engine {
 
   private:
     QProcess process_;
+    std::deque<nlohmann::json> pending_; ///< events nextResult() read past, for nextEvent()
 };
 
 QString errorOf(const nlohmann::json& result) {

@@ -61,7 +61,11 @@ def main():
             return ""
         pre = subprocess.run(preprocess_command(entry), cwd=entry["directory"], capture_output=True)
         key = hashlib.sha256()
-        for part in (version.encode(), config, relative(json.dumps(entry, sort_keys=True)).encode(),
+        # The command as its arguments, not as its text: a checkout whose path has a space is quoted in the
+        # text, and the same command elsewhere must give the same key.
+        args = entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])
+        command = {"directory": entry["directory"], "file": entry["file"], "arguments": args}
+        for part in (version.encode(), config, relative(json.dumps(command, sort_keys=True)).encode(),
                      relative(pre.stdout.decode(errors="replace")).encode(), str(pre.returncode).encode()):
             key.update(part)
             key.update(b"\0")
