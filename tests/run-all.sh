@@ -2,7 +2,7 @@
 # Sets everything up and runs the tests: installs the Debian packages, checks the formatting, builds the
 # presets, runs the host tests, the app's engine in a VM it boots itself (ctest -L vm), each fuzz target for
 # a share of a time budget (tests/fuzz/run.sh), then boots the SoftRoCE test bed (tests/softroce/) and runs
-# the device tests inside it, with clang-tidy beside it at idle priority (new findings fail). Fails when any test or check
+# the device tests inside it; clang-tidy runs beside all of it at idle priority (new findings fail). Fails when any test or check
 # fails, when the VM run fails, or when a device test did not run. At the end it prints every stage's time
 # and the state (warm or cold) of the caches it started with.
 #
@@ -90,6 +90,22 @@ resources/scripts/install-deps.sh || die "installing dependencies"
 step "formatting (clang-format --dry-run -Werror)"
 tests/lint/format.sh || die "formatting (tests/lint/format.sh)"
 
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+# clang-tidy runs through the whole run at idle priority (SCHED_IDLE), on a build tree of its own that is
+# only configured (build/tidy: the dev preset's compile commands; the files it analyses include no generated
+# moc output). It takes the cycles the rest leaves (downloads and unpacking for the fresh-machine roots, tests
+# that wait on timers or processes, the emulated machine waiting on its own timers) and yields the moment
+# anything else wants them; the run waits for it at the end.
+tidy_pid=""
+if [ $mode != quick ]; then
+  tidy_began=$(date +%s)
+  chrt --idle 0 nice -n 19 bash -c 'cmake --preset dev -B build/tidy >/dev/null && exec tests/lint/tidy.sh build/tidy' \
+    >"$logs/tidy.log" 2>&1 &
+  tidy_pid=$!
+fi
+
 passed=0; failed=0; skipped=0
 # Adds the counts of one ctest run (its output in $1) to the totals.
 count() {
@@ -102,18 +118,17 @@ count() {
   passed=$((passed + total - fail - skip)); failed=$((failed + fail)); skipped=$((skipped + skip))
 }
 
-logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
 host_status=0
 case $mode in
   quick) presets=(dev) ;;
   *) presets=(dev asan tsan) ;;
 esac
+prepare_pid=""
 if [ $fresh -eq 1 ]; then
-  step "fresh-machine check: a minimal Debian 12 root builds dev, passes the host tests, installs the .deb" \
-    "fresh-machine roots $cache_fresh, ccache $cache_ccache"
-  tests/fresh-machine/check.sh || die "the fresh-machine check (tests/fresh-machine/check.sh)"
-  count build/fresh-host-dev.log
+  # The fresh-machine roots (debootstrap, then install-deps.sh in the root: downloads and unpacking, minutes
+  # when the cache is cold) are made beside the asan and tsan builds; the check itself follows them.
+  tests/fresh-machine/check.sh --prepare-only >"$logs/fresh-prepare.log" 2>&1 &
+  prepare_pid=$!
   presets=("${presets[@]/dev/}")
 fi
 
@@ -133,6 +148,15 @@ for preset in "${presets[@]}"; do
     cmake --build --preset "$preset" || die "build $preset"
   fi
 done
+
+if [ $fresh -eq 1 ]; then
+  step "fresh-machine check: a minimal Debian 12 root builds dev, passes the host tests, installs the .deb" \
+    "fresh-machine roots $cache_fresh, ccache $cache_ccache"
+  wait "$prepare_pid" || { cat "$logs/fresh-prepare.log"; die "making the fresh-machine roots (tests/fresh-machine/check.sh --prepare-only)"; }
+  sed -n 's/^fresh-machine: the roots are ready/fresh-machine: the roots were made beside the builds above, ready/p' "$logs/fresh-prepare.log"
+  tests/fresh-machine/check.sh || die "the fresh-machine check (tests/fresh-machine/check.sh)"
+  count build/fresh-host-dev.log
+fi
 
 for preset in "${presets[@]}"; do
   [ -n "$preset" ] || continue
@@ -154,19 +178,9 @@ if [ $mode != quick ]; then
   count "$logs/vm-host.log"
 
   fuzz_budget=${RDMALAB_FUZZ_BUDGET:-$([ $mode = full ] && echo 1200 || echo 120)}
-  step "fuzzing: the libFuzzer targets for $fuzz_budget s in all (tests/fuzz/run.sh)" "ccache $cache_ccache"
+  step "fuzzing: the libFuzzer targets for $fuzz_budget s in all, two at a time (tests/fuzz/run.sh)" "ccache $cache_ccache"
   tests/fuzz/run.sh --budget "$fuzz_budget" ||
     die "a fuzz target found a crash, leak or time-out (input kept in build/fuzz/findings)"
-fi
-
-# clang-tidy runs beside the test bed at idle priority (SCHED_IDLE): the emulated machine waits often (on
-# timers, on a peer, on a connection that nobody accepts), and clang-tidy takes the cycles it leaves, but
-# yields the moment the VM wants them back.
-tidy_pid=""
-if [ $mode != quick ]; then
-  tidy_began=$(date +%s)
-  chrt --idle 0 nice -n 19 tests/lint/tidy.sh build/dev >"$logs/tidy.log" 2>&1 &
-  tidy_pid=$!
 fi
 
 step "device tests inside the SoftRoCE test bed (qemu TCG, rdma_rxe)" "VM kernel $cache_vm"
@@ -228,7 +242,7 @@ if [ -n "$tidy_pid" ]; then
   wait "$tidy_pid"
   tidy_status=$?
   cat "$logs/tidy.log"
-  echo "clang-tidy took $(($(date +%s) - tidy_began)) s in all, beside the test bed at idle priority"
+  echo "clang-tidy took $(($(date +%s) - tidy_began)) s in all, at idle priority beside the rest of the run"
   [ $tidy_status -eq 0 ] || die "clang-tidy found something new (tests/lint/tidy.sh)"
 fi
 

@@ -22,7 +22,10 @@
 # build's ccache directory (objects only, so a warm cache changes no verdict, only the time).
 # Each run works on a throw-away overlay over a cached root, so no run changes a cached root.
 #
-# usage: tests/fresh-machine/check.sh [--log-dir DIR]
+# usage: tests/fresh-machine/check.sh [--log-dir DIR] [--prepare-only]
+#   --prepare-only  make the two cached roots (debootstrap, install-deps.sh in the root) and stop: mostly
+#                   downloads and unpacking, which tests/run-all.sh does beside its first builds when the
+#                   cache is cold.
 # Needs root (chroot, mounts) and debootstrap. Exit status 0 when every step held.
 set -uo pipefail
 
@@ -32,9 +35,11 @@ PROG=fresh-machine
 CACHE=${RDMALAB_FRESH_CACHE:-$HOME/.cache/rdmalab/fresh}
 CCACHE_HOST_DIR=${CCACHE_DIR:-$CACHE/ccache}
 LOGS=$SRC/build
+PREPARE_ONLY=0
 while (($#)); do
     case $1 in
         --log-dir) LOGS=$2; shift 2 ;;
+        --prepare-only) PREPARE_ONLY=1; shift ;;
         -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "$PROG: unknown argument '$1'" >&2; exit 2 ;;
     esac
@@ -169,6 +174,11 @@ if [ ! -d "$DEPS" ]; then
     rm -f "$tmp/etc/resolv.conf"
     mv "$tmp" "$DEPS" || die "cannot move the root into the cache"
     for old in "$CACHE"/deps-*; do [ "$old" = "$DEPS" ] || rm -rf --one-file-system "$old"; done
+fi
+
+if [ "$PREPARE_ONLY" -eq 1 ]; then
+    printf '\n%s: the roots are ready in %ss (%s, %s)\n' "$PROG" "$(($(date +%s) - t0))" "$(basename "$BASE")" "$(basename "$DEPS")"
+    exit 0
 fi
 
 # ------------------------------------------------------------------ 1. build and host tests

@@ -13,7 +13,8 @@
 # lab parser: both read YAML.
 #
 # usage: tests/fuzz/run.sh [SECONDS per target, default ${RDMALAB_FUZZ_SECONDS:-30}]
-#        tests/fuzz/run.sh --budget SECONDS   (the time of all targets together, shared equally)
+#        tests/fuzz/run.sh --budget SECONDS   (the time of all targets together, shared equally; two
+#                                            targets run side by side, so it takes half as long)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 targets=(fuzz_trace_line fuzz_lab fuzz_engine_command fuzz_bench_events)
@@ -49,15 +50,35 @@ grep -ohE '\{"(id|cmd)":[^)]*\}' docs/*.md README.md tests/host/*.cpp tests/devi
 cat "$work"/seeds/fuzz_engine_command/* | grep -v '"quit"' >"$work/seeds/fuzz_engine_command/session"
 split -l 8 -a 3 tests/data/bench-compare.jsonl "$work/seeds/fuzz_bench_events/bench-compare-"
 
+# One target on each core: the machines have two, and libFuzzer runs on one.
+jobs=${RDMALAB_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -gt 2 ] && jobs=2
+# Runs one target for its share of the time; its status is its exit status, its output in its log.
+fuzz_one() {
+  local target=$1 corpus=$work/corpus-$1
+  mkdir -p "$corpus"
+  local dirs=("$corpus" "$work/seeds/$target")
+  [ -d "tests/fuzz/regressions/$target" ] && dirs+=("tests/fuzz/regressions/$target")
+  build/fuzz/tests/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$target-" "${dirs[@]}" >"$work/$target.log" 2>&1
+}
+declare -A status
+running=()
+for target in "${targets[@]}"; do
+  printf -- '---- %s for %s s (%s seed files)\n' "$target" "$seconds" "$(ls "$work/seeds/$target" | wc -l)"
+  fuzz_one "$target" &
+  running+=("$target:$!")
+  if [ ${#running[@]} -ge "$jobs" ]; then
+    entry=${running[0]}; running=("${running[@]:1}")
+    wait "${entry#*:}"; status[${entry%%:*}]=$?
+  fi
+done
+for entry in "${running[@]}"; do wait "${entry#*:}"; status[${entry%%:*}]=$?; done
+
 passed=0; failed=0
 for target in "${targets[@]}"; do
-  corpus=$work/corpus-$target
-  mkdir -p "$corpus"
-  dirs=("$corpus" "$work/seeds/$target")
-  [ -d "tests/fuzz/regressions/$target" ] && dirs+=("tests/fuzz/regressions/$target")
-  printf '\n---- %s for %s s (%s seed files)\n' "$target" "$seconds" "$(ls "$work/seeds/$target" | wc -l)"
-  if build/fuzz/tests/fuzz/$target -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-      -print_final_stats=1 -artifact_prefix="build/fuzz/findings/$target-" "${dirs[@]}" >"$work/$target.log" 2>&1; then
+  printf '\n---- %s\n' "$target"
+  if [ "${status[$target]}" -eq 0 ]; then
     passed=$((passed + 1))
     grep -E '^stat::number_of_executed_units|^stat::new_units_added' "$work/$target.log" | sed 's/^/  /'
   else

@@ -131,7 +131,7 @@ std::string markup_synopsis(std::string_view text, bool all_italic) {
 }
 
 /// A macro argument in double quotes.
-std::string quoted(std::string_view text) {
+std::string roff_quoted(std::string_view text) {
     std::string out = "\"";
     for (const char c : literal_line(text))
         out += c == '"' ? std::string("\\(dq") : std::string(1, c);
@@ -140,7 +140,7 @@ std::string quoted(std::string_view text) {
 
 void append_synopsis(std::string& out, const std::string& name, const std::vector<std::string>& forms) {
     for (const auto& form : forms) {
-        out += ".SY " + quoted(name) + "\n";
+        out += ".SY " + roff_quoted(name) + "\n";
         if (!form.empty()) out += markup_synopsis(form, false) + "\n";
         out += ".YS\n";
     }
@@ -175,7 +175,7 @@ void append_option(std::string& out, const Option& option) {
 
 void append_entries(std::string& out, const std::string& title, const std::vector<Entry>& entries) {
     if (entries.empty()) return;
-    out += ".SH " + quoted(title) + "\n";
+    out += ".SH " + roff_quoted(title) + "\n";
     for (const auto& e : entries)
         out += ".TP\n" + bold(e.term) + "\n" + lines(e.text, markup_line) + "\n";
 }
@@ -197,8 +197,8 @@ std::string render(const ManPage& page) {
     std::string upper_name;
     for (const char c : page.name)
         upper_name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    out += ".TH " + quoted(upper_name) + " " + std::to_string(page.section) + " " + quoted(page.date) + " " +
-           quoted(page.source) + " " + quoted(page.manual) + "\n";
+    out += ".TH " + roff_quoted(upper_name) + " " + std::to_string(page.section) + " " +
+           roff_quoted(page.date) + " " + roff_quoted(page.source) + " " + roff_quoted(page.manual) + "\n";
     out += ".SH NAME\n" + literal_line(page.name) + " \\- " + lines(page.summary, markup_line) + "\n";
     if (!page.synopsis.empty()) {
         out += ".SH SYNOPSIS\n";
@@ -209,12 +209,12 @@ std::string render(const ManPage& page) {
         append_paragraphs(out, page.description);
     }
     for (const auto& section : page.sections) {
-        out += ".SH " + quoted(section.title) + "\n";
+        out += ".SH " + roff_quoted(section.title) + "\n";
         append_paragraphs(out, section.paragraphs);
         for (const auto& option : section.options)
             append_option(out, option);
         for (const auto& sub : section.subsections) {
-            out += ".SS " + quoted(sub.title) + "\n";
+            out += ".SS " + roff_quoted(sub.title) + "\n";
             append_synopsis(out, page.name, sub.synopsis);
             append_paragraphs(out, sub.paragraphs);
             for (const auto& option : sub.options)
