@@ -561,8 +561,8 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>✗ rkey 0x%1、地址范围或访问权限被响应方拒绝</translation>
     </message>
     <message>
-        <source>✗ the receive buffer&apos;s key, range or rights refused by the responder</source>
-        <translation>✗ 接收缓冲区的密钥、地址范围或访问权限被响应方拒绝</translation>
+        <source>✗ the responder answered with a remote access error</source>
+        <translation>✗ 响应方以远端访问错误作答</translation>
     </message>
     <message>
         <source>NAK: remote access error</source>
@@ -597,12 +597,12 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>RNR NAK：rnr_retry 为 7，永不放弃</translation>
     </message>
     <message>
-        <source>✗ no ACK or NAK arrived: retries exhausted</source>
-        <translation>✗ 没有收到 ACK 或 NAK：重试已用尽</translation>
+        <source>✗ no ACK: retries exhausted (timeouts or sequence NAKs)</source>
+        <translation>✗ 没有得到 ACK：重试已用尽（超时或序列错误 NAK）</translation>
     </message>
     <message>
-        <source>✗ no ACK or NAK arrived: retry_cnt 0, failed at the first timeout</source>
-        <translation>✗ 没有收到 ACK 或 NAK：retry_cnt 为 0，第一次超时即失败</translation>
+        <source>✗ no ACK: retry_cnt 0, failed at the first timeout or sequence NAK</source>
+        <translation>✗ 没有得到 ACK：retry_cnt 为 0，第一次超时或序列错误 NAK 即失败</translation>
     </message>
     <message>
         <source>✗ lkey refused on A: the returned bytes cannot be written into A&apos;s memory</source>
@@ -681,8 +681,8 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>虚线 = 示意网卡内部发生的事</translation>
     </message>
     <message>
-        <source>A and B are both on %1: the NIC loops the packets back inside itself, they never leave on the wire</source>
-        <translation>A 和 B 都在 %1 上：网卡在内部把数据包环回，它们从不离开线缆</translation>
+        <source>A and B are both on %1: the packets usually turn around inside the NIC; whether they reach the wire depends on the device and its configuration</source>
+        <translation>A 和 B 都在 %1 上：数据包通常在网卡内部折返；是否到达线路取决于设备及其配置</translation>
     </message>
     <message>
         <source>MMIO doorbell write</source>
@@ -885,12 +885,16 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>内联：载荷随 WQE 传送，不再读取 A 的缓冲区</translation>
     </message>
     <message>
-        <source>QP in ERR: nothing is sent</source>
-        <translation>QP 处于 ERR：什么也不发送</translation>
+        <source>%1: no ACK comes back; A&apos;s completion means the request left, not that it arrived</source>
+        <translation>%1：不会回送 ACK；A 的完成只表示请求已经发出，不表示已经到达</translation>
     </message>
     <message>
-        <source>flushed, not sent</source>
-        <translation>已冲刷 (flushed)，未发送</translation>
+        <source>QP in ERR: the request is flushed</source>
+        <translation>QP 处于 ERR：请求被冲刷 (flushed)</translation>
+    </message>
+    <message>
+        <source>flushed</source>
+        <translation>已冲刷 (flushed)</translation>
     </message>
     <message>
         <source>✗ completed with %1</source>
@@ -1053,12 +1057,12 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <translation>RNR NAK，重试 %1 次后失败</translation>
     </message>
     <message>
-        <source>✗ no ACK or NAK arrived: retried %1 time (retry_cnt), then failed</source>
-        <translation>✗ 没有收到 ACK 或 NAK：重试 %1 次 (retry_cnt) 后失败</translation>
+        <source>✗ no ACK: retried %1 time (retry_cnt) after a timeout or sequence NAK, then failed</source>
+        <translation>✗ 没有得到 ACK：因超时或序列错误 NAK 重试 %1 次 (retry_cnt) 后失败</translation>
     </message>
     <message>
-        <source>✗ no ACK or NAK arrived: retried %1 times (retry_cnt), then failed</source>
-        <translation>✗ 没有收到 ACK 或 NAK：重试 %1 次 (retry_cnt) 后失败</translation>
+        <source>✗ no ACK: retried %1 times (retry_cnt) after timeouts or sequence NAKs, then failed</source>
+        <translation>✗ 没有得到 ACK：因超时或序列错误 NAK 重试 %1 次 (retry_cnt) 后失败</translation>
     </message>
     <message>
         <source>%1 WQE</source>

@@ -111,7 +111,7 @@ const FaultRow kFaultRows[] = {
       .checkOneSided = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
                                          "✗ rkey 0x%1, range or rights refused by the responder"),
       .checkSend = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView",
-                                     "✗ the receive buffer's key, range or rights refused by the responder"),
+                                     "✗ the responder answered with a remote access error"),
       .nak = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "NAK: remote access error")}},
     {Fault::RemoteInvalid,
      {.sent = true,
@@ -212,18 +212,27 @@ QString rnrNakText(std::optional<int> rnrRetry) {
 QString retryExceededText(std::optional<int> retryCnt) {
     if (!retryCnt)
         return QCoreApplication::translate("rdmalab::app::DataPathView",
-                                           "✗ no ACK or NAK arrived: retries exhausted");
+                                           "✗ no ACK: retries exhausted (timeouts or sequence NAKs)");
     if (*retryCnt <= 0)
         return QCoreApplication::translate(
             "rdmalab::app::DataPathView",
-            "✗ no ACK or NAK arrived: retry_cnt 0, failed at the first timeout");
-    return (*retryCnt == 1 ? QCoreApplication::translate(
-                                 "rdmalab::app::DataPathView",
-                                 "✗ no ACK or NAK arrived: retried %1 time (retry_cnt), then failed")
-                           : QCoreApplication::translate(
-                                 "rdmalab::app::DataPathView",
-                                 "✗ no ACK or NAK arrived: retried %1 times (retry_cnt), then failed"))
+            "✗ no ACK: retry_cnt 0, failed at the first timeout or sequence NAK");
+    return (*retryCnt == 1
+                ? QCoreApplication::translate(
+                      "rdmalab::app::DataPathView",
+                      "✗ no ACK: retried %1 time (retry_cnt) after a timeout or sequence NAK, then failed")
+                : QCoreApplication::translate(
+                      "rdmalab::app::DataPathView",
+                      "✗ no ACK: retried %1 times (retry_cnt) after timeouts or sequence NAKs, then failed"))
         .arg(*retryCnt);
+}
+
+QString unacknowledgedText(const QString& qpType) {
+    return QCoreApplication::translate(
+               "rdmalab::app::DataPathView",
+               "%1: no ACK comes back; A's completion means the request left, not that "
+               "it arrived")
+        .arg(qpType);
 }
 
 QString localProtectionText(bool returned) {

@@ -53,7 +53,7 @@ enum class Fault {
     RemoteAccess,    ///< IBV_WC_REM_ACCESS_ERR: the responder refused the rkey, the range or the rights
     RemoteInvalid,   ///< IBV_WC_REM_INV_REQ_ERR: the responder found the request invalid
     RemoteOperation, ///< IBV_WC_REM_OP_ERR: the responder could not carry the request out
-    RetryExceeded,   ///< IBV_WC_RETRY_EXC_ERR: no ACK or NAK arrived, retry_cnt ran out
+    RetryExceeded,   ///< IBV_WC_RETRY_EXC_ERR: retry_cnt ran out (ACK timeouts or PSN-sequence NAKs)
     LocalProtection, ///< IBV_WC_LOC_PROT_ERR: A's own lkey, range or rights refused on A
     Other,           ///< any other status: named, with no cause invented for it
 };
@@ -72,6 +72,8 @@ const FaultStory& faultStory(Fault fault);
 QString rnrNakText(std::optional<int> rnrRetry);
 /// Retries exhausted without an answer, by the requester's retry_cnt.
 QString retryExceededText(std::optional<int> retryCnt);
+/// A successful request of a QP that is not RC (`qpType` "UC", "UD"): nothing acknowledges it.
+QString unacknowledgedText(const QString& qpType);
 /// A's lkey refused on A: before anything is sent (`returned` false), or when the bytes a READ or an atomic
 /// brought back were to be written into A's memory.
 QString localProtectionText(bool returned);

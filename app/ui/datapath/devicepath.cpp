@@ -27,8 +27,8 @@ constexpr PathStory kHardware{
                                       "dashed = illustration of what happens inside the NIC"),
     .loopback = QT_TRANSLATE_NOOP(
         "rdmalab::app::DataPathView",
-        "A and B are both on %1: the NIC loops the packets back inside itself, they never leave on "
-        "the wire"),
+        "A and B are both on %1: the packets usually turn around inside the NIC; whether they "
+        "reach the wire depends on the device and its configuration"),
     .doorbellToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "MMIO doorbell write"),
     .readPayload = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "NIC reads the payload (DMA)"),
     .readToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "DMA read %1"),

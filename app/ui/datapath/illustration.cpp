@@ -23,10 +23,11 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     if (fault == Fault::Flushed) {
         stages.push_back([this, hs](QParallelAnimationGroup* g) {
             overlay(host[hs].qp->rect().adjusted(4, 30, -4, -150),
-                    QCoreApplication::translate("rdmalab::app::DataPathView", "QP in ERR: nothing is sent"),
+                    QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                "QP in ERR: the request is flushed"),
                     true);
-            auto* t = token(QCoreApplication::translate("rdmalab::app::DataPathView", "flushed, not sent"),
-                            true, true, center(host[hs].sq));
+            auto* t = token(QCoreApplication::translate("rdmalab::app::DataPathView", "flushed"), true, true,
+                            center(host[hs].sq));
             travel(
                 g, t,
                 polyline({center(host[hs].sq), QPointF(center(host[hs].sq).x(), kBelowRnicY),
@@ -101,6 +102,18 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
         note(host[hs].qp->rect().adjusted(4, 30, -4, -150), retryExceededText(shown.qps[hs].retryCnt), true);
         return;
     }
+    // UC and UD acknowledge nothing (the responder answers only RC: rxe_resp.c acknowledge()), so the
+    // requester's success says only that the request left: whether it arrived is B's to show (its receive
+    // completion, its memory), and nothing is drawn arriving or coming back.
+    const QString qpType = shown.qps[hs].type;
+    if (success && !qpType.isEmpty() && qpType != QLatin1String("RC")) {
+        stages.push_back([this, s, hs, request, looped](QParallelAnimationGroup* g) {
+            auto* t = token(request, true, false, center(host[hs].sq));
+            travel(g, t, halfwayPath(s, center(host[hs].sq), looped), ms(700));
+        });
+        note(host[hs].qp->rect().adjusted(4, 30, -4, -150), unacknowledgedText(qpType), false);
+        return;
+    }
     Block* at = shape.send ? host[hr].rq : host[hr].mtt;
     stages.push_back([this, s, hs, at, request](QParallelAnimationGroup* g) {
         auto* t = token(request, true, false, center(host[hs].sq));
@@ -135,7 +148,7 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     if (fetches) {
         const bool atomic = shape.atomic;
         stages.push_back([this, r, hr, bytes, atomic, bufferB, story](QParallelAnimationGroup* g) {
-            overlay(bufferB, QString::fromUtf8(atomic ? story->atomicOverlay : story->responderRead), false);
+            overlay(bufferB, pathText(atomic ? story->atomicOverlay : story->responderRead), false);
             auto* t = token(atomic ? pathText(story->atomicToken) : pathText(story->readToken).arg(bytes),
                             true, false, bufferLanePoint(r));
             travel(g, t, dmaPath(r, center(host[hr].mtt), false), ms(600));
@@ -165,7 +178,7 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     if (fault == Fault::LocalProtection) return;
     const bool send = shape.send;
     stages.push_back([this, r, bytes, send, at, bufferB, story](QParallelAnimationGroup* g) {
-        overlay(bufferB, QString::fromUtf8(send ? story->landReceive : story->landOneSided), false);
+        overlay(bufferB, pathText(send ? story->landReceive : story->landOneSided), false);
         auto* t = token(pathText(story->writeToken).arg(bytes), true, false, center(at));
         travel(g, t, dmaPath(r, center(at), true), ms(600));
     });

@@ -120,7 +120,7 @@ ErrorInfo explain_errno(const std::string& verb, int err, const std::string& det
         } else if (verb == "ibv_destroy_cq") {
             info.cause = prefix +
                          "The completion queue is still used by a queue pair (as its send or receive CQ) or "
-                         "by a shared receive queue.";
+                         "by an XRC or tag-matching shared receive queue (a plain SRQ has no CQ).";
             info.fix = "Destroy the queue pairs that use this CQ first, then the CQ.";
         } else if (verb == "ibv_destroy_comp_channel") {
             info.cause = prefix + "Completion queues created with this channel still exist.";
@@ -172,8 +172,9 @@ ErrorInfo explain_reg_mr_error(int err, std::size_t length, unsigned access) {
         return info;
     }
     if ((err == EINVAL || err == EOPNOTSUPP) && (access & IBV_ACCESS_ON_DEMAND)) {
-        info.cause = "IBV_ACCESS_ON_DEMAND asks for on-demand paging (pages pinned only while the NIC uses "
-                     "them), and this device offers none (ibv_query_device_ex reports no IBV_ODP_SUPPORT). "
+        info.cause = "IBV_ACCESS_ON_DEMAND asks for on-demand paging (pages are not pinned: the device "
+                     "faults them in when it touches them, and the kernel invalidates its mappings when they "
+                     "move), and this device offers none (ibv_query_device_ex reports no IBV_ODP_SUPPORT). "
                      "Linux 6.1 refuses it with EINVAL, later kernels with EOPNOTSUPP.";
         info.fix = "Register without IBV_ACCESS_ON_DEMAND (the region is then pinned as a whole), or use a "
                    "device with ODP.";
@@ -338,9 +339,11 @@ ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, 
             if (!detail.empty()) detail += "; ";
             detail += fmt::format("not allowed {}", fmt::join(qp_attr_mask_names(unexpected), "|"));
         }
-        info.cause = fmt::format("The attribute mask for {} is wrong: {}. The transition requires exactly {} "
-                                 "(IBTA vol. 1, 11.2.5 / ibv_modify_qp(3)).",
-                                 transition, detail, fmt::join(qp_attr_mask_names(required_mask), "|"));
+        info.cause =
+            fmt::format("The attribute mask for {} is wrong: {}. The transition requires at least {} "
+                        "and accepts a few optional attributes besides (IBTA vol. 1, 11.2.5 / "
+                        "ibv_modify_qp(3)).",
+                        transition, detail, fmt::join(qp_attr_mask_names(required_mask), "|"));
         info.fix = "Use the named transition (to_init/to_rtr/to_rts ...) or pass the required mask bits and "
                    "nothing the transition does not accept.";
     } else if (err == EINVAL) {
@@ -389,24 +392,29 @@ ErrorInfo explain_wc_status(ibv_wc_status status, const std::string& opcode) {
         break;
     case IBV_WC_WR_FLUSH_ERR:
         info.cause =
-            "The QP is in the Error state, moved there by an error on it (its first completion with another "
-            "status, or an asynchronous event, says which) or by a transition to ERR. Entering ERR flushes "
-            "every "
-            "work request still outstanding on the send and the receive queue, and every request posted "
-            "afterwards is flushed too; none of them was executed.";
-        info.fix = "Find the first failed completion, then move the QP to RESET and connect it again "
-                   "(INIT, RTR, RTS), and post the receives anew.";
+            "The QP is in the Error state, moved there by an error on it or by a transition to ERR. "
+            "Entering ERR flushes every work request still outstanding on the send and the receive queue, "
+            "and every request posted afterwards is flushed too. A request posted after the error was never "
+            "executed; one that was outstanding when it happened may already have been sent, and carried "
+            "out by the responder, before its completion was flushed.";
+        info.fix =
+            "Find the cause: the first completion with another status, or an asynchronous event. On "
+            "SoftRoCE in Linux 6.12 a request that failed at the requester (a bad lkey, a READ on a UC "
+            "QP) is itself reported as flushed, so check the first flushed request's lkeys, lengths and "
+            "opcode (Linux 6.1 reports it as LOC_QP_OP_ERR). Then move the QP to RESET, connect it "
+            "again (INIT, RTR, RTS) and post the receives anew.";
         break;
     case IBV_WC_RETRY_EXC_ERR:
         info.cause =
-            "No ACK or NAK came back: the request and each of its retry_cnt retransmissions waited the "
-            "local ACK timeout (4.096 µs · 2^timeout) in vain (a NAK for a PSN sequence error, a lost "
-            "packet, "
-            "also uses up one retry). The peer QP is gone or not in RTR/RTS, the QP number or GID in this "
-            "QP's path is wrong, or the link is down or drops packets. (A refused rkey is answered with a "
-            "NAK: REM_ACCESS_ERR, not this status.)";
-        info.fix = "Check the remote QP number, GID and state, and the link (`rdma link show`); retry_cnt 7 "
-                   "means 7 retransmissions, not unlimited ones.";
+            "The requester used up its retry_cnt retransmissions: each one followed either a local ACK "
+            "timeout (4.096 µs · 2^timeout with no ACK or NAK) or a NAK for a PSN sequence error (a lost "
+            "packet). The peer QP is gone or not in RTR/RTS, the QP number or GID in this QP's path is "
+            "wrong, "
+            "or the link is down or drops packets. (A refused rkey is answered with a NAK: REM_ACCESS_ERR, "
+            "not this status.)";
+        info.fix = "Check the remote QP number, GID and state, and the link (`rdma link show`). In the IBTA "
+                   "retry_cnt 7 means 7 retransmissions; SoftRoCE (rxe) treats 7 as retrying without limit, "
+                   "so there this status needs retry_cnt 0 to 6.";
         break;
     case IBV_WC_LOC_PROT_ERR:
         info.cause =
@@ -414,8 +422,8 @@ ErrorInfo explain_wc_status(ibv_wc_status status, const std::string& opcode) {
             "its lkey is wrong or of another protection domain, its range lies outside the region, or the "
             "region lacks LOCAL_WRITE where the NIC writes into it. For an RDMA READ or an atomic this is "
             "the requester's own buffer, checked when the response arrives: the responder's rkey was "
-            "accepted (a refused rkey gives REM_ACCESS_ERR). SoftRoCE (rxe, Linux 6.1) reports a bad lkey "
-            "in a SEND or RDMA WRITE as LOC_QP_OP_ERR.";
+            "accepted (a refused rkey gives REM_ACCESS_ERR). SoftRoCE reports a bad lkey in a SEND or RDMA "
+            "WRITE otherwise: Linux 6.1 as LOC_QP_OP_ERR, Linux 6.12 as WR_FLUSH_ERR.";
         info.fix = "Use the lkey and an address range of a region of the QP's protection domain, registered "
                    "with LOCAL_WRITE when the NIC writes into it (RDMA READ and atomic targets, receives).";
         break;
@@ -439,8 +447,9 @@ ErrorInfo explain_wc_status(ibv_wc_status status, const std::string& opcode) {
     case IBV_WC_LOC_QP_OP_ERR:
         info.cause =
             "The QP found this work request, or the receive it used, inconsistent. On SoftRoCE (rxe, Linux "
-            "6.1): on the requester, a bad lkey in a SEND or RDMA WRITE (IBTA: LOC_PROT_ERR); on the "
-            "responder, a receive too short for the arriving SEND (IBTA: LOC_LEN_ERR) or a receive into a "
+            "6.1): on the requester, a bad lkey in a SEND or RDMA WRITE (IBTA: LOC_PROT_ERR; Linux 6.12 "
+            "reports that request as WR_FLUSH_ERR); on the responder, a receive too short for the arriving "
+            "SEND (IBTA: LOC_LEN_ERR) or a receive into a "
             "region registered without LOCAL_WRITE (IBTA: LOC_PROT_ERR); the sender then gets REM_OP_ERR.";
         info.fix = "Check the lkeys and lengths of the work request, and on a responder the size of the "
                    "posted receives and that their regions have LOCAL_WRITE.";

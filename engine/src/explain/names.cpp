@@ -74,7 +74,8 @@ std::string_view wc_status_meaning(ibv_wc_status status) {
         return "Local QP operation error: the QP found an internal inconsistency while processing this work "
                "request, for example a malformed receive request when a SEND arrived for it (the sender "
                "then gets REM_OP_ERR). SoftRoCE (rxe, Linux 6.1) reports three more cases this way: a bad "
-               "lkey in a SEND or RDMA WRITE on the requester (IBTA: LOC_PROT_ERR), and on the responder a "
+               "lkey in a SEND or RDMA WRITE on the requester (IBTA: LOC_PROT_ERR; Linux 6.12 reports it as "
+               "WR_FLUSH_ERR), and on the responder a "
                "receive too short for the arriving SEND (IBTA: LOC_LEN_ERR) or a receive into a region "
                "registered without LOCAL_WRITE (IBTA: LOC_PROT_ERR), both answered with REM_OP_ERR.";
     case IBV_WC_LOC_EEC_OP_ERR:
@@ -86,9 +87,12 @@ std::string_view wc_status_meaning(ibv_wc_status status) {
                "the range lies outside the region, or the region lacks LOCAL_WRITE where the NIC writes "
                "into it (the target of an RDMA READ or of an atomic's original value, a receive buffer).";
     case IBV_WC_WR_FLUSH_ERR:
-        return "Work request flushed: the QP is in the Error state, so the work request was not executed. "
-               "Entering ERR flushes every work request still outstanding on both queues, and every request "
-               "posted afterwards completes with this status too.";
+        return "Work request flushed: the QP is in the Error state. Entering ERR flushes every work request "
+               "still outstanding on both queues, and every request posted afterwards completes with this "
+               "status too. A request posted after the error was never executed; one outstanding when it "
+               "happened may have been carried out before its completion was flushed. SoftRoCE in Linux "
+               "6.12 also reports the request that failed at the requester (a bad lkey) this way; Linux 6.1 "
+               "reports it as LOC_QP_OP_ERR.";
     case IBV_WC_MW_BIND_ERR:
         return "Memory window bind error: binding a memory window to a memory region failed.";
     case IBV_WC_BAD_RESP_ERR:
@@ -116,10 +120,11 @@ std::string_view wc_status_meaning(ibv_wc_status status) {
                "posted receive (IBTA: REM_INV_REQ_ERR) and a SEND into a receive whose region lacks "
                "LOCAL_WRITE.";
     case IBV_WC_RETRY_EXC_ERR:
-        return "Transport retry counter exceeded: no ACK or NAK arrived for the request within the local ACK "
-               "timeout, on the first try and on each of retry_cnt retransmissions: the peer QP is gone or "
-               "not in RTR/RTS, the destination QP number or GID is wrong, or the path is down or drops "
-               "packets. It is not an rkey refusal (REM_ACCESS_ERR).";
+        return "Transport retry counter exceeded: the request was retransmitted retry_cnt times, each time "
+               "after a local ACK timeout with no ACK or NAK, or after a NAK for a PSN sequence error (a "
+               "lost "
+               "packet): the peer QP is gone or not in RTR/RTS, the destination QP number or GID is wrong, "
+               "or the path is down or drops packets. It is not an rkey refusal (REM_ACCESS_ERR).";
     case IBV_WC_RNR_RETRY_EXC_ERR:
         return "Receiver-not-ready retry counter exceeded: a message that consumes a receive (SEND, SEND "
                "with immediate, RDMA WRITE with immediate) found none posted, and the responder answered "
