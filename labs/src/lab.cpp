@@ -281,6 +281,8 @@ std::string type_text(const Field& field) {
         return "true or false";
     case Type::text:
         return "a text";
+    case Type::hex:
+        return "bytes in hex: an even number of hex digits (e.g. 00ff10)";
     case Type::duration:
         return "a duration (e.g. 250ms, 2s)";
     case Type::choice:
@@ -632,6 +634,16 @@ Value convert(const Field& field, const std::string& text, Position where, const
         v.kind = Value::Kind::boolean;
         break;
     case Type::text:
+        v.kind = Value::Kind::text;
+        v.text = text;
+        break;
+    case Type::hex:
+        if (text.empty() ||
+            !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isxdigit(c) != 0; }))
+            fail(where, path, "must be hex digits", type_text(field), shown(text));
+        if (text.size() % 2 != 0)
+            fail(where, path, "has an odd number of hex digits (two make a byte)", type_text(field),
+                 shown(text));
         v.kind = Value::Kind::text;
         v.text = text;
         break;
@@ -1741,12 +1753,20 @@ ParameterValues seeded_values(const Lab& lab, const std::string& seed) {
         if (p.type == "choice") {
             out[p.name] = p.choices[h % p.choices.size()];
         } else if (p.type == "int") {
-            const auto span = static_cast<std::uint64_t>(*p.max - *p.min) + 1;
-            out[p.name] = std::to_string(*p.min + static_cast<std::int64_t>(h % span));
+            // In unsigned arithmetic: max - min overflows int64 for a wide range, and the full 64-bit range
+            // has 2^64 values, one more than a uint64_t counts (then every h is a value of its own).
+            const std::uint64_t width =
+                static_cast<std::uint64_t>(*p.max) - static_cast<std::uint64_t>(*p.min);
+            const std::uint64_t offset =
+                width == std::numeric_limits<std::uint64_t>::max() ? h : h % (width + 1);
+            out[p.name] =
+                std::to_string(static_cast<std::int64_t>(static_cast<std::uint64_t>(*p.min) + offset));
         } else { // size: a power of two in [min, max], or min when there is none
             std::vector<std::int64_t> powers;
-            for (std::int64_t v = 1; v > 0 && v <= *p.max; v *= 2)
-                if (v >= *p.min) powers.push_back(v);
+            for (std::int64_t v = 1;; v *= 2) { // stops before doubling past max, so never overflows
+                if (v >= *p.min && v <= *p.max) powers.push_back(v);
+                if (v > *p.max / 2) break;
+            }
             out[p.name] = std::to_string(powers.empty() ? *p.min : powers[h % powers.size()]);
         }
     }

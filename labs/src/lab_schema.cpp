@@ -217,7 +217,7 @@ constexpr std::array<Field, 5> kWriteMemory = {{
      0,
      0,
      "bytes of this text (a step's `text` is its explanation)"},
-    {"hex", Type::text, false, {}, {}, {}, 0, 0, "bytes in hex, e.g. 00ff10"},
+    {"hex", Type::hex, false, {}, {}, {}, 0, 0, "bytes in hex, e.g. 00ff10"},
     {"u64", Type::u64, false, {}, {}, {}, 0, 0, "an 8-byte value in host order"},
 }};
 
@@ -950,7 +950,7 @@ constexpr std::array<Field, 8> kBytesFields = {{
     {"offset", Type::size, false, {}, {}, {}, 0, 16 * kGiB, "default 0"},
     {"length", Type::size, false, {}, {}, {}, 0, 16 * kGiB, "default: the length of the value"},
     {"text", Type::text, false, {}, {}, {}, 0, 0, "the bytes of this text (repeated over `length`)"},
-    {"hex", Type::text, false, {}, {}, {}, 0, 0, "these bytes, in hex"},
+    {"hex", Type::hex, false, {}, {}, {}, 0, 0, "these bytes, in hex"},
     {"u64", Type::u64, false, {}, {}, {}, 0, 0, "an 8-byte value in host order"},
     {"zero", Type::boolean, false, {}, {}, {}, 0, 0, "all zero (true) or not all zero (false)"},
     {"same_as", Type::map, false, {}, {}, kSameAsFields, 0, 0, "equal to another region's bytes"},

@@ -71,6 +71,19 @@ class CliArgsTest : public QObject {
         }
     }
 
+    void aParameterValueNeverCrashesTheRunner() {
+        // Issue 32: a text parameter that looked like a size too large for 64 bits aborted `lab run` (an
+        // uncaught std::out_of_range): a text parameter stays text.
+        auto run = runCli({"lab", "run", "send", "--param", "message=99999999999999999999999KiB"});
+        QVERIFY2(!run.crashed, qPrintable(run.err));
+        QVERIFY2(!run.err.contains("terminate called"), qPrintable(run.err));
+        // The same value for a size parameter is refused by name, before anything runs.
+        run = runCli({"lab", "run", "send", "--param", "size=99999999999999999999999KiB"});
+        QVERIFY2(!run.crashed, qPrintable(run.err));
+        QVERIFY2(run.exitCode != 0, qPrintable(run.out));
+        QVERIFY2(run.err.contains("parameter 'size'"), qPrintable(run.err));
+    }
+
     void atomicsNeedEightBytes() {
         const auto run = runCli({"op", "cas", "--size", "16"});
         QCOMPARE(run.exitCode, 2);

@@ -306,6 +306,38 @@ steps:
         QCOMPARE(error.field, std::string("parameters[3].vary"));
     }
 
+    void aSeedDrawsFromTheWidestRangesWithoutOverflow() {
+        // Issue 32: the full 64-bit int range divided by zero (SIGFPE), and a size whose max is 2^62 or more
+        // doubled past INT64_MAX and never ended. Both now draw a value in range.
+        const std::string text = R"(lab: 1
+id: wide
+chapter: 2
+title: {en: "Wide", zh: "宽"}
+level: basic
+minutes: 1
+objectives: [{en: "o", zh: "目标"}]
+parameters:
+  - {name: any, type: int, default: 0, min: -9223372036854775808, max: 9223372036854775807, vary: true, text: {en: "a", zh: "任意"}}
+  - {name: huge, type: size, default: 8, min: 8, max: 9223372036854775807, vary: true, text: {en: "h", zh: "大"}}
+  - {name: top, type: size, default: 4611686018427387904, min: 4611686018427387904, max: 4611686018427387904, vary: true, text: {en: "t", zh: "顶"}}
+steps:
+  - {id: note, text: {en: "{any} {huge} {top}", zh: "{any} {huge} {top}"}}
+)";
+        LabError error;
+        const auto lab = parse_lab(text, "wide.yaml", error);
+        QVERIFY2(lab, error.to_string().c_str());
+        std::set<std::string> anys;
+        for (const char* student : {"alice", "bob", "carol", "dave"}) {
+            const auto v = seeded_values(*lab, student);
+            anys.insert(v.at("any"));
+            const auto huge = std::stoll(v.at("huge"));
+            QVERIFY(huge >= 8 && (huge & (huge - 1)) == 0);
+            QCOMPARE(v.at("top"), std::string("4611686018427387904")); // 2^62: the only power of two there
+            QVERIFY2(instantiate(*lab, v, error), error.to_string().c_str());
+        }
+        QVERIFY(anys.size() >= 3);
+    }
+
     void instantiateRejectsBadValues() {
         const Lab lab = loadExample();
         const int param_line = lab.parameters[0].position.line;

@@ -524,6 +524,45 @@ class TestServeAbuse : public QObject {
         QVERIFY(inOrder);
     }
 
+    void theEngineEndsWithTheProgramThatStartedIt() {
+        // Issue 32: a killed app left its engine running (its stdin pipe was still open in another process,
+        // here this test's). A shell starts the engine on a copy of its stdin, prints the engine's pid and
+        // waits; the shell is killed with SIGKILL, and the engine must be gone within 5 s.
+        QProcess shell;
+        shell.setProgram(QStringLiteral("/bin/sh"));
+        shell.setArguments({QStringLiteral("-c"),
+                            QStringLiteral("exec 3<&0; \"$0\" serve --stdio <&3 & echo $!; wait"),
+                            RDMALAB_CLI_PATH});
+        shell.start();
+        QVERIFY(shell.waitForStarted(10000));
+        QVERIFY(shell.waitForReadyRead(10000));
+        const QByteArray pid = shell.readLine().trimmed();
+        QVERIFY2(!pid.isEmpty(), "the shell printed no pid");
+        const QString stat = QStringLiteral("/proc/") + QString::fromLatin1(pid) + QStringLiteral("/stat");
+        // Running (not gone, and not a zombie nobody has reaped yet: a container's init may not reap).
+        auto alive = [&stat] {
+            QFile file(stat);
+            if (!file.open(QIODevice::ReadOnly)) return false;
+            const QByteArray line = file.readAll();
+            const auto close = line.lastIndexOf(')');
+            return close >= 0 && line.size() > close + 2 && line[close + 2] != 'Z' && line[close + 2] != 'X';
+        };
+        // The engine answers before the shell goes: it is up and reading.
+        shell.write("{\"id\":1,\"cmd\":\"hello\"}\n");
+        QVERIFY(shell.waitForReadyRead(10000));
+        QVERIFY(alive());
+        shell.kill();
+        QVERIFY(shell.waitForFinished(5000));
+        QElapsedTimer waited;
+        waited.start();
+        while (alive() && waited.elapsed() < 5000)
+            QTest::qWait(50);
+        QVERIFY2(
+            !alive(),
+            qPrintable(
+                QStringLiteral("engine %1 still runs 5 s after the app died").arg(QString::fromLatin1(pid))));
+    }
+
     void endOfInputEndsTheEngineCleanly() {
         Engine engine;
         QVERIFY(engine.started());

@@ -18,6 +18,7 @@ enum class Type {
     u64,        ///< 0 .. 2^64-1, decimal or 0x-hex
     boolean,    ///< true / false
     text,       ///< any string
+    hex,        ///< bytes as an even number of hex digits: "00ff10"
     duration,   ///< milliseconds: 250, "250ms", "2s"
     choice,     ///< one of `choices`
     flags,      ///< a list of distinct `choices` (may be empty)

@@ -356,9 +356,10 @@ void do_write_memory(State& s, const Step& step, StepResult&) {
                                       name));
     std::vector<std::uint8_t> bytes;
     if (const Value* t = arg(step, "string")) bytes.assign(t->text.begin(), t->text.end());
-    if (const Value* h = arg(step, "hex"))
-        for (std::size_t i = 0; i + 1 < h->text.size(); i += 2)
-            bytes.push_back(static_cast<std::uint8_t>(std::stoul(h->text.substr(i, 2), nullptr, 16)));
+    if (const Value* h = arg(step, "hex")) {
+        const auto decoded = hex_bytes(h->text);
+        bytes.insert(bytes.end(), decoded.begin(), decoded.end());
+    }
     if (const Value* v = arg(step, "u64")) {
         const std::uint64_t value = v->as_u64();
         bytes.resize(bytes.size() + 8);

@@ -140,7 +140,7 @@ ExpectationOutcome check_completion(const State& s, const Expectation& e, const 
             at = static_cast<std::size_t>(index->integer);
         } else {
             const auto it = s.values.find(index->text);
-            at = it != s.values.end() ? std::stoul(it->second) : std::stoul(index->text);
+            at = index_number(it != s.values.end() ? it->second : index->text);
         }
         description = fmt::format("[{}] {}", at, description);
     }
@@ -219,8 +219,7 @@ ExpectationOutcome check_bytes(const State& s, const Expectation& e, const std::
         expected.assign(t->text.begin(), t->text.end());
         what = "\"" + t->text + "\"";
     } else if (const Value* h = e.value.find("hex")) {
-        for (std::size_t i = 0; i + 1 < h->text.size(); i += 2)
-            expected.push_back(static_cast<std::uint8_t>(std::stoul(h->text.substr(i, 2), nullptr, 16)));
+        expected = hex_bytes(h->text);
         what = "hex " + h->text;
     } else if (const Value* u = e.value.find("u64")) {
         const std::uint64_t v = u->as_u64();
@@ -363,6 +362,51 @@ ExpectationOutcome check_compare(const State& s, const Expectation& e, const std
                 language);
 }
 
+/// Checks one expectation of a step that ran (not `fails`, not one that does not apply), appending its
+/// outcome.
+void check_one(State& s, const Expectation& e, const StepResult& r, const std::string& language,
+               std::vector<ExpectationOutcome>& out) {
+    if (e.kind == "completions") {
+        const auto wanted = static_cast<std::size_t>(e.value.integer);
+        std::string observed = fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms);
+        if (!r.completions.empty()) observed += "; the first: " + describe_completion(r.completions.front());
+        out.push_back(make("completions", fmt::format("exactly {}", wanted), r.completions.size() == wanted,
+                           observed, &e, language));
+    } else if (e.kind == "completion") {
+        out.push_back(check_completion(s, e, r, language));
+    } else if (e.kind == "qp_state") {
+        try {
+            out.push_back(check_qp_state(s, e, language));
+        } catch (const RdmaError& query_error) {
+            out.push_back(
+                make("qp_state", value_text(e.value), false, error_text(query_error.info()), &e, language));
+        }
+    } else if (e.kind == "bytes") {
+        out.push_back(check_bytes(s, e, language));
+    } else if (e.kind == "compare") {
+        out.push_back(check_compare(s, e, language));
+    } else if (e.kind == "cm_event") {
+        const auto it = r.results.find("event");
+        const std::string got = it == r.results.end() ? "no event read" : it->second;
+        std::string observed = got;
+        if (got != "none" && r.results.count("status")) observed += ", status " + r.results.at("status");
+        if (got == "none") observed = fmt::format("no event within {} ms", r.timeout_ms);
+        out.push_back(make("cm_event", e.value.text, got == e.value.text, observed, &e, language));
+    } else if (e.kind == "event") {
+        const bool wanted = e.value.boolean;
+        const std::string observed = !r.event_arrived   ? "no wait happened"
+                                     : *r.event_arrived ? "an event arrived"
+                                                        : fmt::format("no event within {} ms", r.timeout_ms);
+        out.push_back(make("event", wanted ? "an event arrives" : "no event arrives",
+                           r.event_arrived && *r.event_arrived == wanted, observed, &e, language));
+    } else if (e.kind == "async_event") {
+        out.push_back(check_async_event(s, e, r, language));
+    } else {
+        out.push_back(
+            make(e.kind, value_text(e.value), false, "the runner does not know this kind", &e, language));
+    }
+}
+
 } // namespace
 
 ExpectationOutcome check_prediction(const State& s, const Prediction& prediction, StepOutcome& outcome) {
@@ -454,46 +498,15 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
             not_checked(e);
             continue;
         }
-        if (e.kind == "completions") {
-            const auto wanted = static_cast<std::size_t>(e.value.integer);
-            std::string observed = fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms);
-            if (!r.completions.empty())
-                observed += "; the first: " + describe_completion(r.completions.front());
-            out.push_back(make("completions", fmt::format("exactly {}", wanted),
-                               r.completions.size() == wanted, observed, &e, language));
-        } else if (e.kind == "completion") {
-            out.push_back(check_completion(s, e, r, language));
-        } else if (e.kind == "qp_state") {
-            try {
-                out.push_back(check_qp_state(s, e, language));
-            } catch (const RdmaError& query_error) {
-                out.push_back(make("qp_state", value_text(e.value), false, error_text(query_error.info()), &e,
-                                   language));
-            }
-        } else if (e.kind == "bytes") {
-            out.push_back(check_bytes(s, e, language));
-        } else if (e.kind == "compare") {
-            out.push_back(check_compare(s, e, language));
-        } else if (e.kind == "cm_event") {
-            const auto it = r.results.find("event");
-            const std::string got = it == r.results.end() ? "no event read" : it->second;
-            std::string observed = got;
-            if (got != "none" && r.results.count("status")) observed += ", status " + r.results.at("status");
-            if (got == "none") observed = fmt::format("no event within {} ms", r.timeout_ms);
-            out.push_back(make("cm_event", e.value.text, got == e.value.text, observed, &e, language));
-        } else if (e.kind == "event") {
-            const bool wanted = e.value.boolean;
-            const std::string observed = !r.event_arrived ? "no wait happened"
-                                         : *r.event_arrived
-                                             ? "an event arrived"
-                                             : fmt::format("no event within {} ms", r.timeout_ms);
-            out.push_back(make("event", wanted ? "an event arrives" : "no event arrives",
-                               r.event_arrived && *r.event_arrived == wanted, observed, &e, language));
-        } else if (e.kind == "async_event") {
-            out.push_back(check_async_event(s, e, r, language));
-        } else {
-            out.push_back(
-                make(e.kind, value_text(e.value), false, "the runner does not know this kind", &e, language));
+        // A value the runner cannot read (a hex text that is not hex, an index that is not a number) breaks
+        // this expectation with the reason, and the run goes on: no exception leaves a step.
+        try {
+            check_one(s, e, r, language, out);
+        } catch (const std::exception& problem) {
+            out.push_back(make(
+                e.kind, value_text(e.value), false,
+                fmt::format("not checked: the runner could not read this expectation ({})", problem.what()),
+                &e, language));
         }
     }
     return out;

@@ -8,11 +8,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -73,6 +75,27 @@ Endpoint endpoint_of(const std::string& object_name) {
 
 std::string hex(std::uint64_t value) {
     return fmt::format("0x{:x}", value);
+}
+
+std::vector<std::uint8_t> hex_bytes(const std::string& text) {
+    if (text.size() % 2 != 0 ||
+        !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isxdigit(c) != 0; }))
+        throw LabRunError(fmt::format("'{}' is not bytes in hex (an even number of hex digits)", text));
+    std::vector<std::uint8_t> bytes;
+    for (std::size_t i = 0; i < text.size(); i += 2) {
+        unsigned byte = 0;
+        (void)std::from_chars(text.data() + i, text.data() + i + 2, byte, 16); // checked above
+        bytes.push_back(static_cast<std::uint8_t>(byte));
+    }
+    return bytes;
+}
+
+std::size_t index_number(const std::string& text) {
+    std::size_t n = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (error != std::errc{} || end != text.data() + text.size() || text.empty())
+        throw LabRunError(fmt::format("completion index '{}' is not a whole number", text));
+    return n;
 }
 
 std::string lower(std::string_view text) {
@@ -150,16 +173,22 @@ bool implements_every_action();
 
 namespace {
 
-/// "4KiB" -> "4096", "2MiB" -> "2097152"; other text unchanged (parameter values as texts show them).
-std::string normalised_parameter(const std::string& typed) {
+/// A size or int parameter given as "4KiB" -> "4096", "2MiB" -> "2097152" (parameter values as texts show
+/// them). Any other parameter's value is text and stays as typed, and so does a number that would not fit in
+/// 64 bits (the lab's own check of the value then refuses it).
+std::string normalised_parameter(const Parameter& parameter, const std::string& typed) {
+    if (parameter.type != "size" && parameter.type != "int") return typed;
     static const std::pair<const char*, std::uint64_t> units[] = {
         {"KiB", 1ULL << 10}, {"MiB", 1ULL << 20}, {"GiB", 1ULL << 30}, {"k", 1ULL << 10}, {"M", 1ULL << 20}};
     for (const auto& [suffix, scale] : units) {
         const std::string s = suffix;
         if (typed.size() > s.size() && typed.compare(typed.size() - s.size(), s.size(), s) == 0) {
             const std::string digits = typed.substr(0, typed.size() - s.size());
-            if (!digits.empty() && std::all_of(digits.begin(), digits.end(), ::isdigit))
-                return std::to_string(std::stoull(digits) * scale);
+            std::uint64_t number = 0;
+            const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+            if (error == std::errc{} && end == digits.data() + digits.size() &&
+                number <= std::numeric_limits<std::uint64_t>::max() / scale)
+                return std::to_string(number * scale);
         }
     }
     return typed;
@@ -343,7 +372,7 @@ LabRun::LabRun(Lab lab, std::shared_ptr<Tracer> tracer, LabRunOptions options)
         s.outcomes[i].id = s.lab.steps[i].id;
     for (const auto& p : s.lab.parameters) {
         const auto given = s.options.parameters.find(p.name);
-        s.values[p.name] = given != s.options.parameters.end() ? normalised_parameter(given->second)
+        s.values[p.name] = given != s.options.parameters.end() ? normalised_parameter(p, given->second)
                                                                : value_text(p.default_value);
     }
 }

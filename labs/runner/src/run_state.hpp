@@ -111,6 +111,12 @@ Endpoint endpoint_of(const std::string& object_name);
 // ---- value formats (docs/lab-format.md, "Value paths and placeholders") ------------------------------
 
 std::string hex(std::uint64_t value);
+/// "00ff10" -> {0x00, 0xff, 0x10}; throws LabRunError for anything but an even number of hex digits (lab
+/// check refuses such a file and a parameter's value is checked when it is filled in: this is the last
+/// line of defence).
+std::vector<std::uint8_t> hex_bytes(const std::string& text);
+/// A completion index given as text (a parameter's value): a whole number, or LabRunError.
+std::size_t index_number(const std::string& text);
 std::string lower(std::string_view text);
 std::string status_name(ibv_wc_status status); ///< "rem_access_err"
 std::string opcode_name(ibv_wc_opcode opcode); ///< "rdma_write"
