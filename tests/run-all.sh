@@ -101,7 +101,7 @@ trap 'rm -rf "$logs"' EXIT
 tidy_pid=""
 if [ $mode != quick ]; then
   tidy_began=$(date +%s)
-  chrt --idle 0 nice -n 19 bash -c 'cmake --preset dev -B build/tidy >/dev/null && exec tests/lint/tidy.sh build/tidy' \
+  chrt --idle 0 nice -n 19 bash -c 'cmake --preset dev -B build/tidy -DCMAKE_UNITY_BUILD=OFF >/dev/null && exec tests/lint/tidy.sh build/tidy' \
     >"$logs/tidy.log" 2>&1 &
   tidy_pid=$!
 fi

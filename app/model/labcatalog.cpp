@@ -1,5 +1,7 @@
 #include "labcatalog.h"
 
+#include "qtstrings.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -17,10 +19,6 @@ namespace {
 
 // The internal id of a row: 0 for a chapter row, chapter row + 1 for a lab row (its parent's row).
 constexpr quintptr kChapterRow = 0;
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 /// The line of a lab file's top-level `id:` (1 when it cannot be found).
 int idLine(const QString& file) {

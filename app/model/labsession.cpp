@@ -1,5 +1,6 @@
 #include "labsession.h"
 
+#include "qtstrings.h"
 #include "rdmalab/fields.hpp"
 
 #include <QTimer>
@@ -19,10 +20,6 @@ QString firstSentence(const QString& text, int max) {
     }
     if (out.size() > max) out = out.left(max - 1).trimmed() + QStringLiteral("…");
     return out;
-}
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
 }
 
 /// A step's prediction as the engine asks it ({"question", "choices": [{"value", "text"}]}).

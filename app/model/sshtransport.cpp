@@ -1,5 +1,7 @@
 #include "sshtransport.h"
 
+#include "qtstrings.h"
+
 #include <QCoreApplication>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -8,15 +10,6 @@
 namespace rdmalab::app {
 
 namespace {
-
-/// `value` quoted for the remote user's shell (ssh hands the command to it as one string).
-QString shellQuoted(const QString& value) {
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:=+-]+$"));
-    if (plain.match(value).hasMatch()) return value;
-    QString quoted = value;
-    quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));
-    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
-}
 
 /// What ssh said, without its routine notices, for a message.
 QString sshWords(const QString& err) {

@@ -1,4 +1,7 @@
 #include "vmtransport.h"
+
+#include "qtstrings.h"
+
 #include "rdmalab/buildpaths.hpp"
 
 #include "guesttmpfs.h"
@@ -24,13 +27,6 @@ QString prepareScript() {
     const QString script =
         QString::fromUtf8(build::source_dir()) + QStringLiteral("/tests/softroce/prepare.sh");
     return QFileInfo::exists(script) ? script : QStringLiteral("tests/softroce/prepare.sh");
-}
-
-/// `value` quoted for bash.
-QString shellQuoted(const QString& value) {
-    QString quoted = value;
-    quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));
-    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
 
 /// A path inside a qemu option (commas are doubled).

@@ -1,5 +1,6 @@
 #include "workbenchsession.h"
 
+#include "qtstrings.h"
 #include "rdmalab/fields.hpp"
 
 #include <QTimer>
@@ -7,10 +8,6 @@
 namespace rdmalab::app {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString jsonText(const nlohmann::json& value) {
     return value.is_string() ? qs(value.get<std::string>()) : qs(value.dump());

@@ -1,5 +1,7 @@
 #include "labwindow.h"
 
+#include "qtstrings.h"
+
 #include "datapath/datapathview.h"
 #include "language.h"
 
@@ -44,10 +46,6 @@
 namespace rdmalab::app {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 /// A parameter's default as the lab file gives it.
 QString defaultText(const labs::Value& v) {

@@ -1,5 +1,7 @@
 // `rdmalab-cli lab check` and `lab list`: the lab files without a device (labs/include/rdmalab/lab.hpp).
 #include "lab_cli.hpp"
+
+#include "cli.hpp"
 #include "lab_run_cli.hpp"
 #include "options.hpp"
 
@@ -22,8 +24,6 @@ int lab_usage(const std::string& message) {
 }
 
 namespace {
-
-constexpr int kExitFailure = 1;
 
 /// `lab check FILE...`: each file parsed and validated; its error lines, or "FILE: ok (N steps)".
 int lab_check(const std::vector<std::string>& files) {

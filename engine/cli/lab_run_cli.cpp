@@ -18,9 +18,6 @@ namespace rdmalab::cli {
 
 namespace {
 
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
-
 struct RunArgs {
     std::string lab; ///< id or file
     labs::ParameterValues parameters;

@@ -29,9 +29,6 @@ namespace rdmalab::cli {
 
 namespace {
 
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
-
 int usage_error(const std::string& message) {
     std::fprintf(stderr,
                  "rdmalab-cli: %s\n\n%s\n`rdmalab-cli --help` lists every option and value; so does `man "

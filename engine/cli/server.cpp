@@ -157,6 +157,8 @@ bool read_line(std::istream& in, std::string& line, std::size_t limit, bool& too
     }
 }
 
+} // namespace
+
 /// A measurement running on its own thread while the server keeps reading commands (bench.stop).
 /// A reporter thread drains the live feed every kReportIntervalMs and emits "measure" events, so
 /// front ends get batched figures at a steady rate whatever the message rate.
@@ -296,8 +298,6 @@ class BenchJob {
     bool finished_ = false;
     std::thread worker_, reporter_;
 };
-
-} // namespace
 
 class Server::Impl {
   public:

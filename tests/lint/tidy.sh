@@ -8,6 +8,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:?usage: tidy.sh BUILD_DIR [--update-baseline]}" && pwd)
 baseline=$root/tests/lint/tidy-baseline.txt
 cd "$root"
+# clang-tidy analyses each source file with its own compile command; a unity build (the presets' default)
+# lists only the merged files, and every source would be skipped as "not built".
+if grep -q '^CMAKE_UNITY_BUILD:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  echo "tidy: $build is a unity build; configure one without it: cmake --preset dev -B build/tidy -DCMAKE_UNITY_BUILD=OFF" >&2
+  exit 2
+fi
 
 mapfile -t files < <(git ls-files 'engine/*.cpp' 'labs/*.cpp' 'app/*.cpp')
 out=$(mktemp)

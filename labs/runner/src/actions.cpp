@@ -24,7 +24,6 @@ namespace rdmalab::labs::run {
 
 namespace {
 
-constexpr int kDefaultTimeoutMs = 10000;
 constexpr std::uint32_t kDefaultQkey = 0x11111111;
 constexpr unsigned kDefaultQpAccess =
     IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;

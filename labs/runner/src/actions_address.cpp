@@ -23,7 +23,8 @@ namespace rdmalab::labs::run {
 
 namespace {
 
-constexpr int kDefaultTimeoutMs = 5000;
+/// How long address and route resolution wait when a step gives no `timeout:`, in ms.
+constexpr int kResolveTimeoutMs = 5000;
 
 std::filesystem::path port_dir(const DeviceState& d) {
     return std::filesystem::path("/sys/class/infiniband") / d.name / "ports" / std::to_string(d.port);
@@ -86,7 +87,7 @@ void do_add_address(State& s, const Step& step, StepResult& r) {
     const auto& d = device(s);
     const std::string address = text(step, "address");
     const int prefix = static_cast<int>(integer(step, "prefix", 32));
-    const int timeout_ms = static_cast<int>(integer(step, "timeout", kDefaultTimeoutMs));
+    const int timeout_ms = static_cast<int>(integer(step, "timeout", kResolveTimeoutMs));
     const std::string gid = ipv4_mapped_gid(address);
     if (gid.empty()) throw LabRunError("'" + address + "' is not an IPv4 address (a.b.c.d)");
     const std::string netdev = netdev_of(d);
@@ -120,7 +121,7 @@ void do_remove_address(State& s, const Step& step, StepResult& r) {
     const std::string name = text(step, "address");
     const auto& added = s.object(s.addresses, step, "address");
     const auto& d = device(s);
-    const int timeout_ms = static_cast<int>(integer(step, "timeout", kDefaultTimeoutMs));
+    const int timeout_ms = static_cast<int>(integer(step, "timeout", kResolveTimeoutMs));
     added->remove();
     const std::string gid = ipv4_mapped_gid(added->address());
     const std::string netdev = added->netdev();

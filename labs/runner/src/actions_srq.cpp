@@ -13,8 +13,6 @@ namespace rdmalab::labs::run {
 
 namespace {
 
-constexpr int kDefaultTimeoutMs = 10000;
-
 using Results = std::map<std::string, std::string>;
 
 void set_srq_values(State& s, const std::string& name, const ibv_srq_attr& attr) {

@@ -298,8 +298,6 @@ const char* to_string(StepOutcome::State state) {
     return "not_run";
 }
 
-namespace {
-
 /// One thread that performs every step and the teardown of one run, one call at a time; the caller waits.
 /// Why: a step may change the credentials of the thread that runs it (set_memlock's capset), and the
 /// kernel refuses write()-based verbs (ib_uverbs_write: EACCES) on any uverbs file opened under other
@@ -354,8 +352,6 @@ class RunThread {
     bool quit_ = false;
     std::thread thread_; ///< last: started once the members it uses exist
 };
-
-} // namespace
 
 struct LabRun::Impl : State {
     RunThread thread;

@@ -167,6 +167,11 @@ DeviceState& device(State& s);
 void record_memory(State& s, const MemoryRegion& mr, const std::string& name, const std::string& when);
 /// How many bytes of each region a workbench snapshot reports (LabRun::snapshot).
 inline constexpr std::size_t kSnapshotBytes = 64;
+
+/// How long a step that waits (a completion, a receive, an SRQ limit event) waits when its `timeout:` is
+/// unset, in ms.
+inline constexpr int kDefaultTimeoutMs = 10000;
+
 /// Records `name` as created (teardown destroys in reverse order).
 void remember(State& s, const std::string& name);
 /// Sets the {E.qp.*} values of QP `name` from its current state.
