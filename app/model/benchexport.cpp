@@ -1,6 +1,5 @@
 #include "benchexport.h"
 
-#include <QSaveFile>
 #include <QStringList>
 
 namespace rdmalab::app {
@@ -118,19 +117,6 @@ nlohmann::json runsToJson(const std::vector<BenchRun>& runs) {
         array.push_back(std::move(o));
     }
     return array;
-}
-
-QString writeFileAtomically(const QString& path, const QByteArray& bytes) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("Could not open '%1' for writing: %2").arg(path, file.errorString());
-    if (file.write(bytes) != bytes.size()) {
-        const QString error = file.errorString();
-        file.cancelWriting();
-        return QStringLiteral("Could not write '%1': %2").arg(path, error);
-    }
-    if (!file.commit()) return QStringLiteral("Could not save '%1': %2").arg(path, file.errorString());
-    return {};
 }
 
 } // namespace rdmalab::app

@@ -1,6 +1,8 @@
 // Measurements out of the app: CSV for spreadsheets, JSON in the engine's own format, written safely.
 #pragma once
 
+#include "savefile.h" // writeFileAtomically, for the exports
+
 #include "benchdata.h"
 
 #include <nlohmann/json.hpp>
@@ -28,9 +30,5 @@ QString samplesToCsv(const BenchRun& run);
 /// (docs/bench-format.md), plus "samples_us" when the run holds samples; BenchRun::applyResult reads
 /// each element back.
 nlohmann::json runsToJson(const std::vector<BenchRun>& runs);
-
-/// Writes `bytes` to `path` through QSaveFile, so a failed write never leaves half a file. Returns an
-/// error text naming the path, or an empty string.
-QString writeFileAtomically(const QString& path, const QByteArray& bytes);
 
 } // namespace rdmalab::app

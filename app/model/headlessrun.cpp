@@ -1,5 +1,8 @@
 #include "headlessrun.h"
 
+#include "savefile.h"
+
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QImage>
 
@@ -40,8 +43,13 @@ void HeadlessRun::armDeadline(int ms, const QString& what) {
 }
 
 bool saveScreenshot(const QImage& image, const QString& path) {
-    if (image.save(path, "PNG")) return true;
-    std::fprintf(stderr, "rdmalab: could not write %s\n", qPrintable(path));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QString error = image.save(&buffer, "PNG") ? writeFileAtomically(path, bytes)
+                                               : QStringLiteral("Could not encode '%1' as PNG").arg(path);
+    if (error.isEmpty()) return true;
+    std::fprintf(stderr, "rdmalab: %s\n", qPrintable(error));
     return false;
 }
 

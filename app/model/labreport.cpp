@@ -1,9 +1,10 @@
 #include "labreport.h"
 
+#include "savefile.h"
+
 #include "rdmalab/trace.hpp"
 
 #include <QFile>
-#include <QSaveFile>
 
 namespace rdmalab::app {
 
@@ -147,12 +148,8 @@ QString labReportHtml(const LabSession& session, const QMap<QString, QString>& p
 
 QString writeLabReport(const QString& path, const LabSession& session,
                        const QMap<QString, QString>& parameterDefaults) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    file.write(labReportHtml(session, parameterDefaults, QDateTime::currentDateTime()).toUtf8());
-    if (!file.commit()) return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    return {};
+    return writeFileAtomically(
+        path, labReportHtml(session, parameterDefaults, QDateTime::currentDateTime()).toUtf8());
 }
 
 } // namespace rdmalab::app

@@ -274,11 +274,28 @@ void LabSession::onResult(const TraceEvent& result) {
         emit labStarted();
         return;
     }
-    // lab.step
-    const int index = data.get<int>("step_index", nextStep_);
+    // lab.step: an answer about no step (the engine refused the command itself, e.g. the run it belongs to
+    // is gone) ends the session with the engine's reason; a step it names must be one of the lab's.
+    const auto* stepIndex = data.raw("step_index");
+    if (!stepIndex) {
+        playing_ = false;
+        error_ = ok ? tr("The engine's answer to lab.step names no step.")
+                    : tr("The engine refused lab.step: %1").arg(qs(data.text("error", "no reason given")));
+        emit failed(error_);
+        return;
+    }
+    const int index = data.get<int>("step_index", -1);
+    if (index < 0 || index >= static_cast<int>(rows_.size())) {
+        playing_ = false;
+        error_ = tr("The engine's answer to lab.step names step %1, and the lab has %2 steps.")
+                     .arg(index + 1)
+                     .arg(rows_.size());
+        emit failed(error_);
+        return;
+    }
     nextStep_ = data.get<int>("next_step", index + 1);
     done_ = data.get<bool>("done", false);
-    if (index >= 0 && index < static_cast<int>(rows_.size())) {
+    {
         auto& row = rows_[static_cast<std::size_t>(index)];
         row.state = qs(data.text("state", "broken"));
         row.text = qs(data.text("text"));

@@ -3,6 +3,7 @@
 #include "benchsession.h"
 #include "labstate.h"
 #include "lessoncontroller.h"
+#include "savefile.h"
 #include "verbscode.h"
 
 #include "rdmalab/describe.hpp"
@@ -115,20 +116,13 @@ std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceF
 }
 
 QString writeTraceFile(const QString& path, const std::vector<TraceEvent>& events) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    QByteArray bytes;
     for (const auto& event : events) {
-        std::string line = to_json_line(event);
-        line.push_back('\n');
-        if (file.write(line.data(), static_cast<qint64>(line.size())) != static_cast<qint64>(line.size())) {
-            const QString reason = file.errorString();
-            file.cancelWriting(); // the earlier file stays as it was
-            return QStringLiteral("writing %1 failed: %2").arg(path, reason);
-        }
+        const std::string line = to_json_line(event);
+        bytes.append(line.data(), static_cast<qsizetype>(line.size()));
+        bytes.append('\n');
     }
-    if (!file.commit()) return QStringLiteral("saving %1 failed: %2").arg(path, file.errorString());
-    return {};
+    return writeFileAtomically(path, bytes);
 }
 
 namespace {

@@ -1270,6 +1270,18 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
         <source>The engine&apos;s answer to %1 is malformed: %2</source>
         <translation>引擎对 %1 的应答格式错误：%2</translation>
     </message>
+    <message>
+        <source>The engine&apos;s answer to lab.step names no step.</source>
+        <translation>引擎对 lab.step 的应答没有指明是哪一步。</translation>
+    </message>
+    <message>
+        <source>The engine refused lab.step: %1</source>
+        <translation>引擎拒绝了 lab.step：%1</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s answer to lab.step names step %1, and the lab has %2 steps.</source>
+        <translation>引擎对 lab.step 的应答指明第 %1 步，而本实验只有 %2 步。</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabWindow</name>

@@ -5,6 +5,7 @@
 #include "workbenchwindow.h"
 
 #include "benchwindow.h"
+#include "chartexport.h"
 #include "datapathview.h"
 #include "enginebanner.h"
 #include "enginehostdialog.h"
@@ -1166,9 +1167,9 @@ bool MainWindow::saveTrace(const QString& path) {
 }
 
 bool MainWindow::exportPng(const QString& path) {
-    const bool ok = grab().save(path, "PNG");
-    statusBar()->showMessage(ok ? tr("Saved %1").arg(path) : tr("Could not write %1").arg(path), 10000);
-    return ok;
+    const QString error = saveWidgetPng(this, path);
+    statusBar()->showMessage(error.isEmpty() ? tr("Saved %1").arg(path) : error, 10000);
+    return error.isEmpty();
 }
 
 void MainWindow::setPresentationMode(bool on) {

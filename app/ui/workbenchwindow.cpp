@@ -7,6 +7,7 @@
 #include "labcatalog.h"
 #include "memoryview.h"
 #include "qpstateview.h"
+#include "savefile.h"
 #include "verbscode.h"
 #include "windowparts.h"
 #include "workbenchsession.h"
@@ -142,13 +143,10 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
     connect(session_, &WorkbenchSession::failed, this,
             [this](const QString& message) { setNotice(tr("Failed: %1").arg(message)); });
     connect(session_, &WorkbenchSession::saved, this, [this](const QString& yaml) {
-        QFile file(savePath_);
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(yaml.toUtf8()) < 0 ||
-            !file.flush()) {
-            setNotice(tr("Could not write %1: %2").arg(savePath_, file.errorString()));
+        if (const QString error = writeFileAtomically(savePath_, yaml.toUtf8()); !error.isEmpty()) {
+            setNotice(error);
             return;
         }
-        file.close();
         setNotice(tr("Saved the session as the lab %1 (rdmalab-cli lab run %1 replays it).").arg(savePath_));
         emit labSaved(savePath_);
     });

@@ -4,6 +4,7 @@
 #include "chartexport.h"
 #include "comparisonpage.h"
 #include "physicsfloor.h"
+#include "tracefile.h"
 
 #include <QBarSet>
 #include <QChart>
@@ -19,6 +20,11 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <csignal>
 
 using namespace rdmalab::app;
 
@@ -274,6 +280,54 @@ class BenchModelsTest : public QObject {
         const QString bad = dir.filePath("no/such/dir/runs.csv");
         const QString error = writeFileAtomically(bad, "x");
         QVERIFY2(error.contains(bad), qPrintable(error));
+    }
+
+    void anExportNeverReplacesADeviceAFifoOrAFolderAndKeepsTheEarlierFile() {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath("pipe");
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        const QString folder = dir.filePath("folder");
+        QVERIFY(QDir().mkpath(folder));
+        const QString linkToFifo = dir.filePath("link");
+        QVERIFY(QFile::link(fifo, linkToFifo));
+        const struct {
+            QString path, says;
+        } refused[] = {{fifo, "it is a FIFO"}, {folder, "it is a folder"}, {linkToFifo, "it is a FIFO"}};
+        for (const auto& c : refused) {
+            const QString error = writeFileAtomically(c.path, "report");
+            QVERIFY2(error.contains(c.path) && error.contains(c.says), qPrintable(error));
+            QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System | QDir::NoDotAndDotDot).size(), 2);
+        }
+        QVERIFY(QFileInfo(linkToFifo).isSymLink()); // not replaced by a file
+        // A device is refused without touching it: /dev/null stays a character device.
+        const QString error = writeFileAtomically(QStringLiteral("/dev/null"), "report");
+        QVERIFY2(error.contains("it is a device"), qPrintable(error));
+        struct stat devNull {};
+        QVERIFY(::stat("/dev/null", &devNull) == 0 && S_ISCHR(devNull.st_mode));
+        // The trace export takes the same way.
+        QVERIFY(writeTraceFile(fifo, {rdmalab::TraceEvent{}}).contains("it is a FIFO"));
+    }
+
+    void aWriteThatFailsHalfWayLeavesTheEarlierFileAsItWas() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("report.html");
+        QCOMPARE(writeFileAtomically(path, "the earlier report"), QString());
+        // A file size limit makes the write fail part-way, as a full disk does (EFBIG instead of ENOSPC).
+        rlimit before{};
+        QVERIFY(::getrlimit(RLIMIT_FSIZE, &before) == 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit small = before;
+        small.rlim_cur = 4096;
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        const QString error = writeFileAtomically(path, QByteArray(64 * 1024, 'x'));
+        ::setrlimit(RLIMIT_FSIZE, &before);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY2(error.contains(path) && error.contains("the earlier file is unchanged"), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("the earlier report"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{"report.html"}); // no temporary file left behind
     }
 
     void chartIsSavedAsPngAndSvg() {

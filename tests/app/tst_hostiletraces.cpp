@@ -6,6 +6,7 @@
 #include "benchsession.h"
 #include "datapathview.h"
 #include "engineclient.h"
+#include "labsession.h"
 #include "labstate.h"
 #include "lessoncontroller.h"
 #include "mainwindow.h"
@@ -509,6 +510,56 @@ class HostileTracesTest : public QObject {
         QVERIFY(engine.isRunning());
         QCOMPARE(died.count(), 0);
         engine.stop();
+    }
+
+    void aLabStepAnswerAboutNoStepOfTheLabEndsTheRunWithTheReason() {
+        // The engine refused the command itself (no step_index: e.g. its run is gone) or named a step the lab
+        // does not have: the session fails with a reason and touches no row (it aborted the app before).
+        const struct {
+            QString data;
+            QString says;
+        } cases[] = {{R"({"ok":false,"error":"stoul"})", "The engine refused lab.step: stoul"},
+                     {R"({"ok":true,"done":false})", "The engine's answer to lab.step names no step."},
+                     {R"({"ok":true,"step_index":7,"next_step":8,"state":"held"})",
+                      "The engine's answer to lab.step names step 8, and the lab has 2 steps."}};
+        for (const auto& c : cases) {
+            QTemporaryDir dir;
+            const QString idOf = R"(sed 's/.*"id":\([0-9]*\).*/\1/')";
+            const QString body =
+                "read hello\nprintf '%s\\n' '" + helloLine(json(kProtocolVersion)) + "'\n" +
+                "read start\nid=$(printf '%s' \"$start\" | " + idOf + ")\n" +
+                R"(printf '{"v":1,"seq":2,"t_ns":2,"ep":"-","kind":"result","name":"lab.start","ids":{"id":%s},)"
+                R"("data":{"ok":true,"lab":{"id":"x","title":"X"},"steps":[{"id":"a","title":"A",)"
+                R"("action":"open_device"},{"id":"b","title":"B","action":"close_device"}]}}\n' "$id")"
+                "\n" +
+                "read step\nid=$(printf '%s' \"$step\" | " + idOf + ")\n" +
+                R"(printf '{"v":1,"seq":3,"t_ns":3,"ep":"-","kind":"result","name":"lab.step","ids":{"id":%s},)"
+                R"("data":)" +
+                c.data +
+                R"(}\n' "$id")"
+                "\nexec cat >/dev/null\n";
+            EngineClient engine;
+            engine.setProgram(scriptEngine(dir, "lab-engine.sh", body));
+            LabSession session(&engine);
+            QSignalSpy failed(&session, &LabSession::failed);
+            QSignalSpy stepped(&session, &LabSession::stepFinished);
+            QSignalSpy hello(&engine, &EngineClient::eventsArrived);
+            engine.start();
+            QTRY_VERIFY_WITH_TIMEOUT(hello.count() > 0, 20000); // the engine answered the app's hello
+            session.start(QStringLiteral("x"), {}, QStringLiteral("en"));
+            QTRY_VERIFY2_WITH_TIMEOUT(session.started(), qPrintable(session.error()), 20000);
+            QCOMPARE(session.rowCount(), 2);
+            session.step();
+            QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20000);
+            QCOMPARE(failed.at(0).at(0).toString(), c.says);
+            QCOMPARE(session.error(), c.says);
+            QCOMPARE(stepped.count(), 0);
+            QVERIFY(!session.busy());
+            QVERIFY(!session.playing());
+            QCOMPARE(session.row(0).state, QStringLiteral("pending"));
+            QCOMPARE(session.row(1).state, QStringLiteral("pending"));
+            engine.stop();
+        }
     }
 
     void theWindowShowsAnEngineOfAnotherProtocolAndStaysUp() {
