@@ -33,19 +33,8 @@ for preset in ${RDMALAB_DEVICE_PRESETS:-dev asan}; do
   grep "	DIFFERENT	" "$RDMALAB_RESOURCE_LOG" 2>/dev/null
   [ "$checked" -gt 0 ] && [ "$different" -eq 0 ] || status=1
 done
-# The curriculum: every lab of labs/ on the device, every expectation held, and the kernel's RDMA resource
-# counts the same before and after (a lab that leaves an object behind is a bug). About 30 s in the VM.
-echo "---- labs (dev build): rdmalab-cli lab run --all"
-rdma -j resource show >build/labs-resources-before.json
-build/dev/engine/rdmalab-cli lab run --all || status=1
-rdma -j resource show >build/labs-resources-after.json
-if cmp -s build/labs-resources-before.json build/labs-resources-after.json; then
-  echo "---- labs: rdma resource counts equal before and after"
-else
-  echo "---- labs: rdma resource counts DIFFER before and after:"
-  diff build/labs-resources-before.json build/labs-resources-after.json
-  status=1
-fi
+# The curriculum: every lab of labs/ on the device (curriculum.sh).
+"$(dirname "$0")/curriculum.sh" || status=1
 # One engine process through lessons and measurements: fds, threads and RDMA resources back to where they
 # started, memory flat after warm-up (docs/soak.md has the 1,000-run version). About 50 s for 40 runs.
 soak_runs=${RDMALAB_SOAK_RUNS:-40}
