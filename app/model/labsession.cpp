@@ -2,7 +2,10 @@
 
 #include "qtstrings.h"
 #include "rdmalab/fields.hpp"
+#include "rdmalab/lab.hpp"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QTimer>
 
 #include <algorithm>
@@ -68,6 +71,35 @@ void LabSession::send(const QString& cmd, const nlohmann::json& fields) {
     pendingId_ = engine_->send(cmd, fields);
 }
 
+namespace {
+
+/// The text of the lab file at `path`, read only when it is a regular file of at most kMaxLabBytes; else
+/// empty with `error` saying why.
+QByteArray readLabFile(const QString& path, QString& error) {
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        error = LabSession::tr("The lab file %1 does not exist.").arg(path);
+        return {};
+    }
+    if (!info.isFile() || info.size() > static_cast<qint64>(labs::kMaxLabBytes)) {
+        error = LabSession::tr("%1 is not a lab file: a lab is a regular file of at most 1 MiB.").arg(path);
+        return {};
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        error = LabSession::tr("Could not read the lab file %1: %2").arg(path, file.errorString());
+        return {};
+    }
+    QByteArray text = file.read(static_cast<qint64>(labs::kMaxLabBytes) + 1);
+    if (text.size() > static_cast<qint64>(labs::kMaxLabBytes)) {
+        error = LabSession::tr("%1 is not a lab file: a lab is a regular file of at most 1 MiB.").arg(path);
+        return {};
+    }
+    return text;
+}
+
+} // namespace
+
 void LabSession::start(const QString& lab, const QMap<QString, QString>& parameters, const QString& language,
                        const QString& seed) {
     if (busy()) return;
@@ -91,10 +123,24 @@ void LabSession::start(const QString& lab, const QMap<QString, QString>& paramet
     nlohmann::json params = nlohmann::json::object();
     for (auto it = parameters.begin(); it != parameters.end(); ++it)
         params[it.key().toStdString()] = it.value().toStdString();
-    send(QStringLiteral("lab.start"), {{"lab", lab.toStdString()},
-                                       {"params", params},
-                                       {"lang", language.toStdString()},
-                                       {"seed", seed.toStdString()}});
+    nlohmann::json command = {
+        {"params", params}, {"lang", language.toStdString()}, {"seed", seed.toStdString()}};
+    if (labs::names_a_lab_file(lab.toStdString())) {
+        // A lab of the user's own goes as its text: the engine opens no file a command names, and over SSH
+        // or in the VM the file is not there anyway.
+        QString error;
+        const QByteArray text = readLabFile(lab, error);
+        if (!error.isEmpty()) {
+            error_ = error;
+            emit failed(error_);
+            return;
+        }
+        command["text"] = text.toStdString();
+        command["name"] = lab.toStdString();
+    } else {
+        command["lab"] = lab.toStdString();
+    }
+    send(QStringLiteral("lab.start"), command);
 }
 
 void LabSession::step() {
@@ -201,6 +247,7 @@ QMap<QString, QString> LabSession::device() const {
 void LabSession::onEvents(const std::vector<TraceEvent>& events) {
     if (started_ || pendingId_ >= 0) {
         events_.insert(events_.end(), events.begin(), events.end());
+        emit eventsRecorded(events);
         std::vector<TraceEvent> applied;
         for (const auto& e : events) {
             if (e.kind == EventKind::Result) continue;

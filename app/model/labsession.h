@@ -145,6 +145,8 @@ class LabSession : public QAbstractListModel {
     void failed(const QString& message);
     /// Trace events of the run (not command results), already folded into state().
     void eventsApplied(const std::vector<rdmalab::TraceEvent>& events);
+    /// Every event the run recorded (events(): the trace, command results included), as it arrives.
+    void eventsRecorded(const std::vector<rdmalab::TraceEvent>& events);
 
   private:
     void onEvents(const std::vector<TraceEvent>& events);

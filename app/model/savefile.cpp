@@ -1,5 +1,6 @@
 #include "savefile.h"
 
+#include <QFile>
 #include <QSaveFile>
 
 #include <sys/stat.h>

@@ -23,10 +23,10 @@ namespace rdmalab::app {
 namespace {
 
 /// The script that prepares the VM's kernel and initramfs, as the user types it.
-QString prepareScript() {
-    const QString script =
-        QString::fromUtf8(build::source_dir()) + QStringLiteral("/tests/softroce/prepare.sh");
-    return QFileInfo::exists(script) ? script : QStringLiteral("tests/softroce/prepare.sh");
+/// Whether `path` lies in `directory` (both made canonical; false when either does not exist).
+bool liesIn(const QString& path, const QString& directory) {
+    const QString file = QFileInfo(path).canonicalFilePath(), dir = QFileInfo(directory).canonicalFilePath();
+    return !file.isEmpty() && !dir.isEmpty() && file.startsWith(dir + QLatin1Char('/'));
 }
 
 /// A path inside a qemu option (commas are doubled).
@@ -36,6 +36,19 @@ QString qemuPath(const QString& path) {
 }
 
 } // namespace
+
+QString vmPrepareScript(const QString& configured, const QString& program, const QString& buildDir,
+                        const QString& sourceDir) {
+    if (!configured.isEmpty()) return configured;
+    // Installed: PREFIX/bin/PROGRAM and PREFIX/share/rdmalab/softroce/prepare.sh, from the same package.
+    const QString installed =
+        QFileInfo(program).absolutePath() + QStringLiteral("/../share/rdmalab/softroce/prepare.sh");
+    if (QFileInfo(installed).isFile()) return QDir::cleanPath(installed);
+    // A program of this build tree runs its own checkout's. A program installed elsewhere never runs the
+    // source path it was compiled with: on this machine that path may be anyone's.
+    if (liesIn(program, buildDir)) return sourceDir + QStringLiteral("/tests/softroce/prepare.sh");
+    return {};
+}
 
 QStringList guestHiddenPaths() {
     QStringList paths;
@@ -171,8 +184,13 @@ void VmTransport::open(const QString& program) {
     // In a checkout, prepare.sh names the current kernel and initramfs (and rebuilds the initramfs when
     // guest-init.sh changed); it downloads nothing here, and runs while the window is already up (it waits
     // for another prepare.sh that holds the cache). Installed, the cache's current.env names them.
-    const QString script = prepareScript();
-    if (QFileInfo(script).isExecutable()) {
+    const QString configured = options_.prepareScript.isEmpty() ? qEnvironmentVariable("RDMALAB_VM_PREPARE")
+                                                                : options_.prepareScript;
+    prepareScript_ =
+        vmPrepareScript(configured, QCoreApplication::applicationFilePath(),
+                        QString::fromUtf8(build::binary_dir()), QString::fromUtf8(build::source_dir()));
+    const QString& script = prepareScript_;
+    if (!script.isEmpty() && QFileInfo(script).isExecutable()) {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("RDMALAB_VM_CACHE"), cacheDir_);
         prepare_.setProcessEnvironment(env);
@@ -184,8 +202,15 @@ void VmTransport::open(const QString& program) {
         return fail(tr("The SoftRoCE VM's kernel is not prepared: %1 does not exist (%2).")
                         .arg(env.fileName(), env.errorString()),
                     tr("Run %1 once: it downloads Debian's kernel and builds the VM's initramfs into %2.")
-                        .arg(script, cacheDir_));
+                        .arg(prepareScriptName(), cacheDir_));
     bootFrom(env.readAll());
+}
+
+QString VmTransport::prepareScriptName() const {
+    return prepareScript_.isEmpty()
+               ? tr("the test bed's prepare.sh (installed: "
+                    "/usr/share/rdmalab/softroce/prepare.sh; or name one in RDMALAB_VM_PREPARE)")
+               : prepareScript_;
 }
 
 void VmTransport::readPrepareErr() {
@@ -227,7 +252,7 @@ void VmTransport::onPrepared(int exitCode, QProcess::ExitStatus status) {
         fetching_ = true;
         prepareErr_.clear();
         emit progress(tr("Downloading Debian's kernel for the SoftRoCE VM (first use, once)…"));
-        prepare_.start(prepareScript(), {});
+        prepare_.start(prepareScript_, {});
         return;
     }
     if (fetching_ && status == QProcess::NormalExit && exitCode == 0) {
@@ -242,7 +267,7 @@ void VmTransport::onPrepared(int exitCode, QProcess::ExitStatus status) {
         return fail(tr("The SoftRoCE VM's kernel is not prepared in %1: %2")
                         .arg(cacheDir_, said.isEmpty() ? prepare_.errorString() : said),
                     tr("Run %1 once: it downloads Debian's kernel and builds the VM's initramfs into %2.")
-                        .arg(prepareScript(), cacheDir_));
+                        .arg(prepareScriptName(), cacheDir_));
     }
     bootFrom(prepare_.readAllStandardOutput());
 }
@@ -267,7 +292,7 @@ void VmTransport::boot(const QString& kernel, const QString& initrd) {
             return fail(
                 tr("The SoftRoCE VM's kernel or initramfs is missing: '%1' cannot be read.").arg(file),
                 tr("Run %1 again: it downloads Debian's kernel and builds the VM's initramfs into %2.")
-                    .arg(prepareScript(), cacheDir));
+                    .arg(prepareScriptName(), cacheDir));
 
     // The engine must be a file the guest sees: the host's / is there read-only, but not what lies below
     // the guest's own tmpfs mounts (guestHiddenPaths()). Such a tree (a checkout under /tmp or /root) is
@@ -421,7 +446,7 @@ void VmTransport::tick() {
                                   .arg(guestFile(QStringLiteral("stage"))),
                         tr("Look at the console's lines above; run %1 again (it rebuilds the initramfs), "
                            "then press Restart engine. Under software emulation a busy machine boots slowly.")
-                            .arg(prepareScript()));
+                            .arg(prepareScriptName()));
     } else {
         tick_.setInterval(1000);
     }
@@ -474,7 +499,7 @@ void VmTransport::onQemuFinished(int exitCode, QProcess::ExitStatus status) {
             tr("The SoftRoCE VM stopped before its engine started (%1).").arg(how),
             tr("Read the console's lines above; run %1 again (it rebuilds the kernel and the initramfs "
                "the VM boots), then press Restart engine.")
-                .arg(prepareScript()));
+                .arg(prepareScriptName()));
     fail(rc.isEmpty()
              ? tr("The SoftRoCE VM stopped (%1), and its engine with it.").arg(how)
              : tr("The engine in the SoftRoCE VM exited with status %1, and the VM powered off.").arg(rc),

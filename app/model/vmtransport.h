@@ -26,6 +26,8 @@ namespace rdmalab::app {
 struct VmOptions {
     QString qemu;     ///< default: qemu-system-x86_64 on PATH
     QString cacheDir; ///< default: $RDMALAB_VM_CACHE, else ~/.cache/rdmalab/vm (tests/softroce/prepare.sh's)
+    /// The test bed's prepare.sh to run; empty: $RDMALAB_VM_PREPARE, else vmPrepareScript()'s choice.
+    QString prepareScript;
     /// Both set: boot these. Else what `tests/softroce/prepare.sh --no-fetch` names (in a checkout), or
     /// RDMALAB_VM_KERNEL and RDMALAB_VM_INITRD in cacheDir/current.env (installed).
     QString kernel;
@@ -44,6 +46,15 @@ struct VmOptions {
 inline constexpr char kVmEnginePortName[] = "rdmalab.engine";
 /// What guest-init.sh writes on the console just before it starts the engine on the port.
 inline constexpr char kVmEngineUpMarker[] = "rdmalab-vm: engine on ";
+
+/// The test bed's prepare.sh the VM host may run, chosen only from what is trusted: `configured` (the user
+/// named it), else the one installed with `program` (PREFIX/share/rdmalab/softroce/prepare.sh beside
+/// PREFIX/bin/PROGRAM), else the checkout's (`sourceDir`) when `program` lies in its build tree
+/// (`buildDir`). Never a path relative to the current directory, never the source path an installed
+/// program was compiled with. Empty when there is none (the cache's current.env is booted, or the failure
+/// says how to prepare it).
+QString vmPrepareScript(const QString& configured, const QString& program, const QString& buildDir,
+                        const QString& sourceDir);
 
 /// The host paths the guest hides under empty tmpfs mounts of its own: the test bed's one list
 /// (tests/softroce/guest-tmpfs.list, which guest-init.sh mounts and this build was compiled with).
@@ -112,7 +123,8 @@ class VmTransport : public EngineTransport {
     QString program_;
     QString qemuProgram_;
     QString cacheDir_;
-    QProcess prepare_; ///< tests/softroce/prepare.sh --no-fetch, before qemu
+    QProcess prepare_;      ///< prepare.sh --no-fetch, before qemu
+    QString prepareScript_; ///< which prepare.sh (vmPrepareScript); empty: none is trusted here
     QProcess qemu_;
     QLocalSocket socket_;
     std::unique_ptr<QTemporaryDir> runDir_;
@@ -133,6 +145,8 @@ class VmTransport : public EngineTransport {
     QByteArray prepareErr_; ///< prepare.sh's standard error, as it arrives while fetching
     /// Reads prepare.sh's lines while it fetches: what it does, for the status line.
     void readPrepareErr();
+    /// prepareScript_, or how to find one, for messages.
+    QString prepareScriptName() const;
     /// The kernel download's bytes so far.
     qint64 downloadedBytes() const;
 };

@@ -94,6 +94,8 @@ QStringList WorkbenchSession::objects() const {
 }
 
 void WorkbenchSession::onEvents(const std::vector<TraceEvent>& events) {
+    if (started_ || (pendingId_ >= 0 && pendingCmd_ == QLatin1String("work.start")))
+        emit eventsRecorded(events);
     std::vector<TraceEvent> applied;
     for (const auto& e : events) {
         if (e.kind == EventKind::Result) {

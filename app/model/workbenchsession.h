@@ -66,6 +66,8 @@ class WorkbenchSession : public QAbstractListModel {
     void stepFinished(int index);
     /// Trace events of the session, already folded into state() (for the pictures).
     void eventsApplied(const std::vector<rdmalab::TraceEvent>& events);
+    /// Every event of the session (its trace, command results included), as it arrives.
+    void eventsRecorded(const std::vector<rdmalab::TraceEvent>& events);
     void sessionReset();
     /// The queue is empty and no command is pending.
     void idle();

@@ -1282,6 +1282,18 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
         <source>The engine&apos;s answer to lab.step names step %1, and the lab has %2 steps.</source>
         <translation>引擎对 lab.step 的应答指明第 %1 步，而本实验只有 %2 步。</translation>
     </message>
+    <message>
+        <source>The lab file %1 does not exist.</source>
+        <translation>实验文件 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 is not a lab file: a lab is a regular file of at most 1 MiB.</source>
+        <translation>%1 不是实验文件：实验必须是不超过 1 MiB 的普通文件。</translation>
+    </message>
+    <message>
+        <source>Could not read the lab file %1: %2</source>
+        <translation>无法读取实验文件 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabWindow</name>
@@ -1296,12 +1308,6 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     <message>
         <source>No lab &apos;%1&apos; in %2 or %3</source>
         <translation>在 %2 或 %3 中没有实验“%1”</translation>
-    </message>
-    <message>
-        <source>These lab files did not load:
-%1</source>
-        <translation>以下实验文件没有载入：
-%1</translation>
     </message>
     <message>
         <source>Choose a lab on the left.</source>
@@ -1510,6 +1516,24 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     <message>
         <source>Builds this lab&apos;s broken set-up in the workbench; find what is wrong, fix it, and let the lab check your fix. Start here runs the reference fix instead.</source>
         <translation>在工作台中搭建本实验有问题的环境；找出哪里出错、修复它，再让实验检查你的修复。在这里点“开始”则运行参考修复。</translation>
+    </message>
+    <message>
+        <source>These lab files did not load (%1):</source>
+        <translation>以下实验文件没有载入（%1 个）：</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>……另有 %1 个</translation>
+    </message>
+    <message>
+        <source>Nothing to play: name a lab with --lab ID.</source>
+        <translation>没有可以播放的实验：请用 --lab ID 指定一个实验。</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1
+This run is kept in memory only: export its report before you close the window.</source>
+        <translation>自动保存失败：%1
+这次运行只保存在内存中：关闭窗口前请导出它的报告。</translation>
     </message>
 </context>
 <context>
@@ -2380,6 +2404,10 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
         <source>Work in that window, or close it and press Restart engine here. Engine ▸ Where the engine runs… can point this window at an SSH host instead.</source>
         <translation>请在那个窗口中操作，或关闭它后在这里按“重启引擎”。也可以用“引擎 ▸ 引擎在哪里运行…”让本窗口改用一台 SSH 主机。</translation>
     </message>
+    <message>
+        <source>the test bed&apos;s prepare.sh (installed: /usr/share/rdmalab/softroce/prepare.sh; or name one in RDMALAB_VM_PREPARE)</source>
+        <translation>测试平台的 prepare.sh（安装后位于 /usr/share/rdmalab/softroce/prepare.sh；也可以用 RDMALAB_VM_PREPARE 指定一个）</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::WorkbenchSession</name>
@@ -2719,6 +2747,10 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     <message>
         <source>Performs the lab&apos;s own fix on the device, one real call per step, each drawn with its explanation (for a demonstration; then Check my fix)</source>
         <translation>在设备上执行实验自带的修复，每一步都是一次真实调用，并配以说明画出（用于演示；之后再按“检查我的修复”）</translation>
+    </message>
+    <message>
+        <source>Autosave failed: %1. This session is kept in memory only: save it as a lab before you close the window.</source>
+        <translation>自动保存失败：%1。这个会话只保存在内存中：关闭窗口前请把它另存为实验。</translation>
     </message>
 </context>
 </TS>

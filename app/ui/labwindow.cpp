@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
@@ -37,6 +38,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -124,6 +126,7 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
         qpView_->setState(session_->state());
         memoryView_->setState(session_->state());
     });
+    connect(session_, &LabSession::eventsRecorded, this, &LabWindow::autosave);
     connect(session_, &LabSession::failed, this, [this](const QString& message) {
         status_->setText(tr("Failed: %1").arg(message));
         updateButtons();
@@ -151,7 +154,18 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
             status_->setText(tr("No lab '%1' in %2 or %3").arg(options_.lab, curriculum, user));
             if (options_.autoplay) onFinished(false);
         }
+    } else if (options_.autoplay) {
+        status_->setText(tr("Nothing to play: name a lab with --lab ID."));
+        std::fprintf(stderr, "rdmalab: %s\n", qPrintable(status_->text()));
+        onFinished(false);
     }
+    // With --quit and nothing to play, the window is shown (and its screenshot taken), then the app ends.
+    if (options_.quitWhenDone && !options_.autoplay)
+        QTimer::singleShot(0, this, [this] {
+            headless_->finish(true, [this] {
+                return options_.screenshot.isEmpty() || saveScreenshot(grab().toImage(), options_.screenshot);
+            });
+        });
     fitToScreen(this, QSize(1280, 800));
 }
 
@@ -194,18 +208,23 @@ void LabWindow::buildUi() {
     errors_->setWordWrap(true);
     errors_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     errors_->setStyleSheet(QStringLiteral("background: #fff3b0; color: #000; padding: 4px;"));
-    if (catalog_->errors().isEmpty()) {
-        errors_->hide();
-    } else {
-        errors_->setText(
-            tr("These lab files did not load:\n%1").arg(catalog_->errors().join(QLatin1Char('\n'))));
-    }
     leftLayout->addWidget(errors_);
+    // One row per file that did not load, each with its reason, in a list of bounded height: a folder of
+    // thousands of bad files scrolls instead of making the window thousands of pixels tall.
+    errorList_ = new QListWidget;
+    errorList_->setObjectName(QStringLiteral("labErrorList"));
+    errorList_->setMaximumHeight(errorList_->fontMetrics().height() * 6 + 8);
+    errorList_->setWordWrap(false);
+    errorList_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    leftLayout->addWidget(errorList_);
+    showLoadErrors();
     splitter->addWidget(left);
 
     // The lab: its description, parameters and controls; its steps; the selected step.
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
+    autosaveWarning_ = makeAutosaveWarning();
+    rightLayout->addWidget(autosaveWarning_);
     header_ = new QLabel(tr("Choose a lab on the left."));
     header_->setObjectName(QStringLiteral("labHeader"));
     header_->setWordWrap(true);
@@ -371,6 +390,7 @@ void LabWindow::buildUi() {
         updateButtons();
     });
     connect(reset_, &QPushButton::clicked, this, [this] {
+        autosave_.restart(); // a new run, a new file
         session_->reset();
         stepText_->clear();
         verdicts_->clear();
@@ -437,6 +457,7 @@ void LabWindow::startSelected() {
     stepText_->clear();
     verdicts_->clear();
     status_->setText(tr("Preparing %1 on the device…").arg(selectedId_));
+    autosave_.restart(); // a new run, a new file
     session_->start(selectedLab_, values, options_.language, seed_->text().trimmed());
     updateButtons();
 }
@@ -633,8 +654,31 @@ void LabWindow::recordProgress() {
                          session_->questionsRight(), static_cast<int>(session_->questions().size()));
 }
 
+void LabWindow::showLoadErrors() {
+    const QStringList& errors = catalog_->errors();
+    errors_->setVisible(!errors.isEmpty());
+    errorList_->setVisible(!errors.isEmpty());
+    errors_->setText(tr("These lab files did not load (%1):").arg(errors.size()));
+    constexpr int kShown = 500; // enough to find one's own; the rest are counted
+    errorList_->clear();
+    for (int i = 0; i < std::min<int>(kShown, static_cast<int>(errors.size())); ++i)
+        errorList_->addItem(errors.at(i));
+    if (errors.size() > kShown) errorList_->addItem(tr("… and %1 more").arg(errors.size() - kShown));
+}
+
+void LabWindow::autosave(const std::vector<TraceEvent>& events) {
+    if (autosave_.failed() || autosave_.append(events)) return; // a failure is reported once
+    autosaveWarning_->setText(tr("Autosave failed: %1\nThis run is kept in memory only: export its report "
+                                 "before you close the window.")
+                                  .arg(autosave_.error()));
+    autosaveWarning_->show();
+    std::fprintf(stderr, "rdmalab: autosave failed: %s\n", qPrintable(autosave_.error()));
+}
+
 void LabWindow::onFinished(bool allHeld) {
     updateButtons();
+    // The run is over: its file is complete, and is not offered as unfinished.
+    if (session_->done()) autosave_.restart();
     // A run that ended because the engine died or the deadline passed did not finish the lab.
     if (session_->done() && !session_->labId().isEmpty()) {
         recordProgress();
@@ -700,9 +744,7 @@ void LabWindow::retranslateUi() {
             pictures->setTabText(pictures->indexOf(questions),
                                  tr("Questions (%1)").arg(session_->questions().size()));
     }
-    if (!catalog_->errors().isEmpty())
-        errors_->setText(
-            tr("These lab files did not load:\n%1").arg(catalog_->errors().join(QLatin1Char('\n'))));
+    showLoadErrors();
     updateButtons();
 }
 

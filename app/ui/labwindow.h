@@ -4,7 +4,11 @@
 // device showed.
 #pragma once
 
+#include "tracefile.h"
+
 #include <QMainWindow>
+
+#include <vector>
 
 class QButtonGroup;
 class QFormLayout;
@@ -12,6 +16,7 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QListView;
+class QListWidget;
 class QPushButton;
 class QTextBrowser;
 class QTreeView;
@@ -72,6 +77,10 @@ class LabWindow : public QMainWindow {
     void showStep(int index);
     void updateButtons();
     void onFinished(bool allHeld);
+    /// The catalog's load errors in the error list (hidden when there are none).
+    void showLoadErrors();
+    /// Appends a live run's events to its autosave; a failure shows once, and the run stays in memory.
+    void autosave(const std::vector<rdmalab::TraceEvent>& events);
     /// The predict box: the next step's open question, and the verdict on the last prediction.
     void updatePrediction();
     /// The Questions tab for the lab just started (removed when it has none).
@@ -86,7 +95,8 @@ class LabWindow : public QMainWindow {
     LabSession* session_;
     HeadlessRun* headless_;
     QTreeView* tree_ = nullptr;
-    QLabel* errors_ = nullptr;
+    QLabel* errors_ = nullptr;         ///< "These lab files did not load (N):"
+    QListWidget* errorList_ = nullptr; ///< each file that did not load, with its reason
     QLabel* header_ = nullptr;
     QFormLayout* parameterForm_ = nullptr;
     QList<QLineEdit*> parameterEdits_;
@@ -101,6 +111,10 @@ class LabWindow : public QMainWindow {
     QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;
     QPushButton* troubleshoot_ = nullptr; ///< a troubleshooting lab: fix it yourself in the workbench
     QString selectedFile_;
+    /// Every live run is written as it happens (lab-*.jsonl in the sessions folder, with a marker while it
+    /// runs), so a killed window loses nothing: the main window offers it at the next start.
+    SessionAutosave autosave_{SessionAutosave::defaultDirectory(), QStringLiteral("lab-")};
+    QLabel* autosaveWarning_ = nullptr;
     QGroupBox* predict_ = nullptr;
     QLabel* predictQuestion_ = nullptr;
     QWidget* predictChoices_ = nullptr;

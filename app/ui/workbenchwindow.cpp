@@ -36,6 +36,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <cstdio>
+
 #include <utility>
 
 namespace rdmalab::app {
@@ -112,6 +114,7 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
     retranslateUi();
     connect(engine_, &EngineClient::started, this, [this] {
         engineReady_ = true;
+        autosave_.restart(); // a new engine, a new session and file
         session_->start(options_.language);
     });
     connect(engine_, &EngineClient::engineDied, this, [this](const QString& message) {
@@ -128,6 +131,13 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
         refresh();
     });
     connect(session_, &WorkbenchSession::eventsApplied, this, &WorkbenchWindow::onEvents);
+    connect(session_, &WorkbenchSession::eventsRecorded, this, [this](const std::vector<TraceEvent>& events) {
+        if (autosave_.failed() || autosave_.append(events)) return; // a failure is reported once
+        setNotice(tr("Autosave failed: %1. This session is kept in memory only: save it as a lab before you "
+                     "close the window.")
+                      .arg(autosave_.error()));
+        std::fprintf(stderr, "rdmalab: autosave failed: %s\n", qPrintable(autosave_.error()));
+    });
     connect(session_, &WorkbenchSession::stepFinished, this, [this](int index) {
         steps_->setCurrentIndex(session_->index(index));
         showRow(index);

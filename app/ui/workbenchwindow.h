@@ -8,6 +8,8 @@
 
 #include "rdmalab/troubleshooting.hpp"
 
+#include "tracefile.h"
+
 #include <QMainWindow>
 
 #include <optional>
@@ -108,6 +110,9 @@ class WorkbenchWindow : public QMainWindow {
     QPushButton *check_ = nullptr, *setUpAgain_ = nullptr, *applySolution_ = nullptr;
     EngineClient* engine_;
     WorkbenchSession* session_;
+    /// The session as it happens (workbench-*.jsonl in the sessions folder, with a marker while it runs):
+    /// a killed window loses nothing, and the main window offers it at the next start.
+    SessionAutosave autosave_{SessionAutosave::defaultDirectory(), QStringLiteral("workbench-")};
     bool engineReady_ = false;
     QString savePath_;
     QString notice_;

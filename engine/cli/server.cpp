@@ -593,12 +593,27 @@ class Server::Impl {
         bench_ = std::make_unique<BenchJob>(tracer_, id, std::move(runs), runner_);
     }
 
-    /// lab.start: {"lab": ID or FILE, "params": {NAME: VALUE}, "seed", "lang": "en"|"zh", "device", "dir"}.
+    /// lab.start: {"lab": ID} or {"text": YAML, "name": FILE NAME}, "params": {NAME: VALUE}, "seed",
+    /// "lang": "en"|"zh", "device". An id is looked up in the engine's own lab folder only; the engine opens
+    /// no file a command names (docs/security.md), so a lab of the user's own comes as its text.
     void start_lab(const nlohmann::json& id, const nlohmann::json& command) {
         auto fail = [&](const std::string& message) { reply(id, "lab.start", false, {{"error", message}}); };
         const CommandFields f(command);
-        const std::string name = f.string("lab", "");
-        if (name.empty()) return fail("field 'lab' must name a lab: its id or its file");
+        const bool byText = f.has("text");
+        const std::string name = byText ? f.string("name", "lab.start text") : f.string("lab", "");
+        const std::string text = byText ? f.string("text", "") : std::string();
+        if (byText && f.has("lab")) return fail("give either field 'lab' (an id) or field 'text', not both");
+        if (!byText && name.empty())
+            return fail("field 'lab' must name a lab by its id (rdmalab-cli lab list), or field 'text' must "
+                        "hold the lab's YAML");
+        if (!byText && labs::names_a_lab_file(name))
+            return fail(
+                fmt::format("field 'lab' must be a lab id, not a file (got \"{}\"): the engine opens no "
+                            "file a command names; send the lab's YAML in field 'text' instead",
+                            name.substr(0, 80)));
+        if (f.has("dir"))
+            return fail("field 'dir' is not accepted: the engine looks lab ids up only in its own lab folder "
+                        "(RDMALAB_LABS_DIR, else the installed curriculum)");
         labs::ParameterValues parameters;
         if (f.has("params")) {
             const auto& p = f.raw("params");
@@ -624,8 +639,8 @@ class Server::Impl {
         options.parameters = parameters;
         labs::LabError error;
         const std::string seed = f.string("seed", "");
-        auto lab =
-            labs::prepare_lab(name, parameters, f.string("dir", labs::default_labs_directory()), error, seed);
+        auto lab = byText ? labs::prepare_lab_text(text, name, parameters, error, seed)
+                          : labs::prepare_lab(name, parameters, labs::default_labs_directory(), error, seed);
         if (!lab) return fail(error.to_string());
         lab_.reset();
         tracer_->record(session_event(options.device, "serve lab " + lab->id));

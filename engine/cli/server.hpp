@@ -15,10 +15,12 @@
 namespace rdmalab::cli {
 
 /// Bounds on what one command may ask for, so no input can exhaust the engine's memory or stack.
-constexpr std::size_t kMaxCommandLineBytes = 1 << 20; ///< a command line; the app's are < 1 KiB
-constexpr int kMaxCommandNesting = 16;                ///< arrays/objects inside a command
-constexpr std::size_t kMaxBenchSizes = 64;            ///< entries of bench.start's "sizes"
-constexpr std::size_t kMaxBenchKinds = 16;            ///< entries of bench.start's "kinds"
+/// A command line: lab.start may carry a lab's text (at most 1 MiB) escaped as JSON; other commands are < 1
+/// KiB.
+constexpr std::size_t kMaxCommandLineBytes = 4 << 20;
+constexpr int kMaxCommandNesting = 16;     ///< arrays/objects inside a command
+constexpr std::size_t kMaxBenchSizes = 64; ///< entries of bench.start's "sizes"
+constexpr std::size_t kMaxBenchKinds = 16; ///< entries of bench.start's "kinds"
 
 /// Runs one measurement of a bench.start plan (run_bench; the fuzz target passes a quick stand-in).
 using BenchRunner = std::function<BenchResult(const BenchOptions&)>;

@@ -9,9 +9,13 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -31,7 +35,11 @@ constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 /// Nodes a file may make the parser visit (aliases can make a small file large); far above any real lab.
 constexpr long kNodeBudget = 2'000'000;
-constexpr std::size_t kMaxFileBytes = 16u << 20;
+/// Bytes of text a file may make the parser copy (aliases repeat texts); eight times the largest file.
+constexpr std::size_t kTextByteBudget = 8u << 20;
+/// Lab files read from one folder (the user's lab folder may hold anything).
+constexpr std::size_t kMaxLabFiles = 2000;
+constexpr std::size_t kMaxFileBytes = kMaxLabBytes; // lab check, lab run and the app: one limit
 
 /// Thrown inside the parser; turned into the LabError of the public functions.
 struct Failure {
@@ -309,12 +317,21 @@ std::string type_text(const Field& field) {
 
 // ---- the YAML walker -------------------------------------------------------------------------------------
 
-/// Counts visited nodes so that an alias bomb ends in an error rather than in minutes of work.
+/// Counts visited nodes, and the bytes of the texts they hold, so that an alias bomb ends in an error
+/// rather than in minutes of work and gigabytes: aliases repeat a text without copying it in the file, but
+/// every visit copies it into the lab.
 struct Budget {
     long left = kNodeBudget;
+    std::size_t textBytesLeft = kTextByteBudget;
     void spend(const YAML::Node& node) {
         if (--left < 0)
             fail(node.Mark(), "", "the file is too large (too many nodes, or aliases that repeat too much)");
+        if (!node.IsScalar()) return;
+        const std::size_t bytes = node.Scalar().size();
+        if (bytes > textBytesLeft)
+            fail(node.Mark(), "",
+                 "the lab is too large: its texts, with every alias repeated, come to more than 8 MiB");
+        textBytesLeft -= bytes;
     }
 };
 
@@ -638,8 +655,8 @@ Value convert(const Field& field, const std::string& text, Position where, const
         v.text = text;
         break;
     case Type::hex:
-        if (text.empty() ||
-            !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isxdigit(c) != 0; }))
+        // A digit appended to an odd count makes it even, so this asks only whether every character is one.
+        if (text.empty() || !is_hex_bytes(text + (text.size() % 2 != 0 ? "0" : "")))
             fail(where, path, "must be hex digits", type_text(field), shown(text));
         if (text.size() % 2 != 0)
             fail(where, path, "has an odd number of hex digits (two make a byte)", type_text(field),
@@ -1426,6 +1443,11 @@ bool read_file(const std::string& path, std::string& text, LabError& error) {
         error.message = "cannot open the file (not a regular file)";
         return false;
     }
+    // Refused by its size before a byte is read (a sparse file of gigabytes reads as zeros).
+    if (const auto size = std::filesystem::file_size(path, ec); !ec && size > kMaxFileBytes) {
+        error.message = "the file is too large (" + std::to_string(size) + " bytes; a lab is at most 1 MiB)";
+        return false;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         error.message = "cannot open the file";
@@ -1434,8 +1456,8 @@ bool read_file(const std::string& path, std::string& text, LabError& error) {
     std::ostringstream buffer;
     buffer << in.rdbuf();
     text = buffer.str();
-    if (text.size() > kMaxFileBytes) {
-        error.message = "the file is too large (more than 16 MiB)";
+    if (text.size() > kMaxFileBytes) { // it grew while it was read
+        error.message = "the file is too large (more than 1 MiB)";
         return false;
     }
     return true;
@@ -1647,12 +1669,33 @@ std::optional<Lab> parse_lab(const std::string& text, const std::string& name, L
     error.file = name;
     return guarded(
         [&] {
-            if (text.size() > kMaxFileBytes) fail(Position{}, "", "the file is too large (more than 16 MiB)");
+            if (text.size() > kMaxFileBytes)
+                fail(Position{}, "",
+                     "the lab is too large (" + std::to_string(text.size()) +
+                         " bytes; a lab is at most 1 MiB)");
             Lab lab = parse(YAML::Load(text));
             lab.file = name;
             return lab;
         },
         error);
+}
+
+bool is_hex_bytes(std::string_view text) {
+    return !text.empty() && text.size() % 2 == 0 &&
+           std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isxdigit(c) != 0; });
+}
+
+std::optional<std::string> parameter_text(const Parameter& parameter, const std::string& typed) {
+    try {
+        return value_text(parameter_value(parameter, typed, Position{}, parameter.name));
+    } catch (const Failure&) {
+        return std::nullopt;
+    }
+}
+
+bool names_a_lab_file(const std::string& id_or_file) {
+    return id_or_file.find('/') != std::string::npos ||
+           (id_or_file.size() > 5 && id_or_file.ends_with(".yaml"));
 }
 
 std::optional<Lab> load_lab(const std::string& path, LabError& error) {
@@ -1675,14 +1718,46 @@ std::vector<Lab> load_labs(const std::string& directory, std::vector<LabError>& 
         errors.push_back(std::move(e));
         return {};
     }
+    // Nothing is skipped silently: a folder that cannot be read and a .yaml that is not a regular file
+    // (a FIFO, a socket, a link to nothing) are listed with the reason.
+    const auto refuse = [&](const fs::path& path, const std::string& message) {
+        LabError e;
+        e.file = path.string();
+        e.message = message;
+        errors.push_back(std::move(e));
+    };
     for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (ec) break;
+        if (ec) {
+            refuse(directory, "the lab folder could not be read to its end: " + ec.message());
+            break;
+        }
         const auto& path = it->path();
         std::error_code type_ec;
-        if (path.extension() == ".yaml" && path.filename() != "chapters.yaml" && it->is_regular_file(type_ec))
+        const auto status = it->symlink_status(type_ec);
+        if (fs::is_directory(status) && ::access(path.c_str(), R_OK | X_OK) != 0) {
+            refuse(path, std::string("cannot read the folder: ") + std::strerror(errno));
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (path.extension() != ".yaml" || path.filename() == "chapters.yaml") continue;
+        if (it->is_regular_file(type_ec)) {
             files.push_back(path.string());
+        } else if (fs::is_symlink(status) && !fs::exists(path, type_ec)) {
+            refuse(path,
+                   "not a lab file: a link to nothing (" + fs::read_symlink(path, type_ec).string() + ")");
+        } else if (!it->is_directory(type_ec)) {
+            refuse(path, fs::is_fifo(it->status(type_ec))     ? "not a lab file: a FIFO"
+                         : fs::is_socket(it->status(type_ec)) ? "not a lab file: a socket"
+                                                              : "not a lab file: not a regular file");
+        }
     }
     std::sort(files.begin(), files.end());
+    // Bounded work whatever the folder holds: the first kMaxLabFiles by name are read.
+    if (files.size() > kMaxLabFiles) {
+        refuse(directory, "the folder holds " + std::to_string(files.size()) + " lab files; the first " +
+                              std::to_string(kMaxLabFiles) + " (by name) were read");
+        files.resize(kMaxLabFiles);
+    }
 
     std::vector<Lab> labs;
     for (const auto& file : files) {

@@ -44,6 +44,17 @@ class AppCliTest : public QObject {
     }
 
     // --window-size opens the window at that size (the screenshot has it); a size that is not WxH is refused.
+    void theLabBrowserWithQuitEndsWhetherOrNotItHasALabToPlay() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("labs.png");
+        const auto browse = runApp({"--labs", "--screenshot", png, "--quit"}, {}, dir.path());
+        QVERIFY2(browse.exitCode == 0 && browse.err != "timed out", qPrintable(browse.err));
+        QVERIFY(!QImage(png).isNull());
+        const auto nothing = runApp({"--labs", "--autoplay", "--quit"}, {}, dir.path());
+        QCOMPARE(nothing.exitCode, 1);
+        QVERIFY2(nothing.err.contains("Nothing to play: name a lab with --lab ID."), qPrintable(nothing.err));
+    }
+
     void windowSizeSetsTheScreenshotsSize() {
         QTemporaryDir dir;
         const QString png = dir.filePath("small.png");

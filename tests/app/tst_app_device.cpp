@@ -549,6 +549,88 @@ class AppDeviceTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
     }
 
+    /// SIGKILL of the app while its engine is in the middle of a lab step (a 600 s wait, objects held): the
+    /// engine ends with the app (PR_SET_PDEATHSIG), and the kernel's RDMA resource counts are back where
+    /// they were (cleanup() compares them too).
+    void killingTheAppMidLabStepEndsItsEngineAndFreesTheDevice() {
+        const test::RdmaResourceCounts before = test::rdmaResourceCounts();
+        QVERIFY2(before.error.isEmpty(), qPrintable(before.error));
+        QTemporaryDir dir;
+        const QString labs = dir.filePath("data/rdmalab/labs"); // the user's lab folder under XDG_DATA_HOME
+        QVERIFY(QDir().mkpath(labs));
+        QFile lab(labs + "/kill-mid-step.yaml");
+        QVERIFY(lab.open(QIODevice::WriteOnly));
+        lab.write(R"(lab: 1
+id: kill-mid-step
+chapter: 25
+order: 990
+title: {en: "Test: objects held through a long step", zh: "测试：在长步骤中持有对象"}
+level: advanced
+minutes: 1
+objectives:
+  - {en: "The engine holds a PD, a region, a CQ and a QP while it waits", zh: "引擎在等待时持有 PD、内存区域、CQ 和 QP"}
+steps:
+  - {id: open, do: open_device, text: {en: "Device.", zh: "设备。"}}
+  - {id: pd, do: alloc_pd, as: A.pd, text: {en: "PD.", zh: "保护域。"}}
+  - {id: mr, do: reg_mr, as: A.mr, pd: A.pd, size: 4096, text: {en: "Region.", zh: "内存区域。"}}
+  - {id: cq, do: create_cq, as: A.cq, text: {en: "CQ.", zh: "完成队列。"}}
+  - {id: qp, do: create_qp, as: A.qp, pd: A.pd, send_cq: A.cq, text: {en: "QP.", zh: "QP。"}}
+  - {id: hold, do: wait, time: 600s, text: {en: "Holding.", zh: "持有中。"}}
+)");
+        lab.close();
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+        env.insert("XDG_DATA_HOME", dir.filePath("data"));
+        env.insert("RDMALAB_SESSIONS_DIR", dir.filePath("sessions"));
+        QProcess app;
+        app.setProcessEnvironment(env);
+        app.start(RDMALAB_APP_PATH,
+                  {"--lab", "kill-mid-step", "--autoplay", "--engine-program", RDMALAB_CLI_PATH});
+        QVERIFY(app.waitForStarted());
+        const auto appPid = static_cast<pid_t>(app.processId());
+        // The engine: the app's child rdmalab-cli.
+        const auto engineOf = [](pid_t parent) -> pid_t {
+            for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+                QFile stat("/proc/" + entry + "/stat");
+                if (!stat.open(QIODevice::ReadOnly)) continue;
+                const QByteArray text = stat.readAll();
+                const auto close = text.lastIndexOf(')');
+                const QList<QByteArray> fields = text.mid(close + 2).split(' ');
+                if (fields.size() > 1 && fields[1].toInt() == parent && text.contains("(rdmalab-cli)"))
+                    return static_cast<pid_t>(entry.toInt());
+            }
+            return 0;
+        };
+        // The QP step done: the wait step is the one in flight (the autosave holds each step's answer).
+        const auto stepsAnswered = [&] {
+            const QStringList files = QDir(dir.filePath("sessions")).entryList({"lab-*.jsonl"}, QDir::Files);
+            if (files.size() != 1) return 0;
+            QFile file(dir.filePath("sessions/" + files.front()));
+            return file.open(QIODevice::ReadOnly)
+                       ? static_cast<int>(file.readAll().count("\"name\":\"lab.step\""))
+                       : 0;
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(stepsAnswered() >= 5,
+                                  qPrintable(QString::fromUtf8(app.readAllStandardError())), 90000);
+        const pid_t engine = engineOf(appPid);
+        QVERIFY(engine > 0);
+        const test::RdmaResourceCounts holding = test::rdmaResourceCounts();
+        QVERIFY2(holding.counts != before.counts, qPrintable(holding.describe())); // the objects are held
+        ::kill(appPid, SIGKILL);
+        QVERIFY(app.waitForFinished(10000));
+        // Gone within 5 s: no such process, or a zombie waiting for its new parent to reap it.
+        const auto alive = [](pid_t pid) {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+            if (!stat.open(QIODevice::ReadOnly)) return false;
+            const QByteArray text = stat.readAll();
+            return text.mid(text.lastIndexOf(')') + 2, 1) != "Z";
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(engine), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            test::rdmaResourceCounts().counts == before.counts,
+            qPrintable(test::rdmaResourceCounts().describe() + " / before: " + before.describe()), 5000);
+    }
+
     void killingTheAppMidLessonLeavesASessionTheNextStartRecovers() {
         QTemporaryDir dir;
         const QString sessions = dir.filePath("sessions");

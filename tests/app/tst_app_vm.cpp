@@ -159,6 +159,42 @@ class AppVmTest : public QObject {
         QVERIFY(guestShareFor(QStringLiteral("/root/rdmalab-cli")).impossible());
     }
 
+    /// The VM host runs only a prepare.sh it can trust: the one the user named, the one installed with the
+    /// program, or the checkout's for a program of its build tree; never one of the current directory.
+    void onlyATrustedPrepareScriptIsRun() {
+        QTemporaryDir dir;
+        const QString root = dir.path();
+        for (const char* made : {"/usr/bin", "/usr/share/rdmalab/softroce", "/build/tests", "/checkout",
+                                 "/elsewhere/bin", "/untrusted/tests/softroce"})
+            QVERIFY(QDir().mkpath(root + made));
+        for (const char* file :
+             {"/usr/bin/rdmalab", "/usr/share/rdmalab/softroce/prepare.sh", "/build/tests/tst_app_vm",
+              "/elsewhere/bin/rdmalab", "/untrusted/tests/softroce/prepare.sh"}) {
+            QFile f(root + file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        const QString build = root + "/build", source = root + "/checkout";
+        struct Case {
+            QString configured, program, chosen;
+        };
+        const QList<Case> cases = {
+            {"/opt/mine/prepare.sh", root + "/usr/bin/rdmalab", "/opt/mine/prepare.sh"},
+            {"", root + "/usr/bin/rdmalab", root + "/usr/share/rdmalab/softroce/prepare.sh"},
+            {"", root + "/build/tests/tst_app_vm", source + "/tests/softroce/prepare.sh"},
+            // Installed elsewhere, compiled from a checkout that this machine may not trust: none.
+            {"", root + "/elsewhere/bin/rdmalab", ""},
+        };
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(root + "/untrusted")); // holds tests/softroce/prepare.sh
+        for (const Case& c : cases) {
+            const QString chosen = vmPrepareScript(c.configured, c.program, build, source);
+            QVERIFY2(
+                chosen == c.chosen,
+                qPrintable(QStringLiteral("%1: chose '%2', expected '%3'").arg(c.program, chosen, c.chosen)));
+        }
+        QDir::setCurrent(before);
+    }
+
     /// No kernel prepared: the app stays, and says to run prepare.sh.
     void aMissingKernelIsExplained() {
         QTemporaryDir cache;

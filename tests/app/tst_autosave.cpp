@@ -375,6 +375,60 @@ class AutosaveTest : public QObject {
         QVERIFY(again.unfinishedSessions().empty());
     }
 
+    /// The lab window and the workbench write their live sessions as they happen: killed with SIGKILL, the
+    /// app leaves the run in the sessions folder, and the next start offers it.
+    void aLabRunAndAWorkbenchSessionSurviveTheAppBeingKilled() {
+        const struct {
+            QStringList arguments;
+            QString prefix;
+        } windows[] = {{{"--lab", "hold-a-while", "--autoplay"}, "lab-"}, {{"--workbench"}, "workbench-"}};
+        for (const auto& w : windows) {
+            QTemporaryDir dir;
+            // A lab of the user's own whose one step waits (no device needed): killed in the middle of it.
+            QVERIFY(QDir().mkpath(dir.filePath("data/rdmalab/labs")));
+            QFile lab(dir.filePath("data/rdmalab/labs/hold-a-while.yaml"));
+            QVERIFY(lab.open(QIODevice::WriteOnly));
+            lab.write(
+                "lab: 1\nid: hold-a-while\nchapter: 25\norder: 991\n"
+                "title: {en: \"Test: a long wait\", zh: \"测试：长时间等待\"}\nlevel: basic\nminutes: 1\n"
+                "objectives:\n  - {en: \"Wait\", zh: \"等待\"}\n"
+                "steps:\n  - {id: hold, do: wait, time: 600s, text: {en: \"Waiting.\", zh: \"等待中。\"}}\n");
+            lab.close();
+            QProcess app;
+            auto environment = QProcessEnvironment::systemEnvironment();
+            environment.insert("QT_QPA_PLATFORM", "offscreen");
+            environment.insert("XDG_DATA_HOME", dir.filePath("data"));
+            environment.insert("RDMALAB_SESSIONS_DIR", dir.filePath("sessions"));
+            app.setProcessEnvironment(environment);
+            app.start(RDMALAB_APP_PATH, w.arguments + QStringList{"--engine-program", RDMALAB_CLI_PATH});
+            QVERIFY(app.waitForStarted(10000));
+            // The engine's session event and its answer to lab.start or work.start, on disk.
+            QString file;
+            QTRY_VERIFY_WITH_TIMEOUT(
+                [&] {
+                    const auto files =
+                        QDir(dir.filePath("sessions")).entryList({w.prefix + "*.jsonl"}, QDir::Files);
+                    if (files.size() != 1) return false;
+                    file = dir.filePath("sessions/" + files.front());
+                    return contents(file).count('\n') >= 2;
+                }(),
+                60000);
+            QVERIFY(QFile::exists(file + ".open")); // the marker of a session that is still running
+            app.kill();
+            QVERIFY(app.waitForFinished(10000));
+            const auto found = findUnfinishedSessions(dir.filePath("sessions"));
+            QCOMPARE(found.size(), std::size_t(1));
+            QCOMPARE(found[0].path, file);
+            QVERIFY2(found[0].events >= 2 && found[0].problem.isEmpty(), qPrintable(found[0].problem));
+            ScopedEnv env("RDMALAB_SESSIONS_DIR", dir.filePath("sessions").toUtf8());
+            MainWindow window(StartOptions{});
+            window.show();
+            QVERIFY(window.findChild<QWidget*>("recoveryBanner")->isVisible());
+            const QString message = window.findChild<QLabel*>("recoveryMessage")->text();
+            QVERIFY2(message.contains(file), qPrintable(message));
+        }
+    }
+
     void aSessionOfAnInstanceThatStillRunsIsNeverOffered() {
         QTemporaryDir dir;
         const auto lines = recordingLines("lesson-send.jsonl", 8);

@@ -15,6 +15,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
@@ -22,6 +23,10 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
+
+#include <sys/stat.h>
+
+#include <algorithm>
 
 using namespace rdmalab::app;
 
@@ -284,6 +289,45 @@ class LabBrowserTest : public QObject {
                  qPrintable(errors));
     }
 
+    void aFolderOfThousandsOfBadFilesIsListedWithReasonsInBoundedSpace() {
+        QTemporaryDir user;
+        for (int i = 0; i < 2100; ++i)
+            writeFile(user.filePath(QStringLiteral("bad-%1.yaml").arg(i, 4, 10, QLatin1Char('0'))),
+                      "lab: 1\nid: [\n");
+        QVERIFY(::mkfifo(QFile::encodeName(user.filePath("a-fifo.yaml")).constData(), 0600) == 0);
+        QVERIFY(QFile::link(user.filePath("gone.yaml"), user.filePath("a-link.yaml")));
+        LabCatalog catalog;
+        catalog.load(kLabs, user.path(), QStringLiteral("en"));
+        const QStringList& errors = catalog.errors();
+        QVERIFY2(errors.contains(user.filePath("a-fifo.yaml") + ": not a lab file: a FIFO"),
+                 qPrintable(errors.first()));
+        QVERIFY2(std::any_of(errors.begin(), errors.end(),
+                             [&](const QString& e) {
+                                 return e.startsWith(user.filePath("a-link.yaml") +
+                                                     ": not a lab file: a link to nothing");
+                             }),
+                 "the dangling link is not listed");
+        QVERIFY(errors.contains(user.path() +
+                                ": the folder holds 2100 lab files; the first 2000 (by name) were read"));
+        QCOMPARE(errors.size(), 2000 + 3);
+        LabWindowOptions options;
+        options.curriculum = kLabs;
+        options.userDirectory = user.path();
+        options.engineProgram = QStringLiteral("/nonexistent/rdmalab-cli");
+        LabWindow window(options);
+        window.resize(1280, 720);
+        window.show();
+        auto* list = window.findChild<QListWidget*>("labErrorList");
+        QVERIFY(list && list->isVisible());
+        QCOMPARE(list->count(), 501);
+        QCOMPARE(list->item(500)->text(), QStringLiteral("… and 1503 more"));
+        QCOMPARE(window.findChild<QLabel*>("labErrors")->text(),
+                 QStringLiteral("These lab files did not load (2003):"));
+        QVERIFY2(window.minimumSizeHint().height() <= 720,
+                 qPrintable(QString::number(window.minimumSizeHint().height())));
+        QVERIFY(list->height() < 200);
+    }
+
     void theWindowListsLabsAndTheirParameters() {
         QTemporaryDir user;
         writeFile(user.filePath("broken.yaml"), "lab: 1\nid: [\n");
@@ -297,9 +341,13 @@ class LabBrowserTest : public QObject {
         QVERIFY(tree);
         QCOMPARE(tree->model()->rowCount(), 28);
         auto* errors = window.findChild<QLabel*>("labErrors");
-        QVERIFY(errors && errors->isVisible());
-        QVERIFY2(errors->text().contains(user.filePath("broken.yaml") + ":3:1: YAML syntax error"),
-                 qPrintable(errors->text()));
+        auto* errorList = window.findChild<QListWidget*>("labErrorList");
+        QVERIFY(errors && errors->isVisible() && errorList && errorList->isVisible());
+        QCOMPARE(errors->text(), QStringLiteral("These lab files did not load (1):"));
+        QCOMPARE(errorList->count(), 1);
+        QVERIFY2(
+            errorList->item(0)->text().startsWith(user.filePath("broken.yaml") + ":3:1: YAML syntax error"),
+            qPrintable(errorList->item(0)->text()));
         QVERIFY(window.selectLab(QStringLiteral("write")));
         QVERIFY(window.findChild<QLabel*>("labHeader")->text().contains("RDMA Write"));
         auto* size = window.findChild<QLineEdit*>("labParameter_size");

@@ -173,6 +173,12 @@ std::optional<Lab> parse_lab(const std::string& text, const std::string& name, L
 /// The same for a file.
 std::optional<Lab> load_lab(const std::string& path, LabError& error);
 
+/// Whether `id_or_file` names a file (it contains '/' or ends in .yaml) rather than a lab id.
+bool names_a_lab_file(const std::string& id_or_file);
+
+/// The largest lab file or text the runner and the app read: 1 MiB.
+inline constexpr std::uintmax_t kMaxLabBytes = 1 << 20;
+
 /// Loads every *.yaml lab under `directory` (recursively; chapters.yaml excluded), sorted by chapter,
 /// order, id. Bad files are skipped and reported in `errors`; a duplicate id is an error.
 std::vector<Lab> load_labs(const std::string& directory, std::vector<LabError>& errors);
@@ -191,6 +197,14 @@ using ParameterValues = std::map<std::string, std::string>;
 /// the results re-checked. Fails, with the parameter's position, on an unknown parameter name, a value of
 /// the wrong type or outside the range.
 std::optional<Lab> instantiate(const Lab& lab, const ParameterValues& values, LabError& error);
+
+/// `typed` as the text a parameter of `parameter`'s type is substituted as ("4KiB" -> "4096" for a size or
+/// int; a text, bool or choice value as typed); nullopt when it is no valid value of the parameter
+/// (instantiate() then says why). The same conversion the parser uses, never throws.
+std::optional<std::string> parameter_text(const Parameter& parameter, const std::string& typed);
+
+/// Whether `text` is bytes in hex: a non-empty, even number of hex digits (the `hex` fields of a lab).
+bool is_hex_bytes(std::string_view text);
 
 /// The values a seed gives the lab's `vary` parameters (the same seed, lab and parameter always give the
 /// same value, within the parameter's range). Values given explicitly override them: merge these under them.

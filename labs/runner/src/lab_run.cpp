@@ -78,8 +78,7 @@ std::string hex(std::uint64_t value) {
 }
 
 std::vector<std::uint8_t> hex_bytes(const std::string& text) {
-    if (text.size() % 2 != 0 ||
-        !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isxdigit(c) != 0; }))
+    if (!is_hex_bytes(text))
         throw LabRunError(fmt::format("'{}' is not bytes in hex (an even number of hex digits)", text));
     std::vector<std::uint8_t> bytes;
     for (std::size_t i = 0; i < text.size(); i += 2) {
@@ -173,27 +172,6 @@ bool implements_every_action();
 
 namespace {
 
-/// A size or int parameter given as "4KiB" -> "4096", "2MiB" -> "2097152" (parameter values as texts show
-/// them). Any other parameter's value is text and stays as typed, and so does a number that would not fit in
-/// 64 bits (the lab's own check of the value then refuses it).
-std::string normalised_parameter(const Parameter& parameter, const std::string& typed) {
-    if (parameter.type != "size" && parameter.type != "int") return typed;
-    static const std::pair<const char*, std::uint64_t> units[] = {
-        {"KiB", 1ULL << 10}, {"MiB", 1ULL << 20}, {"GiB", 1ULL << 30}, {"k", 1ULL << 10}, {"M", 1ULL << 20}};
-    for (const auto& [suffix, scale] : units) {
-        const std::string s = suffix;
-        if (typed.size() > s.size() && typed.compare(typed.size() - s.size(), s.size(), s) == 0) {
-            const std::string digits = typed.substr(0, typed.size() - s.size());
-            std::uint64_t number = 0;
-            const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
-            if (error == std::errc{} && end == digits.data() + digits.size() &&
-                number <= std::numeric_limits<std::uint64_t>::max() / scale)
-                return std::to_string(number * scale);
-        }
-    }
-    return typed;
-}
-
 /// The objects a step names (its `as` and every object field), for its `step` event.
 std::vector<std::string> objects_of(const Step& step) {
     std::vector<std::string> out;
@@ -221,15 +199,39 @@ Endpoint step_endpoint(const std::vector<std::string>& objects) {
     return Endpoint::None;
 }
 
+/// A parsed lab instantiated with what `seed` draws, overridden by `parameters`.
+std::optional<Lab> seeded_instance(const Lab& lab, const ParameterValues& parameters, LabError& error,
+                                   const std::string& seed) {
+    // A seed draws the varying parameters; values given explicitly win.
+    auto values = seeded_values(lab, seed);
+    for (const auto& [name, value] : parameters)
+        values[name] = value;
+    return instantiate(lab, values, error);
+}
+
 } // namespace
 
-constexpr std::uintmax_t kMaxLabFileBytes = 1 << 20;
+std::optional<Lab> prepare_lab_text(const std::string& text, const std::string& name,
+                                    const ParameterValues& parameters, LabError& error,
+                                    const std::string& seed) {
+    if (text.size() > kMaxLabBytes) {
+        error = LabError{};
+        error.file = name;
+        error.message =
+            fmt::format("the lab is {} bytes; a lab is at most {} bytes", text.size(), kMaxLabBytes);
+        error.expected = "a lab of at most 1 MiB";
+        error.found = fmt::format("{} bytes", text.size());
+        return std::nullopt;
+    }
+    const auto lab = parse_lab(text, name, error);
+    if (!lab) return std::nullopt;
+    return seeded_instance(*lab, parameters, error, seed);
+}
 
 std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterValues& parameters,
                                const std::string& labs_dir, LabError& error, const std::string& seed) {
     std::string path = id_or_file;
-    const bool is_path =
-        id_or_file.find('/') != std::string::npos || (id_or_file.size() > 5 && id_or_file.ends_with(".yaml"));
+    const bool is_path = names_a_lab_file(id_or_file);
     if (!is_path) {
         path.clear();
         std::error_code ec;
@@ -253,11 +255,11 @@ std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterVal
     // Only a regular file of sensible size: a path from the engine process's input could name /dev/zero.
     std::error_code ec;
     if (std::filesystem::exists(path, ec) && (!std::filesystem::is_regular_file(path, ec) ||
-                                              std::filesystem::file_size(path, ec) > kMaxLabFileBytes)) {
+                                              std::filesystem::file_size(path, ec) > kMaxLabBytes)) {
         error = LabError{};
         error.file = path;
         error.message =
-            fmt::format("not a lab file: a lab is a regular file of at most {} bytes", kMaxLabFileBytes);
+            fmt::format("not a lab file: a lab is a regular file of at most {} bytes", kMaxLabBytes);
         error.expected = "a YAML lab file";
         error.found = path;
         return std::nullopt;
@@ -273,11 +275,7 @@ std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterVal
         error.found = lab->id;
         return std::nullopt;
     }
-    // A seed draws the varying parameters; values given explicitly win.
-    auto values = seeded_values(*lab, seed);
-    for (const auto& [name, value] : parameters)
-        values[name] = value;
-    return instantiate(*lab, values, error);
+    return seeded_instance(*lab, parameters, error, seed);
 }
 
 bool runner_implements_every_action() {
@@ -368,8 +366,9 @@ LabRun::LabRun(Lab lab, std::shared_ptr<Tracer> tracer, LabRunOptions options)
         s.outcomes[i].id = s.lab.steps[i].id;
     for (const auto& p : s.lab.parameters) {
         const auto given = s.options.parameters.find(p.name);
-        s.values[p.name] = given != s.options.parameters.end() ? normalised_parameter(p, given->second)
-                                                               : value_text(p.default_value);
+        s.values[p.name] = given != s.options.parameters.end()
+                               ? parameter_text(p, given->second).value_or(given->second)
+                               : value_text(p.default_value);
     }
 }
 

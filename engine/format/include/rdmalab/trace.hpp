@@ -23,7 +23,8 @@ inline constexpr int kTraceFormatVersion = 1;
 /// commands, their fields and their results. `hello` announces it and refuses an app that names another
 /// one; the app (EngineClient) refuses an engine that announces another one or none. Raise it whenever
 /// an app and an engine of the old and the new number would misunderstand each other.
-inline constexpr int kProtocolVersion = 1;
+/// 2: lab.start takes a lab id or the lab's text, never a path (the engine opens no file a command names).
+inline constexpr int kProtocolVersion = 2;
 
 /// Which side of a connection an event belongs to: A (requester), B (responder) or neither. C and D are
 /// further endpoints of a lab (docs/lab-format.md, "Objects"): a third or fourth party, e.g. the second

@@ -71,6 +71,12 @@ const char* to_string(StepOutcome::State state);
 std::optional<Lab> prepare_lab(const std::string& id_or_file, const ParameterValues& parameters,
                                const std::string& labs_dir, LabError& error, const std::string& seed = {});
 
+/// The same for a lab given as its text (what the engine process receives: it opens no file a command
+/// names). `name` stands for the file in errors. A text over kMaxLabBytes is refused unread.
+std::optional<Lab> prepare_lab_text(const std::string& text, const std::string& name,
+                                    const ParameterValues& parameters, LabError& error,
+                                    const std::string& seed = {});
+
 /// True when the runner has a function for every action of the schema (lab_schema.hpp) and no other.
 bool runner_implements_every_action();
 
