@@ -208,8 +208,9 @@ class TestServeAbuse : public QObject {
         QVERIFY2(errorOf(result).contains("longer than 4194304 bytes"), qPrintable(errorOf(result)));
         QVERIFY(engine.alive());
         const long grown = engine.peakKiB() - before;
-        // Holding the line would need 100 MiB at least; a bounded reader keeps at most its 4 MiB limit.
-        QVERIFY2(grown < 16 * 1024, qPrintable(QStringLiteral("peak memory grew by %1 KiB").arg(grown)));
+        // Holding the line would need 100 MiB at least; a bounded reader keeps at most its 4 MiB limit, which
+        // a sanitizer's shadow memory multiplies (ThreadSanitizer's build: about 42 MiB measured).
+        QVERIFY2(grown < 64 * 1024, qPrintable(QStringLiteral("peak memory grew by %1 KiB").arg(grown)));
         QCOMPARE(engine.ask(R"({"id":3,"cmd":"hello"})")["data"]["ok"].get<bool>(), true);
     }
 
