@@ -68,7 +68,10 @@ Position position_of(const YAML::Mark& mark) {
 /// Length of the valid UTF-8 sequence starting at `text[i]`, or 0.
 std::size_t utf8_length(sv text, std::size_t i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const std::size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+    const std::size_t n = c >= 0xf0 && c <= 0xf4   ? 4
+                          : c >= 0xe0 && c <= 0xef ? 3
+                          : c >= 0xc2 && c < 0xe0  ? 2
+                                                   : 0;
     if (n == 0 || i + n > text.size()) return 0;
     for (std::size_t k = 1; k < n; ++k)
         if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return 0;
@@ -1033,8 +1036,58 @@ std::string condition_text(const Value& when) {
     return out;
 }
 
+/// `text` with every run of white space made one space, so that a quote matches across a folded line.
+std::string with_single_spaces(const std::string& text) {
+    std::string out;
+    bool space = false;
+    for (const char c : text) {
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+            space = !out.empty();
+            continue;
+        }
+        if (space) out += ' ';
+        space = false;
+        out += c;
+    }
+    return out;
+}
+
+/// A `says` item's words must be in the text the student reads next to the value, in both languages, on
+/// every class of device the item is checked on: a statement and its check cannot drift apart.
+void check_says_words(const Fields::Entry& entry, const std::string& field, const Expectation& x,
+                      const DeviceText& text) {
+    const bool has_right = x.value.find("right") != nullptr;
+    const bool has_is = x.value.find("is") != nullptr;
+    if (has_right == has_is ||
+        (has_is && (x.value.find("op") || x.value.find("factor") || x.value.find("plus"))))
+        fail(entry.value.Mark(), field, "states one relation: 'op' and 'right' (a compare), or 'is' (a word)",
+             "op and right, or is", has_is ? "is with op, right, factor or plus" : "neither");
+    if (has_right && !x.value.find("op"))
+        fail(entry.value.Mark(), field, "'right' needs its 'op'", "op: one of <, <=, ==, !=, >=, >");
+    std::vector<DeviceClass> classes;
+    if (x.device != DeviceClass::hardware) classes.push_back(DeviceClass::software);
+    if (x.device != DeviceClass::software) classes.push_back(DeviceClass::hardware);
+    for (const char* language : {"en", "zh"}) {
+        const Value* words = x.value.find(language);
+        if (!words) continue;
+        const std::string quote = with_single_spaces(words->text);
+        for (const DeviceClass c : classes) {
+            const LocalizedText* read = text.variant(c);
+            if (!read) read = &text.common;
+            const std::string& body = std::string_view(language) == "en" ? read->en : read->zh;
+            if (with_single_spaces(body).find(quote) != std::string::npos) continue;
+            fail(entry.value[language].Mark(), field + "." + language,
+                 "these words are not in the step's " + std::string(language) + " text" +
+                     (text.varies() ? " for " + std::string(device_class_name(c)) + " devices"
+                                    : std::string()) +
+                     " (give the item 'device' when only one variant states it)",
+                 "words copied from the text", shown(quote));
+        }
+    }
+}
+
 std::vector<Expectation> parse_expectations(const Fields& f, const schema::Action& action,
-                                            LabParser& parser) {
+                                            const DeviceText& text, LabParser& parser) {
     std::vector<Expectation> out;
     if (!f.has("expect")) return out;
     const auto& e = f.at("expect");
@@ -1100,6 +1153,7 @@ std::vector<Expectation> parse_expectations(const Fields& f, const schema::Actio
                     "a 'when' instead)");
             x.when = parser.value(when_field(), w.value, w.key.Mark(), item.field("when"));
         }
+        if (x.kind == "says") check_says_words(entry, item.field(kind->name), x, text);
         out.push_back(std::move(x));
     }
     return out;
@@ -1293,7 +1347,7 @@ Step parse_step(const YAML::Node& node, const std::string& path, LabParser& pars
 
     step.title = localized(f, "title", false, scope, parser.budget());
     step.text = device_text(f, "text", true, scope, parser.budget());
-    step.expect = parse_expectations(f, *action, parser);
+    step.expect = parse_expectations(f, *action, step.text, parser);
     if (step.predict) parse_prediction_answer(*predict, parser, *step.predict);
     scope.condition.clear();
     return step;
@@ -1664,6 +1718,29 @@ std::string LabError::to_string() const {
     return out;
 }
 
+/// A lab is UTF-8 text: a byte that starts no valid sequence is refused at its line and column (a student
+/// would otherwise read replacement characters, and a text compare would fail on bytes no one can see).
+void refuse_invalid_utf8(sv text) {
+    int line = 1, column = 1;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        std::size_t n = c < 0x80 ? 1 : utf8_length(text, i);
+        if (n == 0) {
+            static constexpr char kHex[] = "0123456789abcdef";
+            fail(Position{line, column}, "",
+                 std::string("the file is not UTF-8 text: byte 0x") + kHex[c >> 4] + kHex[c & 15] +
+                     " starts no UTF-8 character (save the lab as UTF-8)");
+        }
+        if (c == '\n') {
+            ++line;
+            column = 0;
+        }
+        ++column;
+        i += n;
+    }
+}
+
 std::optional<Lab> parse_lab(const std::string& text, const std::string& name, LabError& error) {
     error = LabError{};
     error.file = name;
@@ -1673,6 +1750,7 @@ std::optional<Lab> parse_lab(const std::string& text, const std::string& name, L
                 fail(Position{}, "",
                      "the lab is too large (" + std::to_string(text.size()) +
                          " bytes; a lab is at most 1 MiB)");
+            refuse_invalid_utf8(text);
             Lab lab = parse(YAML::Load(text));
             lab.file = name;
             return lab;

@@ -971,6 +971,28 @@ constexpr std::array<Field, 5> kCompareFields = {{
      "added to right (after factor), e.g. 1: left is right's successor"},
 }};
 
+/// `says`: the words of the step's text that state a value (`en`, `zh`, each found in that language's text
+/// of every device class the item is checked on), and the relation they state: a `compare`, or `is` for a
+/// value shown as a word (a status, an errno, a state).
+constexpr std::array<Field, 8> kSaysFields = {{
+    {"en", Type::text, true, {}, {}, {}, 0, 0, "the English words of the step's text that state the value"},
+    {"zh", Type::text, true, {}, {}, {}, 0, 0, "the same statement in the Chinese text"},
+    kCompareFields[0],
+    {"op", Type::choice, false, {}, kCompareOps, {}, 0, 0, "<, <=, ==, !=, >=, > (with right)"},
+    {"right", Type::operand, false, {}, {}, {}, 0, 0, "a value path, a {param} or a number (or give is)"},
+    {"is",
+     Type::text,
+     false,
+     {},
+     {},
+     {},
+     0,
+     0,
+     "left's value as a text shows it, e.g. loc_qp_op_err, EINVAL, err (instead of op and right)"},
+    kCompareFields[3],
+    kCompareFields[4],
+}};
+
 constexpr std::array<sv, 17> kCmEventNames = {
     "none",           "addr_resolved",   "addr_error",       "route_resolved",
     "route_error",    "connect_request", "connect_response", "connect_error",
@@ -1009,7 +1031,7 @@ constexpr std::array<Field, 3> kAsyncEventFields = {{
      "exactly this many events of this type arrived (default: at least one)"},
 }};
 
-constexpr std::array<ExpectationKind, 9> kExpectations = {{
+constexpr std::array<ExpectationKind, 10> kExpectations = {{
     {"fails", Type::choice, {}, kErrnos, {}, "the step's verb fails with this errno (any: with any errno)"},
     {"completions",
      Type::integer,
@@ -1021,6 +1043,12 @@ constexpr std::array<ExpectationKind, 9> kExpectations = {{
     {"qp_state", Type::map, kQpStateFields, {}, {}, "a QP's state after the step, read with ibv_query_qp"},
     {"bytes", Type::map, kBytesFields, {}, {}, "bytes of a buffer after the step"},
     {"compare", Type::map, kCompareFields, {}, {}, "a relation between two measured or observed values"},
+    {"says",
+     Type::map,
+     kSaysFields,
+     {},
+     {},
+     "what the step's text states about an observed value holds (the words, then a compare)"},
     {"event",
      Type::boolean,
      {},

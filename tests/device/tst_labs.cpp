@@ -34,6 +34,8 @@ const QString kSource = RDMALAB_SOURCE_DIR;
 const std::string kExample =
     (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/labs/write-needs-remote-write.yaml")).toStdString();
 const std::string kRunDir = (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/labs-run")).toStdString();
+const std::string kSaysWrong =
+    (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/labs-run-fail/run-says-wrong.yaml")).toStdString();
 const std::string kMidFailure =
     (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/labs-run-fail/run-mid-failure.yaml")).toStdString();
 
@@ -214,6 +216,32 @@ class TestLabs : public QObject {
     void everyTestLabHasATest() {
         const auto files = QDir(QString::fromStdString(kRunDir)).entryList({"*.yaml"}, QDir::Files);
         QCOMPARE(files.size(), 18);
+    }
+
+    // A `says` item checks what the step's text states against the run: a true statement holds, a false
+    // one is broken, and the report quotes the words (rendered, in the run's language) and the value.
+    void aTextThatStatesAWrongValueIsABrokenExpectation() {
+        for (const std::string language : {"en", "zh"}) {
+            const Ran ran = perform(kSaysWrong, {}, language);
+            const auto& run = *ran.run;
+            QVERIFY(run.done());
+            QCOMPARE(run.broken_count(), std::size_t(1));
+            const auto& says = run.outcome(indexOf(run, "mr")).expectations;
+            std::vector<const labs::ExpectationOutcome*> stated;
+            for (const auto& e : says)
+                if (e.kind == "says") stated.push_back(&e);
+            QCOMPARE(stated.size(), std::size_t(3));
+            QVERIFY(stated[0]->held);
+            QVERIFY(!stated[1]->held);
+            QVERIFY(stated[2]->held);
+            const std::string lkey = value(run, "A.buf.lkey");
+            QVERIFY2(stated[1]->observed == "mr.lkey = " + lkey, stated[1]->observed.c_str());
+            const std::string words = language == "en" ? "its lkey is 0x7fffffff" : "它的 lkey 是 0x7fffffff";
+            QVERIFY2(stated[1]->description.find("the text says \"" + words + "\"") == 0,
+                     stated[1]->description.c_str());
+            QVERIFY2(stated[2]->description.find("local_write") != std::string::npos, // rendered placeholder
+                     stated[2]->description.c_str());
+        }
     }
 
     void aStepThatFailsUnexpectedlyStopsTheRunAndTearsDown() {
@@ -436,7 +464,14 @@ class TestLabs : public QObject {
         QCOMPARE(failing.exitCode, 1);
         QVERIFY2(failing.out.contains(QRegularExpression("run-mid-failure +6 +11 +\\d+ +1 +2 .*FAILED")),
                  qPrintable(failing.out));
-        QVERIFY(failing.out.contains("0 of 1 labs held every expectation"));
+        QVERIFY2(
+            failing.out.contains(QRegularExpression(
+                "step mr: +BROKEN +says: the text says \"its lkey is 0x7fffffff\": mr.lkey is 0x7fffffff\n"
+                " +observed: mr.lkey = 0x[0-9a-f]+\n")),
+            qPrintable(failing.out));
+        QVERIFY2(failing.out.contains(QRegularExpression("run-says-wrong +2 +3 +\\d+ +1 +0 .*FAILED")),
+                 qPrintable(failing.out));
+        QVERIFY(failing.out.contains("0 of 2 labs held every expectation"));
     }
 
     void engineProcessRunsALabStepByStep() {

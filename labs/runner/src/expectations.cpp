@@ -314,7 +314,8 @@ std::optional<std::string> operand(const State& s, const Value* v, std::string& 
     return std::nullopt;
 }
 
-ExpectationOutcome check_compare(const State& s, const Expectation& e, const std::string& language) {
+ExpectationOutcome check_compare(const State& s, const Expectation& e, const std::string& language,
+                                 const std::string& kind = "compare", const std::string& prefix = {}) {
     std::string left_name, right_name;
     const auto left = operand(s, e.value.find("left"), left_name);
     const auto right = operand(s, e.value.find("right"), right_name);
@@ -330,7 +331,7 @@ ExpectationOutcome check_compare(const State& s, const Expectation& e, const std
     const std::string description = fmt::format(
         "{} {} {}{}{}", left_name, op, factor_text.empty() ? "" : factor_text + " x ", right_name, plus_text);
     if (!left || !right)
-        return make("compare", description, false,
+        return make(kind, prefix + description, false,
                     fmt::format("no value for {}", !left ? left_name : right_name), &e, language);
     const auto l = number(*left);
     const auto r = number(*right);
@@ -350,14 +351,15 @@ ExpectationOutcome check_compare(const State& s, const Expectation& e, const std
         if (!factor_text.empty() || plus != 0)
             right_shown = fmt::format("{}({}){} = {}", factor_text.empty() ? "" : factor_text + " x ",
                                       right_shown, plus_text, rv);
-        return make("compare", description, held, shown(left_name, *left) + ", " + right_shown, &e, language);
+        return make(kind, prefix + description, held, shown(left_name, *left) + ", " + right_shown, &e,
+                    language);
     }
     if ((op == "==" || op == "!=") && plus == 0) {
         const bool equal = *left == *right;
-        return make("compare", description, op == "==" ? equal : !equal,
+        return make(kind, prefix + description, op == "==" ? equal : !equal,
                     fmt::format("{} = {}, {} = {}", left_name, *left, right_name, *right), &e, language);
     }
-    return make("compare", description, false,
+    return make(kind, prefix + description, false,
                 fmt::format("{} = {}, {} = {}: not both numbers", left_name, *left, right_name, *right), &e,
                 language);
 }
@@ -385,6 +387,23 @@ void check_one(State& s, const Expectation& e, const StepResult& r, const std::s
         out.push_back(check_bytes(s, e, language));
     } else if (e.kind == "compare") {
         out.push_back(check_compare(s, e, language));
+    } else if (e.kind == "says") {
+        // A statement of the step's text, checked on this run's values: "the text says '...': left op right".
+        const Value* words = e.value.find(language.substr(0, 2) == "zh" ? "zh" : "en");
+        const std::string prefix =
+            fmt::format("the text says \"{}\": ", words ? render(words->text, s.values) : std::string());
+        if (const Value* is = e.value.find("is")) {
+            std::string left_name;
+            const auto left = operand(s, e.value.find("left"), left_name);
+            const auto left_number = left ? number(*left) : std::nullopt;
+            const auto is_number = number(is->text);
+            const bool held =
+                left && (left_number && is_number ? *left_number == *is_number : *left == is->text);
+            out.push_back(make("says", prefix + left_name + " is " + is->text, held,
+                               left ? left_name + " = " + *left : "no value for " + left_name, &e, language));
+        } else {
+            out.push_back(check_compare(s, e, language, "says", prefix));
+        }
     } else if (e.kind == "cm_event") {
         const auto it = r.results.find("event");
         const std::string got = it == r.results.end() ? "no event read" : it->second;
