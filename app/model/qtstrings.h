@@ -14,7 +14,9 @@ inline QString qs(const std::string& text) {
 
 /// `value` as one word for a POSIX shell: left as it is when it is plain, else single-quoted.
 inline QString shellQuoted(const QString& value) {
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:=+-]+$"));
+    // \A…\z, not ^…$: '$' also matches before a final line break, which would leave "x\n" unquoted.
+    static const QRegularExpression plain(
+        QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z0-9_./:=+-]+")));
     if (plain.match(value).hasMatch()) return value;
     QString quoted = value;
     quoted.replace(QLatin1Char('\''), QLatin1String("'\\''"));

@@ -7,6 +7,8 @@
 #include <QStandardPaths>
 #include <QUrl>
 
+#include <algorithm>
+
 namespace rdmalab::app {
 
 namespace {
@@ -37,6 +39,21 @@ std::optional<SshOptions> parseSshUrl(const QString& url, QString* error) {
     if (!url.startsWith(QLatin1String("ssh://")))
         return refuse(
             QCoreApplication::translate("rdmalab::app::SshTransport", "it does not start with ssh://"));
+    // The port is read here, so that "host:70000" or "host:abc" is named as a bad port, not as "no host".
+    const QString authority = url.mid(6).section(QRegularExpression(QStringLiteral("[/?#]")), 0, 0);
+    const QString hostAndPort = authority.section(QLatin1Char('@'), -1);
+    const qsizetype colon = hostAndPort.lastIndexOf(QLatin1Char(':'));
+    if (colon >= 0 && !hostAndPort.endsWith(QLatin1Char(']'))) {
+        const QString port = hostAndPort.mid(colon + 1);
+        bool number = !port.isEmpty() && std::all_of(port.begin(), port.end(), [](QChar c) {
+            return c.isDigit() && c.unicode() < 128;
+        });
+        const int value = number ? port.toInt(&number) : 0;
+        if (!number || value < 1 || value > 65535)
+            return refuse(QCoreApplication::translate("rdmalab::app::SshTransport",
+                                                      "the port '%1' is not a number from 1 to 65535")
+                              .arg(port));
+    }
     const QUrl parsed(url, QUrl::StrictMode);
     if (!parsed.isValid() || parsed.host().isEmpty())
         return refuse(QCoreApplication::translate("rdmalab::app::SshTransport", "it names no host"));
@@ -51,7 +68,12 @@ std::optional<SshOptions> parseSshUrl(const QString& url, QString* error) {
     if (parsed.host().startsWith(QLatin1Char('-')) || user.startsWith(QLatin1Char('-')))
         return refuse(
             QCoreApplication::translate("rdmalab::app::SshTransport", "a name that starts with '-'"));
-    options.destination = user.isEmpty() ? parsed.host() : user + QLatin1Char('@') + parsed.host();
+    // An internationalized name goes to ssh (and to the status line) in its ASCII form, xn--…: what the
+    // resolver looks up, and no look-alike of another host's name.
+    const QString host = parsed.host(QUrl::EncodeUnicode);
+    if (host.isEmpty())
+        return refuse(QCoreApplication::translate("rdmalab::app::SshTransport", "it names no host"));
+    options.destination = user.isEmpty() ? host : user + QLatin1Char('@') + host;
     options.port = parsed.port(0);
     return options;
 }

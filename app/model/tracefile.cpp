@@ -109,6 +109,19 @@ std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceF
             error.message = QString::fromStdString(parse_error.message);
             return std::nullopt;
         }
+        // One tracer numbers its events 1, 2, 3…; a session header may start another tracer's numbering
+        // (an engine started again). A number that does not increase otherwise means lines were reordered,
+        // repeated or spliced in, and a replay would show a sequence that never happened.
+        if (!events.empty() && event->kind != EventKind::Session && event->seq <= events.back().seq) {
+            error.line = line_number;
+            error.field = QStringLiteral("seq");
+            error.message =
+                QStringLiteral("seq %1 comes after seq %2: the events are out of order or repeated "
+                               "(a recording lists each event once, in the order it happened)")
+                    .arg(event->seq)
+                    .arg(events.back().seq);
+            return std::nullopt;
+        }
         events.push_back(std::move(*event));
     }
     if (events.empty()) return refuse(QStringLiteral("the file holds no trace events"));

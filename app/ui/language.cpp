@@ -54,6 +54,13 @@ QString Language::normalized(const QString& language) {
                : QStringLiteral("en");
 }
 
+bool Language::isKnown(const QString& language) {
+    const QString name = language.trimmed().toLower();
+    return name == QLatin1String("en") || name == QLatin1String("english") || name == QLatin1String("zh") ||
+           name.startsWith(QLatin1String("zh_")) || name.startsWith(QLatin1String("zh-")) ||
+           name == QLatin1String("chinese");
+}
+
 QString Language::systemLanguage() {
     return QLocale::system().language() == QLocale::Chinese ? QStringLiteral("zh") : QStringLiteral("en");
 }

@@ -30,6 +30,8 @@ class Language : public QObject {
     static QString startLanguage(const QString& commandLine);
     /// "zh" for "zh", "zh_CN", "chinese"…; "en" for anything else.
     static QString normalized(const QString& language);
+    /// True for the names --lang accepts: en, english, zh, zh_CN (any zh_…), chinese, in any case.
+    static bool isKnown(const QString& language);
 
     /// Switches the whole app to `language` ("en" or "zh"): installs or removes the translator and emits
     /// changed(). With `remember`, the choice is saved for the next start.

@@ -142,6 +142,11 @@ int main(int argc, char** argv) {
     };
 
     // The interface's language: --language, else the last choice (View ▸ Language), else the system's.
+    if (parser.isSet(language) && !rdmalab::app::Language::isKnown(parser.value(language))) {
+        std::fprintf(stderr, "rdmalab: --lang needs en (English) or zh (Simplified Chinese), not '%s'\n",
+                     qPrintable(parser.value(language)));
+        return 2;
+    }
     auto* appLanguage = rdmalab::app::Language::instance();
     appLanguage->set(
         rdmalab::app::Language::startLanguage(parser.isSet(language) ? parser.value(language) : QString()));

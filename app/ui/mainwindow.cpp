@@ -111,7 +111,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
         QTimer::singleShot(0, this, [this, text] {
             statusBar()->showMessage(text);
-            if (options_.autoplay) finishHeadless(false);
+            if (options_.autoplay) finishHeadless(false, ReasonPrinted::yes);
         });
     }
 
@@ -184,7 +184,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
         QTimer::singleShot(0, this, [this, text] {
             statusBar()->showMessage(text);
-            finishHeadless(false);
+            finishHeadless(false, ReasonPrinted::yes);
         });
     } else if (!options_.replayFile.isEmpty()) {
         QTimer::singleShot(0, this, [this] { openRecording(options_.replayFile); });
@@ -747,7 +747,8 @@ void MainWindow::startSelectedLesson() {
         const QString text = tr("No lessons found in %1. %2").arg(lessonsDirectory(), lessonLoadErrors_);
         statusBar()->showMessage(text);
         std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
-        if (options_.autoplay) finishHeadless(false); // nothing to play: no point waiting for the time-out
+        if (options_.autoplay)
+            finishHeadless(false, ReasonPrinted::yes); // nothing to play: no point waiting for the time-out
         return;
     }
     autosave_.restart(); // a new session, a new file
@@ -816,7 +817,7 @@ void MainWindow::showDevices(const nlohmann::json& result) {
         refreshControls();
         if (options_.autoplay) {
             std::fprintf(stderr, "rdmalab: no RDMA device; cannot run the lesson live\n");
-            finishHeadless(false);
+            finishHeadless(false, ReasonPrinted::yes);
         }
         return;
     }
@@ -899,7 +900,7 @@ void MainWindow::onEngineDied(const QString& message) {
     if (headless()) std::fprintf(stderr, "rdmalab: %s\n", qPrintable(message));
     sessionLabel_->setText(tr("The engine process stopped."));
     refreshControls();
-    if (options_.autoplay && !headless_->finished()) finishHeadless(false);
+    if (options_.autoplay && !headless_->finished()) finishHeadless(false, ReasonPrinted::yes);
 }
 
 void MainWindow::restartEngine() {
@@ -1066,7 +1067,7 @@ bool MainWindow::openRecordingFile(const QString& path, bool recovered) {
         statusBar()->showMessage(text, 15000);
         if (headless()) {
             std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
-            finishHeadless(false);
+            finishHeadless(false, ReasonPrinted::yes);
         } else {
             QMessageBox box(QMessageBox::Warning, tr("Bad recording"), text, QMessageBox::Ok, this);
             box.setTextFormat(Qt::PlainText); // the error quotes the file
@@ -1150,7 +1151,7 @@ void MainWindow::dismissUnfinishedSession() {
 void MainWindow::reopenAtStart() {
     reopenUnfinishedSession();
     if (!recoveredReplay_) {
-        if (headless()) finishHeadless(false);
+        if (headless()) finishHeadless(false, ReasonPrinted::yes);
         return;
     }
     // Without --autoplay there is nothing to wait for: the screenshot shows the reopened session.
@@ -1284,7 +1285,7 @@ void MainWindow::refreshInspector() {
     inspector_->setHtml(out);
 }
 
-void MainWindow::finishHeadless(bool success) {
+void MainWindow::finishHeadless(bool success, ReasonPrinted reason) {
     const bool first = headless_->finish(success, [this] {
         return options_.screenshot.isEmpty() || saveScreenshot(grab().toImage(), options_.screenshot);
     });
@@ -1300,7 +1301,9 @@ void MainWindow::finishHeadless(bool success) {
         std::fprintf(stderr, "rdmalab: the lesson verified on %s · %s; B's buffer begins \"%s\"\n",
                      qPrintable(state.device), qPrintable(engine_->where()), shown.constData());
     }
-    if (!success && !options_.reopenUnfinished) { // a reopened session is not expected to verify
+    // A reopened session is not expected to verify; a run that never started (a file it could not open,
+    // no device, no such lesson) has said why, and "did not verify" would name a lesson that never ran.
+    if (!success && !options_.reopenUnfinished && reason == ReasonPrinted::no) {
         std::fprintf(stderr, "rdmalab: the lesson did not verify%s%s\n", state.lastError ? ":\n" : "",
                      state.lastError ? qPrintable(*state.lastError) : "");
     }

@@ -134,7 +134,9 @@ class MainWindow : public QMainWindow {
     void refreshInspector();
     void showDevices(const nlohmann::json& result);
     void autosave(const std::vector<TraceEvent>& events);
-    void finishHeadless(bool success);
+    /// Whether the reason a headless run failed has been printed already (then no "did not verify" line).
+    enum class ReasonPrinted { no, yes };
+    void finishHeadless(bool success, ReasonPrinted reason = ReasonPrinted::no);
     bool headless() const { return options_.autoplay || options_.quitWhenDone; }
     bool openRecordingFile(const QString& path, bool recovered);
     void collectUnfinishedSessions();

@@ -67,6 +67,24 @@ class AppCliTest : public QObject {
         const auto bad = runApp({"--window-size", "big", "--quit"}, {}, dir.path());
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("--window-size needs WIDTHxHEIGHT"), qPrintable(bad.err));
+        // An unknown language is refused by name, not silently shown in English.
+        const auto badLanguage = runApp({"--lang", "xx", "--quit"}, {}, dir.path());
+        QCOMPARE(badLanguage.exitCode, 2);
+        QVERIFY2(badLanguage.err.contains("--lang needs en (English) or zh (Simplified Chinese), not 'xx'"),
+                 qPrintable(badLanguage.err));
+        QCOMPARE(runApp({"--lang", "zh_CN", "--version"}, {}, dir.path()).exitCode, 0);
+        // A recording that cannot be opened is reported with its line; no lesson ran, so no "did not
+        // verify" follows.
+        const QString garbage = dir.filePath("garbage.jsonl");
+        QFile file(garbage);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a trace event\n");
+        file.close();
+        const auto unreadable = runApp({"--replay", garbage, "--autoplay", "--quit"}, {}, dir.path());
+        QCOMPARE(unreadable.exitCode, 1);
+        QVERIFY2(unreadable.err.contains("Cannot open the recording:") && unreadable.err.contains(": line 1"),
+                 qPrintable(unreadable.err));
+        QVERIFY2(!unreadable.err.contains("did not verify"), qPrintable(unreadable.err));
     }
 
     // Presentation mode fills the screen: on a 1280x720 projector (an offscreen screen of that size) the

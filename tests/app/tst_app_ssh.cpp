@@ -191,6 +191,22 @@ class AppSshTest : public QObject {
             QVERIFY2(error.contains(QLatin1String(bad)) && error.contains("ssh://[USER@]HOST[:PORT]"),
                      qPrintable(error));
         }
+        // A bad port is named as a port, not as a missing host.
+        for (const char* port : {"70000", "abc", "-1", "0", ""}) {
+            const QString url = QStringLiteral("ssh://alice@lab-server:%1").arg(QLatin1String(port));
+            QVERIFY2(!parseSshUrl(url, &error), qPrintable(url));
+            QVERIFY2(
+                error.contains(
+                    QStringLiteral("the port '%1' is not a number from 1 to 65535").arg(QLatin1String(port))),
+                qPrintable(error));
+        }
+        auto ipv6 = parseSshUrl("ssh://[2001:db8::7]:2222", &error);
+        QVERIFY2(ipv6, qPrintable(error));
+        QCOMPARE(ipv6->port, 2222);
+        // An internationalized host goes to ssh in its ASCII (xn--) form.
+        auto idn = parseSshUrl(QStringLiteral("ssh://bob@b\u00fccher.example"), &error);
+        QVERIFY2(idn, qPrintable(error));
+        QCOMPARE(idn->destination, QStringLiteral("bob@xn--bcher-kva.example"));
     }
 
     /// No prompt (the app has no terminal), no tty (the JSON Lines pass unchanged), the port and the
@@ -210,6 +226,11 @@ class AppSshTest : public QObject {
         QCOMPARE(line.mid(line.size() - 3),
                  (QStringList{"--", "alice@lab-server", "'/opt/rdma lab/rdmalab-cli' serve --stdio"}));
         QCOMPARE(transport.where(), QStringLiteral("alice@lab-server:2222 over SSH"));
+        // A program name ending in a line break stays one quoted word: the remote shell does not run a
+        // second command.
+        options.program = "rdmalab-cli\n";
+        const QStringList broken = SshTransport(options).commandLine();
+        QCOMPARE(broken.back(), QStringLiteral("'rdmalab-cli\n' serve --stdio"));
     }
 
     /// The app stays, and its banner says what ssh said, which failure that is, and the fix.

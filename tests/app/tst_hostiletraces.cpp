@@ -257,6 +257,39 @@ class HostileTracesTest : public QObject {
                                        .arg(rtr + 1));
     }
 
+    // Lines reordered or repeated are refused at the line where the numbering goes back; a session header
+    // may start a new numbering (an engine started again), as in a real autosave.
+    void eventsOutOfOrderOrRepeatedAreRefusedWithTheirLine() {
+        QTemporaryDir dir;
+        const auto original = readLines(kData + "lesson-write.jsonl");
+        QVERIFY(original.size() > 10);
+        const QString path = dir.filePath("reordered.jsonl");
+        TraceFileError error;
+        auto lines = original;
+        std::swap(lines[5], lines[6]);
+        writeLines(path, lines);
+        QVERIFY(!readTraceFile(path, error));
+        QCOMPARE(error.line, std::size_t(7));
+        QCOMPARE(error.field, QStringLiteral("seq"));
+        QVERIFY2(error.message.contains("out of order or repeated"), qPrintable(error.message));
+        lines = original;
+        lines.insert(lines.begin() + 4, lines[3]);
+        writeLines(path, lines);
+        QVERIFY(!readTraceFile(path, error));
+        QCOMPARE(error.line, std::size_t(5));
+        QCOMPARE(error.message,
+                 QStringLiteral("seq %1 comes after seq %1: the events are out of order or repeated "
+                                "(a recording lists each event once, in the order it happened)")
+                     .arg(json::parse(original[3])["seq"].get<std::uint64_t>()));
+        // Two sessions in one file, each numbered from 1: read whole.
+        lines = original;
+        lines.insert(lines.end(), original.begin(), original.end());
+        writeLines(path, lines);
+        const auto twice = readTraceFile(path, error);
+        QVERIFY2(twice, qPrintable(error.toString()));
+        QCOMPARE(twice->size(), 2 * original.size());
+    }
+
     void changedBytesOutsideTheBufferAreRefusedOrClipped() {
         QTemporaryDir dir;
         auto lines = readLines(kData + "lesson-write.jsonl");
