@@ -2111,6 +2111,10 @@ The last line was incomplete and is left out (%1).</source>
         <translation>其中没有主机名</translation>
     </message>
     <message>
+        <source>the port &apos;%1&apos; is not a number from 1 to 65535</source>
+        <translation>端口“%1”不是 1 到 65535 之间的数字</translation>
+    </message>
+    <message>
         <source>a path after the host</source>
         <translation>主机名后面带有路径</translation>
     </message>
