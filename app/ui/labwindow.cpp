@@ -130,7 +130,10 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
     connect(session_, &LabSession::failed, this, [this](const QString& message) {
         status_->setText(tr("Failed: %1").arg(message));
         updateButtons();
-        if (options_.autoplay) onFinished(false);
+        if (options_.autoplay) {
+            std::fprintf(stderr, "rdmalab: %s\n", qPrintable(status_->text()));
+            onFinished(false);
+        }
     });
     headless_->setQuitWhenDone(options_.quitWhenDone);
     connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { onFinished(false); });
@@ -146,12 +149,17 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
         engineReady_ = false;
         status_->setText(message);
         updateButtons();
-        if (options_.autoplay) onFinished(false);
+        if (options_.autoplay) {
+            std::fprintf(stderr, "rdmalab: %s\n", qPrintable(message));
+            onFinished(false);
+        }
     });
     engine_->start();
     if (!options_.lab.isEmpty()) {
         if (!selectLab(options_.lab)) {
             status_->setText(tr("No lab '%1' in %2 or %3").arg(options_.lab, curriculum, user));
+            if (options_.autoplay || options_.quitWhenDone)
+                std::fprintf(stderr, "rdmalab: %s\n", qPrintable(status_->text()));
             if (options_.autoplay) onFinished(false);
         }
     } else if (options_.autoplay) {
