@@ -134,6 +134,7 @@ void EngineClient::readOutput() {
     }
     const qsizetype scanned = buffer_.size(); // holds no newline: only what arrives now is searched
     buffer_ += device->readAll();
+    bool answered = false;
     for (qsizetype newline = buffer_.indexOf('\n', scanned); newline >= 0; newline = buffer_.indexOf('\n')) {
         if (newline > kMaxEngineLineBytes)
             return refuseOutput(
@@ -164,12 +165,19 @@ void EngineClient::readOutput() {
         if (event->kind == EventKind::Result && event->name == "hello" && refuseProtocol(*event)) return;
         const bool handshake = event->ids.value("id", nlohmann::json()) == nlohmann::json(kHelloCommandId);
         if (event->kind == EventKind::Result && !handshake && pending_ > 0) --pending_;
+        answered = answered || event->kind == EventKind::Result;
         batch_.push_back(std::move(*event));
     }
     if (buffer_.size() > kMaxEngineLineBytes)
         return refuseOutput(
             tr("output line %1: longer than %2 MiB").arg(lineNumber_ + 1).arg(kMaxEngineLineBytes >> 20));
-    if (!batch_.empty() && !batchTimer_.isActive()) batchTimer_.start();
+    // A command's answer goes out at once: whoever sent the command waits for it (a lab played step by
+    // step would otherwise wait a batch interval per step); a stream of other events is coalesced.
+    if (answered) {
+        batchTimer_.stop();
+        flushBatch();
+    } else if (!batch_.empty() && !batchTimer_.isActive())
+        batchTimer_.start();
 }
 
 void EngineClient::refuseOutput(const QString& reason) {

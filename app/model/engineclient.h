@@ -1,7 +1,8 @@
 // The bridge to the engine process: starts `rdmalab-cli serve --stdio` (a child process on this machine, or
 // inside the SoftRoCE VM the app boots: EngineTransport), sends JSON commands, parses the JSON Lines it
 // streams back into trace events and hands them to the UI in batches (one signal per batch, at most every
-// kBatchIntervalMs), so a fast event stream never floods the event loop.
+// kBatchIntervalMs), so a fast event stream never floods the event loop. A command's answer (a result
+// event) is handed over at once, with the events before it.
 #pragma once
 
 #include "enginetransport.h"

@@ -27,7 +27,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListView>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -103,31 +102,47 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
         updateButtons();
         if (options_.autoplay) session_->play();
     });
+    catchUpTimer_ = new QTimer(this);
+    catchUpTimer_->setSingleShot(true);
+    catchUpTimer_->setInterval(kCatchUpMs);
+    connect(catchUpTimer_, &QTimer::timeout, this, &LabWindow::catchUp);
     connect(session_, &LabSession::stepFinished, this, [this](int index) {
         if (session_->row(index).predicts) lastPredicted_ = index;
-        steps_->setCurrentIndex(session_->index(index));
-        showStep(index);
-        updatePrediction();
-        updateButtons();
+        unshownStep_ = index;
+        if (session_->playing() && !session_->done()) {
+            // The list repaints its changed rows once a frame too (catchUp enables it again).
+            steps_->setUpdatesEnabled(false);
+            if (!catchUpTimer_->isActive()) catchUpTimer_->start();
+        } else {
+            catchUp();
+        }
     });
     connect(session_, &LabSession::predictionNeeded, this, [this] {
+        catchUp();
         updatePrediction();
         updateButtons();
         status_->setText(tr("Predict first: lock in your answer, then the step runs."));
     });
     connect(session_, &LabSession::finished, this, &LabWindow::onFinished);
     connect(session_, &LabSession::labStarted, this, [this] {
+        catchUpTimer_->stop();
+        unshownStep_ = -1;
+        unshownEvents_.clear();
         dataPath_->resetScene();
         qpView_->setState(session_->state());
         memoryView_->setState(session_->state());
     });
     connect(session_, &LabSession::eventsApplied, this, [this](const std::vector<TraceEvent>& events) {
-        dataPath_->showEvents(events, session_->state());
-        qpView_->setState(session_->state());
-        memoryView_->setState(session_->state());
+        unshownEvents_.insert(unshownEvents_.end(), events.begin(), events.end());
+        if (session_->playing() && !session_->done()) {
+            if (!catchUpTimer_->isActive()) catchUpTimer_->start();
+        } else {
+            catchUp();
+        }
     });
     connect(session_, &LabSession::eventsRecorded, this, &LabWindow::autosave);
     connect(session_, &LabSession::failed, this, [this](const QString& message) {
+        catchUp();
         status_->setText(tr("Failed: %1").arg(message));
         updateButtons();
         if (options_.autoplay) {
@@ -320,9 +335,15 @@ void LabWindow::buildUi() {
     });
 
     auto* runSplitter = new QSplitter(Qt::Horizontal);
-    steps_ = new QListView;
+    // A tree view drawn as a list: QListView lays out every row again on each changed row, which makes
+    // a long lab quadratic; with uniform row heights a tree view repaints only the row that changed.
+    steps_ = new QTreeView;
     steps_->setObjectName(QStringLiteral("labSteps"));
     steps_->setModel(session_);
+    steps_->setHeaderHidden(true);
+    steps_->setRootIsDecorated(false);
+    steps_->setItemsExpandable(false);
+    steps_->setUniformRowHeights(true);
     runSplitter->addWidget(steps_);
     auto* detail = new QSplitter(Qt::Vertical);
     // The step as the device did it: drawn from the run's events (observed solid, illustrated dashed).
@@ -467,6 +488,26 @@ void LabWindow::startSelected() {
     status_->setText(tr("Preparing %1 on the device…").arg(selectedId_));
     autosave_.restart(); // a new run, a new file
     session_->start(selectedLab_, values, options_.language, seed_->text().trimmed());
+    updateButtons();
+}
+
+void LabWindow::catchUp() {
+    catchUpTimer_->stop();
+    steps_->setUpdatesEnabled(true);
+    if (!unshownEvents_.empty()) {
+        std::vector<TraceEvent> events;
+        events.swap(unshownEvents_);
+        dataPath_->showEvents(events, session_->state());
+        qpView_->setState(session_->state());
+        memoryView_->setState(session_->state());
+    }
+    if (unshownStep_ >= 0 && unshownStep_ < session_->rowCount()) {
+        const int index = unshownStep_;
+        unshownStep_ = -1;
+        steps_->setCurrentIndex(session_->index(index));
+        showStep(index);
+        updatePrediction();
+    }
     updateButtons();
 }
 

@@ -15,10 +15,10 @@ class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
-class QListView;
 class QListWidget;
 class QPushButton;
 class QTextBrowser;
+class QTimer;
 class QTreeView;
 class QTreeWidget;
 
@@ -75,6 +75,10 @@ class LabWindow : public QMainWindow {
     void buildUi();
     void showLab();
     void showStep(int index);
+    /// Brings the step list, texts and pictures up to the last step run. While the lab plays this runs once
+    /// a frame (kCatchUpMs), not once a step: a note step costs the engine microseconds, a repaint
+    /// milliseconds, and a 10,000-step lab must play about as fast as `lab run`.
+    void catchUp();
     void updateButtons();
     void onFinished(bool allHeld);
     /// The catalog's load errors in the error list (hidden when there are none).
@@ -101,7 +105,7 @@ class LabWindow : public QMainWindow {
     QFormLayout* parameterForm_ = nullptr;
     QList<QLineEdit*> parameterEdits_;
     QLineEdit* seed_ = nullptr;
-    QListView* steps_ = nullptr;
+    QTreeView* steps_ = nullptr;
     QTextBrowser* stepText_ = nullptr;
     QTreeWidget* verdicts_ = nullptr;
     DataPathView* dataPath_ = nullptr;
@@ -123,6 +127,10 @@ class LabWindow : public QMainWindow {
     QLabel* predictResult_ = nullptr;
     int predictShown_ = -1;  ///< the step whose question the box shows
     int lastPredicted_ = -1; ///< the last step run that asked a prediction
+    static constexpr int kCatchUpMs = 40;
+    QTimer* catchUpTimer_ = nullptr;
+    int unshownStep_ = -1;                           ///< the last step run, when the window has not shown it
+    std::vector<rdmalab::TraceEvent> unshownEvents_; ///< events the pictures have not drawn yet
     QString selectedId_;
     QString selectedLab_; ///< what lab.start is given: the id of a curriculum lab, the file of another
     QString curriculum_;
