@@ -48,10 +48,10 @@ void LessonController::startLive(const QString& op, int size, const QString& tex
     emit changed();
 }
 
-void LessonController::startReplay(const std::vector<TraceEvent>& events, const QString& source) {
+void LessonController::startReplay(std::vector<TraceEvent> events, const QString& source) {
     nextStepTimer_.stop();
     mode_ = Mode::Replay;
-    replay_ = events;
+    replay_ = std::move(events);
     replayCursor_ = 0;
     playing_ = false;
     finished_ = false;

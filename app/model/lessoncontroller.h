@@ -49,7 +49,7 @@ class LessonController : public QObject {
     /// Starts a live lesson: the engine plans the operation; nothing touches the device until step().
     void startLive(const QString& op, int size, const QString& text);
     /// Loads a recording for replay.
-    void startReplay(const std::vector<TraceEvent>& events, const QString& source);
+    void startReplay(std::vector<TraceEvent> events, const QString& source);
     void step();
     void play();
     void pause();

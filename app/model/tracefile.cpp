@@ -56,6 +56,22 @@ std::optional<TraceEvent> parseTraceLine(std::string_view line, TraceParseError&
     return event;
 }
 
+bool recordingHoldsMeasurements(const QString& path) {
+    const QFileInfo info(path);
+    if (!info.isFile() || info.size() > kMaxRecordingBytes) return false;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return false;
+    while (!file.atEnd()) {
+        const QByteArray line = file.readLine();
+        if (!line.contains("measure")) continue;
+        TraceParseError error;
+        const auto event =
+            parse_json_line(std::string_view(line.constData(), static_cast<std::size_t>(line.size())), error);
+        if (event && event->kind == EventKind::Measure) return true;
+    }
+    return false;
+}
+
 std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceFileError& error,
                                                      QString* note) {
     error = {};

@@ -45,6 +45,11 @@ std::optional<TraceEvent> parseTraceLine(std::string_view line, TraceParseError&
 std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceFileError& error,
                                                      QString* note = nullptr);
 
+/// True when the recording at `path` holds a "measure" event (a measurement, for the measurement window),
+/// found without reading the whole file as events: only lines that mention "measure" are parsed. False
+/// for a file that cannot be read (opening it reports why).
+bool recordingHoldsMeasurements(const QString& path);
+
 /// Writes events as JSON Lines to a temporary file, then renames it over `path`, so a failed save never
 /// destroys an earlier recording. Returns an error message or an empty string.
 QString writeTraceFile(const QString& path, const std::vector<TraceEvent>& events);

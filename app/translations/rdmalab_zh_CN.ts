@@ -106,6 +106,10 @@
 <context>
     <name>rdmalab::app::BenchWindow</name>
     <message>
+        <source>Still opening the previous recording: wait until it is shown.</source>
+        <translation>上一个录制还在打开：请等它显示出来。</translation>
+    </message>
+    <message>
         <source>rdmalab — TCP and RDMA, measured side by side</source>
         <translation>rdmalab — TCP 与 RDMA 并排测量</translation>
     </message>
@@ -1561,6 +1565,14 @@ This run is kept in memory only: export its report before you close the window.<
 </context>
 <context>
     <name>rdmalab::app::MainWindow</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Still opening the previous recording: wait until it is shown.</source>
+        <translation>上一个录制还在打开：请等它显示出来。</translation>
+    </message>
     <message>
         <source>There is no lesson &apos;%1&apos;; the lessons are: %2</source>
         <translation>没有课程“%1”；现有课程：%2</translation>

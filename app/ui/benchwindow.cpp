@@ -275,7 +275,8 @@ void BenchWindow::buildToolBar() {
     bar->addWidget(stopButton_);
     bar->addSeparator();
     bar->addWidget(exportButton_);
-    auto* openButton = new QPushButton(tr("Open recording…"));
+    auto* openButton = openButton_ = new QPushButton(tr("Open recording…"));
+    openButton->setObjectName(QStringLiteral("benchOpenRecording"));
     bar->addWidget(openButton);
     connect(runButton_, &QPushButton::clicked, this, &BenchWindow::startMeasurement);
     connect(stopButton_, &QPushButton::clicked, session_, &BenchSession::stop);
@@ -468,14 +469,27 @@ void BenchWindow::startMeasurement() {
 }
 
 void BenchWindow::openRecording(const QString& path) {
-    TraceFileError error;
-    auto events = readTraceFile(path, error);
-    if (!events) {
-        engineBanner_->showMessage(tr("Could not open the recording: %1").arg(error.toString()));
+    // Read on a thread of its own: a long sweep takes seconds to parse, and the window stays responsive.
+    const bool started = reader_->read(path, [this](RecordingReader::Result& result) {
+        openButton_->setEnabled(true);
+        showRecording(result);
+    });
+    if (!started) {
+        engineBanner_->showMessage(tr("Still opening the previous recording: wait until it is shown."));
+        return;
+    }
+    openButton_->setEnabled(false);
+}
+
+void BenchWindow::showRecording(RecordingReader::Result& result) {
+    const QString& path = result.path;
+    if (!result.events) {
+        engineBanner_->showMessage(tr("Could not open the recording: %1").arg(result.error.toString()));
         if (options_.autoplay) finishHeadless(false);
         return;
     }
-    const bool measured = std::any_of(events->begin(), events->end(),
+    const auto& events = *result.events;
+    const bool measured = std::any_of(events.begin(), events.end(),
                                       [](const TraceEvent& e) { return e.kind == EventKind::Measure; });
     if (!measured) {
         engineBanner_->showMessage(
@@ -486,7 +500,7 @@ void BenchWindow::openRecording(const QString& path) {
         return;
     }
     resultsChanged_ = true;
-    session_->openReplay(*events, path);
+    session_->openReplay(events, path);
     refreshTable();
     refreshHeader();
     refreshControls();

@@ -6,6 +6,7 @@
 
 #include "benchsession.h"
 #include "headlessrun.h"
+#include "recordingreader.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -70,6 +71,7 @@ class BenchWindow : public QMainWindow {
 
   public slots:
     void startMeasurement();
+    /// Reads the recording on a thread of its own, then shows it (the Open button waits meanwhile).
     void openRecording(const QString& path);
 
   private:
@@ -109,6 +111,9 @@ class BenchWindow : public QMainWindow {
     QCheckBox* sweepCheck_ = nullptr;
     QSpinBox* itersSpin_ = nullptr;
     QPushButton *runButton_ = nullptr, *stopButton_ = nullptr, *exportButton_ = nullptr;
+    QPushButton* openButton_ = nullptr;
+    RecordingReader* reader_ = new RecordingReader(this); ///< opens recordings off the GUI thread
+    void showRecording(RecordingReader::Result& result);
     // Above the charts: the engine banner (engineMessage, restartEngineButton), the autosave warning, the
     // device and the shown run's statistics; the status bar.
     Banner* engineBanner_ = nullptr;

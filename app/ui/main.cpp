@@ -19,16 +19,6 @@
 
 namespace {
 
-/// True when `path` is a recorded measurement (it holds "measure" events), not a lesson trace.
-bool isMeasurementTrace(const QString& path) {
-    rdmalab::app::TraceFileError error;
-    const auto events = rdmalab::app::readTraceFile(path, error);
-    if (!events) return false; // the lesson window reports the bad file with its line and field
-    for (const auto& e : *events)
-        if (e.kind == rdmalab::EventKind::Measure) return true;
-    return false;
-}
-
 /// The name of an option main() reads, checked against the table: a renamed option must not read as unset.
 QString option(const char* name) {
     for (const auto& entry : rdmalab::app::commandLineTable())
@@ -173,7 +163,8 @@ int main(int argc, char** argv) {
         showAtSize(window);
         return app.exec();
     }
-    const bool benchReplay = parser.isSet(replay) && isMeasurementTrace(parser.value(replay));
+    const bool benchReplay =
+        parser.isSet(replay) && rdmalab::app::recordingHoldsMeasurements(parser.value(replay));
     if (parser.isSet(bench) || benchReplay) {
         rdmalab::app::BenchStartOptions o;
         const QString kind = parser.value(bench);

@@ -1055,15 +1055,32 @@ void MainWindow::refreshEngineHost() {
 }
 
 void MainWindow::openRecording(const QString& path) {
-    openRecordingFile(path, false);
+    openRecordingFile(path, false, {});
 }
 
-bool MainWindow::openRecordingFile(const QString& path, bool recovered) {
-    TraceFileError error;
-    QString note;
-    auto events = readTraceFile(path, error, &note);
-    if (!events) {
-        const QString text = tr("Cannot open the recording:\n%1").arg(error.toString());
+void MainWindow::openRecordingFile(const QString& path, bool recovered, std::function<void(bool)> then) {
+    // Read on a thread of its own: a recording of 200,000 events takes seconds to parse, and the window
+    // stays responsive meanwhile (Open is refused until it is done).
+    const bool started = reader_->read(path, [this, recovered, then](RecordingReader::Result& result) {
+        openRecordingAction_->setEnabled(true);
+        openRecordingButton_->setEnabled(true);
+        const bool opened = showRecording(result, recovered);
+        if (then) then(opened);
+    });
+    if (!started) {
+        statusBar()->showMessage(tr("Still opening the previous recording: wait until it is shown."), 10000);
+        if (then) then(false);
+        return;
+    }
+    openRecordingAction_->setEnabled(false);
+    openRecordingButton_->setEnabled(false);
+    statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+}
+
+bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) {
+    const QString& path = result.path;
+    if (!result.events) {
+        const QString text = tr("Cannot open the recording:\n%1").arg(result.error.toString());
         statusBar()->showMessage(text, 15000);
         if (headless()) {
             std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
@@ -1075,16 +1092,17 @@ bool MainWindow::openRecordingFile(const QString& path, bool recovered) {
         }
         return false;
     }
+    statusBar()->clearMessage();
     autosave_.restart(); // a replay ends the live session, and its file is complete
     recoveredReplay_ = recovered;
     controller_->startReplay(
-        *events,
+        std::move(*result.events),
         recovered ? tr("%1 (a live session that ended without being closed)").arg(QFileInfo(path).fileName())
                   : QFileInfo(path).fileName());
     refreshEngineHost();
-    if (!note.isEmpty()) {
-        statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(path).fileName(), note), 15000);
-        std::fprintf(stderr, "rdmalab: %s: %s\n", qPrintable(path), qPrintable(note));
+    if (!result.note.isEmpty()) {
+        statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(path).fileName(), result.note), 15000);
+        std::fprintf(stderr, "rdmalab: %s: %s\n", qPrintable(path), qPrintable(result.note));
     }
     if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
     return true;
@@ -1129,12 +1147,24 @@ void MainWindow::offerUnfinishedSession() {
 }
 
 void MainWindow::reopenUnfinishedSession() {
-    if (unfinished_.empty()) return;
-    const UnfinishedSession session = unfinished_.front();
-    if (!openRecordingFile(session.path, true)) return;
-    std::fprintf(stderr, "rdmalab: reopened %s as a replay: %zu events\n", qPrintable(session.path),
-                 controller_->replayEvents().size());
-    dismissUnfinishedSession();
+    reopenFirstUnfinished({});
+}
+
+void MainWindow::reopenFirstUnfinished(const std::function<void(bool)>& then) {
+    if (unfinished_.empty()) {
+        if (then) then(false);
+        return;
+    }
+    const QString path = unfinished_.front().path;
+    openRecordingFile(path, true, [this, path, then](bool opened) {
+        if (opened) {
+            std::fprintf(stderr, "rdmalab: reopened %s as a replay: %zu events\n", qPrintable(path),
+                         controller_->replayEvents().size());
+            // The offer may have moved on while the file was read: the session reopened is the one forgotten.
+            if (!unfinished_.empty() && unfinished_.front().path == path) dismissUnfinishedSession();
+        }
+        if (then) then(opened);
+    });
 }
 
 void MainWindow::dismissUnfinishedSession() {
@@ -1149,13 +1179,14 @@ void MainWindow::dismissUnfinishedSession() {
 }
 
 void MainWindow::reopenAtStart() {
-    reopenUnfinishedSession();
-    if (!recoveredReplay_) {
-        if (headless()) finishHeadless(false, ReasonPrinted::yes);
-        return;
-    }
-    // Without --autoplay there is nothing to wait for: the screenshot shows the reopened session.
-    if (!options_.autoplay && headless()) QTimer::singleShot(300, this, [this] { finishHeadless(true); });
+    reopenFirstUnfinished([this](bool opened) {
+        if (!opened) {
+            if (headless()) finishHeadless(false, ReasonPrinted::yes);
+            return;
+        }
+        // Without --autoplay there is nothing to wait for: the screenshot shows the reopened session.
+        if (!options_.autoplay && headless()) QTimer::singleShot(300, this, [this] { finishHeadless(true); });
+    });
 }
 
 bool MainWindow::saveTrace(const QString& path) {

@@ -5,6 +5,7 @@
 #include "engineclient.h"
 #include "headlessrun.h"
 #include "lessoncontroller.h"
+#include "recordingreader.h"
 #include "softroceoffer.h"
 #include "timelinemodel.h"
 #include "tracefile.h"
@@ -14,6 +15,7 @@
 #include <QMainWindow>
 
 #include <array>
+#include <functional>
 
 class QAction;
 class QComboBox;
@@ -138,7 +140,11 @@ class MainWindow : public QMainWindow {
     enum class ReasonPrinted { no, yes };
     void finishHeadless(bool success, ReasonPrinted reason = ReasonPrinted::no);
     bool headless() const { return options_.autoplay || options_.quitWhenDone; }
-    bool openRecordingFile(const QString& path, bool recovered);
+    /// Reads the recording on a thread of its own, then shows it (showRecording) and calls `then` with
+    /// whether it opened.
+    void openRecordingFile(const QString& path, bool recovered, std::function<void(bool)> then);
+    bool showRecording(RecordingReader::Result& result, bool recovered);
+    void reopenFirstUnfinished(const std::function<void(bool)>& then);
     void collectUnfinishedSessions();
     void offerUnfinishedSession();
     void reopenAtStart();
@@ -150,7 +156,8 @@ class MainWindow : public QMainWindow {
     TimelineModel* timeline_;
     TimelineFilter* filter_;
     HeadlessRun* headless_; ///< how an --autoplay / --quit run ends (status 3 until it does)
-    std::vector<labs::LoopbackLesson> lessons_; ///< the labs that are lessons (lesson_view.hpp)
+    RecordingReader* reader_ = new RecordingReader(this); ///< opens recordings off the GUI thread
+    std::vector<labs::LoopbackLesson> lessons_;           ///< the labs that are lessons (lesson_view.hpp)
     QString lessonLoadErrors_;
     QString language_;
     bool presentation_ = false;

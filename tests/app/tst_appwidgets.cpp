@@ -13,10 +13,14 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QtTest>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -195,6 +199,50 @@ class AppWidgetsTest : public QObject {
         MainWindow window(options);
         QTRY_COMPARE(window.headlessStatus(), 1);
         QVERIFY(window.controller()->mode() != LessonController::Mode::Replay);
+    }
+
+    void aLargeRecordingIsReadWhileTheWindowStaysResponsive() {
+        // A real recording repeated to 30,000 events (seconds of parsing in a debug build): the window reads
+        // it on another thread, says so, refuses a second Open meanwhile, and its event loop keeps running.
+        QFile source(kData + "lesson-write.jsonl");
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        std::vector<nlohmann::json> body;
+        while (!source.atEnd())
+            if (const QByteArray line = source.readLine().trimmed(); !line.isEmpty())
+                body.push_back(nlohmann::json::parse(line.toStdString()));
+        QTemporaryDir dir;
+        QFile file(dir.filePath("long.jsonl"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        constexpr int kEvents = 30000;
+        for (int seq = 1; seq <= kEvents;) {
+            for (auto event : body) {
+                if (seq > kEvents) break;
+                if (event["kind"] == "session" && seq > 1) continue;
+                event["seq"] = seq;
+                event["t_ns"] = 1000 + seq;
+                file.write(QByteArray::fromStdString(event.dump() + "\n"));
+                ++seq;
+            }
+        }
+        file.close();
+        MainWindow window{StartOptions{}};
+        window.show();
+        auto* open = window.findChild<QPushButton*>("openRecordingButton");
+        QVERIFY(open && open->isEnabled());
+        window.openRecording(file.fileName());
+        // Not read yet: the call returned at once.
+        QVERIFY(window.controller()->mode() != LessonController::Mode::Replay);
+        QVERIFY(!open->isEnabled());
+        QVERIFY2(window.statusBar()->currentMessage().contains("Reading long.jsonl"),
+                 qPrintable(window.statusBar()->currentMessage()));
+        int ticks = 0;
+        QTimer tick;
+        connect(&tick, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        tick.start(1);
+        QTRY_VERIFY_WITH_TIMEOUT(window.controller()->mode() == LessonController::Mode::Replay, 120000);
+        QVERIFY2(ticks > 0, "the event loop did not run while the recording was read");
+        QCOMPARE(window.controller()->replayEvents().size(), std::size_t{kEvents});
+        QVERIFY(open->isEnabled());
     }
 
     void qpStateDiagramDrawsSqeAsAUcUdState() {

@@ -324,7 +324,7 @@ class AutosaveTest : public QObject {
                  qPrintable(message->text()));
         reopen->click();
         auto* controller = window.controller();
-        QCOMPARE(controller->mode(), LessonController::Mode::Replay);
+        QTRY_COMPARE(controller->mode(), LessonController::Mode::Replay); // read on another thread
         const auto expected = recording("lesson-write.jsonl");
         QCOMPARE(controller->replayEvents().size(), std::size_t(20));
         for (std::size_t i = 0; i < 20; ++i)
