@@ -109,7 +109,8 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
     connect(session_, &LabSession::stepFinished, this, [this](int index) {
         if (session_->row(index).predicts) lastPredicted_ = index;
         unshownStep_ = index;
-        if (session_->playing() && !session_->done()) {
+        // Playing on: catch up once a frame. Where the lab stops (the end, a prediction to lock in), at once.
+        if (session_->playing() && !session_->done() && !session_->needsPrediction()) {
             // The list repaints its changed rows once a frame too (catchUp enables it again).
             steps_->setUpdatesEnabled(false);
             if (!catchUpTimer_->isActive()) catchUpTimer_->start();
