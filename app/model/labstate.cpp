@@ -151,6 +151,8 @@ void LabState::applyObjects(const TraceEvent& e) {
         ++x.polled;
         const QString status = QString::fromStdString(e.name);
         x.lastWcError = status != QLatin1String("IBV_WC_SUCCESS");
+        // The status that refused the work, not the flushes that follow it.
+        if (x.lastWcError && status != QLatin1String("IBV_WC_WR_FLUSH_ERR")) lastErrorCode = status;
         // A failed completion has only wr_id, status and qp_num valid (ibv_poll_cq(3)): no opcode, no bytes.
         QString detail;
         if (!x.lastWcError) {
@@ -312,15 +314,25 @@ bool LabState::apply(const TraceEvent& e) {
         // expectations' events, which do, set the picture's banner.
         if (!d.has("ok")) return false;
         verified = d.get<bool>("ok", false);
+        faultObserved = e.name == "fault_observed";
         checkSummary = text(d, "summary");
         checkLines = texts(d, "checks");
         return true;
     case EventKind::Error:
+        lastErrorCode = text(d, "code");
         lastError =
             QStringLiteral("%1 failed: %2 (%3)\ncause: %4\nfix: %5")
                 .arg(text(d, "verb"), text(d, "code"), text(d, "meaning"), text(d, "cause"), text(d, "fix"));
         return true;
     case EventKind::Result: {
+        // A lesson's last word: what failed, if anything (a fault lesson's refusal).
+        if (e.name == "op") {
+            const auto& data = e.data;
+            if (data.is_object() && data.contains("error") && data.at("error").is_object() &&
+                data.at("error").contains("code") && data.at("error").at("code").is_string())
+                lastErrorCode = QString::fromStdString(data.at("error").at("code").get<std::string>());
+            return false;
+        }
         if (e.name != "op.start" || !d.get<bool>("ok", false) || !d.has("steps")) return false;
         plannedSteps.clear();
         for (const auto& s : d.objects("steps"))

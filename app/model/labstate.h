@@ -174,6 +174,10 @@ class LabState {
     std::vector<QString> plannedSteps; ///< titles from op.start
     std::optional<QString> lastError;  ///< verb failed: ... (multi-line)
     std::optional<bool> verified;      ///< check outcome
+    /// The check was of a fault lesson: `verified` means the device refused as the fault meant it to
+    /// (check event fault_observed), not that data moved.
+    bool faultObserved = false;
+    QString lastErrorCode; ///< the status or errno name of the last failed verb ("IBV_WC_REM_ACCESS_ERR")
     QString checkSummary;
     QStringList checkLines;
     QString peerQpnText(Side side) const;

@@ -1566,6 +1566,14 @@ This run is kept in memory only: export its report before you close the window.<
 <context>
     <name>rdmalab::app::MainWindow</name>
     <message>
+        <source>Lesson finished: the device refused the request (%1), as this fault is meant to show; see the inspector for what it left unchanged.</source>
+        <translation>课程结束：设备拒绝了这个请求（%1），这正是这个故障要展示的；它没有改动哪些内容，请看检查器。</translation>
+    </message>
+    <message>
+        <source>an error</source>
+        <translation>一个错误</translation>
+    </message>
+    <message>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>

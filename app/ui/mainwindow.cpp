@@ -148,9 +148,19 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         statusBar()->showMessage(m.section('\n', 0, 0), 10000);
     });
     connect(controller_, &LessonController::finishedChanged, this, [this](bool success) {
-        statusBar()->showMessage(success ? tr("Lesson finished: the data moved and was verified.")
-                                         : tr("Lesson finished with an error: see the inspector."),
-                                 10000);
+        // The closing sentence says what the device did: a fault lesson that saw its fault did not move data.
+        const auto& state = controller_->state();
+        QString closing;
+        if (!success)
+            closing = tr("Lesson finished with an error: see the inspector.");
+        else if (state.faultObserved)
+            closing =
+                tr("Lesson finished: the device refused the request (%1), as this fault is meant to show; "
+                   "see the inspector for what it left unchanged.")
+                    .arg(state.lastErrorCode.isEmpty() ? tr("an error") : state.lastErrorCode);
+        else
+            closing = tr("Lesson finished: the data moved and was verified.");
+        statusBar()->showMessage(closing, 10000);
         if (options_.autoplay && !headless_->finished()) {
             // Let the last animation play out, then take the screenshot. A recovered session was cut off
             // by the crash: replaying it to its end is what a headless --reopen-unfinished run asks for.
@@ -1077,6 +1087,17 @@ void MainWindow::openRecordingFile(const QString& path, bool recovered, std::fun
     statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
 }
 
+namespace {
+/// The session header's mode ("op write", "serve bench"), or empty.
+QString recordedMode(const std::vector<TraceEvent>& events) {
+    for (const auto& e : events)
+        if (e.kind == EventKind::Session && e.data.is_object() && e.data.contains("mode") &&
+            e.data.at("mode").is_string())
+            return QString::fromStdString(e.data.at("mode").get<std::string>());
+    return {};
+}
+} // namespace
+
 bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) {
     const QString& path = result.path;
     if (!result.events) {
@@ -1095,6 +1116,17 @@ bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) 
     statusBar()->clearMessage();
     autosave_.restart(); // a replay ends the live session, and its file is complete
     recoveredReplay_ = recovered;
+    // The recording's own lesson explains it ("op read" → the Read lesson), whatever was selected before;
+    // selecting it here starts nothing.
+    const QString mode = recordedMode(*result.events);
+    if (mode.startsWith(QLatin1String("op ")))
+        for (int i = 0; i < lessonCombo_->count(); ++i)
+            for (const auto& l : lessons_)
+                if (QString::fromStdString(l.id()) == lessonCombo_->itemData(i).toString() &&
+                    QString::fromStdString(l.op) == mode.section(QLatin1Char(' '), 1, 1)) {
+                    const QSignalBlocker quiet(lessonCombo_);
+                    lessonCombo_->setCurrentIndex(i);
+                }
     controller_->startReplay(
         std::move(*result.events),
         recovered ? tr("%1 (a live session that ended without being closed)").arg(QFileInfo(path).fileName())

@@ -7,12 +7,14 @@
 #include "windowparts.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -199,6 +201,53 @@ class AppWidgetsTest : public QObject {
         MainWindow window(options);
         QTRY_COMPARE(window.headlessStatus(), 1);
         QVERIFY(window.controller()->mode() != LessonController::Mode::Replay);
+    }
+
+    void aRecordingIsExplainedByItsOwnLesson() {
+        // The Write lesson is selected; the Read recording is opened: its steps are explained by the Read
+        // lesson (the inspector's title and text at the post), not by the Write lesson's.
+        StartOptions options;
+        options.lesson = QStringLiteral("write");
+        options.replayFile = kData + "lesson-read.jsonl";
+        MainWindow window(options);
+        window.show();
+        window.controller()->setStepDelay(0);
+        auto* combo = window.findChild<QComboBox*>("lessonCombo");
+        auto* inspector = window.findChild<QTextBrowser*>("inspector");
+        QVERIFY(combo && inspector);
+        QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
+        QCOMPARE(combo->currentData().toString(), QString("read"));
+        while (!window.controller()->finished() && window.controller()->state().step.id != "post_send_A") {
+            window.controller()->step();
+            window.controller()->animationsIdle();
+        }
+        QCOMPARE(window.controller()->state().step.id, QString("post_send_A"));
+        QTRY_VERIFY2(inspector->toPlainText().contains("A: post the RDMA READ and ring the doorbell"),
+                     qPrintable(inspector->toPlainText().left(600)));
+        QVERIFY(inspector->toPlainText().contains("IBV_WR_RDMA_READ"));
+        // And the Send recording, opened next in the same window, brings the Send lesson.
+        window.openRecording(kData + "lesson-send.jsonl");
+        QTRY_COMPARE(combo->currentData().toString(), QString("send"));
+        QCOMPARE(window.controller()->mode(), LessonController::Mode::Replay); // selecting started nothing
+    }
+
+    void aFaultRecordingEndsBySayingWhatTheDeviceRefused() {
+        StartOptions options;
+        options.replayFile = kData + "fault-bad-rkey.jsonl";
+        MainWindow window(options);
+        window.show();
+        window.controller()->setStepDelay(0);
+        QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
+        QSignalSpy finished(window.controller(), &LessonController::finishedChanged);
+        while (!window.controller()->finished()) {
+            window.controller()->step();
+            window.controller()->animationsIdle();
+        }
+        QCOMPARE(finished.count(), 1);
+        const QString closing = window.statusBar()->currentMessage();
+        QVERIFY2(closing.contains("the device refused the request (IBV_WC_REM_ACCESS_ERR)"),
+                 qPrintable(closing));
+        QVERIFY2(!closing.contains("the data moved"), qPrintable(closing));
     }
 
     void aLargeRecordingIsReadWhileTheWindowStaysResponsive() {
