@@ -1302,6 +1302,14 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
 <context>
     <name>rdmalab::app::LabWindow</name>
     <message>
+        <source>No RDMA device where the engine runs (%1), and this lab needs one: nothing was run or marked. %2</source>
+        <translation>引擎运行的地方（%1）没有 RDMA 设备，而这个实验需要设备：什么都没有运行，也没有记下任何结果。%2</translation>
+    </message>
+    <message>
+        <source>Create a SoftRoCE device, or start rdmalab with --engine vm to run the engine in the SoftRoCE VM.</source>
+        <translation>请创建一个 SoftRoCE 设备，或者用 --engine vm 启动 rdmalab，让引擎在 SoftRoCE 虚拟机里运行。</translation>
+    </message>
+    <message>
         <source>rdmalab — Labs</source>
         <translation>rdmalab — 实验</translation>
     </message>

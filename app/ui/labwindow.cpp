@@ -10,6 +10,7 @@
 #include "labcatalog.h"
 #include "labreport.h"
 #include "labsession.h"
+#include "labstate.h"
 #include "memoryview.h"
 #include "qpstateview.h"
 #include "windowparts.h"
@@ -156,10 +157,33 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
     if (options_.autoplay)
         headless_->armDeadline(30 * 60 * 1000, QStringLiteral("the lab did not end within 30 minutes"));
     // A lab starts once the engine process runs (commands sent before are refused).
+    // A lab starts once the engine has said which devices it sees: a lab that needs a device is not
+    // started where there is none (the room lacks it; the student did nothing wrong).
     connect(engine_, &EngineClient::started, this, [this] {
         engineReady_ = true;
-        if (options_.autoplay && !selectedId_.isEmpty() && !session_->started()) startSelected();
+        haveDevice_.reset();
+        engine_->send(QStringLiteral("devices"));
         updateButtons();
+    });
+    connect(engine_, &EngineClient::eventsArrived, this, [this](const std::vector<TraceEvent>& events) {
+        for (const auto& e : events)
+            if (e.kind == EventKind::Result && e.name == "devices") {
+                const auto devices = readDevicesResult(e.data);
+                haveDevice_ = !devices.ports.empty();
+                noDeviceFix_ = devices.noDeviceFix;
+                updateButtons();
+                if (options_.autoplay && !selectedId_.isEmpty() && !session_->started()) {
+                    if (roomCanRunSelected()) {
+                        startSelected();
+                    } else {
+                        std::fprintf(stderr, "rdmalab: %s\n", qPrintable(status_->text()));
+                        headless_->finish(false, [this] {
+                            return options_.screenshot.isEmpty() ||
+                                   saveScreenshot(grab().toImage(), options_.screenshot);
+                        });
+                    }
+                }
+            }
     });
     connect(engine_, &EngineClient::engineDied, this, [this](const QString& message) {
         engineReady_ = false;
@@ -536,10 +560,31 @@ void LabWindow::showStep(int index) {
     }
 }
 
+bool LabWindow::roomCanRunSelected() const {
+    if (!haveDevice_) return false; // not known yet
+    if (*haveDevice_) return true;
+    const labs::Lab* lab = catalog_->lab(catalog_->indexOf(selectedId_));
+    if (!lab) return true; // a lab file given by path: the engine reads it, and says what it lacks
+    // Every object a lab makes on the device comes from its open_device step; a lab without one (notes,
+    // waits) runs anywhere.
+    return std::none_of(lab->steps.begin(), lab->steps.end(),
+                        [](const labs::Step& s) { return s.action == "open_device"; });
+}
+
 void LabWindow::updateButtons() {
     const bool busy = session_->busy();
     const bool running = session_->started() && !session_->done();
-    start_->setEnabled(engineReady_ && !selectedId_.isEmpty() && !busy);
+    const bool roomReady = roomCanRunSelected();
+    start_->setEnabled(engineReady_ && !selectedId_.isEmpty() && !busy && roomReady);
+    if (engineReady_ && !selectedId_.isEmpty() && !session_->started() && haveDevice_ && !roomReady)
+        status_->setText(
+            tr("No RDMA device where the engine runs (%1), and this lab needs one: nothing was run "
+               "or marked. %2")
+                .arg(engine_->where(),
+                     noDeviceFix_.isEmpty()
+                         ? tr("Create a SoftRoCE device, or start rdmalab with --engine vm to run "
+                              "the engine in the SoftRoCE VM.")
+                         : noDeviceFix_));
     step_->setEnabled(running && !busy && !session_->playing() && !session_->needsPrediction());
     lockIn_->setEnabled(session_->needsPrediction() && !busy && predictGroup_->checkedButton());
     skipPredict_->setEnabled(session_->needsPrediction() && !busy);

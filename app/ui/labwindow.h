@@ -8,6 +8,7 @@
 
 #include <QMainWindow>
 
+#include <optional>
 #include <vector>
 
 class QButtonGroup;
@@ -80,6 +81,9 @@ class LabWindow : public QMainWindow {
     /// milliseconds, and a 10,000-step lab must play about as fast as `lab run`.
     void catchUp();
     void updateButtons();
+    /// True when the selected lab can run where the engine runs: it opens no device (notes, waits), or the
+    /// engine sees an ACTIVE port. False until the engine has answered `devices`.
+    bool roomCanRunSelected() const;
     void onFinished(bool allHeld);
     /// The catalog's load errors in the error list (hidden when there are none).
     void showLoadErrors();
@@ -135,6 +139,8 @@ class LabWindow : public QMainWindow {
     QString selectedLab_; ///< what lab.start is given: the id of a curriculum lab, the file of another
     QString curriculum_;
     bool engineReady_ = false;
+    std::optional<bool> haveDevice_; ///< the engine's `devices` answer: an ACTIVE port? (unknown until then)
+    QString noDeviceFix_;            ///< the engine's advice when there is none
 };
 
 } // namespace rdmalab::app

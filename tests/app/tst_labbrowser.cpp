@@ -135,6 +135,36 @@ class LabBrowserTest : public QObject {
                  QStringLiteral("Done"));
     }
 
+    /// What the room lacks is not the student's failure: with no RDMA device where the engine runs, a lab
+    /// that needs one cannot be started and nothing is run or marked; a lab of notes still runs.
+    void withNoDeviceALabThatNeedsOneCannotStart() {
+        QTemporaryDir user;
+        writeFile(user.filePath("predicting.yaml"), kPredictingLab);
+        LabWindowOptions options;
+        options.curriculum = kLabs;
+        options.userDirectory = user.path();
+        options.engineProgram = RDMALAB_CLI_PATH;
+        LabWindow window(options);
+        window.catalog()->setProgressFile(user.filePath("progress.ini"));
+        window.show();
+        auto* start = window.findChild<QPushButton*>("labStart");
+        auto* status = window.findChild<QLabel*>("labStatus");
+        QVERIFY(start && status);
+        QVERIFY(window.selectLab(QStringLiteral("predicting")));
+        QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 10000); // notes need no device: it may run anywhere
+        QVERIFY(window.selectLab(QStringLiteral("write")));
+        if (start->isEnabled()) QSKIP("the engine sees an RDMA device on this machine");
+        QVERIFY2(status->text().contains("No RDMA device where the engine runs (this machine), and this lab "
+                                         "needs one: nothing was run or marked."),
+                 qPrintable(status->text()));
+        QVERIFY(!window.session()->started());
+        QCOMPARE(window.session()->brokenCount(), 0);
+        QVERIFY(!window.catalog()
+                     ->data(window.catalog()->indexOf("write").siblingAtColumn(LabCatalog::ProgressColumn))
+                     .toString()
+                     .contains(QStringLiteral("✗")));
+    }
+
     /// Issue 14, predict first: a user's lab (started by its file: the engine knows only the curriculum's
     /// ids) asks before a step; Step waits until an answer is locked in; the engine's real value marks it;
     /// the questions open after the last step; predictions and answers reach the progress mark and report.
