@@ -1068,7 +1068,8 @@ void MainWindow::openRecording(const QString& path) {
     openRecordingFile(path, false, {});
 }
 
-void MainWindow::openRecordingFile(const QString& path, bool recovered, std::function<void(bool)> then) {
+void MainWindow::openRecordingFile(const QString& path, bool recovered,
+                                   const std::function<void(bool)>& then) {
     // Read on a thread of its own: a recording of 200,000 events takes seconds to parse, and the window
     // stays responsive meanwhile (Open is refused until it is done).
     const bool started = reader_->read(path, [this, recovered, then](RecordingReader::Result& result) {

@@ -142,7 +142,7 @@ class MainWindow : public QMainWindow {
     bool headless() const { return options_.autoplay || options_.quitWhenDone; }
     /// Reads the recording on a thread of its own, then shows it (showRecording) and calls `then` with
     /// whether it opened.
-    void openRecordingFile(const QString& path, bool recovered, std::function<void(bool)> then);
+    void openRecordingFile(const QString& path, bool recovered, const std::function<void(bool)>& then);
     bool showRecording(RecordingReader::Result& result, bool recovered);
     void reopenFirstUnfinished(const std::function<void(bool)>& then);
     void collectUnfinishedSessions();
