@@ -279,8 +279,8 @@ ErrorInfo explain_no_device() {
             "even the loopback interface).",
         .fix =
             fmt::format("Create a SoftRoCE device: `sudo modprobe rdma_rxe`, then {}; check it with "
-                        "`rdma link show` and `ibv_devinfo`. If the kernel lacks rdma_rxe (CONFIG_RDMA_RXE), "
-                        "use the project's test bed: tests/softroce/vm-run.sh -- rdmalab-cli devices.",
+                        "`rdma link show` and `ibv_devinfo`. If the kernel lacks rdma_rxe (CONFIG_RDMA_RXE), let "
+                        "the app run the engine in a SoftRoCE VM it boots: `rdmalab --engine vm`.",
                         commands)};
 }
 
