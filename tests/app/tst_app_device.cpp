@@ -648,6 +648,7 @@ steps:
             return files.size() == 1 ? sessions + "/" + files.front() : QString();
         };
         auto completeLines = [](const QString& path) {
+            if (path.isEmpty()) return QList<QByteArray>{}; // not written yet (and QFile("") warns)
             QFile file(path);
             QList<QByteArray> lines;
             if (!file.open(QIODevice::ReadOnly)) return lines;
