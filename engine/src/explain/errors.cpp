@@ -277,11 +277,11 @@ ErrorInfo explain_no_device() {
             "There is no RDMA NIC, or its driver is not loaded. Without hardware, SoftRoCE (the rdma_rxe "
             "kernel module) implements RoCE v2 in software on an ordinary network interface (Ethernet, or "
             "even the loopback interface).",
-        .fix =
-            fmt::format("Create a SoftRoCE device: `sudo modprobe rdma_rxe`, then {}; check it with "
-                        "`rdma link show` and `ibv_devinfo`. If the kernel lacks rdma_rxe (CONFIG_RDMA_RXE), let "
-                        "the app run the engine in a SoftRoCE VM it boots: `rdmalab --engine vm`.",
-                        commands)};
+        .fix = fmt::format(
+            "Create a SoftRoCE device: `sudo modprobe rdma_rxe`, then {}; check it with "
+            "`rdma link show` and `ibv_devinfo`. If the kernel lacks rdma_rxe (CONFIG_RDMA_RXE), let "
+            "the app run the engine in a SoftRoCE VM it boots: `rdmalab --engine vm`.",
+            commands)};
 }
 
 ErrorInfo explain_device_not_found(const std::string& name, const std::vector<std::string>& available) {
