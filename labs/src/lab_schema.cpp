@@ -499,9 +499,10 @@ constexpr std::array<Field, 5> kBench = {{
      0,
      "busy_poll (default) or events: both sides sleep on a completion channel (send_lat only)"},
 }};
-constexpr std::array<sv, 12> kBenchResults = {"p50_ns",   "p99_ns",     "min_ns",           "mean_ns",
+constexpr std::array<sv, 13> kBenchResults = {"p50_ns",   "p99_ns",     "min_ns",           "mean_ns",
                                               "mb_per_s", "msg_per_s",  "syscalls_per_msg", "cpu_ns_per_msg",
-                                              "device",   "completion", "switches_per_msg", "cpus_busy"};
+                                              "device",   "completion", "switches_per_msg", "sleeps_per_msg",
+                                              "cpus_busy"};
 
 constexpr std::array<Field, 1> kWait = {{{"time", Type::duration, true, {}, {}, {}, 0, 600000, "how long"}}};
 

@@ -860,6 +860,16 @@ void do_bench(State& s, const Step& step, StepResult& r) {
     out["device"] = result.device;
     out["completion"] = o.completion_events ? "events" : "busy_poll";
     out["switches_per_msg"] = fmt::format("{:.2f}", result.cpu.switches_per_msg);
+    // Voluntary switches only: a thread that gives up its CPU (a sleep in poll() or read()). A busy poller
+    // is switched out only when the kernel preempts it, which on two CPUs shared with rxe's own work can be
+    // as often as an event waiter sleeps.
+    // Per message as switches_per_msg is: its share of the switches that were voluntary.
+    const auto switches = result.cpu.voluntary_switches + result.cpu.involuntary_switches;
+    out["sleeps_per_msg"] =
+        fmt::format("{:.2f}", switches > 0 ? result.cpu.switches_per_msg *
+                                                 static_cast<double>(result.cpu.voluntary_switches) /
+                                                 static_cast<double>(switches)
+                                           : 0.0);
     // CPU time over wall time: 2.00 when both endpoints' threads never leave the CPU (busy polling).
     out["cpus_busy"] = result.elapsed_s > 0
                            ? fmt::format("{:.2f}", (result.cpu.user_s + result.cpu.sys_s) / result.elapsed_s)
