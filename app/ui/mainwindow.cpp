@@ -1120,14 +1120,15 @@ bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) 
     // The recording's own lesson explains it ("op read" → the Read lesson), whatever was selected before;
     // selecting it here starts nothing.
     const QString mode = recordedMode(*result.events);
-    if (mode.startsWith(QLatin1String("op ")))
-        for (int i = 0; i < lessonCombo_->count(); ++i)
-            for (const auto& l : lessons_)
-                if (QString::fromStdString(l.id()) == lessonCombo_->itemData(i).toString() &&
-                    QString::fromStdString(l.op) == mode.section(QLatin1Char(' '), 1, 1)) {
-                    const QSignalBlocker quiet(lessonCombo_);
-                    lessonCombo_->setCurrentIndex(i);
-                }
+    const auto lesson = std::find_if(lessons_.begin(), lessons_.end(), [&](const labs::LoopbackLesson& l) {
+        return mode == QStringLiteral("op ") + QString::fromStdString(l.op);
+    });
+    if (const int row =
+            lesson == lessons_.end() ? -1 : lessonCombo_->findData(QString::fromStdString(lesson->id()));
+        row >= 0) {
+        const QSignalBlocker quiet(lessonCombo_);
+        lessonCombo_->setCurrentIndex(row);
+    }
     controller_->startReplay(
         std::move(*result.events),
         recovered ? tr("%1 (a live session that ended without being closed)").arg(QFileInfo(path).fileName())
