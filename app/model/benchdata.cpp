@@ -1,6 +1,6 @@
 #include "benchdata.h"
 
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // "measure" events (bench.begin, bench.samples, bench.progress, bench.result; docs/trace-format.md).
 #pragma once
 
-#include "rdmalab/measurement.hpp"
+#include "rdmalab/format/measurement.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -60,7 +60,8 @@ struct BenchRun {
     double lastProgressS = 0;
     double lastProgressBytes = 0;
 
-    /// The kind's entry in the shared vocabulary (rdmalab/measurement.hpp); nullptr for a name it lacks.
+    /// The kind's entry in the shared vocabulary (rdmalab/format/measurement.hpp); nullptr for a name it
+    /// lacks.
     const MeasurementKind* measurementKind() const { return find_measurement_kind(kind.toStdString()); }
     bool isLatency() const {
         const auto* k = measurementKind();
@@ -71,7 +72,8 @@ struct BenchRun {
         return k && k->tcp;
     }
     /// Fills the result fields from a bench.result object (an event's `data`); returns an error text
-    /// naming a missing field, and throws FieldError (rdmalab/fields.hpp) for a field of the wrong type.
+    /// naming a missing field, and throws FieldError (rdmalab/format/fields.hpp) for a field of the wrong
+    /// type.
     QString applyResult(const nlohmann::json& result);
     /// Appends a batch of samples. Keeps sortedUs by sorting the batch and merging it (linear), so the
     /// live histogram and CDF never re-sort everything measured so far.

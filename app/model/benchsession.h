@@ -5,7 +5,7 @@
 #include "benchdata.h"
 #include "engineclient.h"
 
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 #include <QObject>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #include "enginebanner.h"
 
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 #include <QCoreApplication>
 

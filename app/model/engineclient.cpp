@@ -1,9 +1,9 @@
 #include "engineclient.h"
-#include "rdmalab/buildpaths.hpp"
+#include "rdmalab/format/buildpaths.hpp"
 
 #include "tracefile.h"
 
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -9,7 +9,7 @@
 #include "sshtransport.h"
 #include "vmtransport.h"
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QObject>
 #include <QPointer>

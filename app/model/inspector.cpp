@@ -2,7 +2,7 @@
 
 #include "verbscode.h"
 
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 #include <QCoreApplication>
 

@@ -5,8 +5,8 @@
 
 #include "labstate.h"
 
-#include "rdmalab/text.hpp"
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
+#include "rdmalab/labs/text.hpp"
 
 #include <QString>
 

@@ -3,7 +3,7 @@
 // instead of being dropped, so a teacher sees why a lab is missing.
 #pragma once
 
-#include "rdmalab/lab.hpp"
+#include "rdmalab/labs/lab.hpp"
 
 #include <QAbstractItemModel>
 #include <QStringList>

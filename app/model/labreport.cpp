@@ -2,7 +2,7 @@
 
 #include "savefile.h"
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QFile>
 

@@ -1,8 +1,8 @@
 #include "labsession.h"
 
 #include "qtstrings.h"
-#include "rdmalab/fields.hpp"
-#include "rdmalab/lab.hpp"
+#include "rdmalab/format/fields.hpp"
+#include "rdmalab/labs/lab.hpp"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #include "labstate.h"
 
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 #include <algorithm>
 #include <climits>

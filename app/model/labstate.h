@@ -3,7 +3,7 @@
 // events (live or replayed), so every view shows observed facts.
 #pragma once
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QByteArray>
 #include <QString>
@@ -142,8 +142,9 @@ class LabState {
   public:
     void reset();
     /// Folds one event into the state; returns true if something visible changed. Throws FieldError
-    /// (rdmalab/fields.hpp) when a field it reads has the wrong type. Which fields it reads depends on the
-    /// event only, never on the state, so applying an event to an empty state checks it (checkEventFields).
+    /// (rdmalab/format/fields.hpp) when a field it reads has the wrong type. Which fields it reads depends on
+    /// the event only, never on the state, so applying an event to an empty state checks it
+    /// (checkEventFields).
     bool apply(const TraceEvent& event);
 
     // Session header

@@ -1,6 +1,6 @@
 #include "lessoncontroller.h"
 
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 namespace rdmalab::app {
 

@@ -1,6 +1,6 @@
 #include "timelinemodel.h"
 
-#include "rdmalab/describe.hpp"
+#include "rdmalab/format/describe.hpp"
 
 #include <QBrush>
 #include <QColor>

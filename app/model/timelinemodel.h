@@ -2,7 +2,7 @@
 // kind and endpoint.
 #pragma once
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QAbstractTableModel>
 #include <QSet>

@@ -6,7 +6,7 @@
 #include "savefile.h"
 #include "verbscode.h"
 
-#include "rdmalab/describe.hpp"
+#include "rdmalab/format/describe.hpp"
 
 #include <QCoreApplication>
 #include <QDateTime>

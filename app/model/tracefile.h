@@ -2,8 +2,8 @@
 // autosave that keeps every live session on disk as it happens.
 #pragma once
 
-#include "rdmalab/fields.hpp"
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/fields.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QDateTime>
 #include <QFile>

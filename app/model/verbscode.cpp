@@ -1,6 +1,6 @@
 #include "verbscode.h"
 
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 #include <QStringList>
 

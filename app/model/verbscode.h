@@ -1,7 +1,7 @@
 // The verbs call behind a trace event, written as C with the real arguments (the inspector's code pane).
 #pragma once
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QString>
 

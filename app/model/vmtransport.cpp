@@ -2,7 +2,7 @@
 
 #include "qtstrings.h"
 
-#include "rdmalab/buildpaths.hpp"
+#include "rdmalab/format/buildpaths.hpp"
 
 #include "guesttmpfs.h"
 

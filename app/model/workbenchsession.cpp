@@ -1,7 +1,7 @@
 #include "workbenchsession.h"
 
 #include "qtstrings.h"
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 #include <QTimer>
 

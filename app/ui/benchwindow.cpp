@@ -9,7 +9,7 @@
 #include "tracefile.h"
 #include "windowparts.h"
 
-#include "rdmalab/measurement.hpp"
+#include "rdmalab/format/measurement.hpp"
 
 #include <QApplication>
 #include <QAreaSeries>
@@ -52,7 +52,7 @@ namespace rdmalab::app {
 namespace {
 
 // The order the kind menu lists them in (one-sided WRITE first, as perftest's usual headline); names and
-// titles come from the shared vocabulary (rdmalab/measurement.hpp).
+// titles come from the shared vocabulary (rdmalab/format/measurement.hpp).
 constexpr BenchKind kMenuOrder[] = {BenchKind::WriteLat,  BenchKind::SendLat, BenchKind::ReadLat,
                                     BenchKind::AtomicLat, BenchKind::TcpLat,  BenchKind::WriteBw,
                                     BenchKind::ReadBw,    BenchKind::SendBw,  BenchKind::TcpBw};

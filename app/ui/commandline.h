@@ -2,7 +2,7 @@
 // built from it, so they cannot drift apart.
 #pragma once
 
-#include "rdmalab/manpage.hpp"
+#include "rdmalab/format/manpage.hpp"
 
 #include <QCommandLineParser>
 #include <QList>

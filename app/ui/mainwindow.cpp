@@ -1,5 +1,5 @@
 #include "mainwindow.h"
-#include "rdmalab/buildpaths.hpp"
+#include "rdmalab/format/buildpaths.hpp"
 
 #include "labwindow.h"
 #include "workbenchwindow.h"

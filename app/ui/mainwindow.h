@@ -10,7 +10,7 @@
 #include "timelinemodel.h"
 #include "tracefile.h"
 
-#include "rdmalab/lesson_view.hpp"
+#include "rdmalab/labs/lesson_view.hpp"
 
 #include <QMainWindow>
 

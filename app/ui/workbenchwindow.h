@@ -6,7 +6,7 @@
 // can be saved as a lab file whose expectations are what the device did.
 #pragma once
 
-#include "rdmalab/troubleshooting.hpp"
+#include "rdmalab/labs/troubleshooting.hpp"
 
 #include "tracefile.h"
 
@@ -14,7 +14,7 @@
 
 #include <optional>
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <vector>
 

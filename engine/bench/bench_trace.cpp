@@ -1,9 +1,9 @@
 // Cost of recording trace events: ns per event with tracing off, into memory, and as JSON Lines to a file.
 // With a device (run it in the SoftRoCE test bed), also ns per RDMA WRITE (post + poll) with tracing on vs
 // off.
-#include "rdmalab/device.hpp"
-#include "rdmalab/trace.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/verbs.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <fmt/format.h>
 

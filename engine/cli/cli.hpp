@@ -1,8 +1,8 @@
 // Shared pieces of rdmalab-cli's sub-commands.
 #pragma once
 
-#include "rdmalab/operation.hpp"
-#include "rdmalab/trace.hpp"
+#include "rdmalab/engine/operation.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <string>
 #include <vector>

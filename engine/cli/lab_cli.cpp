@@ -1,11 +1,11 @@
-// `rdmalab-cli lab check` and `lab list`: the lab files without a device (labs/include/rdmalab/lab.hpp).
+// `rdmalab-cli lab check` and `lab list`: the lab files without a device (labs/include/rdmalab/labs/lab.hpp).
 #include "lab_cli.hpp"
 
 #include "cli.hpp"
 #include "lab_run_cli.hpp"
 #include "options.hpp"
 
-#include "rdmalab/lab.hpp"
+#include "rdmalab/labs/lab.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

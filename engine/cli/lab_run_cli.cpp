@@ -1,4 +1,4 @@
-// `rdmalab-cli lab run`: performs a lab on the device (labs/runner, rdmalab_labrun) and prints each step,
+// `rdmalab-cli lab run`: performs a lab on the device (engine/labrun, rdmalab_labrun) and prints each step,
 // its explanation and every expectation held or broken with what the device did; `--all` runs every lab.
 #include "lab_run_cli.hpp"
 #include "lab_cli.hpp"
@@ -6,7 +6,7 @@
 #include "cli.hpp"
 #include "options.hpp"
 
-#include "rdmalab/lab_run.hpp"
+#include "rdmalab/labrun/lab_run.hpp"
 
 #include <fmt/format.h>
 

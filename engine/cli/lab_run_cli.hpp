@@ -1,4 +1,4 @@
-// `rdmalab-cli lab run`: a lab performed on the device (labs/runner).
+// `rdmalab-cli lab run`: a lab performed on the device (engine/labrun).
 #pragma once
 
 #include <string>

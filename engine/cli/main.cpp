@@ -3,15 +3,15 @@
 #include "lab_cli.hpp"
 #include "options.hpp"
 
-#include "rdmalab/bench.hpp"
-#include "rdmalab/bench_remote.hpp"
-#include "rdmalab/cm.hpp"
-#include "rdmalab/describe.hpp"
-#include "rdmalab/device.hpp"
-#include "rdmalab/errors.hpp"
-#include "rdmalab/manpage.hpp"
+#include "rdmalab/engine/bench.hpp"
+#include "rdmalab/engine/bench_remote.hpp"
+#include "rdmalab/engine/cm.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/format/describe.hpp"
+#include "rdmalab/format/manpage.hpp"
 
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 #include <algorithm>
 
 #include <fmt/format.h>

@@ -1,9 +1,9 @@
 #include "options.hpp"
 
-#include "rdmalab/bench.hpp"
-#include "rdmalab/bench_remote.hpp"
-#include "rdmalab/cm.hpp"
-#include "rdmalab/operation.hpp"
+#include "rdmalab/engine/bench.hpp"
+#include "rdmalab/engine/bench_remote.hpp"
+#include "rdmalab/engine/cm.hpp"
+#include "rdmalab/engine/operation.hpp"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 // refuses unknown options all come from it, so none of them can drift from what the parser accepts.
 #pragma once
 
-#include "rdmalab/manpage.hpp"
+#include "rdmalab/format/manpage.hpp"
 
 #include <optional>
 #include <string>

@@ -4,11 +4,11 @@
 
 #include "cli.hpp"
 
-#include "rdmalab/bench.hpp"
-#include "rdmalab/device.hpp"
-#include "rdmalab/errors.hpp"
-#include "rdmalab/lab_run.hpp"
-#include "rdmalab/workbench.hpp"
+#include "rdmalab/engine/bench.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/labrun/lab_run.hpp"
+#include "rdmalab/labrun/workbench.hpp"
 
 #include <fmt/format.h>
 
@@ -43,7 +43,7 @@ const char* json_type(const nlohmann::json& v) {
 }
 
 /// Typed, checked access to the fields of one command: a wrong type is a CommandFieldError naming the
-/// field, never a library exception. (rdmalab/fields.hpp does the same for trace events, whose readers
+/// field, never a library exception. (rdmalab/format/fields.hpp does the same for trace events, whose readers
 /// need type checks only; commands also need ranges, and their errors use the protocol's wording.)
 class CommandFields {
   public:

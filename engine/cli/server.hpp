@@ -3,8 +3,8 @@
 // protocol"). rdmalab-cli serves stdin/stdout with it; tests/fuzz feeds it command lines without a process.
 #pragma once
 
-#include "rdmalab/bench.hpp"
-#include "rdmalab/trace.hpp"
+#include "rdmalab/engine/bench.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <cstddef>
 #include <functional>

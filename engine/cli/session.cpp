@@ -2,7 +2,7 @@
 // engine process (cli.hpp).
 #include "cli.hpp"
 
-#include "rdmalab/device.hpp"
+#include "rdmalab/engine/device.hpp"
 
 #include <unistd.h>
 

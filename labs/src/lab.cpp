@@ -1,10 +1,10 @@
 // The lab parser and validator (lab.hpp). Every check walks the tables of lab_schema.hpp: a new action,
 // field or expectation kind there needs no change here.
-#include "rdmalab/lab.hpp"
-#include "rdmalab/buildpaths.hpp"
-#include "rdmalab/troubleshooting.hpp"
+#include "rdmalab/labs/lab.hpp"
+#include "rdmalab/format/buildpaths.hpp"
+#include "rdmalab/labs/troubleshooting.hpp"
 
-#include "rdmalab/lab_schema.hpp"
+#include "rdmalab/labs/lab_schema.hpp"
 
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>

@@ -1,5 +1,5 @@
 // The lab language's tables (lab_schema.hpp). Every row is documented in docs/lab-format.md.
-#include "rdmalab/lab_schema.hpp"
+#include "rdmalab/labs/lab_schema.hpp"
 
 #include <algorithm>
 #include <array>

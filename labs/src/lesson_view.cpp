@@ -1,4 +1,4 @@
-#include "rdmalab/lesson_view.hpp"
+#include "rdmalab/labs/lesson_view.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "rdmalab/text.hpp"
+#include "rdmalab/labs/text.hpp"
 
 namespace rdmalab::labs {
 

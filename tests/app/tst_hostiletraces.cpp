@@ -15,7 +15,7 @@
 #include "tracefile.h"
 #include "verbscode.h"
 
-#include "rdmalab/describe.hpp"
+#include "rdmalab/format/describe.hpp"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -11,8 +11,8 @@
 #include "tracefile.h"
 
 #include "apptestutil.hpp"
-#include "rdmalab/fields.hpp"
-#include "rdmalab/lesson_view.hpp"
+#include "rdmalab/format/fields.hpp"
+#include "rdmalab/labs/lesson_view.hpp"
 #include <QImage>
 #include <QSignalSpy>
 

@@ -10,7 +10,7 @@
 // usage: QT_QPA_PLATFORM=offscreen rdmalab-uibench [--recording FILE] [--events N] [--json FILE]
 #include "datapath/datapathview.h"
 #include "mainwindow.h"
-#include "rdmalab/buildpaths.hpp"
+#include "rdmalab/format/buildpaths.hpp"
 #include "tracefile.h"
 
 #include <QApplication>

@@ -1,6 +1,6 @@
 #include "testutil.hpp"
 
-#include "rdmalab/device.hpp"
+#include "rdmalab/engine/device.hpp"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

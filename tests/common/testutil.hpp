@@ -1,7 +1,7 @@
 // Helpers shared by the test suites.
 #pragma once
 
-#include "rdmalab/buildpaths.hpp"
+#include "rdmalab/format/buildpaths.hpp"
 
 #include <QList>
 #include <QMap>
@@ -9,8 +9,8 @@
 #include <QString>
 #include <QStringList>
 
-/// This build's paths as QStrings (rdmalab/buildpaths.hpp: they are in no compile definition, so a clone
-/// elsewhere recompiles no test).
+/// This build's paths as QStrings (rdmalab/format/buildpaths.hpp: they are in no compile definition, so a
+/// clone elsewhere recompiles no test).
 #define RDMALAB_SOURCE_DIR QString::fromUtf8(rdmalab::build::source_dir())
 #define RDMALAB_LABS_DIR QString::fromUtf8(rdmalab::build::labs_dir())
 #define RDMALAB_CLI_PATH QString::fromUtf8(rdmalab::build::cli_path())

@@ -1,7 +1,7 @@
 // rdmalab-cli on the real device: devices, op, faults, the memlock failure, and the engine process.
 #include "testutil.hpp"
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QDir>
 #include <QFile>

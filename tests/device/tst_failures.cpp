@@ -4,10 +4,10 @@
 // what rxe does and says so.
 #include "testutil.hpp"
 
-#include "rdmalab/cm.hpp"
-#include "rdmalab/device.hpp"
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/cm.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 
 #include <QElapsedTimer>
 #include <QFile>

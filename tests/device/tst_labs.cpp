@@ -1,15 +1,15 @@
-// Labs performed on the real device by the runner (labs/runner): the worked example of lab-format.md, the
+// Labs performed on the real device by the runner (engine/labrun): the worked example of lab-format.md, the
 // runner's test labs (tests/data/labs-run: every kind of action and expectation), a lab whose step fails
 // unexpectedly in the middle, `rdmalab-cli lab run` (text, --json, --all) and the engine process's lab
 // commands. Every test compares the kernel's RDMA resource counts before and after (init/cleanup), and the
 // in-process runs compare them again right after teardown, while the process still holds the device.
 #include "testutil.hpp"
 
-#include "rdmalab/lab.hpp"
-#include "rdmalab/lab_run.hpp"
-#include "rdmalab/memlock.hpp"
-#include "rdmalab/names.hpp"
-#include "rdmalab/workbench.hpp"
+#include "rdmalab/engine/memlock.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/labrun/lab_run.hpp"
+#include "rdmalab/labrun/workbench.hpp"
+#include "rdmalab/labs/lab.hpp"
 
 #include <QDir>
 #include <QFile>

@@ -1,9 +1,9 @@
 // Every operation and every fault on the real device, through LoopbackOperation (what `op` and the app use).
 #include "testutil.hpp"
 
-#include "rdmalab/device.hpp"
-#include "rdmalab/operation.hpp"
-#include "rdmalab/syscount.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/operation.hpp"
+#include "rdmalab/engine/syscount.hpp"
 
 #include <QtTest>
 

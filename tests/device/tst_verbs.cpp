@@ -2,9 +2,9 @@
 // teardown.
 #include "testutil.hpp"
 
-#include "rdmalab/device.hpp"
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 
 #include <QProcess>
 #include <QThread>

@@ -8,7 +8,7 @@
 #include "physicsfloor.h"
 #include "tracefile.h"
 
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 #include <algorithm>
 #include <cstddef>

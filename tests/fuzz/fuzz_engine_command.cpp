@@ -9,7 +9,7 @@
 // honours bench.stop, and fails for one size, so the result, stop and failure paths are all exercised.
 #include "server.hpp"
 
-#include "rdmalab/errors.hpp"
+#include "rdmalab/engine/errors.hpp"
 
 #include <algorithm>
 #include <cstddef>

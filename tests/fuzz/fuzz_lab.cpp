@@ -4,7 +4,7 @@
 // last line is both a seed (seeded_values draws every `vary` parameter from it) and a value typed for each
 // parameter (parameter_text, as `lab run --param` and the app's fields give them); both must instantiate
 // or say why.
-#include "rdmalab/lab.hpp"
+#include "rdmalab/labs/lab.hpp"
 
 #include <cstddef>
 #include <cstdint>

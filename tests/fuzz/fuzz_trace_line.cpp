@@ -1,9 +1,9 @@
 // libFuzzer target: one line of a recording or of the engine's output, as every reader takes it.
 // parse_json_line must refuse or accept any bytes; an accepted event must render (describe, which reads
-// data only through rdmalab/fields.hpp, where a wrong type is a FieldError) and round-trip.
-#include "rdmalab/describe.hpp"
-#include "rdmalab/fields.hpp"
-#include "rdmalab/trace.hpp"
+// data only through rdmalab/format/fields.hpp, where a wrong type is a FieldError) and round-trip.
+#include "rdmalab/format/describe.hpp"
+#include "rdmalab/format/fields.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,8 +2,8 @@
 #include "testutil.hpp"
 
 #include "bench/common.hpp" // engine-internal: the stall guard and the peer thread of the measured loops
-#include "rdmalab/bench.hpp"
-#include "rdmalab/syscount.hpp"
+#include "rdmalab/engine/bench.hpp"
+#include "rdmalab/engine/syscount.hpp"
 #include "verbs/traced_call.hpp" // engine-internal: how an event shows a call's system calls
 
 #include <QJsonArray>

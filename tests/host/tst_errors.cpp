@@ -1,9 +1,9 @@
 // Error explanations: every failure names the verb, the code and meaning, the cause and the fix.
 #include "testutil.hpp"
 
-#include "rdmalab/errors.hpp"
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 
 #include <QtTest>
 

@@ -1,11 +1,11 @@
-// The lab format (labs/include/rdmalab/lab.hpp, docs/lab-format.md): the worked example parses into the
+// The lab format (labs/include/rdmalab/labs/lab.hpp, docs/lab-format.md): the worked example parses into the
 // steps, objects and expectations it says; parameters are substituted and checked; every malformed file in
 // tests/data/labs-bad is rejected at the line, column and field its first line names, by the library and by
 // `rdmalab-cli lab check`; the document names every action, field and expectation of the schema; every lab
 // shipped in labs/ parses and is translated.
-#include "rdmalab/lab.hpp"
-#include "rdmalab/lab_schema.hpp"
-#include "rdmalab/troubleshooting.hpp"
+#include "rdmalab/labs/lab.hpp"
+#include "rdmalab/labs/lab_schema.hpp"
+#include "rdmalab/labs/troubleshooting.hpp"
 #include "testutil.hpp"
 
 #include <QDir>

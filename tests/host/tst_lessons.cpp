@@ -2,7 +2,7 @@
 // 12-rdma-read). Each has a text for every step of its engine operation, under the engine's step id, and
 // performs in each step what the engine's LoopbackOperation does there; the texts follow the device rules
 // and use only the value paths the app fills; a lab that is not such a plan is not a lesson.
-#include "rdmalab/lesson_view.hpp"
+#include "rdmalab/labs/lesson_view.hpp"
 #include "testutil.hpp"
 
 #include <QRegularExpression>

@@ -1,7 +1,7 @@
 // Man pages: the roff writer (escaping, and groff reading its output without a warning), and
 // rdmalab-cli's installed page against the option table the program parses with.
 #include "options.hpp"
-#include "rdmalab/manpage.hpp"
+#include "rdmalab/format/manpage.hpp"
 #include "testutil.hpp"
 
 #include <QtTest>

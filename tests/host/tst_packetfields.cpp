@@ -1,6 +1,6 @@
-// The decoded-packet field tree (rdmalab/packet_fields.hpp): the header tables are consistent, and real
-// header bytes decode to the values, offsets, masks and texts a details tree and a bytes pane need.
-#include "rdmalab/packet_fields.hpp"
+// The decoded-packet field tree (rdmalab/format/packet_fields.hpp): the header tables are consistent, and
+// real header bytes decode to the values, offsets, masks and texts a details tree and a bytes pane need.
+#include "rdmalab/format/packet_fields.hpp"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // is answered with an error naming what is wrong, and the process stays up with bounded memory.
 #include "testutil.hpp"
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QFile>
 #include <QProcess>

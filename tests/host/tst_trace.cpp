@@ -1,9 +1,9 @@
 // Trace serialization: round trip, error positions, sinks.
 #include "testutil.hpp"
 
-#include "rdmalab/describe.hpp"
-#include "rdmalab/measurement.hpp"
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/describe.hpp"
+#include "rdmalab/format/measurement.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>

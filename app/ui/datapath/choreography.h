@@ -3,7 +3,7 @@
 // (by the posted opcode and the completion status, i.e. the fault kind).
 #pragma once
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QString>
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "labstate.h"
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <QGraphicsView>
 

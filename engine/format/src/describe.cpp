@@ -1,6 +1,6 @@
-#include "rdmalab/describe.hpp"
+#include "rdmalab/format/describe.hpp"
 
-#include "rdmalab/fields.hpp"
+#include "rdmalab/format/fields.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "rdmalab/manpage.hpp"
+#include "rdmalab/format/manpage.hpp"
 
 #include <cctype>
 

@@ -1,4 +1,4 @@
-#include "rdmalab/measurement.hpp"
+#include "rdmalab/format/measurement.hpp"
 
 #include <array>
 

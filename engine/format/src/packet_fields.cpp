@@ -1,4 +1,4 @@
-#include "rdmalab/packet_fields.hpp"
+#include "rdmalab/format/packet_fields.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "bench/common.hpp"
 
-#include "rdmalab/errors.hpp"
-#include "rdmalab/trace.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <fmt/format.h>
 #include <poll.h>

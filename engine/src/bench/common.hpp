@@ -2,9 +2,9 @@
 // and system-call accounting, the stall guard and the peer thread.
 #pragma once
 
-#include "rdmalab/bench.hpp"
-#include "rdmalab/errors.hpp"
-#include "rdmalab/syscount.hpp"
+#include "rdmalab/engine/bench.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/engine/syscount.hpp"
 
 #include <infiniband/verbs.h>
 #include <sched.h>

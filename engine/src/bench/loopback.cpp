@@ -1,15 +1,15 @@
 // The loopback measurement (bench.hpp's run_bench): A and B on one device in one process, B on a
 // PeerThread; A's half of each loop is bench/loops.cpp, shared with the two-host measurement.
-#include "rdmalab/bench.hpp"
+#include "rdmalab/engine/bench.hpp"
 
 #include "bench/common.hpp"
 #include "bench/loops.hpp"
 #include "net/socket.hpp"
 
-#include "rdmalab/device.hpp"
-#include "rdmalab/errors.hpp"
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 
 #include <arpa/inet.h>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #include "bench/loops.hpp"
 
-#include "rdmalab/errors.hpp"
+#include "rdmalab/engine/errors.hpp"
 
 #include <fmt/format.h>
 

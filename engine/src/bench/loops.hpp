@@ -5,8 +5,8 @@
 
 #include "bench/common.hpp"
 
-#include "rdmalab/bench.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/bench.hpp"
+#include "rdmalab/engine/verbs.hpp"
 
 #include <infiniband/verbs.h>
 

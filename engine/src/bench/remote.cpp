@@ -1,10 +1,10 @@
 // The two-host measurement's entry points (bench_remote.hpp) and the errors both transports explain.
-#include "rdmalab/bench_remote.hpp"
+#include "rdmalab/engine/bench_remote.hpp"
 
 #include "bench/common.hpp"
 #include "bench/remote.hpp"
 
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// Two-host measurements, internal (see rdmalab/bench_remote.hpp): what the rdma_cm and the TCP halves
+// Two-host measurements, internal (see rdmalab/engine/bench_remote.hpp): what the rdma_cm and the TCP halves
 // share. A measures with the loops of bench/loops.cpp, as the loopback measurement; B's half runs in
 // the listener.
 //
@@ -14,8 +14,8 @@
 //         the second.
 #pragma once
 
-#include "rdmalab/bench_remote.hpp"
-#include "rdmalab/errors.hpp"
+#include "rdmalab/engine/bench_remote.hpp"
+#include "rdmalab/engine/errors.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -6,10 +6,10 @@
 #include "net/resolve.hpp"
 #include "net/socket.hpp"
 
-#include "rdmalab/device.hpp"
-#include "rdmalab/errors.hpp"
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 
 #include <arpa/inet.h>
 #include <endian.h>

@@ -1,6 +1,6 @@
 // The public, verbs-free half of bench.hpp: the live feed, statistics, JSON and the table (the kind names
-// are the shared vocabulary: rdmalab/measurement.hpp in engine/format).
-#include "rdmalab/bench.hpp"
+// are the shared vocabulary: rdmalab/format/measurement.hpp in engine/format).
+#include "rdmalab/engine/bench.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "rdmalab/syscount.hpp"
+#include "rdmalab/engine/syscount.hpp"
 
 #include <fmt/format.h>
 #include <linux/perf_event.h>

@@ -1,6 +1,6 @@
 #include "explain/cm_failure.hpp"
 
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // errno's names and texts, for the `code` and `meaning` of an ErrorInfo (declared in names.hpp).
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 
 #include <fmt/format.h>
 

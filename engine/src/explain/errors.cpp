@@ -1,6 +1,6 @@
-#include "rdmalab/errors.hpp"
+#include "rdmalab/engine/errors.hpp"
 
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,4 +1,4 @@
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 
 #include <fmt/format.h>
 

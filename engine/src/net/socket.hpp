@@ -1,7 +1,7 @@
 // TCP socket helpers of the measurements (internal): the loopback pair and the two-host TCP kinds.
 #pragma once
 
-#include "rdmalab/errors.hpp"
+#include "rdmalab/engine/errors.hpp"
 
 #include <sys/socket.h>
 

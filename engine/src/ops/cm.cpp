@@ -1,9 +1,9 @@
-#include "rdmalab/cm.hpp"
+#include "rdmalab/engine/cm.hpp"
 
 #include "explain/cm_failure.hpp"
 #include "net/resolve.hpp"
 #include "ops/op_common.hpp"
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <endian.h>

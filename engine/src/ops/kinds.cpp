@@ -1,7 +1,7 @@
 // The operations and faults by name, what a fault makes the device report, and the check of an
 // operation's options: shared by the loopback pair and the rdma_cm pair (declared in operation.hpp).
 #include "ops/op_common.hpp"
-#include "rdmalab/operation.hpp"
+#include "rdmalab/engine/operation.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // Helpers shared by the loopback and rdma_cm operations (internal to the engine).
 #pragma once
 
-#include "rdmalab/operation.hpp"
+#include "rdmalab/engine/operation.hpp"
 
 #include <infiniband/verbs.h>
 

@@ -1,7 +1,7 @@
-#include "rdmalab/operation.hpp"
+#include "rdmalab/engine/operation.hpp"
 
 #include "ops/op_common.hpp"
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 
 #include <endian.h>
 #include <fmt/format.h>

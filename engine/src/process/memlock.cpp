@@ -1,7 +1,7 @@
 // LockedMemoryLimit: RLIMIT_MEMLOCK lowered with setrlimit(2), CAP_IPC_LOCK cleared from the calling
 // thread's effective set with capset(2), both restored. The capability calls are the raw system calls
 // (linux/capability.h): two words of bits, no library needed.
-#include "rdmalab/memlock.hpp"
+#include "rdmalab/engine/memlock.hpp"
 
 #include "verbs/traced_call.hpp"
 

@@ -1,6 +1,6 @@
 // InterfaceAddress: an IPv4 address added and removed with rtnetlink (RTM_NEWADDR, RTM_DELADDR) on a raw
 // NETLINK_ROUTE socket: one request, one acknowledgement, no library needed.
-#include "rdmalab/netaddr.hpp"
+#include "rdmalab/engine/netaddr.hpp"
 
 #include "verbs/traced_call.hpp"
 

@@ -1,5 +1,5 @@
 // AddressHandle: ibv_create_ah / ibv_destroy_ah, the path a UD send takes.
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/traced_call.hpp"
 
 namespace rdmalab {

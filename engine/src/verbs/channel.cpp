@@ -1,5 +1,5 @@
 // CompletionChannel: ibv_create_comp_channel / ibv_destroy_comp_channel, for CQs in event mode.
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/traced_call.hpp"
 
 namespace rdmalab {

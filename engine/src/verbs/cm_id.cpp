@@ -1,8 +1,8 @@
-#include "rdmalab/cm_id.hpp"
+#include "rdmalab/engine/cm_id.hpp"
 
 #include "explain/cm_failure.hpp"
 #include "net/resolve.hpp"
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <fmt/format.h>

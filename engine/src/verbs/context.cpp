@@ -1,7 +1,7 @@
 // Context: opening a device, its queries and its asynchronous events; the trace scope and GID text.
-#include "rdmalab/device.hpp"
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <arpa/inet.h>

@@ -1,7 +1,7 @@
 // CompletionQueue: creating one, polling it (busy or through its channel's events), and the
 // completions it returns.
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <arpa/inet.h>

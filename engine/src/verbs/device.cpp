@@ -1,9 +1,9 @@
-#include "rdmalab/device.hpp"
+#include "rdmalab/engine/device.hpp"
 
-#include "rdmalab/errors.hpp"
-#include "rdmalab/names.hpp"
-#include "rdmalab/trace.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <endian.h>
 #include <fmt/format.h>

@@ -1,8 +1,8 @@
 // The extended verbs the basic ones cannot express: ibv_query_device_ex (capability bits above 32),
 // ibv_create_qp_ex with send_ops_flags, the extended posting API for an Atomic Write (ibv_wr_*), and XRC
 // domains (ibv_open_xrcd / ibv_close_xrcd).
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/qp_capacity.hpp"
 #include "verbs/traced_call.hpp"
 

@@ -1,7 +1,7 @@
 // MemoryRegion: a registered buffer (ibv_reg_mr / ibv_dereg_mr), allocated by the engine or the caller's.
-#include "rdmalab/errors.hpp"
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 // MemoryWindow: ibv_alloc_mw, ibv_bind_mw (type 1) and ibv_dealloc_mw, each traced, with the explanation of
 // a refused call. Type 2 windows are bound by an IBV_WR_BIND_MW work request (QueuePair::post_send).
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <fmt/format.h>

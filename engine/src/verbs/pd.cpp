@@ -1,5 +1,5 @@
 // ProtectionDomain: ibv_alloc_pd / ibv_dealloc_pd.
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 // QueuePair: creating and destroying one, its state query, and posting send and receive work requests
 // with the explanation of a refused post.
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/qp_capacity.hpp"
 #include "verbs/traced_call.hpp"
 

@@ -2,7 +2,7 @@
 // `cap`, which may exceed what was asked and is what post_send checks against.
 #pragma once
 
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/verbs.hpp"
 
 namespace rdmalab::detail {
 

@@ -1,7 +1,7 @@
 // QueuePair state transitions: the IBTA's required attributes per transition, ibv_modify_qp and the
 // RESET->INIT->RTR->RTS helpers, with the values a failing modify got wrong.
-#include "rdmalab/names.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <fmt/format.h>

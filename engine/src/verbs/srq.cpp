@@ -1,6 +1,6 @@
 // SharedReceiveQueue: ibv_create_srq, ibv_post_srq_recv, ibv_modify_srq (the limit), ibv_query_srq and
 // ibv_destroy_srq, each traced, with the explanation of a refused call.
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/verbs.hpp"
 #include "verbs/traced_call.hpp"
 
 #include <fmt/format.h>

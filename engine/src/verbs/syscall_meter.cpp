@@ -1,5 +1,5 @@
 // SyscallMeter: the system calls of one verb call, for the trace events of the step-by-step operation.
-#include "rdmalab/syscount.hpp"
+#include "rdmalab/engine/syscount.hpp"
 
 #include <fmt/format.h>
 

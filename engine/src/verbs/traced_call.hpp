@@ -6,9 +6,9 @@
 // (or `syscalls_why`) for a call made while a SyscallMeter is attached.
 #pragma once
 
-#include "rdmalab/errors.hpp"
-#include "rdmalab/syscount.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/engine/syscount.hpp"
+#include "rdmalab/engine/verbs.hpp"
 
 #include <fmt/format.h>
 

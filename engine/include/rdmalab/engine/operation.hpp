@@ -3,8 +3,8 @@
 // "step" command, so a front end can show each real verbs call as it happens.
 #pragma once
 
-#include "rdmalab/trace.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/verbs.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <functional>
 #include <memory>

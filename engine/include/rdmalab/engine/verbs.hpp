@@ -3,10 +3,10 @@
 // a failing destroy call is reported as a trace event. Every call is traced.
 #pragma once
 
-#include "rdmalab/device.hpp"
-#include "rdmalab/errors.hpp"
-#include "rdmalab/syscount.hpp"
-#include "rdmalab/trace.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/engine/syscount.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <infiniband/verbs.h>
 

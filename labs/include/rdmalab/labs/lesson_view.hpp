@@ -4,7 +4,7 @@
 // Qt-free and verbs-free, like the rest of rdmalab_labs.
 #pragma once
 
-#include "rdmalab/lab.hpp"
+#include "rdmalab/labs/lab.hpp"
 
 #include <cstddef>
 #include <optional>

@@ -1,7 +1,7 @@
 // The actions of shared receive queues, memory windows and asynchronous events (chapters 17, 22, 25), and
 // the async_event expectation. Each goes through the engine's verbs classes, so every call is traced and
 // every failure explained as the engine explains it.
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 #include "run_state.hpp"
 
 #include <fmt/format.h>

@@ -5,7 +5,7 @@
 // so every transition is traced like on the loopback pair.
 #pragma once
 
-#include "rdmalab/operation.hpp"
+#include "rdmalab/engine/operation.hpp"
 
 #include <cstdint>
 #include <memory>

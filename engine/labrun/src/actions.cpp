@@ -3,10 +3,10 @@
 #include "actions_address.hpp"
 #include "actions_cm.hpp"
 #include "actions_more_a.hpp"
-#include "rdmalab/bench.hpp"
-#include "rdmalab/device.hpp"
-#include "rdmalab/lab_schema.hpp"
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/bench.hpp"
+#include "rdmalab/engine/device.hpp"
+#include "rdmalab/engine/names.hpp"
+#include "rdmalab/labs/lab_schema.hpp"
 #include "run_state.hpp"
 
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 // post_atomic_write, XrcDomain), so every call is traced and every failure explained.
 #include "actions_more_a.hpp"
 
-#include "rdmalab/memlock.hpp"
+#include "rdmalab/engine/memlock.hpp"
 
 #include <fmt/format.h>
 

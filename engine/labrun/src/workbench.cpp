@@ -1,7 +1,7 @@
 // The workbench (workbench.hpp): a lab written one step at a time while it runs.
-#include "rdmalab/workbench.hpp"
+#include "rdmalab/labrun/workbench.hpp"
 
-#include "rdmalab/lab_schema.hpp"
+#include "rdmalab/labs/lab_schema.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>

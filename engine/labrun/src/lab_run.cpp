@@ -1,7 +1,7 @@
 // LabRun: steps performed one at a time, their verdicts, the values texts show, and the teardown.
-#include "rdmalab/lab_run.hpp"
+#include "rdmalab/labrun/lab_run.hpp"
 
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 #include "run_state.hpp"
 
 #include <fmt/format.h>

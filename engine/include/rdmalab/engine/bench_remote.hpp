@@ -6,7 +6,7 @@
 // request tells B the kind, size and window and whether it is the last one; B exits after the last.
 #pragma once
 
-#include "rdmalab/bench.hpp"
+#include "rdmalab/engine/bench.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 // student built, not the path to it.
 #pragma once
 
-#include "rdmalab/lab.hpp"
+#include "rdmalab/labs/lab.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -5,9 +5,9 @@
 // teacher builds a lab by doing it (`rdmalab-cli lab run` passes it on the same kind of device).
 #pragma once
 
-#include "rdmalab/lab.hpp"
-#include "rdmalab/lab_run.hpp"
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
+#include "rdmalab/labrun/lab_run.hpp"
+#include "rdmalab/labs/lab.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 // `op --listen/--connect`; these are the pieces a lab performs step by step.)
 #pragma once
 
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/verbs.hpp"
 
 #include <rdma/rdma_cma.h>
 

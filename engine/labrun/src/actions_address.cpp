@@ -5,7 +5,7 @@
 // the table from sysfs (not a verbs call, so the wait adds no events to the trace).
 #include "actions_address.hpp"
 
-#include "rdmalab/netaddr.hpp"
+#include "rdmalab/engine/netaddr.hpp"
 
 #include <arpa/inet.h>
 

@@ -1,8 +1,8 @@
 // The rdma_cm actions (chapter 8) and the UD multicast actions (chapter 24), each through the engine's
-// rdma_cm classes (rdmalab/cm_id.hpp), so every call is traced and every failure explained.
+// rdma_cm classes (rdmalab/engine/cm_id.hpp), so every call is traced and every failure explained.
 #include "actions_cm.hpp"
 
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 
 #include <fmt/format.h>
 

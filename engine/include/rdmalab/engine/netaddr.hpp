@@ -2,7 +2,7 @@
 // that the GID table of a RoCE port follows the addresses of its interface.
 #pragma once
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <memory>
 #include <string>

@@ -2,13 +2,13 @@
 // (expectations.cpp). Internal.
 #pragma once
 
-#include "rdmalab/cm_id.hpp"
-#include "rdmalab/lab.hpp"
-#include "rdmalab/lab_run.hpp"
-#include "rdmalab/memlock.hpp"
-#include "rdmalab/netaddr.hpp"
-#include "rdmalab/syscount.hpp"
-#include "rdmalab/verbs.hpp"
+#include "rdmalab/engine/cm_id.hpp"
+#include "rdmalab/engine/memlock.hpp"
+#include "rdmalab/engine/netaddr.hpp"
+#include "rdmalab/engine/syscount.hpp"
+#include "rdmalab/engine/verbs.hpp"
+#include "rdmalab/labrun/lab_run.hpp"
+#include "rdmalab/labs/lab.hpp"
 
 #include <chrono>
 #include <cstdint>

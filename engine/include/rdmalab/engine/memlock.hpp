@@ -2,7 +2,7 @@
 // limit that memory registration runs into (RLIMIT_MEMLOCK) on a machine where the program runs as root.
 #pragma once
 
-#include "rdmalab/trace.hpp"
+#include "rdmalab/format/trace.hpp"
 
 #include <sys/types.h>
 

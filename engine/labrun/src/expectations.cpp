@@ -1,5 +1,5 @@
 // Every expectation kind checked on the real outcome, each reporting what it expected and what it observed.
-#include "rdmalab/names.hpp"
+#include "rdmalab/engine/names.hpp"
 #include "run_state.hpp"
 
 #include <fmt/format.h>

@@ -1,11 +1,11 @@
 // Labs: YAML files in labs/ that script real verbs calls on named objects, explain each step in English and
 // Simplified Chinese, and state what the device must do (expectations). Qt-free and verbs-free: this is the
-// format and its checks; the runner that performs a lab on a device is labs/runner (rdmalab_labrun).
+// format and its checks; the runner that performs a lab on a device is engine/labrun (rdmalab_labrun).
 // The format is described in docs/lab-format.md; the actions and their fields are the table in
 // lab_schema.hpp.
 #pragma once
 
-#include "rdmalab/text.hpp" // LocalizedText, DeviceText, DeviceClass, Reference, render()
+#include "rdmalab/labs/text.hpp" // LocalizedText, DeviceText, DeviceClass, Reference, render()
 
 #include <cstdint>
 #include <map>

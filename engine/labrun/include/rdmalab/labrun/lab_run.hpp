@@ -4,9 +4,9 @@
 // the engine process (`serve --stdio`: lab.start, lab.step, lab.run, lab.reset) instead.
 #pragma once
 
-#include "rdmalab/errors.hpp"
-#include "rdmalab/lab.hpp"
-#include "rdmalab/trace.hpp"
+#include "rdmalab/engine/errors.hpp"
+#include "rdmalab/format/trace.hpp"
+#include "rdmalab/labs/lab.hpp"
 
 #include <nlohmann/json.hpp>
 

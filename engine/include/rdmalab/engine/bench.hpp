@@ -2,7 +2,7 @@
 // (ping-pong halved for SEND/WRITE latency, busy polling, warm-up excluded) and the CPU they cost.
 #pragma once
 
-#include "rdmalab/measurement.hpp"
+#include "rdmalab/format/measurement.hpp"
 
 #include <nlohmann/json.hpp>
 
