@@ -1,5 +1,6 @@
 // Argument validation of rdmalab-cli: usage errors exit 2 with a message naming the problem.
 #include "options.hpp"
+#include "rdmalab/format/trace.hpp"
 #include "testutil.hpp"
 
 #include <QtTest>
@@ -260,7 +261,7 @@ class CliArgsTest : public QObject {
         QCOMPARE(lines.size(), 6);
         QVERIFY(lines[0].contains("line 1: not a JSON object"));
         QVERIFY(lines[1].contains("unknown command 'warp'"));
-        QVERIFY(lines[2].contains("\"format\":1"));
+        QVERIFY(lines[2].contains(QString("\"format\":%1").arg(rdmalab::kTraceFormatVersion)));
         QVERIFY(lines[3].contains("no operation: send op.start first"));
         QVERIFY2(lines[4].contains("field 'cpus' must be [A] or [A, B]"), qPrintable(lines[4]));
         QVERIFY(lines[5].contains("\"name\":\"quit\""));

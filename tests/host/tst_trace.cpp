@@ -66,7 +66,7 @@ class TraceTest : public QObject {
         QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"A","kind":"nope","name":"x"})", error));
         QCOMPARE(error.field, std::string("kind"));
         QVERIFY(error.message.find("nope") != std::string::npos);
-        QVERIFY(!parse_json_line(R"({"v":2,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})", error));
+        QVERIFY(!parse_json_line(R"({"v":3,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})", error));
         QCOMPARE(error.field, std::string("v"));
         // 2^32 + 1 is not version 1, however an int would truncate it.
         QVERIFY(!parse_json_line(R"({"v":4294967297,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})",
