@@ -225,6 +225,12 @@ class TraceTest : public QObject {
         QVERIFY(is_tcp(BenchKind::TcpBw) && is_tcp(BenchKind::TcpLat) && !is_tcp(BenchKind::SendLat));
         QVERIFY(is_latency(BenchKind::AtomicLat) && !is_latency(BenchKind::SendBw));
         QCOMPARE(measurement_kind(BenchKind::WriteBw).reference, std::string_view("ib_write_bw"));
+        // The compile-time names (the lab language's `bench` kinds) are the table's, in its order.
+        QCOMPARE(kMeasurementKindNames.size(), kinds.size());
+        for (std::size_t i = 0; i < kinds.size(); ++i)
+            QCOMPARE(kMeasurementKindNames[i], kinds[i].name);
+        QVERIFY(bench_kind_names() ==
+                std::vector<std::string_view>(kMeasurementKindNames.begin(), kMeasurementKindNames.end()));
     }
 };
 
