@@ -191,6 +191,7 @@ void Server::Impl::hello(const nlohmann::json& id, const CommandFields& fields) 
                                 theirs, RDMALAB_VERSION, where, kProtocolVersion);
     reply(id, protocol::kHello, false, std::move(data));
 }
+
 void Server::Impl::devices(const nlohmann::json& id, const CommandFields&) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& d : list_devices())
@@ -253,6 +254,7 @@ void Server::Impl::start_operation(const nlohmann::json& id, const CommandFields
         steps.push_back({{"id", s.id}, {"title", s.title}, {"ep", std::string(1, char(s.endpoint))}});
     reply(id, protocol::kOpStart, true, {{"steps", steps}});
 }
+
 void Server::Impl::step_operation(const nlohmann::json& id, const CommandFields&) {
     const std::size_t index = operation_->next_step();
     const bool ok = operation_->run_next();
@@ -282,6 +284,7 @@ nlohmann::json Server::Impl::progress(std::size_t index, bool ok) const {
     }
     return data;
 }
+
 // ---- measurements (bench.*) ---------------------------------------------------------------------------
 
 /// bench.start: {"kind"|"kinds", "size"|"sizes"|"sweep", "iters", "seconds", "warmup", "window",
@@ -365,6 +368,7 @@ void Server::Impl::start_bench(const nlohmann::json& id, const CommandFields& f)
     reply(id, protocol::kBenchStart, true, {{"runs", plan}});
     bench_ = std::make_unique<BenchJob>(tracer_, id, std::move(runs), runner_);
 }
+
 void Server::Impl::stop_bench(const nlohmann::json& id, const CommandFields&) {
     const bool running = bench_ && bench_->running();
     if (bench_) bench_->stop();

@@ -89,6 +89,7 @@ void Server::Impl::start_lab(const nlohmann::json& id, const CommandFields& f) {
          {"ask", lab_->prediction_json(0)},
          {"questions", lab_->questions_json()}});
 }
+
 /// lab.step: exactly the next step; ok unless it failed unexpectedly (a broken expectation is a
 /// verdict, not a failed command: its `state` says broken).
 void Server::Impl::step_lab(const nlohmann::json& id, const CommandFields&) {
@@ -120,6 +121,7 @@ void Server::Impl::step_lab(const nlohmann::json& id, const CommandFields&) {
     }
     reply(id, protocol::kLabStep, ok, data);
 }
+
 /// lab.run: every remaining step; ok when every expectation of the lab held.
 void Server::Impl::run_lab(const nlohmann::json& id, const CommandFields&) {
     const std::size_t first = lab_->next_step();
@@ -141,6 +143,7 @@ void Server::Impl::run_lab(const nlohmann::json& id, const CommandFields&) {
     }
     reply(id, protocol::kLabRun, ok, data);
 }
+
 void Server::Impl::reset_lab(const nlohmann::json& id, const CommandFields&) {
     const bool had = lab_ != nullptr;
     lab_.reset(); // tears down children before parents, traced
@@ -164,6 +167,7 @@ void Server::Impl::start_workbench(const nlohmann::json& id, const CommandFields
     workbench_ = std::make_unique<labs::Workbench>(tracer_, options);
     reply(id, protocol::kWorkStart, true, {});
 }
+
 /// work.do: {"step": {"do": ACTION, ...}}: one lab step, checked against the session's steps and
 /// performed. ok unless it was refused or its verb failed (the outcome says how; the session goes on).
 void Server::Impl::do_workbench(const nlohmann::json& id, const CommandFields& f) {
@@ -189,6 +193,7 @@ void Server::Impl::do_workbench(const nlohmann::json& id, const CommandFields& f
     }
     reply(id, protocol::kWorkDo, ok, data);
 }
+
 void Server::Impl::reset_workbench(const nlohmann::json& id, const CommandFields&) {
     workbench_->reset(); // tears down children before parents, traced
     reply(id, protocol::kWorkReset, true, {});
