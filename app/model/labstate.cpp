@@ -1,6 +1,7 @@
 #include "labstate.h"
 
 #include "rdmalab/format/fields.hpp"
+#include "rdmalab/format/protocol.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -333,7 +334,7 @@ bool LabState::apply(const TraceEvent& e) {
                 lastErrorCode = QString::fromStdString(data.at("error").at("code").get<std::string>());
             return false;
         }
-        if (e.name != "op.start" || !d.get<bool>("ok", false) || !d.has("steps")) return false;
+        if (e.name != protocol::kOpStart || !d.get<bool>("ok", false) || !d.has("steps")) return false;
         plannedSteps.clear();
         for (const auto& s : d.objects("steps"))
             plannedSteps.push_back(text(s, "title"));
