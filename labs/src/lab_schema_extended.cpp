@@ -1,5 +1,5 @@
 // The lab language's actions on the locked-memory limit, extended queries and QPs, Atomic Write, XRC
-// (engine/labrun/src/actions_more_a.cpp) and the addresses of the device's interface (chapter 1)
+// (engine/labrun/src/actions_extended.cpp) and the addresses of the device's interface (chapter 1)
 // (lab_schema.hpp): their fields and their rows.
 #include "lab_schema_tables.hpp"
 

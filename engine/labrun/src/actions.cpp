@@ -1,5 +1,5 @@
-// The action table: each action of the lab language (labs/src/lab_schema.cpp) by name, mapped to the
-// function that performs it (actions.hpp: one file per object family), and the helpers every action file
+// The action table: each action of the lab language (the labs/src/lab_schema_*.cpp tables) by name, mapped to
+// the function that performs it (actions.hpp: one file per object family), and the helpers every action file
 // uses. Each action goes through the engine's verbs classes, so every call is traced and every failure
 // explained as the engine explains it.
 #include "actions.hpp"

@@ -1,5 +1,5 @@
-// Every action of the lab language (labs/src/lab_schema.cpp), declared by the file that performs it, and
-// the helpers the action files share. actions.cpp maps each action's name to its function. Internal.
+// Every action of the lab language (the labs/src/lab_schema_*.cpp tables), declared by the file that performs
+// it, and the helpers the action files share. actions.cpp maps each action's name to its function. Internal.
 #pragma once
 
 #include "run_state.hpp"
