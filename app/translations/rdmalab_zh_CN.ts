@@ -1300,6 +1300,17 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     </message>
 </context>
 <context>
+    <name>rdmalab::app::LabStage</name>
+    <message>
+        <source>Data path</source>
+        <translation>数据通路</translation>
+    </message>
+    <message>
+        <source>QP states · memory</source>
+        <translation>QP 状态 · 内存</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::LabWindow</name>
     <message>
         <source>No RDMA device where the engine runs (%1), and this lab needs one: nothing was run or marked. %2</source>
@@ -1436,14 +1447,6 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>Data path</source>
-        <translation>数据通路</translation>
-    </message>
-    <message>
-        <source>QP states · memory</source>
-        <translation>QP 状态 · 内存</translation>
     </message>
     <message>
         <source>✓ held</source>

@@ -2,7 +2,7 @@
 
 #include "qtstrings.h"
 
-#include "datapath/datapathview.h"
+#include "labstage/labstage.h"
 #include "language.h"
 
 #include "engineclient.h"
@@ -11,8 +11,6 @@
 #include "labreport.h"
 #include "labsession.h"
 #include "labstate.h"
-#include "memoryview.h"
-#include "qpstateview.h"
 #include "windowparts.h"
 #include "workbenchwindow.h"
 
@@ -130,9 +128,7 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
         catchUpTimer_->stop();
         unshownStep_ = -1;
         unshownEvents_.clear();
-        dataPath_->resetScene();
-        qpView_->setState(session_->state());
-        memoryView_->setState(session_->state());
+        stage_->clear(session_->state());
     });
     connect(session_, &LabSession::eventsApplied, this, [this](const std::vector<TraceEvent>& events) {
         unshownEvents_.insert(unshownEvents_.end(), events.begin(), events.end());
@@ -372,21 +368,10 @@ void LabWindow::buildUi() {
     runSplitter->addWidget(steps_);
     auto* detail = new QSplitter(Qt::Vertical);
     // The step as the device did it: drawn from the run's events (observed solid, illustrated dashed).
-    auto* pictures = new QTabWidget;
-    pictures->setObjectName(QStringLiteral("labPictures"));
-    dataPath_ = new DataPathView;
+    stage_ = new LabStage(LabStage::Arrangement::Tabs);
     // Headless runs screenshot the end of the lab: the final picture at once, not an animation behind.
-    if (options_.autoplay) dataPath_->setAnimationSpeed(0);
-    pictures->addTab(dataPath_, tr("Data path"));
-    auto* objects = new QWidget;
-    auto* objectsRow = new QHBoxLayout(objects);
-    objectsRow->setContentsMargins(0, 0, 0, 0);
-    qpView_ = new QpStateView;
-    memoryView_ = new MemoryView;
-    objectsRow->addWidget(qpView_, 1);
-    objectsRow->addWidget(memoryView_, 1);
-    pictures->addTab(objects, tr("QP states · memory"));
-    detail->addWidget(pictures);
+    if (options_.autoplay) stage_->setAnimationSpeed(0);
+    detail->addWidget(stage_);
     auto* explanation = new QSplitter(Qt::Horizontal);
     stepText_ = new QTextBrowser;
     stepText_->setObjectName(QStringLiteral("labStepText"));
@@ -522,9 +507,7 @@ void LabWindow::catchUp() {
     if (!unshownEvents_.empty()) {
         std::vector<TraceEvent> events;
         events.swap(unshownEvents_);
-        dataPath_->showEvents(events, session_->state());
-        qpView_->setState(session_->state());
-        memoryView_->setState(session_->state());
+        stage_->showEvents(events, session_->state());
     }
     if (unshownStep_ >= 0 && unshownStep_ < session_->rowCount()) {
         const int index = unshownStep_;
@@ -660,7 +643,7 @@ void LabWindow::updatePrediction() {
 }
 
 void LabWindow::buildQuestions() {
-    auto* pictures = findChild<QTabWidget*>(QStringLiteral("labPictures"));
+    QTabWidget* pictures = stage_->tabs();
     if (auto* old = findChild<QScrollArea*>(QStringLiteral("labQuestions"))) {
         pictures->removeTab(pictures->indexOf(old));
         old->deleteLater();
@@ -782,10 +765,8 @@ void LabWindow::onFinished(bool allHeld) {
              ++i)
             check->setEnabled(true);
         if (!options_.autoplay)
-            if (auto* questions = findChild<QScrollArea*>(QStringLiteral("labQuestions"))) {
-                auto* pictures = findChild<QTabWidget*>(QStringLiteral("labPictures"));
-                pictures->setCurrentWidget(questions);
-            }
+            if (auto* questions = findChild<QScrollArea*>(QStringLiteral("labQuestions")))
+                stage_->tabs()->setCurrentWidget(questions);
     }
     status_->setText(status_->text() +
                      (allHeld ? tr(" · every expectation held") : tr(" · NOT every expectation held")));
@@ -832,13 +813,10 @@ void LabWindow::retranslateUi() {
     export_->setToolTip(tr("Write an HTML report of this run: device, date, parameters, every step and "
                            "expectation, and the trace"));
     verdicts_->setHeaderLabels({tr("Verdict"), tr("Expectation"), tr("Observed")});
-    if (auto* pictures = findChild<QTabWidget*>(QStringLiteral("labPictures"))) {
-        pictures->setTabText(0, tr("Data path"));
-        pictures->setTabText(1, tr("QP states · memory"));
-        if (auto* questions = findChild<QScrollArea*>(QStringLiteral("labQuestions")))
-            pictures->setTabText(pictures->indexOf(questions),
-                                 tr("Questions (%1)").arg(session_->questions().size()));
-    }
+    // The stage names its own tabs; the questions' tab is this window's.
+    if (auto* questions = findChild<QScrollArea*>(QStringLiteral("labQuestions")))
+        stage_->tabs()->setTabText(stage_->tabs()->indexOf(questions),
+                                   tr("Questions (%1)").arg(session_->questions().size()));
     showLoadErrors();
     updateButtons();
 }

@@ -25,13 +25,11 @@ class QTreeWidget;
 
 namespace rdmalab::app {
 
-class DataPathView;
 class EngineClient;
-class MemoryView;
-class QpStateView;
 class HeadlessRun;
 class LabCatalog;
 class LabSession;
+class LabStage;
 
 struct LabWindowOptions {
     QString lab;           ///< lab to select (and start) at once, by id
@@ -112,9 +110,7 @@ class LabWindow : public QMainWindow {
     QTreeView* steps_ = nullptr;
     QTextBrowser* stepText_ = nullptr;
     QTreeWidget* verdicts_ = nullptr;
-    DataPathView* dataPath_ = nullptr;
-    QpStateView* qpView_ = nullptr;
-    MemoryView* memoryView_ = nullptr;
+    LabStage* stage_ = nullptr; ///< the picture, the QP states and the memory, on tabs
     QLabel* status_ = nullptr;
     QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;
     QPushButton* troubleshoot_ = nullptr; ///< a troubleshooting lab: fix it yourself in the workbench

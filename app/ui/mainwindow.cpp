@@ -6,11 +6,11 @@
 
 #include "benchwindow.h"
 #include "chartexport.h"
-#include "datapathview.h"
 #include "enginebanner.h"
 #include "enginehostdialog.h"
 #include "headlessrun.h"
 #include "inspector.h"
+#include "labstage/labstage.h"
 #include "language.h"
 #include "memoryview.h"
 #include "qpstateview.h"
@@ -139,7 +139,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(controller_, &LessonController::eventsReady, this, &MainWindow::onEventsReady);
     connect(controller_, &LessonController::stateReset, this, [this] {
         timeline_->clear();
-        dataPathView_->resetScene();
+        stage_->clearPicture();
         selectedSeq_.reset();
     });
     connect(controller_, &LessonController::changed, this, &MainWindow::refreshControls);
@@ -165,16 +165,16 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
             // Let the last animation play out, then take the screenshot. A recovered session was cut off
             // by the crash: replaying it to its end is what a headless --reopen-unfinished run asks for.
             auto finish = [this, success] { finishHeadless(success || recoveredReplay_); };
-            if (dataPathView_->isIdle())
+            if (stage_->isIdle())
                 QTimer::singleShot(300, this, finish);
             else
-                connect(dataPathView_, &DataPathView::idle, this, finish, Qt::SingleShotConnection);
+                connect(stage_, &LabStage::idle, this, finish, Qt::SingleShotConnection);
         }
     });
-    connect(dataPathView_, &DataPathView::idle, controller_, &LessonController::animationsIdle);
+    connect(stage_, &LabStage::idle, controller_, &LessonController::animationsIdle);
 
     if (options_.stepDelayMs >= 0) controller_->setStepDelay(options_.stepDelayMs);
-    if (options_.animationSpeed >= 0) dataPathView_->setAnimationSpeed(options_.animationSpeed);
+    if (options_.animationSpeed >= 0) stage_->setAnimationSpeed(options_.animationSpeed);
     if (options_.presentation) setPresentationMode(true);
 
     headless_->setQuitWhenDone(options_.quitWhenDone);
@@ -277,20 +277,12 @@ void MainWindow::buildUi() {
     auto* top = new QSplitter(Qt::Horizontal);
     top->setObjectName("topSplitter");
     top->addWidget(buildDevicePanel());
-    dataPathView_ = new DataPathView;
-    qpStateView_ = new QpStateView;
-    memoryView_ = new MemoryView;
-    auto* right = new QSplitter(Qt::Vertical);
-    right->setObjectName("stateSplitter");
-    right->addWidget(qpStateView_);
-    right->addWidget(memoryView_);
-    top->addWidget(dataPathView_);
-    top->addWidget(right);
+    stage_ = new LabStage(LabStage::Arrangement::PictureBesideState);
+    top->addWidget(stage_);
     top->setStretchFactor(0, 0);
-    top->setStretchFactor(1, 3);
-    top->setStretchFactor(2, 1);
+    top->setStretchFactor(1, 1);
     top->setCollapsible(1, false);
-    top->setSizes({170, 1000, 330}); // proportions: most of the width to the picture
+    top->setSizes({170, 1330}); // proportions: most of the width to the stage, and in it to the picture
 
     auto* main = new QSplitter(Qt::Vertical);
     main->setObjectName("mainSplitter");
@@ -447,8 +439,8 @@ void MainWindow::buildPanelsMenu() {
     viewMenu_->insertSeparator(presentationAction_);
     const std::array<std::pair<QWidget*, const char*>, kPanelCount> panels{{
         {devicePanel_, "showDevicePanelAction"},
-        {qpStateView_, "showQpStateAction"},
-        {memoryView_, "showMemoryAction"},
+        {stage_->qpState(), "showQpStateAction"},
+        {stage_->memory(), "showMemoryAction"},
         {timelineView_->parentWidget(), "showTimelineAction"},
         {inspector_, "showInspectorAction"},
     }};
@@ -728,10 +720,10 @@ void MainWindow::connectControls() {
     });
     connect(speedSlider_, &QSlider::valueChanged, this, [this](int value) {
         controller_->setStepDelay(delayForSpeed(value));
-        dataPathView_->setAnimationSpeed(0.5 + value * 0.25);
+        stage_->setAnimationSpeed(0.5 + value * 0.25);
     });
     controller_->setStepDelay(delayForSpeed(speedSlider_->value()));
-    dataPathView_->setAnimationSpeed(0.5 + speedSlider_->value() * 0.25);
+    stage_->setAnimationSpeed(0.5 + speedSlider_->value() * 0.25);
     // The toolbar's language choice is the app's (View ▸ Language): both switch the whole interface.
     connect(languageCombo_, &QComboBox::currentIndexChanged, this,
             [this] { Language::instance()->set(languageCombo_->currentData().toString(), true); });
@@ -745,7 +737,7 @@ void MainWindow::connectControls() {
             [this](const QModelIndex& current) {
                 if (!current.isValid()) return;
                 selectedSeq_ = current.data(TimelineModel::SeqRole).toULongLong();
-                dataPathView_->highlightSeq(*selectedSeq_);
+                stage_->highlightSeq(*selectedSeq_);
                 refreshInspector();
             });
     refreshControls();
@@ -868,9 +860,7 @@ void MainWindow::onEventsReady(const std::vector<TraceEvent>& events) {
     timeline_->append(events);
     timelineView_->scrollToBottom();
     const auto& state = controller_->state();
-    dataPathView_->showEvents(events, state);
-    qpStateView_->setState(state);
-    memoryView_->setState(state);
+    stage_->showEvents(events, state);
     if (controller_->mode() == LessonController::Mode::Live) {
         autosave(events);
         // For start.sh and tests/bench/start-to-live.sh, which time the way from start to live.
@@ -1279,9 +1269,7 @@ void MainWindow::setPresentationMode(bool on) {
     } else {
         QApplication::setPalette(QApplication::style()->standardPalette());
     }
-    dataPathView_->setPresentationMode(on);
-    qpStateView_->setPresentationMode(on);
-    memoryView_->setPresentationMode(on);
+    stage_->setPresentationMode(on);
     refreshInspector();
 }
 

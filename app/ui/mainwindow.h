@@ -1,5 +1,5 @@
-// The main window: device panel, lesson controls, data-path view, QP state machine, memory, inspector and
-// timeline, all fed from one LessonController (live engine process or a replayed recording).
+// The main window: device panel, lesson controls, the stage (data-path view, QP state machine, memory),
+// inspector and timeline, all fed from one LessonController (live engine process or a replayed recording).
 #pragma once
 
 #include "engineclient.h"
@@ -36,9 +36,7 @@ class QTreeWidget;
 namespace rdmalab::app {
 
 class Banner;
-class DataPathView;
-class MemoryView;
-class QpStateView;
+class LabStage;
 
 struct StartOptions {
     QString lesson = "write";
@@ -218,10 +216,8 @@ class MainWindow : public QMainWindow {
     SoftRoceOffer softRoceOffer_;      ///< computed when the engine here reports no device
     bool softRoceJustCreated_ = false; ///< rdma link add succeeded; the restarted engine should see it
     bool haveDevice_ = false;          ///< the engine reported a port: lessons can run live
-    // The views of the state.
-    DataPathView* dataPathView_ = nullptr;
-    QpStateView* qpStateView_ = nullptr;
-    MemoryView* memoryView_ = nullptr;
+    // The views of the state: the picture, the QP state diagram, the memory.
+    LabStage* stage_ = nullptr;
     // The timeline, its filters and the inspector of the selected (else the step's latest) event.
     QTableView* timelineView_ = nullptr;
     QComboBox *kindFilter_ = nullptr, *endpointFilter_ = nullptr;

@@ -2,11 +2,9 @@
 
 #include "language.h"
 
-#include "datapath/datapathview.h"
 #include "engineclient.h"
 #include "labcatalog.h"
-#include "memoryview.h"
-#include "qpstateview.h"
+#include "labstage/labstage.h"
 #include "savefile.h"
 #include "verbscode.h"
 #include "windowparts.h"
@@ -144,9 +142,7 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
         refresh();
     });
     connect(session_, &WorkbenchSession::sessionReset, this, [this] {
-        dataPath_->resetScene();
-        qpView_->setState(session_->state());
-        memoryView_->setState(session_->state());
+        stage_->clear(session_->state());
         detail_->clear();
         refresh();
     });
@@ -205,18 +201,11 @@ void WorkbenchWindow::buildUi() {
     scroll->setMinimumWidth(360);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
-    dataPath_ = new DataPathView;
-    qpView_ = new QpStateView;
-    memoryView_ = new MemoryView;
+    stage_ = new LabStage(LabStage::Arrangement::PictureAboveState);
     snapshot_ = new QLabel;
     snapshot_->setObjectName(QStringLiteral("workbenchSnapshot"));
     snapshot_->setWordWrap(true);
     snapshot_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* views = new QWidget;
-    auto* viewsRow = new QHBoxLayout(views);
-    viewsRow->setContentsMargins(0, 0, 0, 0);
-    viewsRow->addWidget(qpView_, 1);
-    viewsRow->addWidget(memoryView_, 1);
     steps_ = new QListView;
     steps_->setObjectName(QStringLiteral("workbenchSteps"));
     steps_->setModel(session_);
@@ -227,17 +216,14 @@ void WorkbenchWindow::buildUi() {
     log->addWidget(detail_);
     log->setStretchFactor(0, 1);
     log->setStretchFactor(1, 1);
-    auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(dataPath_);
-    right->addWidget(views);
+    // Below the stage's views, in its splitter: the snapshot and the step log share the height with them.
+    QSplitter* right = stage_->splitter();
     right->addWidget(snapshot_);
     right->addWidget(log);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
     right->setStretchFactor(3, 2);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(scroll);
-    split->addWidget(right);
+    split->addWidget(stage_);
     split->setStretchFactor(1, 1);
     setCentralWidget(split);
     status_ = new QLabel(tr("Starting the engine…"));
@@ -731,9 +717,7 @@ void WorkbenchWindow::saveAsLab(const QString& path) {
 
 void WorkbenchWindow::onEvents(const std::vector<TraceEvent>& events) {
     const auto& state = session_->state();
-    dataPath_->showEvents(events, state);
-    qpView_->setState(state);
-    memoryView_->setState(state);
+    stage_->showEvents(events, state);
 }
 
 void WorkbenchWindow::showRow(int index) {

@@ -29,10 +29,8 @@ class QTextBrowser;
 
 namespace rdmalab::app {
 
-class DataPathView;
 class EngineClient;
-class MemoryView;
-class QpStateView;
+class LabStage;
 class WorkbenchSession;
 
 struct WorkbenchWindowOptions {
@@ -130,9 +128,7 @@ class WorkbenchWindow : public QMainWindow {
     QPushButton *buildPair_ = nullptr, *postSend_ = nullptr, *postRecv_ = nullptr, *poll_ = nullptr,
                 *move_ = nullptr, *reset_ = nullptr, *save_ = nullptr;
     QLineEdit* labTitle_ = nullptr;
-    DataPathView* dataPath_ = nullptr;
-    QpStateView* qpView_ = nullptr;
-    MemoryView* memoryView_ = nullptr;
+    LabStage* stage_ = nullptr; ///< the picture over the QP states and the memory, the snapshot and log below
     QListView* steps_ = nullptr;
     QTextBrowser* detail_ = nullptr;
     QLabel* snapshot_ = nullptr;
