@@ -1214,6 +1214,17 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     </message>
 </context>
 <context>
+    <name>rdmalab::app::LabBrowser</name>
+    <message>
+        <source>These lab files did not load (%1):</source>
+        <translation>以下实验文件没有载入（%1 个）：</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>……另有 %1 个</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::LabCatalog</name>
     <message>
         <source>Lab</source>
@@ -1262,6 +1273,41 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     <message>
         <source>Questions: %1 of %2 right</source>
         <translation>问题：%2 道中答对 %1 道</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::LabForm</name>
+    <message>
+        <source>Choose a lab on the left.</source>
+        <translation>请在左侧选择一个实验。</translation>
+    </message>
+    <message>
+        <source>a name or number: varying parameters are drawn from it</source>
+        <translation>一个名字或数字：可变参数由它抽取</translation>
+    </message>
+    <message>
+        <source>Per-student variation: the same seed always gives the same values, a neighbour&apos;s seed others. Values typed above still win.</source>
+        <translation>按学生变化：同一个种子总是得到相同的取值，邻座的种子得到另一组。上面手动输入的值仍然优先。</translation>
+    </message>
+    <message>
+        <source>Student</source>
+        <translation>学生</translation>
+    </message>
+    <message>
+        <source>chapter %1</source>
+        <translation>第 %1 章</translation>
+    </message>
+    <message>
+        <source>%1 minutes</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source> (%1 to %2)</source>
+        <translation>（%1 到 %2）</translation>
+    </message>
+    <message>
+        <source> (one of %1)</source>
+        <translation>（取 %1 之一）</translation>
     </message>
 </context>
 <context>
@@ -1333,22 +1379,6 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
         <translation>在 %2 或 %3 中没有实验“%1”</translation>
     </message>
     <message>
-        <source>Choose a lab on the left.</source>
-        <translation>请在左侧选择一个实验。</translation>
-    </message>
-    <message>
-        <source>a name or number: varying parameters are drawn from it</source>
-        <translation>一个名字或数字：可变参数由它抽取</translation>
-    </message>
-    <message>
-        <source>Per-student variation: the same seed always gives the same values, a neighbour&apos;s seed others. Values typed above still win.</source>
-        <translation>按学生变化：同一个种子总是得到相同的取值，邻座的种子得到另一组。上面手动输入的值仍然优先。</translation>
-    </message>
-    <message>
-        <source>Student</source>
-        <translation>学生</translation>
-    </message>
-    <message>
         <source>Start</source>
         <translation>开始</translation>
     </message>
@@ -1395,22 +1425,6 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     <message>
         <source>Report written: %1</source>
         <translation>报告已写入：%1</translation>
-    </message>
-    <message>
-        <source>chapter %1</source>
-        <translation>第 %1 章</translation>
-    </message>
-    <message>
-        <source>%1 minutes</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <source> (%1 to %2)</source>
-        <translation>（%1 到 %2）</translation>
-    </message>
-    <message>
-        <source> (one of %1)</source>
-        <translation>（取 %1 之一）</translation>
     </message>
     <message>
         <source>Preparing %1 on the device…</source>
@@ -1465,80 +1479,12 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
         <translation>先预测：锁定你的答案，然后这一步才会运行。</translation>
     </message>
     <message>
-        <source>Step %1 · %2</source>
-        <translation>第 %1 步 · %2</translation>
-    </message>
-    <message>
-        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Right.&lt;/b&gt; You predicted “%1”; the device did exactly that.</source>
-        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 预测正确。&lt;/b&gt;你预测的是“%1”；设备正是这样做的。</translation>
-    </message>
-    <message>
-        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not what happened.&lt;/b&gt; You predicted “%1”; the device did “%2”.</source>
-        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 与实际不符。&lt;/b&gt;你预测的是“%1”；设备的实际结果是“%2”。</translation>
-    </message>
-    <message>
-        <source>No prediction made. The device did “%1”.</source>
-        <translation>没有做预测。设备的实际结果是“%1”。</translation>
-    </message>
-    <message>
-        <source>Question %1</source>
-        <translation>问题 %1</translation>
-    </message>
-    <message>
-        <source> (tick every right answer)</source>
-        <translation>（选出所有正确答案）</translation>
-    </message>
-    <message>
-        <source>Check my answer</source>
-        <translation>检查我的答案</translation>
-    </message>
-    <message>
-        <source>Questions (%1)</source>
-        <translation>问题（%1）</translation>
-    </message>
-    <message>
-        <source>Choose an answer first.</source>
-        <translation>请先选择一个答案。</translation>
-    </message>
-    <message>
-        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Right.&lt;/b&gt;</source>
-        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 回答正确。&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not quite.&lt;/b&gt; The right answer: %1.</source>
-        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 不完全对。&lt;/b&gt;正确答案：%1。</translation>
-    </message>
-    <message>
-        <source>Predict first</source>
-        <translation>先预测</translation>
-    </message>
-    <message>
-        <source>Lock in and run ▷</source>
-        <translation>锁定并运行 ▷</translation>
-    </message>
-    <message>
-        <source>Skip</source>
-        <translation>跳过</translation>
-    </message>
-    <message>
-        <source>Run the step without a prediction (it counts as not made)</source>
-        <translation>不做预测直接运行这一步（记为未预测）</translation>
-    </message>
-    <message>
         <source>Fix it yourself in the workbench…</source>
         <translation>在工作台中自己修复…</translation>
     </message>
     <message>
         <source>Builds this lab&apos;s broken set-up in the workbench; find what is wrong, fix it, and let the lab check your fix. Start here runs the reference fix instead.</source>
         <translation>在工作台中搭建本实验有问题的环境；找出哪里出错、修复它，再让实验检查你的修复。在这里点“开始”则运行参考修复。</translation>
-    </message>
-    <message>
-        <source>These lab files did not load (%1):</source>
-        <translation>以下实验文件没有载入（%1 个）：</translation>
-    </message>
-    <message>
-        <source>… and %1 more</source>
-        <translation>……另有 %1 个</translation>
     </message>
     <message>
         <source>Nothing to play: name a lab with --lab ID.</source>
@@ -2105,6 +2051,41 @@ The last line was incomplete and is left out (%1).</source>
     </message>
 </context>
 <context>
+    <name>rdmalab::app::PredictionBox</name>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation>第 %1 步 · %2</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Right.&lt;/b&gt; You predicted “%1”; the device did exactly that.</source>
+        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 预测正确。&lt;/b&gt;你预测的是“%1”；设备正是这样做的。</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not what happened.&lt;/b&gt; You predicted “%1”; the device did “%2”.</source>
+        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 与实际不符。&lt;/b&gt;你预测的是“%1”；设备的实际结果是“%2”。</translation>
+    </message>
+    <message>
+        <source>No prediction made. The device did “%1”.</source>
+        <translation>没有做预测。设备的实际结果是“%1”。</translation>
+    </message>
+    <message>
+        <source>Predict first</source>
+        <translation>先预测</translation>
+    </message>
+    <message>
+        <source>Lock in and run ▷</source>
+        <translation>锁定并运行 ▷</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Run the step without a prediction (it counts as not made)</source>
+        <translation>不做预测直接运行这一步（记为未预测）</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::QpStateView</name>
     <message>
         <source>UC/UD: send error</source>
@@ -2125,6 +2106,37 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>  — last %1 set %2</source>
         <translation>  — 上一次 %1 设置了 %2</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::QuestionsPage</name>
+    <message>
+        <source>Question %1</source>
+        <translation>问题 %1</translation>
+    </message>
+    <message>
+        <source> (tick every right answer)</source>
+        <translation>（选出所有正确答案）</translation>
+    </message>
+    <message>
+        <source>Check my answer</source>
+        <translation>检查我的答案</translation>
+    </message>
+    <message>
+        <source>Questions (%1)</source>
+        <translation>问题（%1）</translation>
+    </message>
+    <message>
+        <source>Choose an answer first.</source>
+        <translation>请先选择一个答案。</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Right.&lt;/b&gt;</source>
+        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 回答正确。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not quite.&lt;/b&gt; The right answer: %1.</source>
+        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 不完全对。&lt;/b&gt;正确答案：%1。</translation>
     </message>
 </context>
 <context>
