@@ -2457,70 +2457,7 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     </message>
 </context>
 <context>
-    <name>rdmalab::app::WorkbenchSession</name>
-    <message>
-        <source>The engine process is not running: use Engine &gt; Restart engine.</source>
-        <translation>引擎进程没有运行：请使用“引擎 &gt; 重启引擎”。</translation>
-    </message>
-    <message>
-        <source>The engine&apos;s answer to %1 is malformed: %2</source>
-        <translation>引擎对 %1 的应答格式错误：%2</translation>
-    </message>
-    <message>
-        <source>%1: expected %2, observed %3</source>
-        <translation>%1：预期 %2，观察到 %3</translation>
-    </message>
-</context>
-<context>
-    <name>rdmalab::app::WorkbenchWindow</name>
-    <message>
-        <source>rdmalab — Workbench</source>
-        <translation>rdmalab — 工作台</translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation>失败：%1</translation>
-    </message>
-    <message>
-        <source>Could not write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Saved the session as the lab %1 (rdmalab-cli lab run %1 replays it).</source>
-        <translation>已将本次会话保存为实验 %1（rdmalab-cli lab run %1 可重放它）。</translation>
-    </message>
-    <message>
-        <source>Reset all</source>
-        <translation>全部重置</translation>
-    </message>
-    <message>
-        <source>Destroys every object (QPs, CQs, regions, PDs, device), children first</source>
-        <translation>销毁所有对象（QP、CQ、内存区域、PD、设备），先销毁子对象</translation>
-    </message>
-    <message>
-        <source>Save as lab…</source>
-        <translation>另存为实验…</translation>
-    </message>
-    <message>
-        <source>Writes the steps done since the last reset as a lab file; its expectations are what the device did</source>
-        <translation>把上次重置以来完成的步骤写成一个实验文件；其中的预期就是设备实际的表现</translation>
-    </message>
-    <message>
-        <source>My workbench lab</source>
-        <translation>我的工作台实验</translation>
-    </message>
-    <message>
-        <source>Lab title</source>
-        <translation>实验标题</translation>
-    </message>
-    <message>
-        <source>Starting the engine…</source>
-        <translation>正在启动引擎…</translation>
-    </message>
-    <message>
-        <source>1 · The pair</source>
-        <translation>1 · 一对 QP</translation>
-    </message>
+    <name>rdmalab::app::WorkbenchControls</name>
     <message>
         <source>RC: acknowledged, every opcode; UC: no ACKs, no READ and no atomics</source>
         <translation>RC：有确认，支持所有操作码；UC：没有 ACK，不支持 READ 和原子操作</translation>
@@ -2552,10 +2489,6 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     <message>
         <source>Opens the device; for A and B a PD, a region, a CQ and a QP; connects the QPs (RESET → INIT → RTR → RTS). An existing pair is torn down first.</source>
         <translation>打开设备；为 A 和 B 各创建一个 PD、一个内存区域、一个 CQ 和一个 QP；连接两个 QP（RESET → INIT → RTR → RTS）。已有的一对会先被拆除。</translation>
-    </message>
-    <message>
-        <source>2 · Work request (ibv_post_send)</source>
-        <translation>2 · 工作请求 (ibv_post_send)</translation>
     </message>
     <message>
         <source>A → B</source>
@@ -2626,10 +2559,6 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
         <translation>投递发送</translation>
     </message>
     <message>
-        <source>3 · Receive and poll</source>
-        <translation>3 · 接收与轮询</translation>
-    </message>
-    <message>
         <source>A</source>
         <translation>A</translation>
     </message>
@@ -2666,10 +2595,6 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
         <translation>完成项</translation>
     </message>
     <message>
-        <source>4 · QP state (ibv_modify_qp)</source>
-        <translation>4 · QP 状态 (ibv_modify_qp)</translation>
-    </message>
-    <message>
         <source>Move the QP</source>
         <translation>迁移 QP</translation>
     </message>
@@ -2682,6 +2607,22 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
         <translation>目标状态</translation>
     </message>
     <message>
+        <source>1 · The pair</source>
+        <translation>1 · 一对 QP</translation>
+    </message>
+    <message>
+        <source>2 · Work request (ibv_post_send)</source>
+        <translation>2 · 工作请求 (ibv_post_send)</translation>
+    </message>
+    <message>
+        <source>3 · Receive and poll</source>
+        <translation>3 · 接收与轮询</translation>
+    </message>
+    <message>
+        <source>4 · QP state (ibv_modify_qp)</source>
+        <translation>4 · QP 状态 (ibv_modify_qp)</translation>
+    </message>
+    <message>
         <source>SGE list: “%1” is not OFFSET[:LENGTH]</source>
         <translation>SGE 列表：“%1”不是 OFFSET[:LENGTH]</translation>
     </message>
@@ -2692,6 +2633,68 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     <message>
         <source>%1: “%2” is not a number</source>
         <translation>%1：“%2”不是数字</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::WorkbenchSession</name>
+    <message>
+        <source>The engine process is not running: use Engine &gt; Restart engine.</source>
+        <translation>引擎进程没有运行：请使用“引擎 &gt; 重启引擎”。</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s answer to %1 is malformed: %2</source>
+        <translation>引擎对 %1 的应答格式错误：%2</translation>
+    </message>
+    <message>
+        <source>%1: expected %2, observed %3</source>
+        <translation>%1：预期 %2，观察到 %3</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::WorkbenchWindow</name>
+    <message>
+        <source>rdmalab — Workbench</source>
+        <translation>rdmalab — 工作台</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved the session as the lab %1 (rdmalab-cli lab run %1 replays it).</source>
+        <translation>已将本次会话保存为实验 %1（rdmalab-cli lab run %1 可重放它）。</translation>
+    </message>
+    <message>
+        <source>Reset all</source>
+        <translation>全部重置</translation>
+    </message>
+    <message>
+        <source>Destroys every object (QPs, CQs, regions, PDs, device), children first</source>
+        <translation>销毁所有对象（QP、CQ、内存区域、PD、设备），先销毁子对象</translation>
+    </message>
+    <message>
+        <source>Save as lab…</source>
+        <translation>另存为实验…</translation>
+    </message>
+    <message>
+        <source>Writes the steps done since the last reset as a lab file; its expectations are what the device did</source>
+        <translation>把上次重置以来完成的步骤写成一个实验文件；其中的预期就是设备实际的表现</translation>
+    </message>
+    <message>
+        <source>My workbench lab</source>
+        <translation>我的工作台实验</translation>
+    </message>
+    <message>
+        <source>Lab title</source>
+        <translation>实验标题</translation>
+    </message>
+    <message>
+        <source>Starting the engine…</source>
+        <translation>正在启动引擎…</translation>
     </message>
     <message>
         <source>Save the session as a lab</source>

@@ -2,6 +2,7 @@
 
 #include "engineclient.h"
 
+#include <QFormLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -66,6 +67,19 @@ QLabel* makeAutosaveWarning() {
         QStringLiteral("background: #fff3b0; color: #000; border: 1px solid #c8a600; padding: 4px;"));
     warning->hide();
     return warning;
+}
+
+QPushButton* makeButton(const QString& text, const QString& name) {
+    auto* b = new QPushButton(text);
+    b->setObjectName(name);
+    return b;
+}
+
+void setRowLabel(QWidget* field, const QString& text) {
+    auto* form = field && field->parentWidget() ? qobject_cast<QFormLayout*>(field->parentWidget()->layout())
+                                                : nullptr;
+    if (!form) return;
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(field))) label->setText(text);
 }
 
 QToolBar* addFixedToolBar(QMainWindow* window, const QString& title, const QString& name) {
