@@ -1086,6 +1086,109 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
     </message>
 </context>
 <context>
+    <name>rdmalab::app::DevicePanel</name>
+    <message>
+        <source>Device / port</source>
+        <translation>设备 / 端口</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Open a recording…</source>
+        <translation>打开一个录制…</translation>
+    </message>
+    <message>
+        <source>Use the SoftRoCE VM</source>
+        <translation>使用 SoftRoCE 虚拟机</translation>
+    </message>
+    <message>
+        <source>The app boots a VM with Debian&apos;s kernel and rdma_rxe under qemu and runs the engine there (software CPU emulation: slow, but real verbs)</source>
+        <translation>应用程序用 qemu 启动一个带 rdma_rxe 的 Debian 内核虚拟机，并在其中运行引擎（软件 CPU 模拟：慢，但 verbs 调用是真实的）</translation>
+    </message>
+    <message>
+        <source>Use a host over SSH…</source>
+        <translation>通过 SSH 使用一台主机…</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>link layer</source>
+        <translation>链路层</translation>
+    </message>
+    <message>
+        <source>active MTU</source>
+        <translation>当前 MTU</translation>
+    </message>
+    <message>
+        <source>GID table</source>
+        <translation>GID 表</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;No RDMA device&lt;/h3&gt;&lt;p&gt;rdmalab shows real verbs calls on a real device, so it needs one. Without an RDMA NIC, &lt;b&gt;SoftRoCE&lt;/b&gt; (the &lt;code&gt;rdma_rxe&lt;/code&gt; kernel module) implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the loopback interface).&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;没有 RDMA 设备&lt;/h3&gt;&lt;p&gt;rdmalab 展示的是真实设备上的真实 verbs 调用，所以需要一个设备。没有 RDMA 网卡时，&lt;b&gt;SoftRoCE&lt;/b&gt;（内核模块 &lt;code&gt;rdma_rxe&lt;/code&gt;）可以在普通网络接口（以太网，甚至回环接口）上用软件实现 RoCE v2。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The engine on &lt;b&gt;%1&lt;/b&gt; found no RDMA device with an ACTIVE port there. What follows is for that host.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; 上的引擎在那里没有找到端口处于 ACTIVE 状态的 RDMA 设备。以下内容针对那台主机。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Or open a recording of a real run to replay it.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;也可以打开一次真实运行的录制来回放它。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Create %1 on %2…</source>
+        <translation>在 %2 上创建 %1…</translation>
+    </message>
+    <message>
+        <source>Create a SoftRoCE device: rdma link add %1 type rxe netdev %2, run as root through pkexec after you agree</source>
+        <translation>创建 SoftRoCE 设备：在你同意后，通过 pkexec 以 root 身份运行 rdma link add %1 type rxe netdev %2</translation>
+    </message>
+    <message>
+        <source>The command succeeded, but the engine still finds no ACTIVE port. Check `rdma link show`: the port is ACTIVE only while its network interface is up.</source>
+        <translation>命令执行成功，但引擎仍找不到 ACTIVE 状态的端口。请检查 `rdma link show`：只有当其网络接口处于启用状态时，端口才是 ACTIVE。</translation>
+    </message>
+    <message>
+        <source>Create a SoftRoCE device</source>
+        <translation>创建 SoftRoCE 设备</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;SoftRoCE (the kernel&apos;s &lt;code&gt;rdma_rxe&lt;/code&gt;) makes &lt;b&gt;%1&lt;/b&gt; an RDMA device in software: RoCE v2 over that interface, driven by the host&apos;s CPU. Creating it needs root, so the app runs this command%2:&lt;/p&gt;&lt;pre&gt;%3&lt;/pre&gt;&lt;p&gt;The device %4 lasts until the next reboot, or until &lt;code&gt;sudo rdma link delete %4&lt;/code&gt;. Nothing else is changed.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;SoftRoCE（内核的 &lt;code&gt;rdma_rxe&lt;/code&gt;）用软件把 &lt;b&gt;%1&lt;/b&gt; 变成一个 RDMA 设备：在该接口上运行 RoCE v2，由主机的 CPU 完成。创建它需要 root 权限，所以本程序会运行以下命令%2：&lt;/p&gt;&lt;pre&gt;%3&lt;/pre&gt;&lt;p&gt;设备 %4 会一直存在，直到下次重启，或直到运行 &lt;code&gt;sudo rdma link delete %4&lt;/code&gt;。不会改动其他任何东西。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source> (pkexec asks for your password)</source>
+        <translation>（pkexec 会询问你的密码）</translation>
+    </message>
+    <message>
+        <source>Run it</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Created %1 on %2: the engine starts again to use it.</source>
+        <translation>已在 %2 上创建 %1：引擎将重新启动以使用它。</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>正在运行：%1</translation>
+    </message>
+    <message>
+        <source>The SoftRoCE VM&apos;s console</source>
+        <translation>SoftRoCE 虚拟机的控制台</translation>
+    </message>
+    <message>
+        <source>The engine does not run in a VM, or the VM has not started yet.</source>
+        <translation>引擎没有在虚拟机中运行，或者虚拟机还没有启动。</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新载入</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::EngineClient</name>
     <message>
         <source>output line %1: longer than %2 MiB</source>
@@ -1699,34 +1802,6 @@ This run is kept in memory only: export its report before you close the window.<
         <translation>打开测量窗口：TCP 与 RDMA 的延迟和带宽，实时图表</translation>
     </message>
     <message>
-        <source>Reopen</source>
-        <translation>重新打开</translation>
-    </message>
-    <message>
-        <source>Open the session as a replay of what was recorded before it ended</source>
-        <translation>把该会话作为回放打开，回放它结束前录下的内容</translation>
-    </message>
-    <message>
-        <source>Dismiss</source>
-        <translation>忽略</translation>
-    </message>
-    <message>
-        <source>Keep the file, but do not offer it again</source>
-        <translation>保留文件，但不再提示</translation>
-    </message>
-    <message>
-        <source>Device / port</source>
-        <translation>设备 / 端口</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <source>Open a recording…</source>
-        <translation>打开一个录制…</translation>
-    </message>
-    <message>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
@@ -1767,30 +1842,6 @@ This run is kept in memory only: export its report before you close the window.<
         <translation>在 %1 中没有找到课程。%2</translation>
     </message>
     <message>
-        <source>state</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>link layer</source>
-        <translation>链路层</translation>
-    </message>
-    <message>
-        <source>active MTU</source>
-        <translation>当前 MTU</translation>
-    </message>
-    <message>
-        <source>GID table</source>
-        <translation>GID 表</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;No RDMA device&lt;/h3&gt;&lt;p&gt;rdmalab shows real verbs calls on a real device, so it needs one. Without an RDMA NIC, &lt;b&gt;SoftRoCE&lt;/b&gt; (the &lt;code&gt;rdma_rxe&lt;/code&gt; kernel module) implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the loopback interface).&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;没有 RDMA 设备&lt;/h3&gt;&lt;p&gt;rdmalab 展示的是真实设备上的真实 verbs 调用，所以需要一个设备。没有 RDMA 网卡时，&lt;b&gt;SoftRoCE&lt;/b&gt;（内核模块 &lt;code&gt;rdma_rxe&lt;/code&gt;）可以在普通网络接口（以太网，甚至回环接口）上用软件实现 RoCE v2。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Or open a recording of a real run to replay it.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;也可以打开一次真实运行的录制来回放它。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Autosave failed: %1
 This session is kept in memory only: save it with File ▸ Save trace… before you start another lesson.</source>
         <translation>自动保存失败：%1
@@ -1813,22 +1864,6 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
-    </message>
-    <message>
-        <source>The previous session (started %1, %2 events) ended without being closed: the app was killed or crashed. Its autosave keeps everything up to the last complete event: %3</source>
-        <translation>上一次会话（开始于 %1，%2 个事件）没有正常关闭就结束了：应用程序被终止或崩溃。它的自动保存文件保留了直到最后一个完整事件的全部内容：%3</translation>
-    </message>
-    <message>
-        <source>
-The last line was incomplete and is left out (%1).</source>
-        <translation>
-最后一行不完整，已略去（%1）。</translation>
-    </message>
-    <message>
-        <source>
-%1 more unfinished sessions after this one.</source>
-        <translation>
-在这之后还有 %1 个未结束的会话。</translation>
     </message>
     <message>
         <source>Saved %1 events to %2</source>
@@ -1947,14 +1982,6 @@ The last line was incomplete and is left out (%1).</source>
         <translation>虚拟机的控制台日志(&amp;C)</translation>
     </message>
     <message>
-        <source>The app boots a VM with Debian&apos;s kernel and rdma_rxe under qemu and runs the engine there (software CPU emulation: slow, but real verbs)</source>
-        <translation>应用程序用 qemu 启动一个带 rdma_rxe 的 Debian 内核虚拟机，并在其中运行引擎（软件 CPU 模拟：慢，但 verbs 调用是真实的）</translation>
-    </message>
-    <message>
-        <source>Use a host over SSH…</source>
-        <translation>通过 SSH 使用一台主机…</translation>
-    </message>
-    <message>
         <source>No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.</source>
         <translation>%1 上没有处于 ACTIVE 状态的 RDMA 端口：请在那里创建一个 SoftRoCE 设备，或打开一个录制。</translation>
     </message>
@@ -1963,64 +1990,8 @@ The last line was incomplete and is left out (%1).</source>
         <translation>本机没有 RDMA 设备：引擎改在 SoftRoCE 虚拟机中运行（可在“引擎 ▸ 引擎在哪里运行…”中选择）。</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The engine on &lt;b&gt;%1&lt;/b&gt; found no RDMA device with an ACTIVE port there. What follows is for that host.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; 上的引擎在那里没有找到端口处于 ACTIVE 状态的 RDMA 设备。以下内容针对那台主机。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>The SoftRoCE VM&apos;s console</source>
-        <translation>SoftRoCE 虚拟机的控制台</translation>
-    </message>
-    <message>
-        <source>The engine does not run in a VM, or the VM has not started yet.</source>
-        <translation>引擎没有在虚拟机中运行，或者虚拟机还没有启动。</translation>
-    </message>
-    <message>
-        <source>Reload</source>
-        <translation>重新载入</translation>
-    </message>
-    <message>
-        <source>Use the SoftRoCE VM</source>
-        <translation>使用 SoftRoCE 虚拟机</translation>
-    </message>
-    <message>
-        <source>Create %1 on %2…</source>
-        <translation>在 %2 上创建 %1…</translation>
-    </message>
-    <message>
-        <source>Create a SoftRoCE device: rdma link add %1 type rxe netdev %2, run as root through pkexec after you agree</source>
-        <translation>创建 SoftRoCE 设备：在你同意后，通过 pkexec 以 root 身份运行 rdma link add %1 type rxe netdev %2</translation>
-    </message>
-    <message>
         <source>%1 is ready: lessons run on it.</source>
         <translation>%1 已就绪：课程将在它上面运行。</translation>
-    </message>
-    <message>
-        <source>The command succeeded, but the engine still finds no ACTIVE port. Check `rdma link show`: the port is ACTIVE only while its network interface is up.</source>
-        <translation>命令执行成功，但引擎仍找不到 ACTIVE 状态的端口。请检查 `rdma link show`：只有当其网络接口处于启用状态时，端口才是 ACTIVE。</translation>
-    </message>
-    <message>
-        <source>Create a SoftRoCE device</source>
-        <translation>创建 SoftRoCE 设备</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;SoftRoCE (the kernel&apos;s &lt;code&gt;rdma_rxe&lt;/code&gt;) makes &lt;b&gt;%1&lt;/b&gt; an RDMA device in software: RoCE v2 over that interface, driven by the host&apos;s CPU. Creating it needs root, so the app runs this command%2:&lt;/p&gt;&lt;pre&gt;%3&lt;/pre&gt;&lt;p&gt;The device %4 lasts until the next reboot, or until &lt;code&gt;sudo rdma link delete %4&lt;/code&gt;. Nothing else is changed.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;SoftRoCE（内核的 &lt;code&gt;rdma_rxe&lt;/code&gt;）用软件把 &lt;b&gt;%1&lt;/b&gt; 变成一个 RDMA 设备：在该接口上运行 RoCE v2，由主机的 CPU 完成。创建它需要 root 权限，所以本程序会运行以下命令%2：&lt;/p&gt;&lt;pre&gt;%3&lt;/pre&gt;&lt;p&gt;设备 %4 会一直存在，直到下次重启，或直到运行 &lt;code&gt;sudo rdma link delete %4&lt;/code&gt;。不会改动其他任何东西。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source> (pkexec asks for your password)</source>
-        <translation>（pkexec 会询问你的密码）</translation>
-    </message>
-    <message>
-        <source>Run it</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>Created %1 on %2: the engine starts again to use it.</source>
-        <translation>已在 %2 上创建 %1：引擎将重新启动以使用它。</translation>
-    </message>
-    <message>
-        <source>Running: %1</source>
-        <translation>正在运行：%1</translation>
     </message>
     <message>
         <source>Player</source>
@@ -2137,6 +2108,41 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not quite.&lt;/b&gt; The right answer: %1.</source>
         <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 不完全对。&lt;/b&gt;正确答案：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::RecoveryBanner</name>
+    <message>
+        <source>The previous session (started %1, %2 events) ended without being closed: the app was killed or crashed. Its autosave keeps everything up to the last complete event: %3</source>
+        <translation>上一次会话（开始于 %1，%2 个事件）没有正常关闭就结束了：应用程序被终止或崩溃。它的自动保存文件保留了直到最后一个完整事件的全部内容：%3</translation>
+    </message>
+    <message>
+        <source>
+The last line was incomplete and is left out (%1).</source>
+        <translation>
+最后一行不完整，已略去（%1）。</translation>
+    </message>
+    <message>
+        <source>
+%1 more unfinished sessions after this one.</source>
+        <translation>
+在这之后还有 %1 个未结束的会话。</translation>
+    </message>
+    <message>
+        <source>Reopen</source>
+        <translation>重新打开</translation>
+    </message>
+    <message>
+        <source>Open the session as a replay of what was recorded before it ended</source>
+        <translation>把该会话作为回放打开，回放它结束前录下的内容</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>忽略</translation>
+    </message>
+    <message>
+        <source>Keep the file, but do not offer it again</source>
+        <translation>保留文件，但不再提示</translation>
     </message>
 </context>
 <context>

@@ -6,14 +6,15 @@
 
 #include "benchwindow.h"
 #include "chartexport.h"
+#include "devicepanel.h"
 #include "enginebanner.h"
-#include "enginehostdialog.h"
 #include "headlessrun.h"
 #include "inspector.h"
 #include "labstage/labstage.h"
 #include "language.h"
 #include "memoryview.h"
 #include "qpstateview.h"
+#include "recoverybanner.h"
 #include "tracefile.h"
 #include "windowparts.h"
 
@@ -21,12 +22,10 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QCoreApplication>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
 #include <QFontMetrics>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -37,8 +36,6 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPlainTextEdit>
-#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QResizeEvent>
@@ -47,15 +44,12 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStackedWidget>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace rdmalab::app {
@@ -92,7 +86,6 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
       filter_(new TimelineFilter(this)), headless_(new HeadlessRun(3, this)), language_(options.language) {
     setObjectName("mainWindow");
     if (options_.engineHost) engine_->setHost(*options_.engineHost, options_.vm, options_.ssh);
-    currentSsh_ = engine_->sshOptions();
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
     filter_->setSourceModel(timeline_);
     controller_->setWaitForAnimations(true);
@@ -185,8 +178,10 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         headless_->armDeadline(seconds * 1000,
                                QStringLiteral("the lesson did not finish within %1 s").arg(seconds));
     }
-    collectUnfinishedSessions();
-    if (options_.reopenUnfinished && !unfinished_.empty()) {
+    // An unattended run is not someone coming back to the app: it leaves the offer for the next start and
+    // keeps its screenshot free of it.
+    recoveryBanner_->collect(SessionAutosave::defaultDirectory(), !options_.autoplay);
+    if (options_.reopenUnfinished && !unfinishedSessions().empty()) {
         QTimer::singleShot(0, this, &MainWindow::reopenAtStart);
     } else if (options_.reopenUnfinished && headless()) {
         const QString text =
@@ -240,12 +235,10 @@ void MainWindow::buildUi() {
     outer->addWidget(engineBanner_);
     autosaveWarning_ = makeAutosaveWarning();
     outer->addWidget(autosaveWarning_);
-    recoveryBanner_ = new Banner("recoveryBanner", "recoveryMessage", Banner::Tone::Info);
-    reopenSessionButton_ = recoveryBanner_->addButton("reopenSessionButton", QString());
-    dismissSessionButton_ = recoveryBanner_->addButton("dismissSessionButton", QString());
+    recoveryBanner_ = new RecoveryBanner;
     outer->addWidget(recoveryBanner_);
-    connect(reopenSessionButton_, &QPushButton::clicked, this, &MainWindow::reopenUnfinishedSession);
-    connect(dismissSessionButton_, &QPushButton::clicked, this, &MainWindow::dismissUnfinishedSession);
+    connect(recoveryBanner_, &RecoveryBanner::reopenClicked, this, &MainWindow::reopenUnfinishedSession);
+    connect(recoveryBanner_, &RecoveryBanner::dismissClicked, this, &MainWindow::dismissUnfinishedSession);
 
     sessionLabel_ = new QLabel;
     sessionLabel_->setObjectName("sessionLabel");
@@ -370,11 +363,8 @@ void MainWindow::buildToolBar() {
 void MainWindow::buildMenus() {
     fileMenu_ = menuBar()->addMenu(QString());
     fileMenu_->setObjectName("fileMenu");
-    openRecordingAction_ = fileMenu_->addAction(QString(), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
-                                                          tr("Traces (*.jsonl)"));
-        if (!path.isEmpty()) openRecording(path);
-    });
+    openRecordingAction_ =
+        fileMenu_->addAction(QString(), QKeySequence::Open, this, &MainWindow::chooseRecording);
     saveTraceAction_ = fileMenu_->addAction(QString(), QKeySequence::Save, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "rdmalab-trace.jsonl",
                                                           tr("Traces (*.jsonl)"));
@@ -423,10 +413,10 @@ void MainWindow::buildMenus() {
     openWorkbench->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_W);
     engineMenu_ = menuBar()->addMenu(QString());
     engineMenu_->setObjectName("engineMenu");
-    engineHostAction_ = engineMenu_->addAction(QString(), this, [this] { chooseEngineHost(); });
+    engineHostAction_ = engineMenu_->addAction(QString(), this, [this] { devicePanel_->chooseEngineHost(); });
     engineHostAction_->setObjectName("engineHostAction");
     restartEngineAction_ = engineMenu_->addAction(QString(), this, &MainWindow::restartEngine);
-    vmConsoleAction_ = engineMenu_->addAction(QString(), this, &MainWindow::showVmConsole);
+    vmConsoleAction_ = engineMenu_->addAction(QString(), this, [this] { devicePanel_->showVmConsole(); });
     vmConsoleAction_->setObjectName("vmConsoleAction");
     connect(engineMenu_, &QMenu::aboutToShow, this,
             [this] { vmConsoleAction_->setEnabled(engine_->host() == EngineHost::Vm); });
@@ -552,20 +542,7 @@ void MainWindow::retranslateUi() {
         tr("Open the measurement window: latency and bandwidth of TCP and RDMA, live charts"));
 
     restartEngineButton_->setText(Banner::tr("Restart engine"));
-    reopenSessionButton_->setText(tr("Reopen"));
-    reopenSessionButton_->setToolTip(tr("Open the session as a replay of what was recorded before it ended"));
-    dismissSessionButton_->setText(tr("Dismiss"));
-    dismissSessionButton_->setToolTip(tr("Keep the file, but do not offer it again"));
-    if (!recoveryBanner_->isHidden()) offerUnfinishedSession();
 
-    deviceTree_->setHeaderLabels({tr("Device / port"), tr("Value")});
-    openRecordingButton_->setText(tr("Open a recording…"));
-    useVmButton_->setText(tr("Use the SoftRoCE VM"));
-    useVmButton_->setToolTip(tr("The app boots a VM with Debian's kernel and rdma_rxe under qemu and runs "
-                                "the engine there (software CPU emulation: slow, but real verbs)"));
-    connectSshButton_->setText(tr("Use a host over SSH…"));
-    showSoftRoceButton();
-    if (devicePanel_->currentIndex() == 1) showNoDeviceText();
     timelineLabel_->setText(tr("Timeline"));
     kindFilter_->setItemText(0, tr("All kinds"));
     endpointFilter_->setItemText(0, tr("Both sides"));
@@ -576,12 +553,8 @@ void MainWindow::retranslateUi() {
     // The session line: what it last said, in the new language.
     if (engineStopped_)
         sessionLabel_->setText(tr("The engine process stopped."));
-    else if (!haveDevice_ && devicePanel_->currentIndex() == 1)
-        sessionLabel_->setText(
-            engine_->host() == EngineHost::Ssh
-                ? tr("No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.")
-                      .arg(engine_->where())
-                : tr("No RDMA device: create a SoftRoCE device, or open a recording."));
+    else if (!haveDevice_ && devicePanel_->showsNoDevice())
+        sessionLabel_->setText(noDeviceSessionText());
     else if (helloResult_)
         sessionLabel_->setText(engineReadyText(*helloResult_));
     else if (controller_->state().device.isEmpty())
@@ -606,52 +579,17 @@ void MainWindow::setLessonLanguage(const QString& language) {
 }
 
 QWidget* MainWindow::buildDevicePanel() {
-    devicePanel_ = new QStackedWidget;
-    devicePanel_->setObjectName("devicePanel");
-    deviceTree_ = new QTreeWidget;
-    deviceTree_->setObjectName("deviceTree");
-    deviceTree_->setColumnWidth(0, 150);
-    devicePanel_->addWidget(deviceTree_);
-    auto* noDevicePage = new QWidget;
-    auto* noDeviceLayout = new QVBoxLayout(noDevicePage);
-    noDeviceText_ = new QLabel;
-    noDeviceText_->setObjectName("noDeviceText");
-    noDeviceText_->setWordWrap(true);
-    noDeviceText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* openButton = openRecordingButton_ = new QPushButton;
-    openButton->setObjectName("openRecordingButton");
-    connect(openButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
-                                                          tr("Traces (*.jsonl)"));
-        if (!path.isEmpty()) openRecording(path);
-    });
-    // A SoftRoCE device here, when the kernel has rdma_rxe (offered first: it is the fastest way).
-    createSoftRoceButton_ = new QPushButton;
-    createSoftRoceButton_->setObjectName("createSoftRoceButton");
-    createSoftRoceButton_->hide();
-    connect(createSoftRoceButton_, &QPushButton::clicked, this, &MainWindow::offerSoftRoceDevice);
-    softRoceResult_ = new QLabel;
-    softRoceResult_->setObjectName("softRoceResult");
-    softRoceResult_->setWordWrap(true);
-    softRoceResult_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    softRoceResult_->hide();
-    // Where else the engine can run: the SoftRoCE VM, another host.
-    useVmButton_ = new QPushButton;
-    useVmButton_->setObjectName("useVmButton");
-    connect(useVmButton_, &QPushButton::clicked, this, [this] { switchEngineHost(EngineHost::Vm); });
-    connectSshButton_ = new QPushButton;
-    connectSshButton_->setObjectName("connectSshButton");
-    connect(connectSshButton_, &QPushButton::clicked, this, [this] { chooseEngineHost(EngineHost::Ssh); });
-    noDeviceLayout->addWidget(noDeviceText_);
-    noDeviceLayout->addWidget(createSoftRoceButton_);
-    noDeviceLayout->addWidget(softRoceResult_);
-    noDeviceLayout->addWidget(useVmButton_);
-    noDeviceLayout->addWidget(connectSshButton_);
-    noDeviceLayout->addWidget(openButton);
-    noDeviceLayout->addStretch();
-    devicePanel_->addWidget(noDevicePage);
-    devicePanel_->setMinimumWidth(150);
+    devicePanel_ = new DevicePanel(engine_);
+    connect(devicePanel_, &DevicePanel::openRecordingRequested, this, &MainWindow::chooseRecording);
+    connect(devicePanel_, &DevicePanel::engineHostChosen, this, &MainWindow::switchEngineHost);
+    connect(devicePanel_, &DevicePanel::softRoceCreated, this, &MainWindow::restartEngine);
     return devicePanel_;
+}
+
+void MainWindow::chooseRecording() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
+                                                      tr("Traces (*.jsonl)"));
+    if (!path.isEmpty()) openRecording(path);
 }
 
 QWidget* MainWindow::buildTimelineAndInspector() {
@@ -774,48 +712,32 @@ void MainWindow::onEngineEvents(const std::vector<TraceEvent>& events) {
 }
 
 void MainWindow::showDevices(const nlohmann::json& result) {
-    deviceTree_->clear();
     const auto devices = readDevicesResult(result);
-    const auto& ports = devices.ports;
-    haveDevice_ = !ports.empty();
-    engineDevice_ = haveDevice_ ? ports.front().device : QString();
+    devicePanel_->showDevices(devices);
+    haveDevice_ = !devices.ports.empty();
+    engineDevice_ = haveDevice_ ? devices.ports.front().device : QString();
     refreshEngineHost();
     // No device here: can one be made here (a kernel with rdma_rxe, an interface, pkexec)? That is offered
     // before the VM, which emulates a whole CPU.
-    softRoceOffer_ = !haveDevice_ && engine_->host() == EngineHost::Local && !headless()
-                         ? softRoceOffer(options_.softRoce)
-                         : SoftRoceOffer{};
-    showSoftRoceButton();
-    if (softRoceJustCreated_) {
-        softRoceJustCreated_ = false;
-        softRoceResult_->setVisible(!haveDevice_);
-        if (haveDevice_)
-            statusBar()->showMessage(tr("%1 is ready: lessons run on it.").arg(engineDevice_), 20000);
-        else
-            softRoceResult_->setText(
-                tr("The command succeeded, but the engine still finds no ACTIVE port. Check `rdma link "
-                   "show`: the port is ACTIVE only while its network interface is up."));
-    }
+    devicePanel_->setSoftRoceOffer(!haveDevice_ && engine_->host() == EngineHost::Local && !headless()
+                                       ? softRoceOffer(options_.softRoce)
+                                       : SoftRoceOffer{});
+    if (devicePanel_->createdDeviceArrived(haveDevice_))
+        statusBar()->showMessage(tr("%1 is ready: lessons run on it.").arg(engineDevice_), 20000);
     if (!haveDevice_ && engine_->host() == EngineHost::Local && options_.automaticEngineHost &&
-        !automaticSwitchDone_ && !headless() && !softRoceOffer_.available && vmReady()) {
+        !automaticSwitchDone_ && !headless() && !devicePanel_->offersSoftRoce() && DevicePanel::vmReady()) {
         // No device here, and the VM is ready: use it, and say why (Engine ▸ Where the engine runs… to
         // choose otherwise).
         automaticSwitchDone_ = true;
         statusBar()->showMessage(tr("This machine has no RDMA device: the engine runs in the SoftRoCE VM "
                                     "instead (Engine ▸ Where the engine runs… to choose)."),
                                  20000);
-        QTimer::singleShot(0, this, [this] { switchEngineHost(EngineHost::Vm); });
+        QTimer::singleShot(0, devicePanel_, &DevicePanel::useVm);
         return;
     }
     if (!haveDevice_) {
-        noDeviceFix_ = devices.noDeviceFix;
-        showNoDeviceText();
-        devicePanel_->setCurrentIndex(1);
-        sessionLabel_->setText(
-            engine_->host() == EngineHost::Ssh
-                ? tr("No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.")
-                      .arg(engine_->where())
-                : tr("No RDMA device: create a SoftRoCE device, or open a recording."));
+        devicePanel_->showNoDevice();
+        sessionLabel_->setText(noDeviceSessionText());
         refreshControls();
         if (options_.autoplay) {
             std::fprintf(stderr, "rdmalab: no RDMA device; cannot run the lesson live\n");
@@ -823,37 +745,14 @@ void MainWindow::showDevices(const nlohmann::json& result) {
         }
         return;
     }
-    for (const auto& p : ports) {
-        auto* dev = new QTreeWidgetItem(deviceTree_, {QStringLiteral("%1 port %2").arg(p.device).arg(p.port),
-                                                      deviceKindText(p.driver, p.software)});
-        new QTreeWidgetItem(dev, {tr("state"), p.state});
-        new QTreeWidgetItem(dev, {tr("link layer"), p.linkLayer});
-        new QTreeWidgetItem(dev, {tr("active MTU"), QString::number(p.activeMtu)});
-        auto* gids = new QTreeWidgetItem(dev, {tr("GID table"), QString::number(p.gids.size())});
-        for (const auto& g : p.gids)
-            new QTreeWidgetItem(gids, {QString(), g});
-        dev->setExpanded(true);
-        gids->setExpanded(true);
-    }
-    devicePanel_->setCurrentIndex(0);
     if (controller_->mode() != LessonController::Mode::Replay) startSelectedLesson();
 }
 
-void MainWindow::showNoDeviceText() {
-    QString text =
-        tr("<h3>No RDMA device</h3><p>rdmalab shows real verbs calls on a real device, so it needs "
-           "one. Without an RDMA NIC, <b>SoftRoCE</b> (the <code>rdma_rxe</code> kernel module) "
-           "implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the "
-           "loopback interface).</p>");
-    // The engine runs on another host: the device, and its fix, are that host's.
-    if (engine_->host() == EngineHost::Ssh)
-        text.insert(text.indexOf(QLatin1String("</h3>")) + 5,
-                    tr("<p>The engine on <b>%1</b> found no RDMA device with an ACTIVE port there. What "
-                       "follows is for that host.</p>")
-                        .arg(engine_->where().toHtmlEscaped()));
-    if (!noDeviceFix_.isEmpty()) text += "<p>" + htmlText(noDeviceFix_) + "</p>";
-    text += tr("<p>Or open a recording of a real run to replay it.</p>");
-    noDeviceText_->setText(text);
+QString MainWindow::noDeviceSessionText() const {
+    return engine_->host() == EngineHost::Ssh
+               ? tr("No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.")
+                     .arg(engine_->where())
+               : tr("No RDMA device: create a SoftRoCE device, or open a recording.");
 }
 
 void MainWindow::onEventsReady(const std::vector<TraceEvent>& events) {
@@ -912,134 +811,11 @@ void MainWindow::restartEngine() {
     engine_->start();
 }
 
-void MainWindow::showSoftRoceButton() {
-    createSoftRoceButton_->setVisible(softRoceOffer_.available);
-    createSoftRoceButton_->setText(
-        tr("Create %1 on %2…").arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
-    createSoftRoceButton_->setToolTip(
-        tr("Create a SoftRoCE device: rdma link add %1 type rxe netdev %2, run as root through pkexec after "
-           "you agree")
-            .arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
-}
-
-void MainWindow::offerSoftRoceDevice() {
-    if (!softRoceOffer_.available || (softRoceProcess_ && softRoceProcess_->state() != QProcess::NotRunning))
-        return;
-    auto* box = new QMessageBox(this);
-    box->setObjectName("softRoceConfirm");
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setIcon(QMessageBox::Question);
-    box->setWindowTitle(tr("Create a SoftRoCE device"));
-    box->setTextFormat(Qt::RichText);
-    box->setText(
-        tr("<p>SoftRoCE (the kernel's <code>rdma_rxe</code>) makes <b>%1</b> an RDMA device in software: "
-           "RoCE v2 over that interface, driven by the host's CPU. Creating it needs root, so the app runs "
-           "this command%2:</p><pre>%3</pre><p>The device %4 lasts until the next reboot, or until "
-           "<code>sudo rdma link delete %4</code>. Nothing else is changed.</p>")
-            .arg(softRoceOffer_.interfaceName.toHtmlEscaped(),
-                 softRoceOffer_.asksForRoot() ? tr(" (pkexec asks for your password)") : QString(),
-                 softRoceOffer_.commandLine().toHtmlEscaped(), softRoceOffer_.deviceName));
-    auto* run = box->addButton(tr("Run it"), QMessageBox::AcceptRole);
-    run->setObjectName("softRoceRun");
-    box->addButton(QMessageBox::Cancel)->setObjectName("softRoceCancel");
-    connect(box, &QMessageBox::buttonClicked, this, [this, run](QAbstractButton* clicked) {
-        if (clicked == run) createSoftRoceDevice();
-    });
-    box->open();
-}
-
-void MainWindow::createSoftRoceDevice() {
-    if (!softRoceProcess_) {
-        softRoceProcess_ = new QProcess(this);
-        softRoceProcess_->setStandardInputFile(QProcess::nullDevice());
-        connect(softRoceProcess_, &QProcess::finished, this,
-                [this](int exitCode, QProcess::ExitStatus status) {
-                    createSoftRoceButton_->setEnabled(true);
-                    const QString said = QString::fromLocal8Bit(softRoceProcess_->readAllStandardError());
-                    if (status == QProcess::NormalExit && exitCode == 0) {
-                        softRoceJustCreated_ = true;
-                        softRoceResult_->setText(
-                            tr("Created %1 on %2: the engine starts again to use it.")
-                                .arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
-                        softRoceResult_->show();
-                        restartEngine();
-                        return;
-                    }
-                    softRoceResult_->setText(explainSoftRoceFailure(
-                        softRoceOffer_, status == QProcess::NormalExit ? exitCode : -1, said));
-                    softRoceResult_->show();
-                });
-        connect(softRoceProcess_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-            if (error != QProcess::FailedToStart) return;
-            createSoftRoceButton_->setEnabled(true);
-            softRoceResult_->setText(
-                explainSoftRoceFailure(softRoceOffer_, -1, softRoceProcess_->errorString()));
-            softRoceResult_->show();
-        });
-    }
-    createSoftRoceButton_->setEnabled(false);
-    softRoceResult_->setText(tr("Running: %1").arg(softRoceOffer_.commandLine()));
-    softRoceResult_->show();
-    softRoceProcess_->start(softRoceOffer_.command.front(), softRoceOffer_.command.mid(1));
-}
-
-bool MainWindow::vmReady() {
-    if (QStandardPaths::findExecutable(QStringLiteral("qemu-system-x86_64")).isEmpty()) return false;
-    // tests/softroce/prepare.sh keeps one directory per kernel version, with the kernel in it.
-    const QDir cache(VmTransport::defaultCacheDir());
-    for (const QString& dir : cache.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-        if (QFileInfo::exists(cache.filePath(dir + QStringLiteral("/vmlinux")))) return true;
-    return false;
-}
-
-void MainWindow::chooseEngineHost(std::optional<EngineHost> preselect) {
-    EngineHostDialog dialog(preselect.value_or(engine_->host()), currentSsh_, this);
-    if (dialog.exec() != QDialog::Accepted) return;
-    switchEngineHost(dialog.host(), dialog.ssh());
-}
-
 void MainWindow::switchEngineHost(EngineHost host, const SshOptions& ssh) {
-    currentSsh_ = ssh;
     engine_->setHost(host, options_.vm, ssh);
     helloResult_.reset();
     haveDevice_ = false;
     restartEngine();
-}
-
-void MainWindow::showVmConsole() {
-    auto* vm = qobject_cast<VmTransport*>(engine_->transport());
-    QDialog dialog(this);
-    dialog.setObjectName("vmConsoleDialog");
-    dialog.setWindowTitle(tr("The SoftRoCE VM's console"));
-    auto* layout = new QVBoxLayout(&dialog);
-    auto* path = new QLabel;
-    path->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* text = new QPlainTextEdit;
-    text->setObjectName("vmConsoleLog");
-    text->setReadOnly(true);
-    text->setLineWrapMode(QPlainTextEdit::NoWrap);
-    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auto load = [vm, path, text] {
-        QFile log(vm ? vm->consoleLogPath() : QString());
-        if (!vm || vm->consoleLogPath().isEmpty() || !log.open(QIODevice::ReadOnly)) {
-            path->setText(tr("The engine does not run in a VM, or the VM has not started yet."));
-            text->clear();
-            return;
-        }
-        path->setText(log.fileName());
-        text->setPlainText(QString::fromUtf8(log.readAll()));
-        text->moveCursor(QTextCursor::End);
-    };
-    load();
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
-    auto* reload = buttons->addButton(tr("Reload"), QDialogButtonBox::ActionRole);
-    connect(reload, &QPushButton::clicked, &dialog, load);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    layout->addWidget(path);
-    layout->addWidget(text);
-    layout->addWidget(buttons);
-    dialog.resize(900, 500);
-    dialog.exec();
 }
 
 void MainWindow::refreshEngineHost() {
@@ -1064,7 +840,7 @@ void MainWindow::openRecordingFile(const QString& path, bool recovered,
     // stays responsive meanwhile (Open is refused until it is done).
     const bool started = reader_->read(path, [this, recovered, then](RecordingReader::Result& result) {
         openRecordingAction_->setEnabled(true);
-        openRecordingButton_->setEnabled(true);
+        devicePanel_->setOpenRecordingEnabled(true);
         const bool opened = showRecording(result, recovered);
         if (then) then(opened);
     });
@@ -1074,7 +850,7 @@ void MainWindow::openRecordingFile(const QString& path, bool recovered,
         return;
     }
     openRecordingAction_->setEnabled(false);
-    openRecordingButton_->setEnabled(false);
+    devicePanel_->setOpenRecordingEnabled(false);
     statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
 }
 
@@ -1132,42 +908,8 @@ bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) 
     return true;
 }
 
-void MainWindow::collectUnfinishedSessions() {
-    for (auto& session : rdmalab::app::findUnfinishedSessions(SessionAutosave::defaultDirectory())) {
-        if (!session.problem.isEmpty()) {
-            std::fprintf(stderr,
-                         "rdmalab: a session ended without being closed, but cannot be reopened: %s\n",
-                         qPrintable(session.problem));
-            continue;
-        }
-        std::fprintf(stderr,
-                     "rdmalab: the previous session (started %s, %zu events) ended without being "
-                     "closed: %s\n",
-                     qPrintable(session.started.toString(Qt::ISODate)), session.events,
-                     qPrintable(session.path));
-        unfinished_.push_back(std::move(session));
-    }
-    // An unattended run is not someone coming back to the app: it leaves the offer for the next start and
-    // keeps its screenshot free of it.
-    if (!options_.autoplay) offerUnfinishedSession();
-}
-
-void MainWindow::offerUnfinishedSession() {
-    if (unfinished_.empty()) {
-        recoveryBanner_->hide();
-        return;
-    }
-    const auto& session = unfinished_.front();
-    QString text = tr("The previous session (started %1, %2 events) ended without being closed: the app was "
-                      "killed or crashed. Its autosave keeps everything up to the last complete event: %3")
-                       .arg(QLocale().toString(session.started, QLocale::ShortFormat))
-                       .arg(session.events)
-                       .arg(session.path);
-    if (!session.note.isEmpty())
-        text += tr("\nThe last line was incomplete and is left out (%1).").arg(session.note);
-    if (unfinished_.size() > 1)
-        text += tr("\n%1 more unfinished sessions after this one.").arg(unfinished_.size() - 1);
-    recoveryBanner_->showMessage(text);
+const std::vector<UnfinishedSession>& MainWindow::unfinishedSessions() const {
+    return recoveryBanner_->sessions();
 }
 
 void MainWindow::reopenUnfinishedSession() {
@@ -1175,31 +917,28 @@ void MainWindow::reopenUnfinishedSession() {
 }
 
 void MainWindow::reopenFirstUnfinished(const std::function<void(bool)>& then) {
-    if (unfinished_.empty()) {
+    if (unfinishedSessions().empty()) {
         if (then) then(false);
         return;
     }
-    const QString path = unfinished_.front().path;
+    const QString path = unfinishedSessions().front().path;
     openRecordingFile(path, true, [this, path, then](bool opened) {
         if (opened) {
             std::fprintf(stderr, "rdmalab: reopened %s as a replay: %zu events\n", qPrintable(path),
                          controller_->replayEvents().size());
             // The offer may have moved on while the file was read: the session reopened is the one forgotten.
-            if (!unfinished_.empty() && unfinished_.front().path == path) dismissUnfinishedSession();
+            if (!unfinishedSessions().empty() && unfinishedSessions().front().path == path)
+                dismissUnfinishedSession();
         }
         if (then) then(opened);
     });
 }
 
 void MainWindow::dismissUnfinishedSession() {
-    if (unfinished_.empty()) return;
-    QString error;
-    if (!forgetUnfinishedSession(unfinished_.front(), &error)) {
-        statusBar()->showMessage(error, 15000);
-        std::fprintf(stderr, "rdmalab: %s\n", qPrintable(error));
-    }
-    unfinished_.erase(unfinished_.begin());
-    offerUnfinishedSession();
+    const QString error = recoveryBanner_->dismissFirst();
+    if (error.isEmpty()) return;
+    statusBar()->showMessage(error, 15000);
+    std::fprintf(stderr, "rdmalab: %s\n", qPrintable(error));
 }
 
 void MainWindow::reopenAtStart() {

@@ -20,23 +20,22 @@
 class QAction;
 class QComboBox;
 class QLabel;
-class QProcess;
 class QProgressBar;
 class QLineEdit;
 class QMenu;
 class QPushButton;
 class QSlider;
 class QSpinBox;
-class QStackedWidget;
 class QTableView;
 class QTextBrowser;
 class QToolBar;
-class QTreeWidget;
 
 namespace rdmalab::app {
 
 class Banner;
+class DevicePanel;
 class LabStage;
+class RecoveryBanner;
 
 struct StartOptions {
     QString lesson = "write";
@@ -73,7 +72,7 @@ class MainWindow : public QMainWindow {
     /// Exit status of a headless run (0: lesson verified and screenshot saved).
     int headlessStatus() const { return headless_->status(); }
     /// Sessions that ended without being closed, still offered (the first is in the banner).
-    const std::vector<UnfinishedSession>& unfinishedSessions() const { return unfinished_; }
+    const std::vector<UnfinishedSession>& unfinishedSessions() const;
 
   public slots:
     void openRecording(const QString& path);
@@ -96,14 +95,16 @@ class MainWindow : public QMainWindow {
     void fitTimelineColumns();
     /// The lesson texts (from the YAML files, in both languages) follow the app's language.
     void setLessonLanguage(const QString& language);
-    void showNoDeviceText();
     void buildUi();
     void buildToolBar();
     void buildMenus();
     /// View ▸ Panels: every panel but the data path can be hidden, to give the picture a small screen.
     void buildPanelsMenu();
     void showPanel(QWidget* panel, bool on);
+    /// The device panel (devicePanel_), talking to the window by signals.
     QWidget* buildDevicePanel();
+    /// File ▸ Open recording…, and the device panel's button: the file dialog, then openRecording().
+    void chooseRecording();
     QWidget* buildTimelineAndInspector();
     void connectControls();
     void loadLessons();
@@ -114,25 +115,15 @@ class MainWindow : public QMainWindow {
     void restartEngine();
     /// Headless: ends the boot progress line on stderr (a newline), if one is open.
     void endProgressLine();
-    /// Engine ▸ Where the engine runs…: the dialog; a new choice restarts the engine there.
-    void chooseEngineHost(std::optional<EngineHost> preselect = std::nullopt);
     /// Runs the engine on `host` from now on (stops the current one, starts the new one).
-    void switchEngineHost(EngineHost host, const SshOptions& ssh = {});
-    /// The no-device panel's "Create a SoftRoCE device…": the exact command, run only after the user agrees.
-    void offerSoftRoceDevice();
-    /// The offer's button: shown when there is an offer, its text and tooltip naming the device and
-    /// interface.
-    void showSoftRoceButton();
-    void createSoftRoceDevice();
-    /// qemu is installed and tests/softroce/prepare.sh has prepared a kernel: the VM can boot.
-    static bool vmReady();
-    /// Engine ▸ The VM's console log: what the VM's kernel and init wrote, this run.
-    void showVmConsole();
+    void switchEngineHost(EngineHost host, const SshOptions& ssh);
     /// The status line's engine part: where the engine runs and on which device ("rxe0 · SoftRoCE VM (…)").
     void refreshEngineHost();
     void refreshControls();
     void refreshInspector();
     void showDevices(const nlohmann::json& result);
+    /// The session line when the engine sees no device: where, and what to do.
+    QString noDeviceSessionText() const;
     void autosave(const std::vector<TraceEvent>& events);
     /// Whether the reason a headless run failed has been printed already (then no "did not verify" line).
     enum class ReasonPrinted { no, yes };
@@ -143,8 +134,6 @@ class MainWindow : public QMainWindow {
     void openRecordingFile(const QString& path, bool recovered, const std::function<void(bool)>& then);
     bool showRecording(RecordingReader::Result& result, bool recovered);
     void reopenFirstUnfinished(const std::function<void(bool)>& then);
-    void collectUnfinishedSessions();
-    void offerUnfinishedSession();
     void reopenAtStart();
     const labs::LoopbackLesson* currentLesson() const;
 
@@ -161,12 +150,10 @@ class MainWindow : public QMainWindow {
     bool presentation_ = false;
     bool devicePanelBeforePresentation_ = true; ///< View ▸ Panels ▸ Devices before presentation mode hid it
     QList<int> splitterBeforePresentation_;     ///< the picture/timeline split before presentation mode
-    SessionAutosave autosave_; ///< the live session, as it happens (SessionAutosave::defaultDirectory())
-    std::vector<UnfinishedSession> unfinished_; ///< offered for recovery, newest first
-    bool recoveredReplay_ = false;              ///< the replay is a recovered unfinished session
+    SessionAutosave autosave_;     ///< the live session, as it happens (SessionAutosave::defaultDirectory())
+    bool recoveredReplay_ = false; ///< the replay is a recovered unfinished session
     bool firstLiveStepReported_ = false;
     bool progressLineOpen_ = false;    ///< headless: a boot progress line on stderr has no newline yet
-    SshOptions currentSsh_;            ///< the SSH host last chosen (the dialog offers it again)
     bool automaticSwitchDone_ = false; ///< automaticEngineHost has switched to the VM once        ///<
                                        ///< headless: "first live step" was written on stderr
 
@@ -192,30 +179,22 @@ class MainWindow : public QMainWindow {
     std::array<QAction*, kPanelCount> panelActions_{};
     QLabel *lessonLabel_ = nullptr, *sizeLabel_ = nullptr, *messageLabel_ = nullptr, *speedLabel_ = nullptr,
            *timelineLabel_ = nullptr;
-    QPushButton *measureButton_ = nullptr, *reopenSessionButton_ = nullptr, *dismissSessionButton_ = nullptr,
-                *openRecordingButton_ = nullptr, *useVmButton_ = nullptr, *connectSshButton_ = nullptr;
+    QPushButton* measureButton_ = nullptr;
     std::optional<nlohmann::json> helloResult_; ///< the engine's hello, shown again in another language
-    QString noDeviceFix_;                       ///< how to get a device, when there is none
     bool engineStopped_ = false;
     // Above the views: the engine stopped (engineMessage, restartEngineButton), an earlier session is offered
     // for recovery, the session could not be autosaved; the session and the step.
-    Banner *engineBanner_ = nullptr, *recoveryBanner_ = nullptr;
+    Banner* engineBanner_ = nullptr;
+    RecoveryBanner* recoveryBanner_ = nullptr;
     QPushButton* restartEngineButton_ = nullptr;
     QLabel *autosaveWarning_ = nullptr, *sessionLabel_ = nullptr, *stepLabel_ = nullptr;
     // The status line's permanent part: where the engine runs, and its device (or how far its VM booted).
     QLabel* engineHostLabel_ = nullptr;
     QProgressBar* downloadBar_ = nullptr; ///< the VM's kernel download on first use
     QString engineDevice_;                ///< the first device the engine reported; empty: none yet
-    // The device panel: the devices and ports, or how to get one.
-    QStackedWidget* devicePanel_ = nullptr;
-    QTreeWidget* deviceTree_ = nullptr;
-    QLabel* noDeviceText_ = nullptr;
-    QPushButton* createSoftRoceButton_ = nullptr;
-    QLabel* softRoceResult_ = nullptr; ///< what the last rdma link add did
-    QProcess* softRoceProcess_ = nullptr;
-    SoftRoceOffer softRoceOffer_;      ///< computed when the engine here reports no device
-    bool softRoceJustCreated_ = false; ///< rdma link add succeeded; the restarted engine should see it
-    bool haveDevice_ = false;          ///< the engine reported a port: lessons can run live
+    // The device panel: the devices and ports, or how to get one; where the engine runs.
+    DevicePanel* devicePanel_ = nullptr;
+    bool haveDevice_ = false; ///< the engine reported a port: lessons can run live
     // The views of the state: the picture, the QP state diagram, the memory.
     LabStage* stage_ = nullptr;
     // The timeline, its filters and the inspector of the selected (else the step's latest) event.

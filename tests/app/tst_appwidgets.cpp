@@ -13,6 +13,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDialog>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -475,6 +476,29 @@ class AppWidgetsTest : public QObject {
         main.show();
         QTRY_VERIFY(main.controller()->mode() == LessonController::Mode::Replay);
         QTRY_VERIFY(main.findChild<LabStage*>()->dataPath()->drawnTexts().contains("REPLAY"));
+    }
+    /// Engine ▸ The VM's console log opens its dialog (the device panel shows it); with the engine not in a
+    /// VM it says so.
+    void theVmConsoleOpensFromTheEngineMenu() {
+        StartOptions options;
+        options.replayFile = kData + "lesson-write.jsonl";
+        MainWindow window(options);
+        window.show();
+        auto* action = window.findChild<QAction*>("vmConsoleAction");
+        QVERIFY(action);
+        QString shown;
+        QTimer::singleShot(0, &window, [&shown] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            shown = dialog->objectName();
+            for (const auto* label : dialog->findChildren<QLabel*>())
+                shown += " | " + label->text();
+            dialog->reject();
+        });
+        action->trigger();
+        QVERIFY2(shown.startsWith("vmConsoleDialog"), qPrintable(shown));
+        QVERIFY2(shown.contains("The engine does not run in a VM, or the VM has not started yet."),
+                 qPrintable(shown));
     }
 };
 
