@@ -1624,6 +1624,85 @@ This run is kept in memory only: export its report before you close the window.<
     </message>
 </context>
 <context>
+    <name>rdmalab::app::LessonToolBars</name>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Player</source>
+        <translation>播放控制</translation>
+    </message>
+    <message>
+        <source> Lesson </source>
+        <translation> 课程 </translation>
+    </message>
+    <message>
+        <source>  Size </source>
+        <translation>  大小 </translation>
+    </message>
+    <message>
+        <source> B</source>
+        <translation> B</translation>
+    </message>
+    <message>
+        <source>  Message </source>
+        <translation>  消息 </translation>
+    </message>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 播放</translation>
+    </message>
+    <message>
+        <source>Perform the steps one after another</source>
+        <translation>一步接一步地执行各个步骤</translation>
+    </message>
+    <message>
+        <source>❚❚ Pause</source>
+        <translation>❚❚ 暂停</translation>
+    </message>
+    <message>
+        <source>Stop after the current step</source>
+        <translation>在当前步骤之后停止</translation>
+    </message>
+    <message>
+        <source>Step ▷</source>
+        <translation>单步 ▷</translation>
+    </message>
+    <message>
+        <source>Perform exactly the next real verbs step</source>
+        <translation>只执行下一个真实的 verbs 步骤</translation>
+    </message>
+    <message>
+        <source>⟲ Reset</source>
+        <translation>⟲ 重置</translation>
+    </message>
+    <message>
+        <source>Release everything and start the lesson again</source>
+        <translation>释放所有资源，重新开始本课程</translation>
+    </message>
+    <message>
+        <source>  Speed </source>
+        <translation>  速度 </translation>
+    </message>
+    <message>
+        <source>Animation speed</source>
+        <translation>动画速度</translation>
+    </message>
+    <message>
+        <source>The language of the interface and of the lesson texts</source>
+        <translation>界面和课文的语言</translation>
+    </message>
+    <message>
+        <source>Measure TCP vs RDMA…</source>
+        <translation>测量 TCP 对比 RDMA…</translation>
+    </message>
+    <message>
+        <source>Open the measurement window: latency and bandwidth of TCP and RDMA, live charts</source>
+        <translation>打开测量窗口：TCP 与 RDMA 的延迟和带宽，实时图表</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::MainWindow</name>
     <message>
         <source>Lesson finished: the device refused the request (%1), as this fault is meant to show; see the inspector for what it left unchanged.</source>
@@ -1728,102 +1807,6 @@ This run is kept in memory only: export its report before you close the window.<
     <message>
         <source>&amp;Restart engine</source>
         <translation>重启引擎(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Lesson</source>
-        <translation>课程</translation>
-    </message>
-    <message>
-        <source> Lesson </source>
-        <translation> 课程 </translation>
-    </message>
-    <message>
-        <source>  Size </source>
-        <translation>  大小 </translation>
-    </message>
-    <message>
-        <source> B</source>
-        <translation> B</translation>
-    </message>
-    <message>
-        <source>  Message </source>
-        <translation>  消息 </translation>
-    </message>
-    <message>
-        <source>▶ Play</source>
-        <translation>▶ 播放</translation>
-    </message>
-    <message>
-        <source>Perform the steps one after another</source>
-        <translation>一步接一步地执行各个步骤</translation>
-    </message>
-    <message>
-        <source>❚❚ Pause</source>
-        <translation>❚❚ 暂停</translation>
-    </message>
-    <message>
-        <source>Stop after the current step</source>
-        <translation>在当前步骤之后停止</translation>
-    </message>
-    <message>
-        <source>Step ▷</source>
-        <translation>单步 ▷</translation>
-    </message>
-    <message>
-        <source>Perform exactly the next real verbs step</source>
-        <translation>只执行下一个真实的 verbs 步骤</translation>
-    </message>
-    <message>
-        <source>⟲ Reset</source>
-        <translation>⟲ 重置</translation>
-    </message>
-    <message>
-        <source>Release everything and start the lesson again</source>
-        <translation>释放所有资源，重新开始本课程</translation>
-    </message>
-    <message>
-        <source>  Speed </source>
-        <translation>  速度 </translation>
-    </message>
-    <message>
-        <source>Animation speed</source>
-        <translation>动画速度</translation>
-    </message>
-    <message>
-        <source>The language of the interface and of the lesson texts</source>
-        <translation>界面和课文的语言</translation>
-    </message>
-    <message>
-        <source>Measure TCP vs RDMA…</source>
-        <translation>测量 TCP 对比 RDMA…</translation>
-    </message>
-    <message>
-        <source>Open the measurement window: latency and bandwidth of TCP and RDMA, live charts</source>
-        <translation>打开测量窗口：TCP 与 RDMA 的延迟和带宽，实时图表</translation>
-    </message>
-    <message>
-        <source>Timeline</source>
-        <translation>时间线</translation>
-    </message>
-    <message>
-        <source>All kinds</source>
-        <translation>所有类型</translation>
-    </message>
-    <message>
-        <source>Both sides</source>
-        <translation>双方</translation>
-    </message>
-    <message>
-        <source>A (requester)</source>
-        <translation>A（请求方）</translation>
-    </message>
-    <message>
-        <source>B (responder)</source>
-        <translation>B（响应方）</translation>
-    </message>
-    <message>
-        <source>Device-wide</source>
-        <translation>设备范围</translation>
     </message>
     <message>
         <source>The engine process stopped.</source>
@@ -1992,10 +1975,6 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     <message>
         <source>%1 is ready: lessons run on it.</source>
         <translation>%1 已就绪：课程将在它上面运行。</translation>
-    </message>
-    <message>
-        <source>Player</source>
-        <translation>播放控制</translation>
     </message>
 </context>
 <context>
@@ -2285,6 +2264,33 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     <message>
         <source>Event</source>
         <translation>事件</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::TimelinePanel</name>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <source>Both sides</source>
+        <translation>双方</translation>
+    </message>
+    <message>
+        <source>A (requester)</source>
+        <translation>A（请求方）</translation>
+    </message>
+    <message>
+        <source>B (responder)</source>
+        <translation>B（响应方）</translation>
+    </message>
+    <message>
+        <source>Device-wide</source>
+        <translation>设备范围</translation>
     </message>
 </context>
 <context>

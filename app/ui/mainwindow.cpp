@@ -12,9 +12,11 @@
 #include "inspector.h"
 #include "labstage/labstage.h"
 #include "language.h"
+#include "lessontoolbars.h"
 #include "memoryview.h"
 #include "qpstateview.h"
 #include "recoverybanner.h"
+#include "timelinepanel.h"
 #include "tracefile.h"
 #include "windowparts.h"
 
@@ -26,10 +28,8 @@
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontMetrics>
 #include <QFrame>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -45,8 +45,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QStyle>
-#include <QTableView>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
@@ -94,7 +92,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     retranslateUi();
     connect(Language::instance(), &Language::changed, this, &MainWindow::setLessonLanguage);
     if (options_.replayFile.isEmpty() && !options_.lesson.isEmpty() &&
-        lessonCombo_->findData(options_.lesson) < 0) {
+        !toolBars_->hasLesson(options_.lesson)) {
         // A misspelt --lesson must not silently run another lesson.
         QStringList ids;
         for (const auto& l : lessons_)
@@ -217,16 +215,8 @@ void MainWindow::loadLessons() {
         });
 }
 
-const labs::LoopbackLesson* MainWindow::currentLesson() const {
-    if (!lessonCombo_) return nullptr;
-    const QString id = lessonCombo_->currentData().toString();
-    for (const auto& l : lessons_)
-        if (QString::fromStdString(l.id()) == id) return &l;
-    return nullptr;
-}
-
 void MainWindow::buildUi() {
-    buildToolBar();
+    toolBars_ = new LessonToolBars(this, lessons_, options_.lesson, language_);
     buildMenus();
     auto* central = new QWidget;
     auto* outer = new QVBoxLayout(central);
@@ -280,7 +270,8 @@ void MainWindow::buildUi() {
     auto* main = new QSplitter(Qt::Vertical);
     main->setObjectName("mainSplitter");
     main->addWidget(top);
-    main->addWidget(buildTimelineAndInspector());
+    timelinePanel_ = new TimelinePanel(filter_);
+    main->addWidget(timelinePanel_);
     main->setStretchFactor(0, 3);
     main->setStretchFactor(1, 2);
     main->setCollapsible(0, false);
@@ -292,72 +283,13 @@ void MainWindow::buildUi() {
     connectControls();
 }
 
-void MainWindow::buildToolBar() {
-    auto* bar = lessonToolBar_ = addFixedToolBar(this, QString(), "lessonToolBar");
-    lessonCombo_ = new QComboBox;
-    lessonCombo_->setObjectName("lessonCombo");
-    for (const auto& l : lessons_)
-        lessonCombo_->addItem(QString::fromStdString(l.lab.title.get(language_.toStdString())),
-                              QString::fromStdString(l.id()));
-    // Long lesson titles must not push the player's buttons off a 1024 px wide window: the combo shows the
-    // start of the title, its list the whole of it.
-    lessonCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    lessonCombo_->setMinimumContentsLength(16); // with the rest, one row of toolbars at 1280 px
-    lessonCombo_->view()->setMinimumWidth(lessonCombo_->view()->sizeHintForColumn(0));
-    const int wanted = lessonCombo_->findData(options_.lesson);
-    if (wanted >= 0) lessonCombo_->setCurrentIndex(wanted);
-    bar->addWidget(lessonLabel_ = new QLabel);
-    bar->addWidget(lessonCombo_);
-    sizeSpin_ = new QSpinBox;
-    sizeSpin_->setObjectName("sizeSpin");
-    sizeSpin_->setRange(1, 1 << 20);
-    bar->addWidget(sizeLabel_ = new QLabel);
-    bar->addWidget(sizeSpin_);
-    messageEdit_ = new QLineEdit;
-    messageEdit_->setObjectName("messageEdit");
-    messageEdit_->setMaximumWidth(140);
-    bar->addWidget(messageLabel_ = new QLabel);
-    bar->addWidget(messageEdit_);
-    if (const auto* lesson = currentLesson()) {
-        sizeSpin_->setValue(static_cast<int>(lesson->size));
-        messageEdit_->setText(QString::fromStdString(lesson->message));
-    }
-    // The player, the speed, the language and the measurements: a toolbar of their own, which moves to a
-    // second row when one row is too narrow for both (placeToolBars), rather than hide behind a » menu.
-    bar = playerToolBar_ = addFixedToolBar(this, QString(), "playerToolBar");
-    auto button = [&](QPushButton*& b, const QString& name) {
-        b = new QPushButton;
-        b->setObjectName(name);
-        bar->addWidget(b);
-    };
-    button(playButton_, "playButton");
-    button(pauseButton_, "pauseButton");
-    button(stepButton_, "stepButton");
-    button(resetButton_, "resetButton");
-    speedSlider_ = new QSlider(Qt::Horizontal);
-    speedSlider_->setObjectName("speedSlider");
-    speedSlider_->setRange(1, 10);
-    speedSlider_->setValue(5);
-    speedSlider_->setMaximumWidth(90);
-    bar->addWidget(speedLabel_ = new QLabel);
-    bar->addWidget(speedSlider_);
-    languageCombo_ = new QComboBox;
-    languageCombo_->setObjectName("languageCombo");
-    languageCombo_->addItem("English", "en");
-    languageCombo_->addItem("简体中文", "zh");
-    languageCombo_->setCurrentIndex(language_ == "zh" ? 1 : 0);
-    bar->addSeparator();
-    bar->addWidget(languageCombo_);
-    bar->addSeparator();
-    button(measureButton_, "measureButton");
-    connect(measureButton_, &QPushButton::clicked, this, [this] {
-        BenchStartOptions o;
-        o.language = language_;
-        o.engineProgram = options_.engineProgram;
-        auto* window = new BenchWindow(o);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->show();
-    });
+void MainWindow::openMeasurements() {
+    BenchStartOptions o;
+    o.language = language_;
+    o.engineProgram = options_.engineProgram;
+    auto* window = new BenchWindow(o);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
 }
 
 void MainWindow::buildMenus() {
@@ -431,8 +363,8 @@ void MainWindow::buildPanelsMenu() {
         {devicePanel_, "showDevicePanelAction"},
         {stage_->qpState(), "showQpStateAction"},
         {stage_->memory(), "showMemoryAction"},
-        {timelineView_->parentWidget(), "showTimelineAction"},
-        {inspector_, "showInspectorAction"},
+        {timelinePanel_->timeline(), "showTimelineAction"},
+        {timelinePanel_->inspector(), "showInspectorAction"},
     }};
     for (std::size_t i = 0; i < panels.size(); ++i) {
         auto* action = panelActions_[i] = panelsMenu_->addAction(QString());
@@ -457,48 +389,17 @@ void MainWindow::showPanel(QWidget* panel, bool on) {
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
     QMainWindow::resizeEvent(event);
-    placeToolBars();
-}
-
-void MainWindow::placeToolBars() {
-    if (!lessonToolBar_ || !playerToolBar_) return;
-    const bool twoRows = lessonToolBar_->sizeHint().width() + playerToolBar_->sizeHint().width() > width();
-    if (twoRows == toolBarBreak(playerToolBar_)) return;
-    if (twoRows)
-        insertToolBarBreak(playerToolBar_);
-    else
-        removeToolBarBreak(playerToolBar_);
+    if (toolBars_) toolBars_->place();
 }
 
 void MainWindow::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) retranslateUi();
-    // Presentation mode's larger font and the other language's headers need other widths.
-    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) fitTimelineColumns();
     QMainWindow::changeEvent(event);
-}
-
-void MainWindow::fitTimelineColumns() {
-    if (!timelineView_) return;
-    const auto* header = timelineView_->horizontalHeader();
-    const QFontMetrics headerFont = header->fontMetrics();
-    const QFontMetrics cellFont = timelineView_->fontMetrics();
-    const int padding = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) +
-                        2 * headerFont.averageCharWidth();
-    // The widest cell each column usually holds: a time of several seconds, a side, the longest kind.
-    const std::pair<int, const char*> columns[] = {{TimelineModel::TimeColumn, "00000.000"},
-                                                   {TimelineModel::EndpointColumn, "B"},
-                                                   {TimelineModel::KindColumn, "qp_state"}};
-    for (const auto& [column, widest] : columns) {
-        const QString title = filter_->headerData(column, Qt::Horizontal).toString();
-        timelineView_->setColumnWidth(column, std::max(headerFont.horizontalAdvance(title),
-                                                       cellFont.horizontalAdvance(QLatin1String(widest))) +
-                                                  padding);
-    }
 }
 
 void MainWindow::retranslateUi() {
     // Texts of another language have other widths: the toolbars may need one row more, or one less.
-    QTimer::singleShot(0, this, &MainWindow::placeToolBars);
+    QTimer::singleShot(0, toolBars_, &LessonToolBars::place);
     setWindowTitle(tr("rdmalab — RDMA data paths, step by step"));
     fileMenu_->setTitle(tr("&File"));
     openRecordingAction_->setText(tr("&Open recording…"));
@@ -520,35 +421,8 @@ void MainWindow::retranslateUi() {
     engineHostAction_->setText(tr("&Where the engine runs…"));
     vmConsoleAction_->setText(tr("The VM's &console log"));
 
-    lessonToolBar_->setWindowTitle(tr("Lesson"));
-    playerToolBar_->setWindowTitle(tr("Player"));
-    lessonLabel_->setText(tr(" Lesson "));
-    sizeLabel_->setText(tr("  Size "));
-    sizeSpin_->setSuffix(tr(" B"));
-    messageLabel_->setText(tr("  Message "));
-    playButton_->setText(tr("▶ Play"));
-    playButton_->setToolTip(tr("Perform the steps one after another"));
-    pauseButton_->setText(tr("❚❚ Pause"));
-    pauseButton_->setToolTip(tr("Stop after the current step"));
-    stepButton_->setText(tr("Step ▷"));
-    stepButton_->setToolTip(tr("Perform exactly the next real verbs step"));
-    resetButton_->setText(tr("⟲ Reset"));
-    resetButton_->setToolTip(tr("Release everything and start the lesson again"));
-    speedLabel_->setText(tr("  Speed "));
-    speedSlider_->setToolTip(tr("Animation speed"));
-    languageCombo_->setToolTip(tr("The language of the interface and of the lesson texts"));
-    measureButton_->setText(tr("Measure TCP vs RDMA…"));
-    measureButton_->setToolTip(
-        tr("Open the measurement window: latency and bandwidth of TCP and RDMA, live charts"));
-
+    toolBars_->retranslateUi();
     restartEngineButton_->setText(Banner::tr("Restart engine"));
-
-    timelineLabel_->setText(tr("Timeline"));
-    kindFilter_->setItemText(0, tr("All kinds"));
-    endpointFilter_->setItemText(0, tr("Both sides"));
-    endpointFilter_->setItemText(1, tr("A (requester)"));
-    endpointFilter_->setItemText(2, tr("B (responder)"));
-    endpointFilter_->setItemText(3, tr("Device-wide"));
 
     // The session line: what it last said, in the new language.
     if (engineStopped_)
@@ -565,16 +439,7 @@ void MainWindow::retranslateUi() {
 
 void MainWindow::setLessonLanguage(const QString& language) {
     language_ = language;
-    const int index = language_ == "zh" ? 1 : 0;
-    if (languageCombo_->currentIndex() != index) {
-        const QSignalBlocker block(languageCombo_);
-        languageCombo_->setCurrentIndex(index);
-    }
-    for (int i = 0; i < lessonCombo_->count(); ++i)
-        for (const auto& l : lessons_)
-            if (QString::fromStdString(l.id()) == lessonCombo_->itemData(i).toString())
-                lessonCombo_->setItemText(i,
-                                          QString::fromStdString(l.lab.title.get(language_.toStdString())));
+    toolBars_->setLanguage(language_);
     refreshInspector();
 }
 
@@ -592,97 +457,37 @@ void MainWindow::chooseRecording() {
     if (!path.isEmpty()) openRecording(path);
 }
 
-QWidget* MainWindow::buildTimelineAndInspector() {
-    inspector_ = new QTextBrowser;
-    inspector_->setObjectName("inspector");
-    inspector_->setOpenExternalLinks(false);
-    auto* timelineBox = new QWidget;
-    auto* timelineLayout = new QVBoxLayout(timelineBox);
-    timelineLayout->setContentsMargins(0, 0, 0, 0);
-    auto* filters = new QHBoxLayout;
-    kindFilter_ = new QComboBox;
-    kindFilter_->setObjectName("kindFilter");
-    kindFilter_->addItem(QString(), QString()); // All kinds
-    for (const char* k : {"step", "verb", "qp_state", "post_wr", "wc", "async", "data", "check", "error"})
-        kindFilter_->addItem(k, QString(k));
-    endpointFilter_ = new QComboBox;
-    endpointFilter_->setObjectName("endpointFilter");
-    endpointFilter_->addItem(QString(), QString()); // texts: retranslateUi()
-    endpointFilter_->addItem(QString(), "A");
-    endpointFilter_->addItem(QString(), "B");
-    endpointFilter_->addItem(QString(), "-");
-    timelineLabel_ = new QLabel;
-    timelineLabel_->setObjectName("timelineLabel");
-    filters->addWidget(timelineLabel_);
-    filters->addStretch();
-    filters->addWidget(kindFilter_);
-    filters->addWidget(endpointFilter_);
-    timelineLayout->addLayout(filters);
-    timelineView_ = new QTableView;
-    timelineView_->setObjectName("timelineView");
-    timelineView_->setModel(filter_);
-    timelineView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    timelineView_->setSelectionMode(QAbstractItemView::SingleSelection);
-    timelineView_->verticalHeader()->hide();
-    timelineView_->horizontalHeader()->setStretchLastSection(true);
-    fitTimelineColumns();
-    timelineView_->setWordWrap(false);
-    timelineLayout->addWidget(timelineView_);
-    auto* bottom = new QSplitter(Qt::Horizontal);
-    bottom->setObjectName("bottomSplitter");
-    timelineBox->setObjectName("timelinePanel");
-    bottom->addWidget(timelineBox);
-    bottom->addWidget(inspector_);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
-    return bottom;
-}
-
 void MainWindow::connectControls() {
-    connect(playButton_, &QPushButton::clicked, controller_, &LessonController::play);
-    connect(pauseButton_, &QPushButton::clicked, controller_, &LessonController::pause);
-    connect(stepButton_, &QPushButton::clicked, controller_, &LessonController::step);
-    connect(resetButton_, &QPushButton::clicked, this, [this] {
+    connect(toolBars_, &LessonToolBars::playClicked, controller_, &LessonController::play);
+    connect(toolBars_, &LessonToolBars::pauseClicked, controller_, &LessonController::pause);
+    connect(toolBars_, &LessonToolBars::stepClicked, controller_, &LessonController::step);
+    connect(toolBars_, &LessonToolBars::measureClicked, this, &MainWindow::openMeasurements);
+    connect(toolBars_, &LessonToolBars::resetClicked, this, [this] {
         if (controller_->mode() == LessonController::Mode::Replay)
             controller_->reset();
         else
             startSelectedLesson();
     });
     connect(restartEngineButton_, &QPushButton::clicked, this, &MainWindow::restartEngine);
-    connect(lessonCombo_, &QComboBox::currentIndexChanged, this, [this] {
-        if (const auto* lesson = currentLesson()) {
-            sizeSpin_->setValue(static_cast<int>(lesson->size));
-            messageEdit_->setText(QString::fromStdString(lesson->message));
-        }
+    connect(toolBars_, &LessonToolBars::lessonChosen, this, [this] {
         if (haveDevice_) startSelectedLesson();
     });
-    connect(speedSlider_, &QSlider::valueChanged, this, [this](int value) {
+    connect(toolBars_, &LessonToolBars::speedChanged, this, [this](int value) {
         controller_->setStepDelay(delayForSpeed(value));
         stage_->setAnimationSpeed(0.5 + value * 0.25);
     });
-    controller_->setStepDelay(delayForSpeed(speedSlider_->value()));
-    stage_->setAnimationSpeed(0.5 + speedSlider_->value() * 0.25);
-    // The toolbar's language choice is the app's (View ▸ Language): both switch the whole interface.
-    connect(languageCombo_, &QComboBox::currentIndexChanged, this,
-            [this] { Language::instance()->set(languageCombo_->currentData().toString(), true); });
-    connect(kindFilter_, &QComboBox::currentIndexChanged, this, [this] {
-        const QString kind = kindFilter_->currentData().toString();
-        filter_->setKinds(kind.isEmpty() ? QSet<QString>{} : QSet<QString>{kind});
+    controller_->setStepDelay(delayForSpeed(toolBars_->speed()));
+    stage_->setAnimationSpeed(0.5 + toolBars_->speed() * 0.25);
+    connect(timelinePanel_, &TimelinePanel::eventSelected, this, [this](std::uint64_t seq) {
+        selectedSeq_ = seq;
+        stage_->highlightSeq(seq);
+        refreshInspector();
     });
-    connect(endpointFilter_, &QComboBox::currentIndexChanged, this,
-            [this] { filter_->setEndpoint(endpointFilter_->currentData().toString()); });
-    connect(timelineView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (!current.isValid()) return;
-                selectedSeq_ = current.data(TimelineModel::SeqRole).toULongLong();
-                stage_->highlightSeq(*selectedSeq_);
-                refreshInspector();
-            });
     refreshControls();
 }
 
 void MainWindow::startSelectedLesson() {
-    const auto* lesson = currentLesson();
+    const auto* lesson = toolBars_->currentLesson();
     if (!lesson) {
         const QString text = tr("No lessons found in %1. %2").arg(lessonsDirectory(), lessonLoadErrors_);
         statusBar()->showMessage(text);
@@ -694,7 +499,7 @@ void MainWindow::startSelectedLesson() {
     autosave_.restart(); // a new session, a new file
     autosaveWarning_->hide();
     recoveredReplay_ = false;
-    controller_->startLive(QString::fromStdString(lesson->op), sizeSpin_->value(), messageEdit_->text());
+    controller_->startLive(QString::fromStdString(lesson->op), toolBars_->size(), toolBars_->message());
     if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
 }
 
@@ -757,7 +562,7 @@ QString MainWindow::noDeviceSessionText() const {
 
 void MainWindow::onEventsReady(const std::vector<TraceEvent>& events) {
     timeline_->append(events);
-    timelineView_->scrollToBottom();
+    timelinePanel_->scrollToBottom();
     const auto& state = controller_->state();
     stage_->showEvents(events, state);
     if (controller_->mode() == LessonController::Mode::Live) {
@@ -889,12 +694,7 @@ bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) 
     const auto lesson = std::find_if(lessons_.begin(), lessons_.end(), [&](const labs::LoopbackLesson& l) {
         return mode == QStringLiteral("op ") + QString::fromStdString(l.op);
     });
-    if (const int row =
-            lesson == lessons_.end() ? -1 : lessonCombo_->findData(QString::fromStdString(lesson->id()));
-        row >= 0) {
-        const QSignalBlocker quiet(lessonCombo_);
-        lessonCombo_->setCurrentIndex(row);
-    }
+    if (lesson != lessons_.end()) toolBars_->showLessonQuietly(QString::fromStdString(lesson->id()));
     controller_->startReplay(
         std::move(*result.events),
         recovered ? tr("%1 (a live session that ended without being closed)").arg(QFileInfo(path).fileName())
@@ -970,7 +770,7 @@ bool MainWindow::exportPng(const QString& path) {
 void MainWindow::setPresentationMode(bool on) {
     if (on == presentation_) return;
     presentation_ = on;
-    QTimer::singleShot(0, this, &MainWindow::placeToolBars); // the font, so the toolbars' widths, change
+    QTimer::singleShot(0, toolBars_, &LessonToolBars::place); // the font, so the toolbars' widths, change
     if (presentationAction_ && presentationAction_->isChecked() != on) presentationAction_->setChecked(on);
     // A projector gets the whole screen, and the data path the room of the device list (View ▸ Panels
     // brings it back; leaving restores it as it was).
@@ -989,25 +789,7 @@ void MainWindow::setPresentationMode(bool on) {
         if (!splitterBeforePresentation_.isEmpty()) mainSplitter->setSizes(splitterBeforePresentation_);
         setWindowState(windowState() & ~Qt::WindowFullScreen);
     }
-    static const QFont normalFont = QApplication::font();
-    QFont font = normalFont;
-    if (on) font.setPointSizeF(std::max(15.0, normalFont.pointSizeF() * 1.6));
-    QApplication::setFont(font);
-    if (on) {
-        QPalette p;
-        p.setColor(QPalette::Window, Qt::black);
-        p.setColor(QPalette::WindowText, Qt::white);
-        p.setColor(QPalette::Base, Qt::black);
-        p.setColor(QPalette::AlternateBase, QColor(0x20, 0x20, 0x20));
-        p.setColor(QPalette::Text, Qt::white);
-        p.setColor(QPalette::Button, QColor(0x30, 0x30, 0x30));
-        p.setColor(QPalette::ButtonText, Qt::white);
-        p.setColor(QPalette::Highlight, Qt::yellow);
-        p.setColor(QPalette::HighlightedText, Qt::black);
-        QApplication::setPalette(p);
-    } else {
-        QApplication::setPalette(QApplication::style()->standardPalette());
-    }
+    applyPresentationLook(on);
     stage_->setPresentationMode(on);
     refreshInspector();
 }
@@ -1017,10 +799,8 @@ void MainWindow::refreshControls() {
     const bool replay = controller_->mode() == LessonController::Mode::Replay;
     const bool running = engine_->isRunning();
     const bool canStep = ((live && running && haveDevice_) || replay) && !controller_->finished();
-    stepButton_->setEnabled(canStep && !controller_->busy());
-    playButton_->setEnabled(canStep && !controller_->playing());
-    pauseButton_->setEnabled(controller_->playing());
-    resetButton_->setEnabled((live && running) || replay);
+    toolBars_->enablePlayer(canStep && !controller_->busy(), canStep && !controller_->playing(),
+                            controller_->playing(), (live && running) || replay);
     const auto& s = controller_->state();
     if (!s.device.isEmpty()) {
         sessionLabel_->setText(lessonBannerText({.device = s.device,
@@ -1052,13 +832,13 @@ void MainWindow::refreshInspector() {
     }
     if (!shown) shown = inspectedEvent(timeline_->events());
 
-    const auto* lesson = currentLesson();
+    const auto* lesson = toolBars_->currentLesson();
     if (lesson && controller_->mode() == LessonController::Mode::Live) {
         out += "<h3>" + htmlText(QString::fromStdString(lesson->lab.title.get(lang))) + "</h3>";
         if (s.step.index < 0)
             out += "<p>" +
                    htmlText(QString::fromStdString(
-                       lessonText(lesson->lab.summary, s, sizeSpin_->value(), messageEdit_->text(), lang))) +
+                       lessonText(lesson->lab.summary, s, toolBars_->size(), toolBars_->message(), lang))) +
                    "</p>";
     }
     if (lesson && !s.step.id.isEmpty()) {
@@ -1067,14 +847,14 @@ void MainWindow::refreshInspector() {
             out += failedRunNoteHtml(s, lang);
             out += "<p>" +
                    htmlText(QString::fromStdString(
-                       lessonText(step->text, s, sizeSpin_->value(), messageEdit_->text(), lang))) +
+                       lessonText(step->text, s, toolBars_->size(), toolBars_->message(), lang))) +
                    "</p>";
         }
     }
     if (shown) out += eventHtml(*shown);
     out += outcomeHtml(s);
     if (controller_->mode() == LessonController::Mode::Replay) out = replayNoteHtml(s) + out;
-    inspector_->setHtml(out);
+    timelinePanel_->inspector()->setHtml(out);
 }
 
 void MainWindow::finishHeadless(bool success, ReasonPrinted reason) {

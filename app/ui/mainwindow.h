@@ -18,24 +18,19 @@
 #include <functional>
 
 class QAction;
-class QComboBox;
 class QLabel;
 class QProgressBar;
-class QLineEdit;
 class QMenu;
 class QPushButton;
-class QSlider;
-class QSpinBox;
-class QTableView;
-class QTextBrowser;
-class QToolBar;
 
 namespace rdmalab::app {
 
 class Banner;
 class DevicePanel;
 class LabStage;
+class LessonToolBars;
 class RecoveryBanner;
+class TimelinePanel;
 
 struct StartOptions {
     QString lesson = "write";
@@ -91,12 +86,11 @@ class MainWindow : public QMainWindow {
   private:
     /// Sets every text of the window in the current language (QEvent::LanguageChange).
     void retranslateUi();
-    /// Timeline column widths from the current font and header texts (no header cut short).
-    void fitTimelineColumns();
     /// The lesson texts (from the YAML files, in both languages) follow the app's language.
     void setLessonLanguage(const QString& language);
     void buildUi();
-    void buildToolBar();
+    /// The measurement window (Measure TCP vs RDMA…), in the lesson's language.
+    void openMeasurements();
     void buildMenus();
     /// View ▸ Panels: every panel but the data path can be hidden, to give the picture a small screen.
     void buildPanelsMenu();
@@ -105,7 +99,6 @@ class MainWindow : public QMainWindow {
     QWidget* buildDevicePanel();
     /// File ▸ Open recording…, and the device panel's button: the file dialog, then openRecording().
     void chooseRecording();
-    QWidget* buildTimelineAndInspector();
     void connectControls();
     void loadLessons();
     void startSelectedLesson();
@@ -135,7 +128,6 @@ class MainWindow : public QMainWindow {
     bool showRecording(RecordingReader::Result& result, bool recovered);
     void reopenFirstUnfinished(const std::function<void(bool)>& then);
     void reopenAtStart();
-    const labs::LoopbackLesson* currentLesson() const;
 
     StartOptions options_;
     EngineClient* engine_;
@@ -158,28 +150,17 @@ class MainWindow : public QMainWindow {
                                        ///< headless: "first live step" was written on stderr
 
     // Widgets (object names match the member names without the trailing underscore).
-    // The toolbar: the lesson, its size and message, the player, the speed and the language.
-    QComboBox *lessonCombo_ = nullptr, *languageCombo_ = nullptr;
-    QSpinBox* sizeSpin_ = nullptr;
-    QLineEdit* messageEdit_ = nullptr;
-    QPushButton *playButton_ = nullptr, *pauseButton_ = nullptr, *stepButton_ = nullptr,
-                *resetButton_ = nullptr;
-    QSlider* speedSlider_ = nullptr;
+    // The toolbars: the lesson, its size and message, the player, the speed and the language.
+    LessonToolBars* toolBars_ = nullptr;
     QAction* presentationAction_ = nullptr;
-    // Texts set by retranslateUi(): the menus and their actions, the toolbar's labels and buttons.
+    // Texts set by retranslateUi(): the menus and their actions.
     QMenu *fileMenu_ = nullptr, *viewMenu_ = nullptr, *labsMenu_ = nullptr, *engineMenu_ = nullptr;
     QAction *openRecordingAction_ = nullptr, *saveTraceAction_ = nullptr, *exportPngAction_ = nullptr,
             *quitAction_ = nullptr, *openLabsAction_ = nullptr, *openWorkbenchAction_ = nullptr,
             *restartEngineAction_ = nullptr, *engineHostAction_ = nullptr, *vmConsoleAction_ = nullptr;
-    QToolBar *lessonToolBar_ = nullptr, *playerToolBar_ = nullptr;
-    /// One row of toolbars when the window is wide enough for both, else two.
-    void placeToolBars();
     static constexpr int kPanelCount = 5; ///< devices, QP state, memory, timeline, inspector
     QMenu* panelsMenu_ = nullptr;
     std::array<QAction*, kPanelCount> panelActions_{};
-    QLabel *lessonLabel_ = nullptr, *sizeLabel_ = nullptr, *messageLabel_ = nullptr, *speedLabel_ = nullptr,
-           *timelineLabel_ = nullptr;
-    QPushButton* measureButton_ = nullptr;
     std::optional<nlohmann::json> helloResult_; ///< the engine's hello, shown again in another language
     bool engineStopped_ = false;
     // Above the views: the engine stopped (engineMessage, restartEngineButton), an earlier session is offered
@@ -198,10 +179,8 @@ class MainWindow : public QMainWindow {
     // The views of the state: the picture, the QP state diagram, the memory.
     LabStage* stage_ = nullptr;
     // The timeline, its filters and the inspector of the selected (else the step's latest) event.
-    QTableView* timelineView_ = nullptr;
-    QComboBox *kindFilter_ = nullptr, *endpointFilter_ = nullptr;
+    TimelinePanel* timelinePanel_ = nullptr;
     std::optional<std::uint64_t> selectedSeq_;
-    QTextBrowser* inspector_ = nullptr;
 };
 
 } // namespace rdmalab::app
