@@ -1086,6 +1086,109 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
     </message>
 </context>
 <context>
+    <name>rdmalab::app::DevicePanel</name>
+    <message>
+        <source>Device / port</source>
+        <translation>设备 / 端口</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Open a recording…</source>
+        <translation>打开一个录制…</translation>
+    </message>
+    <message>
+        <source>Use the SoftRoCE VM</source>
+        <translation>使用 SoftRoCE 虚拟机</translation>
+    </message>
+    <message>
+        <source>The app boots a VM with Debian&apos;s kernel and rdma_rxe under qemu and runs the engine there (software CPU emulation: slow, but real verbs)</source>
+        <translation>应用程序用 qemu 启动一个带 rdma_rxe 的 Debian 内核虚拟机，并在其中运行引擎（软件 CPU 模拟：慢，但 verbs 调用是真实的）</translation>
+    </message>
+    <message>
+        <source>Use a host over SSH…</source>
+        <translation>通过 SSH 使用一台主机…</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>link layer</source>
+        <translation>链路层</translation>
+    </message>
+    <message>
+        <source>active MTU</source>
+        <translation>当前 MTU</translation>
+    </message>
+    <message>
+        <source>GID table</source>
+        <translation>GID 表</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;No RDMA device&lt;/h3&gt;&lt;p&gt;rdmalab shows real verbs calls on a real device, so it needs one. Without an RDMA NIC, &lt;b&gt;SoftRoCE&lt;/b&gt; (the &lt;code&gt;rdma_rxe&lt;/code&gt; kernel module) implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the loopback interface).&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;没有 RDMA 设备&lt;/h3&gt;&lt;p&gt;rdmalab 展示的是真实设备上的真实 verbs 调用，所以需要一个设备。没有 RDMA 网卡时，&lt;b&gt;SoftRoCE&lt;/b&gt;（内核模块 &lt;code&gt;rdma_rxe&lt;/code&gt;）可以在普通网络接口（以太网，甚至回环接口）上用软件实现 RoCE v2。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The engine on &lt;b&gt;%1&lt;/b&gt; found no RDMA device with an ACTIVE port there. What follows is for that host.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; 上的引擎在那里没有找到端口处于 ACTIVE 状态的 RDMA 设备。以下内容针对那台主机。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Or open a recording of a real run to replay it.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;也可以打开一次真实运行的录制来回放它。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Create %1 on %2…</source>
+        <translation>在 %2 上创建 %1…</translation>
+    </message>
+    <message>
+        <source>Create a SoftRoCE device: rdma link add %1 type rxe netdev %2, run as root through pkexec after you agree</source>
+        <translation>创建 SoftRoCE 设备：在你同意后，通过 pkexec 以 root 身份运行 rdma link add %1 type rxe netdev %2</translation>
+    </message>
+    <message>
+        <source>The command succeeded, but the engine still finds no ACTIVE port. Check `rdma link show`: the port is ACTIVE only while its network interface is up.</source>
+        <translation>命令执行成功，但引擎仍找不到 ACTIVE 状态的端口。请检查 `rdma link show`：只有当其网络接口处于启用状态时，端口才是 ACTIVE。</translation>
+    </message>
+    <message>
+        <source>Create a SoftRoCE device</source>
+        <translation>创建 SoftRoCE 设备</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;SoftRoCE (the kernel&apos;s &lt;code&gt;rdma_rxe&lt;/code&gt;) makes &lt;b&gt;%1&lt;/b&gt; an RDMA device in software: RoCE v2 over that interface, driven by the host&apos;s CPU. Creating it needs root, so the app runs this command%2:&lt;/p&gt;&lt;pre&gt;%3&lt;/pre&gt;&lt;p&gt;The device %4 lasts until the next reboot, or until &lt;code&gt;sudo rdma link delete %4&lt;/code&gt;. Nothing else is changed.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;SoftRoCE（内核的 &lt;code&gt;rdma_rxe&lt;/code&gt;）用软件把 &lt;b&gt;%1&lt;/b&gt; 变成一个 RDMA 设备：在该接口上运行 RoCE v2，由主机的 CPU 完成。创建它需要 root 权限，所以本程序会运行以下命令%2：&lt;/p&gt;&lt;pre&gt;%3&lt;/pre&gt;&lt;p&gt;设备 %4 会一直存在，直到下次重启，或直到运行 &lt;code&gt;sudo rdma link delete %4&lt;/code&gt;。不会改动其他任何东西。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source> (pkexec asks for your password)</source>
+        <translation>（pkexec 会询问你的密码）</translation>
+    </message>
+    <message>
+        <source>Run it</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Created %1 on %2: the engine starts again to use it.</source>
+        <translation>已在 %2 上创建 %1：引擎将重新启动以使用它。</translation>
+    </message>
+    <message>
+        <source>Running: %1</source>
+        <translation>正在运行：%1</translation>
+    </message>
+    <message>
+        <source>The SoftRoCE VM&apos;s console</source>
+        <translation>SoftRoCE 虚拟机的控制台</translation>
+    </message>
+    <message>
+        <source>The engine does not run in a VM, or the VM has not started yet.</source>
+        <translation>引擎没有在虚拟机中运行，或者虚拟机还没有启动。</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新载入</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::EngineClient</name>
     <message>
         <source>output line %1: longer than %2 MiB</source>
@@ -1214,6 +1317,17 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     </message>
 </context>
 <context>
+    <name>rdmalab::app::LabBrowser</name>
+    <message>
+        <source>These lab files did not load (%1):</source>
+        <translation>以下实验文件没有载入（%1 个）：</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>……另有 %1 个</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::LabCatalog</name>
     <message>
         <source>Lab</source>
@@ -1265,6 +1379,41 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     </message>
 </context>
 <context>
+    <name>rdmalab::app::LabForm</name>
+    <message>
+        <source>Choose a lab on the left.</source>
+        <translation>请在左侧选择一个实验。</translation>
+    </message>
+    <message>
+        <source>a name or number: varying parameters are drawn from it</source>
+        <translation>一个名字或数字：可变参数由它抽取</translation>
+    </message>
+    <message>
+        <source>Per-student variation: the same seed always gives the same values, a neighbour&apos;s seed others. Values typed above still win.</source>
+        <translation>按学生变化：同一个种子总是得到相同的取值，邻座的种子得到另一组。上面手动输入的值仍然优先。</translation>
+    </message>
+    <message>
+        <source>Student</source>
+        <translation>学生</translation>
+    </message>
+    <message>
+        <source>chapter %1</source>
+        <translation>第 %1 章</translation>
+    </message>
+    <message>
+        <source>%1 minutes</source>
+        <translation>%1 分钟</translation>
+    </message>
+    <message>
+        <source> (%1 to %2)</source>
+        <translation>（%1 到 %2）</translation>
+    </message>
+    <message>
+        <source> (one of %1)</source>
+        <translation>（取 %1 之一）</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::LabSession</name>
     <message>
         <source>The engine process is not running: use Engine &gt; Restart engine.</source>
@@ -1300,6 +1449,17 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     </message>
 </context>
 <context>
+    <name>rdmalab::app::LabStage</name>
+    <message>
+        <source>Data path</source>
+        <translation>数据通路</translation>
+    </message>
+    <message>
+        <source>QP states · memory</source>
+        <translation>QP 状态 · 内存</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::LabWindow</name>
     <message>
         <source>No RDMA device where the engine runs (%1), and this lab needs one: nothing was run or marked. %2</source>
@@ -1320,22 +1480,6 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     <message>
         <source>No lab &apos;%1&apos; in %2 or %3</source>
         <translation>在 %2 或 %3 中没有实验“%1”</translation>
-    </message>
-    <message>
-        <source>Choose a lab on the left.</source>
-        <translation>请在左侧选择一个实验。</translation>
-    </message>
-    <message>
-        <source>a name or number: varying parameters are drawn from it</source>
-        <translation>一个名字或数字：可变参数由它抽取</translation>
-    </message>
-    <message>
-        <source>Per-student variation: the same seed always gives the same values, a neighbour&apos;s seed others. Values typed above still win.</source>
-        <translation>按学生变化：同一个种子总是得到相同的取值，邻座的种子得到另一组。上面手动输入的值仍然优先。</translation>
-    </message>
-    <message>
-        <source>Student</source>
-        <translation>学生</translation>
     </message>
     <message>
         <source>Start</source>
@@ -1386,22 +1530,6 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
         <translation>报告已写入：%1</translation>
     </message>
     <message>
-        <source>chapter %1</source>
-        <translation>第 %1 章</translation>
-    </message>
-    <message>
-        <source>%1 minutes</source>
-        <translation>%1 分钟</translation>
-    </message>
-    <message>
-        <source> (%1 to %2)</source>
-        <translation>（%1 到 %2）</translation>
-    </message>
-    <message>
-        <source> (one of %1)</source>
-        <translation>（取 %1 之一）</translation>
-    </message>
-    <message>
         <source>Preparing %1 on the device…</source>
         <translation>正在设备上准备 %1…</translation>
     </message>
@@ -1438,14 +1566,6 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <source>Data path</source>
-        <translation>数据通路</translation>
-    </message>
-    <message>
-        <source>QP states · memory</source>
-        <translation>QP 状态 · 内存</translation>
-    </message>
-    <message>
         <source>✓ held</source>
         <translation>✓ 成立</translation>
     </message>
@@ -1462,80 +1582,12 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
         <translation>先预测：锁定你的答案，然后这一步才会运行。</translation>
     </message>
     <message>
-        <source>Step %1 · %2</source>
-        <translation>第 %1 步 · %2</translation>
-    </message>
-    <message>
-        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Right.&lt;/b&gt; You predicted “%1”; the device did exactly that.</source>
-        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 预测正确。&lt;/b&gt;你预测的是“%1”；设备正是这样做的。</translation>
-    </message>
-    <message>
-        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not what happened.&lt;/b&gt; You predicted “%1”; the device did “%2”.</source>
-        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 与实际不符。&lt;/b&gt;你预测的是“%1”；设备的实际结果是“%2”。</translation>
-    </message>
-    <message>
-        <source>No prediction made. The device did “%1”.</source>
-        <translation>没有做预测。设备的实际结果是“%1”。</translation>
-    </message>
-    <message>
-        <source>Question %1</source>
-        <translation>问题 %1</translation>
-    </message>
-    <message>
-        <source> (tick every right answer)</source>
-        <translation>（选出所有正确答案）</translation>
-    </message>
-    <message>
-        <source>Check my answer</source>
-        <translation>检查我的答案</translation>
-    </message>
-    <message>
-        <source>Questions (%1)</source>
-        <translation>问题（%1）</translation>
-    </message>
-    <message>
-        <source>Choose an answer first.</source>
-        <translation>请先选择一个答案。</translation>
-    </message>
-    <message>
-        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Right.&lt;/b&gt;</source>
-        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 回答正确。&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not quite.&lt;/b&gt; The right answer: %1.</source>
-        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 不完全对。&lt;/b&gt;正确答案：%1。</translation>
-    </message>
-    <message>
-        <source>Predict first</source>
-        <translation>先预测</translation>
-    </message>
-    <message>
-        <source>Lock in and run ▷</source>
-        <translation>锁定并运行 ▷</translation>
-    </message>
-    <message>
-        <source>Skip</source>
-        <translation>跳过</translation>
-    </message>
-    <message>
-        <source>Run the step without a prediction (it counts as not made)</source>
-        <translation>不做预测直接运行这一步（记为未预测）</translation>
-    </message>
-    <message>
         <source>Fix it yourself in the workbench…</source>
         <translation>在工作台中自己修复…</translation>
     </message>
     <message>
         <source>Builds this lab&apos;s broken set-up in the workbench; find what is wrong, fix it, and let the lab check your fix. Start here runs the reference fix instead.</source>
         <translation>在工作台中搭建本实验有问题的环境；找出哪里出错、修复它，再让实验检查你的修复。在这里点“开始”则运行参考修复。</translation>
-    </message>
-    <message>
-        <source>These lab files did not load (%1):</source>
-        <translation>以下实验文件没有载入（%1 个）：</translation>
-    </message>
-    <message>
-        <source>… and %1 more</source>
-        <translation>……另有 %1 个</translation>
     </message>
     <message>
         <source>Nothing to play: name a lab with --lab ID.</source>
@@ -1569,6 +1621,85 @@ This run is kept in memory only: export its report before you close the window.<
     <message>
         <source>the recording</source>
         <translation>该录制</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::LessonToolBars</name>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Player</source>
+        <translation>播放控制</translation>
+    </message>
+    <message>
+        <source> Lesson </source>
+        <translation> 课程 </translation>
+    </message>
+    <message>
+        <source>  Size </source>
+        <translation>  大小 </translation>
+    </message>
+    <message>
+        <source> B</source>
+        <translation> B</translation>
+    </message>
+    <message>
+        <source>  Message </source>
+        <translation>  消息 </translation>
+    </message>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 播放</translation>
+    </message>
+    <message>
+        <source>Perform the steps one after another</source>
+        <translation>一步接一步地执行各个步骤</translation>
+    </message>
+    <message>
+        <source>❚❚ Pause</source>
+        <translation>❚❚ 暂停</translation>
+    </message>
+    <message>
+        <source>Stop after the current step</source>
+        <translation>在当前步骤之后停止</translation>
+    </message>
+    <message>
+        <source>Step ▷</source>
+        <translation>单步 ▷</translation>
+    </message>
+    <message>
+        <source>Perform exactly the next real verbs step</source>
+        <translation>只执行下一个真实的 verbs 步骤</translation>
+    </message>
+    <message>
+        <source>⟲ Reset</source>
+        <translation>⟲ 重置</translation>
+    </message>
+    <message>
+        <source>Release everything and start the lesson again</source>
+        <translation>释放所有资源，重新开始本课程</translation>
+    </message>
+    <message>
+        <source>  Speed </source>
+        <translation>  速度 </translation>
+    </message>
+    <message>
+        <source>Animation speed</source>
+        <translation>动画速度</translation>
+    </message>
+    <message>
+        <source>The language of the interface and of the lesson texts</source>
+        <translation>界面和课文的语言</translation>
+    </message>
+    <message>
+        <source>Measure TCP vs RDMA…</source>
+        <translation>测量 TCP 对比 RDMA…</translation>
+    </message>
+    <message>
+        <source>Open the measurement window: latency and bandwidth of TCP and RDMA, live charts</source>
+        <translation>打开测量窗口：TCP 与 RDMA 的延迟和带宽，实时图表</translation>
     </message>
 </context>
 <context>
@@ -1678,130 +1809,6 @@ This run is kept in memory only: export its report before you close the window.<
         <translation>重启引擎(&amp;R)</translation>
     </message>
     <message>
-        <source>Lesson</source>
-        <translation>课程</translation>
-    </message>
-    <message>
-        <source> Lesson </source>
-        <translation> 课程 </translation>
-    </message>
-    <message>
-        <source>  Size </source>
-        <translation>  大小 </translation>
-    </message>
-    <message>
-        <source> B</source>
-        <translation> B</translation>
-    </message>
-    <message>
-        <source>  Message </source>
-        <translation>  消息 </translation>
-    </message>
-    <message>
-        <source>▶ Play</source>
-        <translation>▶ 播放</translation>
-    </message>
-    <message>
-        <source>Perform the steps one after another</source>
-        <translation>一步接一步地执行各个步骤</translation>
-    </message>
-    <message>
-        <source>❚❚ Pause</source>
-        <translation>❚❚ 暂停</translation>
-    </message>
-    <message>
-        <source>Stop after the current step</source>
-        <translation>在当前步骤之后停止</translation>
-    </message>
-    <message>
-        <source>Step ▷</source>
-        <translation>单步 ▷</translation>
-    </message>
-    <message>
-        <source>Perform exactly the next real verbs step</source>
-        <translation>只执行下一个真实的 verbs 步骤</translation>
-    </message>
-    <message>
-        <source>⟲ Reset</source>
-        <translation>⟲ 重置</translation>
-    </message>
-    <message>
-        <source>Release everything and start the lesson again</source>
-        <translation>释放所有资源，重新开始本课程</translation>
-    </message>
-    <message>
-        <source>  Speed </source>
-        <translation>  速度 </translation>
-    </message>
-    <message>
-        <source>Animation speed</source>
-        <translation>动画速度</translation>
-    </message>
-    <message>
-        <source>The language of the interface and of the lesson texts</source>
-        <translation>界面和课文的语言</translation>
-    </message>
-    <message>
-        <source>Measure TCP vs RDMA…</source>
-        <translation>测量 TCP 对比 RDMA…</translation>
-    </message>
-    <message>
-        <source>Open the measurement window: latency and bandwidth of TCP and RDMA, live charts</source>
-        <translation>打开测量窗口：TCP 与 RDMA 的延迟和带宽，实时图表</translation>
-    </message>
-    <message>
-        <source>Reopen</source>
-        <translation>重新打开</translation>
-    </message>
-    <message>
-        <source>Open the session as a replay of what was recorded before it ended</source>
-        <translation>把该会话作为回放打开，回放它结束前录下的内容</translation>
-    </message>
-    <message>
-        <source>Dismiss</source>
-        <translation>忽略</translation>
-    </message>
-    <message>
-        <source>Keep the file, but do not offer it again</source>
-        <translation>保留文件，但不再提示</translation>
-    </message>
-    <message>
-        <source>Device / port</source>
-        <translation>设备 / 端口</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <source>Open a recording…</source>
-        <translation>打开一个录制…</translation>
-    </message>
-    <message>
-        <source>Timeline</source>
-        <translation>时间线</translation>
-    </message>
-    <message>
-        <source>All kinds</source>
-        <translation>所有类型</translation>
-    </message>
-    <message>
-        <source>Both sides</source>
-        <translation>双方</translation>
-    </message>
-    <message>
-        <source>A (requester)</source>
-        <translation>A（请求方）</translation>
-    </message>
-    <message>
-        <source>B (responder)</source>
-        <translation>B（响应方）</translation>
-    </message>
-    <message>
-        <source>Device-wide</source>
-        <translation>设备范围</translation>
-    </message>
-    <message>
         <source>The engine process stopped.</source>
         <translation>引擎进程已停止。</translation>
     </message>
@@ -1816,30 +1823,6 @@ This run is kept in memory only: export its report before you close the window.<
     <message>
         <source>No lessons found in %1. %2</source>
         <translation>在 %1 中没有找到课程。%2</translation>
-    </message>
-    <message>
-        <source>state</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>link layer</source>
-        <translation>链路层</translation>
-    </message>
-    <message>
-        <source>active MTU</source>
-        <translation>当前 MTU</translation>
-    </message>
-    <message>
-        <source>GID table</source>
-        <translation>GID 表</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;No RDMA device&lt;/h3&gt;&lt;p&gt;rdmalab shows real verbs calls on a real device, so it needs one. Without an RDMA NIC, &lt;b&gt;SoftRoCE&lt;/b&gt; (the &lt;code&gt;rdma_rxe&lt;/code&gt; kernel module) implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the loopback interface).&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;没有 RDMA 设备&lt;/h3&gt;&lt;p&gt;rdmalab 展示的是真实设备上的真实 verbs 调用，所以需要一个设备。没有 RDMA 网卡时，&lt;b&gt;SoftRoCE&lt;/b&gt;（内核模块 &lt;code&gt;rdma_rxe&lt;/code&gt;）可以在普通网络接口（以太网，甚至回环接口）上用软件实现 RoCE v2。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;Or open a recording of a real run to replay it.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;也可以打开一次真实运行的录制来回放它。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Autosave failed: %1
@@ -1864,22 +1847,6 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
-    </message>
-    <message>
-        <source>The previous session (started %1, %2 events) ended without being closed: the app was killed or crashed. Its autosave keeps everything up to the last complete event: %3</source>
-        <translation>上一次会话（开始于 %1，%2 个事件）没有正常关闭就结束了：应用程序被终止或崩溃。它的自动保存文件保留了直到最后一个完整事件的全部内容：%3</translation>
-    </message>
-    <message>
-        <source>
-The last line was incomplete and is left out (%1).</source>
-        <translation>
-最后一行不完整，已略去（%1）。</translation>
-    </message>
-    <message>
-        <source>
-%1 more unfinished sessions after this one.</source>
-        <translation>
-在这之后还有 %1 个未结束的会话。</translation>
     </message>
     <message>
         <source>Saved %1 events to %2</source>
@@ -1998,14 +1965,6 @@ The last line was incomplete and is left out (%1).</source>
         <translation>虚拟机的控制台日志(&amp;C)</translation>
     </message>
     <message>
-        <source>The app boots a VM with Debian&apos;s kernel and rdma_rxe under qemu and runs the engine there (software CPU emulation: slow, but real verbs)</source>
-        <translation>应用程序用 qemu 启动一个带 rdma_rxe 的 Debian 内核虚拟机，并在其中运行引擎（软件 CPU 模拟：慢，但 verbs 调用是真实的）</translation>
-    </message>
-    <message>
-        <source>Use a host over SSH…</source>
-        <translation>通过 SSH 使用一台主机…</translation>
-    </message>
-    <message>
         <source>No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.</source>
         <translation>%1 上没有处于 ACTIVE 状态的 RDMA 端口：请在那里创建一个 SoftRoCE 设备，或打开一个录制。</translation>
     </message>
@@ -2014,68 +1973,8 @@ The last line was incomplete and is left out (%1).</source>
         <translation>本机没有 RDMA 设备：引擎改在 SoftRoCE 虚拟机中运行（可在“引擎 ▸ 引擎在哪里运行…”中选择）。</translation>
     </message>
     <message>
-        <source>&lt;p&gt;The engine on &lt;b&gt;%1&lt;/b&gt; found no RDMA device with an ACTIVE port there. What follows is for that host.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; 上的引擎在那里没有找到端口处于 ACTIVE 状态的 RDMA 设备。以下内容针对那台主机。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>The SoftRoCE VM&apos;s console</source>
-        <translation>SoftRoCE 虚拟机的控制台</translation>
-    </message>
-    <message>
-        <source>The engine does not run in a VM, or the VM has not started yet.</source>
-        <translation>引擎没有在虚拟机中运行，或者虚拟机还没有启动。</translation>
-    </message>
-    <message>
-        <source>Reload</source>
-        <translation>重新载入</translation>
-    </message>
-    <message>
-        <source>Use the SoftRoCE VM</source>
-        <translation>使用 SoftRoCE 虚拟机</translation>
-    </message>
-    <message>
-        <source>Create %1 on %2…</source>
-        <translation>在 %2 上创建 %1…</translation>
-    </message>
-    <message>
-        <source>Create a SoftRoCE device: rdma link add %1 type rxe netdev %2, run as root through pkexec after you agree</source>
-        <translation>创建 SoftRoCE 设备：在你同意后，通过 pkexec 以 root 身份运行 rdma link add %1 type rxe netdev %2</translation>
-    </message>
-    <message>
         <source>%1 is ready: lessons run on it.</source>
         <translation>%1 已就绪：课程将在它上面运行。</translation>
-    </message>
-    <message>
-        <source>The command succeeded, but the engine still finds no ACTIVE port. Check `rdma link show`: the port is ACTIVE only while its network interface is up.</source>
-        <translation>命令执行成功，但引擎仍找不到 ACTIVE 状态的端口。请检查 `rdma link show`：只有当其网络接口处于启用状态时，端口才是 ACTIVE。</translation>
-    </message>
-    <message>
-        <source>Create a SoftRoCE device</source>
-        <translation>创建 SoftRoCE 设备</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;SoftRoCE (the kernel&apos;s &lt;code&gt;rdma_rxe&lt;/code&gt;) makes &lt;b&gt;%1&lt;/b&gt; an RDMA device in software: RoCE v2 over that interface, driven by the host&apos;s CPU. Creating it needs root, so the app runs this command%2:&lt;/p&gt;&lt;pre&gt;%3&lt;/pre&gt;&lt;p&gt;The device %4 lasts until the next reboot, or until &lt;code&gt;sudo rdma link delete %4&lt;/code&gt;. Nothing else is changed.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;SoftRoCE（内核的 &lt;code&gt;rdma_rxe&lt;/code&gt;）用软件把 &lt;b&gt;%1&lt;/b&gt; 变成一个 RDMA 设备：在该接口上运行 RoCE v2，由主机的 CPU 完成。创建它需要 root 权限，所以本程序会运行以下命令%2：&lt;/p&gt;&lt;pre&gt;%3&lt;/pre&gt;&lt;p&gt;设备 %4 会一直存在，直到下次重启，或直到运行 &lt;code&gt;sudo rdma link delete %4&lt;/code&gt;。不会改动其他任何东西。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source> (pkexec asks for your password)</source>
-        <translation>（pkexec 会询问你的密码）</translation>
-    </message>
-    <message>
-        <source>Run it</source>
-        <translation>运行</translation>
-    </message>
-    <message>
-        <source>Created %1 on %2: the engine starts again to use it.</source>
-        <translation>已在 %2 上创建 %1：引擎将重新启动以使用它。</translation>
-    </message>
-    <message>
-        <source>Running: %1</source>
-        <translation>正在运行：%1</translation>
-    </message>
-    <message>
-        <source>Player</source>
-        <translation>播放控制</translation>
     </message>
 </context>
 <context>
@@ -2102,6 +2001,41 @@ The last line was incomplete and is left out (%1).</source>
     </message>
 </context>
 <context>
+    <name>rdmalab::app::PredictionBox</name>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation>第 %1 步 · %2</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Right.&lt;/b&gt; You predicted “%1”; the device did exactly that.</source>
+        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 预测正确。&lt;/b&gt;你预测的是“%1”；设备正是这样做的。</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not what happened.&lt;/b&gt; You predicted “%1”; the device did “%2”.</source>
+        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 与实际不符。&lt;/b&gt;你预测的是“%1”；设备的实际结果是“%2”。</translation>
+    </message>
+    <message>
+        <source>No prediction made. The device did “%1”.</source>
+        <translation>没有做预测。设备的实际结果是“%1”。</translation>
+    </message>
+    <message>
+        <source>Predict first</source>
+        <translation>先预测</translation>
+    </message>
+    <message>
+        <source>Lock in and run ▷</source>
+        <translation>锁定并运行 ▷</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Run the step without a prediction (it counts as not made)</source>
+        <translation>不做预测直接运行这一步（记为未预测）</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::QpStateView</name>
     <message>
         <source>UC/UD: send error</source>
@@ -2122,6 +2056,72 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>  — last %1 set %2</source>
         <translation>  — 上一次 %1 设置了 %2</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::QuestionsPage</name>
+    <message>
+        <source>Question %1</source>
+        <translation>问题 %1</translation>
+    </message>
+    <message>
+        <source> (tick every right answer)</source>
+        <translation>（选出所有正确答案）</translation>
+    </message>
+    <message>
+        <source>Check my answer</source>
+        <translation>检查我的答案</translation>
+    </message>
+    <message>
+        <source>Questions (%1)</source>
+        <translation>问题（%1）</translation>
+    </message>
+    <message>
+        <source>Choose an answer first.</source>
+        <translation>请先选择一个答案。</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ Right.&lt;/b&gt;</source>
+        <translation>&lt;b style=&apos;color:#1b6e20&apos;&gt;✓ 回答正确。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not quite.&lt;/b&gt; The right answer: %1.</source>
+        <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 不完全对。&lt;/b&gt;正确答案：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::RecoveryBanner</name>
+    <message>
+        <source>The previous session (started %1, %2 events) ended without being closed: the app was killed or crashed. Its autosave keeps everything up to the last complete event: %3</source>
+        <translation>上一次会话（开始于 %1，%2 个事件）没有正常关闭就结束了：应用程序被终止或崩溃。它的自动保存文件保留了直到最后一个完整事件的全部内容：%3</translation>
+    </message>
+    <message>
+        <source>
+The last line was incomplete and is left out (%1).</source>
+        <translation>
+最后一行不完整，已略去（%1）。</translation>
+    </message>
+    <message>
+        <source>
+%1 more unfinished sessions after this one.</source>
+        <translation>
+在这之后还有 %1 个未结束的会话。</translation>
+    </message>
+    <message>
+        <source>Reopen</source>
+        <translation>重新打开</translation>
+    </message>
+    <message>
+        <source>Open the session as a replay of what was recorded before it ended</source>
+        <translation>把该会话作为回放打开，回放它结束前录下的内容</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>忽略</translation>
+    </message>
+    <message>
+        <source>Keep the file, but do not offer it again</source>
+        <translation>保留文件，但不再提示</translation>
     </message>
 </context>
 <context>
@@ -2264,6 +2264,33 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     <message>
         <source>Event</source>
         <translation>事件</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::TimelinePanel</name>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>所有类型</translation>
+    </message>
+    <message>
+        <source>Both sides</source>
+        <translation>双方</translation>
+    </message>
+    <message>
+        <source>A (requester)</source>
+        <translation>A（请求方）</translation>
+    </message>
+    <message>
+        <source>B (responder)</source>
+        <translation>B（响应方）</translation>
+    </message>
+    <message>
+        <source>Device-wide</source>
+        <translation>设备范围</translation>
     </message>
 </context>
 <context>
@@ -2442,70 +2469,7 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     </message>
 </context>
 <context>
-    <name>rdmalab::app::WorkbenchSession</name>
-    <message>
-        <source>The engine process is not running: use Engine &gt; Restart engine.</source>
-        <translation>引擎进程没有运行：请使用“引擎 &gt; 重启引擎”。</translation>
-    </message>
-    <message>
-        <source>The engine&apos;s answer to %1 is malformed: %2</source>
-        <translation>引擎对 %1 的应答格式错误：%2</translation>
-    </message>
-    <message>
-        <source>%1: expected %2, observed %3</source>
-        <translation>%1：预期 %2，观察到 %3</translation>
-    </message>
-</context>
-<context>
-    <name>rdmalab::app::WorkbenchWindow</name>
-    <message>
-        <source>rdmalab — Workbench</source>
-        <translation>rdmalab — 工作台</translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation>失败：%1</translation>
-    </message>
-    <message>
-        <source>Could not write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
-        <source>Saved the session as the lab %1 (rdmalab-cli lab run %1 replays it).</source>
-        <translation>已将本次会话保存为实验 %1（rdmalab-cli lab run %1 可重放它）。</translation>
-    </message>
-    <message>
-        <source>Reset all</source>
-        <translation>全部重置</translation>
-    </message>
-    <message>
-        <source>Destroys every object (QPs, CQs, regions, PDs, device), children first</source>
-        <translation>销毁所有对象（QP、CQ、内存区域、PD、设备），先销毁子对象</translation>
-    </message>
-    <message>
-        <source>Save as lab…</source>
-        <translation>另存为实验…</translation>
-    </message>
-    <message>
-        <source>Writes the steps done since the last reset as a lab file; its expectations are what the device did</source>
-        <translation>把上次重置以来完成的步骤写成一个实验文件；其中的预期就是设备实际的表现</translation>
-    </message>
-    <message>
-        <source>My workbench lab</source>
-        <translation>我的工作台实验</translation>
-    </message>
-    <message>
-        <source>Lab title</source>
-        <translation>实验标题</translation>
-    </message>
-    <message>
-        <source>Starting the engine…</source>
-        <translation>正在启动引擎…</translation>
-    </message>
-    <message>
-        <source>1 · The pair</source>
-        <translation>1 · 一对 QP</translation>
-    </message>
+    <name>rdmalab::app::WorkbenchControls</name>
     <message>
         <source>RC: acknowledged, every opcode; UC: no ACKs, no READ and no atomics</source>
         <translation>RC：有确认，支持所有操作码；UC：没有 ACK，不支持 READ 和原子操作</translation>
@@ -2537,10 +2501,6 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     <message>
         <source>Opens the device; for A and B a PD, a region, a CQ and a QP; connects the QPs (RESET → INIT → RTR → RTS). An existing pair is torn down first.</source>
         <translation>打开设备；为 A 和 B 各创建一个 PD、一个内存区域、一个 CQ 和一个 QP；连接两个 QP（RESET → INIT → RTR → RTS）。已有的一对会先被拆除。</translation>
-    </message>
-    <message>
-        <source>2 · Work request (ibv_post_send)</source>
-        <translation>2 · 工作请求 (ibv_post_send)</translation>
     </message>
     <message>
         <source>A → B</source>
@@ -2611,10 +2571,6 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
         <translation>投递发送</translation>
     </message>
     <message>
-        <source>3 · Receive and poll</source>
-        <translation>3 · 接收与轮询</translation>
-    </message>
-    <message>
         <source>A</source>
         <translation>A</translation>
     </message>
@@ -2651,10 +2607,6 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
         <translation>完成项</translation>
     </message>
     <message>
-        <source>4 · QP state (ibv_modify_qp)</source>
-        <translation>4 · QP 状态 (ibv_modify_qp)</translation>
-    </message>
-    <message>
         <source>Move the QP</source>
         <translation>迁移 QP</translation>
     </message>
@@ -2667,6 +2619,22 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
         <translation>目标状态</translation>
     </message>
     <message>
+        <source>1 · The pair</source>
+        <translation>1 · 一对 QP</translation>
+    </message>
+    <message>
+        <source>2 · Work request (ibv_post_send)</source>
+        <translation>2 · 工作请求 (ibv_post_send)</translation>
+    </message>
+    <message>
+        <source>3 · Receive and poll</source>
+        <translation>3 · 接收与轮询</translation>
+    </message>
+    <message>
+        <source>4 · QP state (ibv_modify_qp)</source>
+        <translation>4 · QP 状态 (ibv_modify_qp)</translation>
+    </message>
+    <message>
         <source>SGE list: “%1” is not OFFSET[:LENGTH]</source>
         <translation>SGE 列表：“%1”不是 OFFSET[:LENGTH]</translation>
     </message>
@@ -2677,6 +2645,68 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     <message>
         <source>%1: “%2” is not a number</source>
         <translation>%1：“%2”不是数字</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::WorkbenchSession</name>
+    <message>
+        <source>The engine process is not running: use Engine &gt; Restart engine.</source>
+        <translation>引擎进程没有运行：请使用“引擎 &gt; 重启引擎”。</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s answer to %1 is malformed: %2</source>
+        <translation>引擎对 %1 的应答格式错误：%2</translation>
+    </message>
+    <message>
+        <source>%1: expected %2, observed %3</source>
+        <translation>%1：预期 %2，观察到 %3</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::WorkbenchWindow</name>
+    <message>
+        <source>rdmalab — Workbench</source>
+        <translation>rdmalab — 工作台</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Saved the session as the lab %1 (rdmalab-cli lab run %1 replays it).</source>
+        <translation>已将本次会话保存为实验 %1（rdmalab-cli lab run %1 可重放它）。</translation>
+    </message>
+    <message>
+        <source>Reset all</source>
+        <translation>全部重置</translation>
+    </message>
+    <message>
+        <source>Destroys every object (QPs, CQs, regions, PDs, device), children first</source>
+        <translation>销毁所有对象（QP、CQ、内存区域、PD、设备），先销毁子对象</translation>
+    </message>
+    <message>
+        <source>Save as lab…</source>
+        <translation>另存为实验…</translation>
+    </message>
+    <message>
+        <source>Writes the steps done since the last reset as a lab file; its expectations are what the device did</source>
+        <translation>把上次重置以来完成的步骤写成一个实验文件；其中的预期就是设备实际的表现</translation>
+    </message>
+    <message>
+        <source>My workbench lab</source>
+        <translation>我的工作台实验</translation>
+    </message>
+    <message>
+        <source>Lab title</source>
+        <translation>实验标题</translation>
+    </message>
+    <message>
+        <source>Starting the engine…</source>
+        <translation>正在启动引擎…</translation>
     </message>
     <message>
         <source>Save the session as a lab</source>

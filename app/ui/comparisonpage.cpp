@@ -99,7 +99,48 @@ QTableWidgetItem* numberItem(const QString& text) {
 
 ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     setObjectName("comparisonPage");
+    buildHeader();
+    buildMeasuredBox();
+    buildLiteratureBox();
+    buildPhysicsBox();
 
+    // Measured figures on top, literature and physics floor below; the splitters let a reader give
+    // room to what they are reading, and every table scrolls on its own, so at 1280x800 nothing is cut.
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(literatureBox_);
+    bottom->addWidget(physicsBox_);
+    bottom->setStretchFactor(0, 11);
+    bottom->setStretchFactor(1, 9);
+    bottom->setChildrenCollapsible(false);
+    bottom->setSizes({11000, 9000}); // proportions; the splitter scales them to its width
+    auto* sections = new QSplitter(Qt::Vertical);
+    sections->addWidget(measuredBox_);
+    sections->addWidget(bottom);
+    sections->setStretchFactor(0, 5);
+    sections->setStretchFactor(1, 6);
+    sections->setChildrenCollapsible(false);
+    sections->setSizes({3000, 3900});
+    // Small enough for a 1024x768 screen (or a 1280x720 projector); the splitters give the rest.
+    measuredBox_->setMinimumHeight(120);
+    literatureBox_->setMinimumSize(300, 160);
+    physicsBox_->setMinimumSize(280, 160);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addWidget(titleLabel_);
+    layout->addWidget(deviceLabel_);
+    layout->addWidget(softwareDeviceLabel_);
+    layout->addWidget(sections, 1);
+
+    // Row heights follow the column widths (word-wrapped text), which change with the window.
+    for (QTableWidget* table : {comparisonTable_, literatureTable_})
+        connect(table->horizontalHeader(), &QHeaderView::sectionResized, this,
+                [this] { scheduleRowLayout(); });
+
+    retranslate();
+}
+
+void ComparisonPage::buildHeader() {
     titleLabel_ = new QLabel;
     titleLabel_->setObjectName("comparisonTitle");
     QFont titleFont = titleLabel_->font();
@@ -119,7 +160,9 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     softwareDeviceLabel_->setStyleSheet(
         "QLabel { background: #fff4ce; color: #3a2d00; border: 1px solid #d8b600; padding: 6px; }");
     softwareDeviceLabel_->hide();
+}
 
+void ComparisonPage::buildMeasuredBox() {
     // Measured: two rows per finished run, its figures and, spanning the table, its data path.
     measuredBox_ = new QGroupBox;
     measuredBox_->setObjectName("measuredBox");
@@ -143,7 +186,9 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
         comparisonTable_->setColumnWidth(column, width);
     auto* measuredLayout = new QVBoxLayout(measuredBox_);
     measuredLayout->addWidget(comparisonTable_);
+}
 
+void ComparisonPage::buildLiteratureBox() {
     // Literature: kept in its own box, never mixed with measured numbers.
     literatureBox_ = new QGroupBox;
     literatureBox_->setObjectName("literatureBox");
@@ -167,7 +212,9 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     auto* literatureLayout = new QVBoxLayout(literatureBox_);
     literatureLayout->addWidget(literatureNote_);
     literatureLayout->addWidget(literatureTable_, 1);
+}
 
+void ComparisonPage::buildPhysicsBox() {
     // Physics floor calculator.
     physicsBox_ = new QGroupBox;
     physicsBox_->setObjectName("physicsBox");
@@ -206,17 +253,7 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     measuredTimeLabel_->setObjectName("physicsMeasured");
     measuredTimeLabel_->setWordWrap(true);
     measuredTimeLabel_->setTextFormat(Qt::PlainText);
-    chart_ = new QChart;
-    chart_->setAnimationOptions(QChart::NoAnimation);
-    chart_->legend()->setAlignment(Qt::AlignBottom);
-    QFont legendFont = chart_->legend()->font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9); // three entries with values fit in one line
-    chart_->legend()->setFont(legendFont);
-    chart_->setMargins(QMargins(4, 4, 4, 4));
-    chartView_ = new QChartView(chart_);
-    chartView_->setObjectName("physicsChart");
-    chartView_->setRenderHint(QPainter::Antialiasing);
-    chartView_->setMinimumHeight(100);
+    buildPhysicsChart();
 
     auto* inputs = new QHBoxLayout;
     inputs->addWidget(rateLabel_);
@@ -235,41 +272,20 @@ ComparisonPage::ComparisonPage(QWidget* parent) : QWidget(parent) {
     connect(rateCombo_, &QComboBox::currentTextChanged, this, [this] { updatePhysicsFloor(); });
     connect(sizeSpin_, &QDoubleSpinBox::valueChanged, this, [this] { updatePhysicsFloor(); });
     connect(sizeUnitCombo_, &QComboBox::currentIndexChanged, this, [this] { updatePhysicsFloor(); });
+}
 
-    // Measured figures on top, literature and physics floor below; the splitters let a reader give
-    // room to what they are reading, and every table scrolls on its own, so at 1280x800 nothing is cut.
-    auto* bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(literatureBox_);
-    bottom->addWidget(physicsBox_);
-    bottom->setStretchFactor(0, 11);
-    bottom->setStretchFactor(1, 9);
-    bottom->setChildrenCollapsible(false);
-    bottom->setSizes({11000, 9000}); // proportions; the splitter scales them to its width
-    auto* sections = new QSplitter(Qt::Vertical);
-    sections->addWidget(measuredBox_);
-    sections->addWidget(bottom);
-    sections->setStretchFactor(0, 5);
-    sections->setStretchFactor(1, 6);
-    sections->setChildrenCollapsible(false);
-    sections->setSizes({3000, 3900});
-    // Small enough for a 1024x768 screen (or a 1280x720 projector); the splitters give the rest.
-    measuredBox_->setMinimumHeight(120);
-    literatureBox_->setMinimumSize(300, 160);
-    physicsBox_->setMinimumSize(280, 160);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(8, 8, 8, 8);
-    layout->addWidget(titleLabel_);
-    layout->addWidget(deviceLabel_);
-    layout->addWidget(softwareDeviceLabel_);
-    layout->addWidget(sections, 1);
-
-    // Row heights follow the column widths (word-wrapped text), which change with the window.
-    for (QTableWidget* table : {comparisonTable_, literatureTable_})
-        connect(table->horizontalHeader(), &QHeaderView::sectionResized, this,
-                [this] { scheduleRowLayout(); });
-
-    retranslate();
+void ComparisonPage::buildPhysicsChart() {
+    chart_ = new QChart;
+    chart_->setAnimationOptions(QChart::NoAnimation);
+    chart_->legend()->setAlignment(Qt::AlignBottom);
+    QFont legendFont = chart_->legend()->font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9); // three entries with values fit in one line
+    chart_->legend()->setFont(legendFont);
+    chart_->setMargins(QMargins(4, 4, 4, 4));
+    chartView_ = new QChartView(chart_);
+    chartView_->setObjectName("physicsChart");
+    chartView_->setRenderHint(QPainter::Antialiasing);
+    chartView_->setMinimumHeight(100);
 }
 
 QString ComparisonPage::tx(const QString& english, const QString& chinese) const {

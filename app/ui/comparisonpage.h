@@ -31,6 +31,16 @@ class ComparisonPage : public QWidget {
     QString language() const { return language_; }
 
   private:
+    /// The title, the device line and the software-device note.
+    void buildHeader();
+    /// The measured figures: two rows per finished run, its figures and its data path.
+    void buildMeasuredBox();
+    /// The literature's figures, in a box of their own.
+    void buildLiteratureBox();
+    /// The serialization-time floor: a link rate and a size, the floor, and the chart against what was
+    /// measured.
+    void buildPhysicsBox();
+    void buildPhysicsChart();
     QString tx(const QString& english, const QString& chinese) const;
     void retranslate();
     void fillDeviceLabels();

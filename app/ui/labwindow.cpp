@@ -2,7 +2,9 @@
 
 #include "qtstrings.h"
 
-#include "datapath/datapathview.h"
+#include "labpanels.h"
+#include "labquiz.h"
+#include "labstage/labstage.h"
 #include "language.h"
 
 #include "engineclient.h"
@@ -11,32 +13,20 @@
 #include "labreport.h"
 #include "labsession.h"
 #include "labstate.h"
-#include "memoryview.h"
-#include "qpstateview.h"
 #include "windowparts.h"
 #include "workbenchwindow.h"
 
-#include <QButtonGroup>
-#include <QCheckBox>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
-#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
-#include <QRadioButton>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QTreeView>
@@ -48,18 +38,6 @@
 namespace rdmalab::app {
 
 namespace {
-
-/// A parameter's default as the lab file gives it.
-QString defaultText(const labs::Value& v) {
-    switch (v.kind) {
-    case labs::Value::Kind::integer:
-        return v.unsigned_value ? QString::number(v.as_u64()) : QString::number(v.integer);
-    case labs::Value::Kind::boolean:
-        return v.boolean ? QStringLiteral("true") : QStringLiteral("false");
-    default:
-        return qs(v.text);
-    }
-}
 
 QString verdictMark(const QString& verdict) {
     if (verdict == QLatin1String("held")) return LabWindow::tr("✓ held");
@@ -96,6 +74,18 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
     retranslateUi();
     // Headless runs play to the end: predictions are skipped (they count as not made), never waited for.
     session_->setSkipPredictions(options_.autoplay);
+    connectSession();
+    headless_->setQuitWhenDone(options_.quitWhenDone);
+    connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { onFinished(false); });
+    if (options_.autoplay)
+        headless_->armDeadline(30 * 60 * 1000, QStringLiteral("the lab did not end within 30 minutes"));
+    connectEngine();
+    engine_->start();
+    openFromOptions(curriculum, user);
+    fitToScreen(this, QSize(1280, 800));
+}
+
+void LabWindow::connectSession() {
     connect(session_, &LabSession::labStarted, this, [this] {
         lastPredicted_ = -1;
         buildQuestions();
@@ -130,9 +120,7 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
         catchUpTimer_->stop();
         unshownStep_ = -1;
         unshownEvents_.clear();
-        dataPath_->resetScene();
-        qpView_->setState(session_->state());
-        memoryView_->setState(session_->state());
+        stage_->clear(session_->state());
     });
     connect(session_, &LabSession::eventsApplied, this, [this](const std::vector<TraceEvent>& events) {
         unshownEvents_.insert(unshownEvents_.end(), events.begin(), events.end());
@@ -152,10 +140,9 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
             onFinished(false);
         }
     });
-    headless_->setQuitWhenDone(options_.quitWhenDone);
-    connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { onFinished(false); });
-    if (options_.autoplay)
-        headless_->armDeadline(30 * 60 * 1000, QStringLiteral("the lab did not end within 30 minutes"));
+}
+
+void LabWindow::connectEngine() {
     // A lab starts once the engine process runs (commands sent before are refused).
     // A lab starts once the engine has said which devices it sees: a lab that needs a device is not
     // started where there is none (the room lacks it; the student did nothing wrong).
@@ -194,7 +181,9 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
             onFinished(false);
         }
     });
-    engine_->start();
+}
+
+void LabWindow::openFromOptions(const QString& curriculum, const QString& user) {
     if (!options_.lab.isEmpty()) {
         if (!selectLab(options_.lab)) {
             status_->setText(tr("No lab '%1' in %2 or %3").arg(options_.lab, curriculum, user));
@@ -214,7 +203,6 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
                 return options_.screenshot.isEmpty() || saveScreenshot(grab().toImage(), options_.screenshot);
             });
         });
-    fitToScreen(this, QSize(1280, 800));
 }
 
 LabWindow::~LabWindow() {
@@ -233,66 +221,39 @@ int LabWindow::headlessStatus() const {
 void LabWindow::buildUi() {
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->setObjectName(QStringLiteral("labSplitter"));
-
     // The browser: chapters and labs, and the files that did not load.
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    tree_ = new QTreeView;
-    tree_->setObjectName(QStringLiteral("labTree"));
-    tree_->setModel(catalog_);
-    tree_->setUniformRowHeights(true);
-    tree_->header()->setSectionResizeMode(LabCatalog::TitleColumn, QHeaderView::Stretch);
-    tree_->header()->setStretchLastSection(false);
-    for (int row = 0; row < catalog_->rowCount(); ++row)
-        tree_->setFirstColumnSpanned(row, QModelIndex(), true); // a chapter's title uses the whole row
-    tree_->expandAll();
-    tree_->resizeColumnToContents(LabCatalog::LevelColumn);
-    tree_->resizeColumnToContents(LabCatalog::MinutesColumn);
-    tree_->resizeColumnToContents(LabCatalog::ProgressColumn);
-    leftLayout->addWidget(tree_);
-    errors_ = new QLabel;
-    errors_->setObjectName(QStringLiteral("labErrors"));
-    errors_->setWordWrap(true);
-    errors_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    errors_->setStyleSheet(QStringLiteral("background: #fff3b0; color: #000; padding: 4px;"));
-    leftLayout->addWidget(errors_);
-    // One row per file that did not load, each with its reason, in a list of bounded height: a folder of
-    // thousands of bad files scrolls instead of making the window thousands of pixels tall.
-    errorList_ = new QListWidget;
-    errorList_->setObjectName(QStringLiteral("labErrorList"));
-    errorList_->setMaximumHeight(errorList_->fontMetrics().height() * 6 + 8);
-    errorList_->setWordWrap(false);
-    errorList_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    leftLayout->addWidget(errorList_);
-    showLoadErrors();
-    splitter->addWidget(left);
+    auto* browser = new LabBrowser(catalog_);
+    tree_ = browser->tree();
+    splitter->addWidget(browser);
+    splitter->addWidget(buildLabPanel());
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({420, 860});
+    setCentralWidget(splitter);
 
+    status_ = new QLabel;
+    status_->setObjectName(QStringLiteral("labStatus"));
+    statusBar()->addWidget(status_, 1);
+    connectControls();
+    updateButtons();
+}
+
+QWidget* LabWindow::buildLabPanel() {
     // The lab: its description, parameters and controls; its steps; the selected step.
     auto* right = new QWidget;
     auto* rightLayout = new QVBoxLayout(right);
     autosaveWarning_ = makeAutosaveWarning();
     rightLayout->addWidget(autosaveWarning_);
-    header_ = new QLabel(tr("Choose a lab on the left."));
-    header_->setObjectName(QStringLiteral("labHeader"));
-    header_->setWordWrap(true);
-    header_->setTextFormat(Qt::RichText);
-    rightLayout->addWidget(header_);
-    auto* parameters = new QWidget;
-    parameters->setObjectName(QStringLiteral("labParameters"));
-    parameterForm_ = new QFormLayout(parameters);
-    rightLayout->addWidget(parameters);
-    auto* seedRow = new QFormLayout;
-    seed_ = new QLineEdit;
-    seed_->setObjectName(QStringLiteral("labSeed"));
-    seed_->setPlaceholderText(tr("a name or number: varying parameters are drawn from it"));
-    seed_->setToolTip(tr("Per-student variation: the same seed always gives the same values, a neighbour's "
-                         "seed others. Values typed above still win."));
-    seed_->setText(options_.seed);
-    auto* studentLabel = new QLabel(tr("Student"));
-    studentLabel->setObjectName(QStringLiteral("labStudentLabel"));
-    seedRow->addRow(studentLabel, seed_);
-    rightLayout->addLayout(seedRow);
+    form_ = new LabForm(options_.seed);
+    rightLayout->addWidget(form_);
+    rightLayout->addLayout(buildButtons());
+    // Predict first: the next step's question, answered and locked in before the step runs.
+    predict_ = new PredictionBox(session_);
+    rightLayout->addWidget(predict_);
+    rightLayout->addWidget(buildRun(), 1);
+    return right;
+}
+
+QHBoxLayout* LabWindow::buildButtons() {
     auto* buttons = new QHBoxLayout;
     start_ = new QPushButton(tr("Start"));
     start_->setObjectName(QStringLiteral("labStart"));
@@ -312,53 +273,10 @@ void LabWindow::buildUi() {
     for (auto* b : {start_, step_, play_, reset_, export_, troubleshoot_})
         buttons->addWidget(b);
     buttons->addStretch(1);
-    rightLayout->addLayout(buttons);
+    return buttons;
+}
 
-    // Predict first: the next step's question, answered and locked in before the step runs.
-    predict_ = new QGroupBox;
-    predict_->setObjectName(QStringLiteral("labPredict"));
-    auto* predictLayout = new QVBoxLayout(predict_);
-    predictQuestion_ = new QLabel;
-    predictQuestion_->setObjectName(QStringLiteral("labPredictQuestion"));
-    predictQuestion_->setWordWrap(true);
-    predictLayout->addWidget(predictQuestion_);
-    predictChoices_ = new QWidget;
-    auto* choicesLayout = new QVBoxLayout(predictChoices_);
-    choicesLayout->setContentsMargins(12, 0, 0, 0);
-    predictLayout->addWidget(predictChoices_);
-    predictGroup_ = new QButtonGroup(this);
-    auto* predictButtons = new QHBoxLayout;
-    lockIn_ = new QPushButton;
-    lockIn_->setObjectName(QStringLiteral("labLockIn"));
-    skipPredict_ = new QPushButton;
-    skipPredict_->setObjectName(QStringLiteral("labSkipPrediction"));
-    predictButtons->addWidget(lockIn_);
-    predictButtons->addWidget(skipPredict_);
-    predictButtons->addStretch(1);
-    predictLayout->addLayout(predictButtons);
-    predictResult_ = new QLabel;
-    predictResult_->setObjectName(QStringLiteral("labPredictResult"));
-    predictResult_->setWordWrap(true);
-    predictResult_->setTextFormat(Qt::RichText);
-    predictLayout->addWidget(predictResult_);
-    predict_->hide();
-    rightLayout->addWidget(predict_);
-    connect(predictGroup_, &QButtonGroup::buttonClicked, this, [this] { updateButtons(); });
-    connect(lockIn_, &QPushButton::clicked, this, [this] {
-        const auto* chosen = predictGroup_->checkedButton();
-        if (!chosen || !session_->needsPrediction()) return;
-        session_->lockPrediction(chosen->property("value").toString());
-        session_->step(); // the answer is locked in: the real step runs
-        updatePrediction();
-        updateButtons();
-    });
-    connect(skipPredict_, &QPushButton::clicked, this, [this] {
-        session_->skipPrediction();
-        session_->step();
-        updatePrediction();
-        updateButtons();
-    });
-
+QWidget* LabWindow::buildRun() {
     auto* runSplitter = new QSplitter(Qt::Horizontal);
     // A tree view drawn as a list: QListView lays out every row again on each changed row, which makes
     // a long lab quadratic; with uniform row heights a tree view repaints only the row that changed.
@@ -372,21 +290,10 @@ void LabWindow::buildUi() {
     runSplitter->addWidget(steps_);
     auto* detail = new QSplitter(Qt::Vertical);
     // The step as the device did it: drawn from the run's events (observed solid, illustrated dashed).
-    auto* pictures = new QTabWidget;
-    pictures->setObjectName(QStringLiteral("labPictures"));
-    dataPath_ = new DataPathView;
+    stage_ = new LabStage(LabStage::Arrangement::Tabs);
     // Headless runs screenshot the end of the lab: the final picture at once, not an animation behind.
-    if (options_.autoplay) dataPath_->setAnimationSpeed(0);
-    pictures->addTab(dataPath_, tr("Data path"));
-    auto* objects = new QWidget;
-    auto* objectsRow = new QHBoxLayout(objects);
-    objectsRow->setContentsMargins(0, 0, 0, 0);
-    qpView_ = new QpStateView;
-    memoryView_ = new MemoryView;
-    objectsRow->addWidget(qpView_, 1);
-    objectsRow->addWidget(memoryView_, 1);
-    pictures->addTab(objects, tr("QP states · memory"));
-    detail->addWidget(pictures);
+    if (options_.autoplay) stage_->setAnimationSpeed(0);
+    detail->addWidget(stage_);
     auto* explanation = new QSplitter(Qt::Horizontal);
     stepText_ = new QTextBrowser;
     stepText_->setObjectName(QStringLiteral("labStepText"));
@@ -402,18 +309,16 @@ void LabWindow::buildUi() {
     detail->addWidget(explanation);
     runSplitter->addWidget(detail);
     runSplitter->setStretchFactor(1, 2);
-    rightLayout->addWidget(runSplitter, 1);
-    splitter->addWidget(right);
-    splitter->setStretchFactor(1, 2);
-    splitter->setSizes({420, 860});
     runSplitter->setSizes({260, 600});
     detail->setSizes({380, 220});
-    setCentralWidget(splitter);
+    return runSplitter;
+}
 
-    status_ = new QLabel;
-    status_->setObjectName(QStringLiteral("labStatus"));
-    statusBar()->addWidget(status_, 1);
-
+void LabWindow::connectControls() {
+    connect(predict_, &PredictionBox::stepSent, this, [this] {
+        updatePrediction();
+        updateButtons();
+    });
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] { showLab(); });
     connect(steps_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { showStep(current.row()); });
@@ -450,7 +355,6 @@ void LabWindow::buildUi() {
         verdicts_->clear();
         updateButtons();
     });
-    updateButtons();
 }
 
 bool LabWindow::selectLab(const QString& id) {
@@ -463,9 +367,7 @@ bool LabWindow::selectLab(const QString& id) {
 
 void LabWindow::showLab() {
     const labs::Lab* lab = catalog_->lab(tree_->currentIndex());
-    while (parameterForm_->rowCount() > 0)
-        parameterForm_->removeRow(0);
-    parameterEdits_.clear();
+    form_->showLab(lab, options_.language.toStdString());
     if (!lab) return;
     selectedId_ = qs(lab->id);
     // The engine finds the curriculum's labs by id; a lab from elsewhere (the user's folder, Open lab…) by
@@ -474,45 +376,16 @@ void LabWindow::showLab() {
     selectedFile_ = file;
     troubleshoot_->setVisible(lab->troubleshooting());
     selectedLab_ = file.startsWith(curriculum_ + QLatin1Char('/')) ? selectedId_ : file;
-    const std::string language = options_.language.toStdString();
-    QStringList objectives;
-    for (const auto& o : lab->objectives)
-        objectives << QStringLiteral("<li>%1</li>").arg(qs(o.get(language)).toHtmlEscaped());
-    header_->setText(QStringLiteral("<h3>%1</h3><p>%2 · %3 · %4</p><ul>%5</ul>")
-                         .arg(qs(lab->title.get(language)).toHtmlEscaped(),
-                              tr("chapter %1").arg(lab->chapter), LabCatalog::levelName(qs(lab->level)),
-                              tr("%1 minutes").arg(lab->minutes), objectives.join(QString())));
-    for (const auto& p : lab->parameters) {
-        auto* edit = new QLineEdit;
-        edit->setObjectName(QStringLiteral("labParameter_") + qs(p.name));
-        edit->setProperty("parameter", qs(p.name));
-        edit->setPlaceholderText(defaultText(p.default_value));
-        QString range;
-        if (p.min && p.max) range = tr(" (%1 to %2)").arg(*p.min).arg(*p.max);
-        if (!p.choices.empty()) {
-            QStringList choices;
-            for (const auto& c : p.choices)
-                choices << qs(c);
-            range = tr(" (one of %1)").arg(choices.join(QStringLiteral(", ")));
-        }
-        edit->setToolTip(qs(p.text.get(language)) + range);
-        parameterForm_->addRow(qs(p.name), edit);
-        parameterEdits_ << edit;
-    }
     updateButtons();
 }
 
 void LabWindow::startSelected() {
     if (selectedId_.isEmpty() || session_->busy()) return;
-    QMap<QString, QString> values;
-    for (auto* edit : parameterEdits_)
-        if (!edit->text().trimmed().isEmpty())
-            values[edit->property("parameter").toString()] = edit->text().trimmed();
     stepText_->clear();
     verdicts_->clear();
     status_->setText(tr("Preparing %1 on the device…").arg(selectedId_));
     autosave_.restart(); // a new run, a new file
-    session_->start(selectedLab_, values, options_.language, seed_->text().trimmed());
+    session_->start(selectedLab_, form_->values(), options_.language, form_->seed());
     updateButtons();
 }
 
@@ -522,9 +395,7 @@ void LabWindow::catchUp() {
     if (!unshownEvents_.empty()) {
         std::vector<TraceEvent> events;
         events.swap(unshownEvents_);
-        dataPath_->showEvents(events, session_->state());
-        qpView_->setState(session_->state());
-        memoryView_->setState(session_->state());
+        stage_->showEvents(events, session_->state());
     }
     if (unshownStep_ >= 0 && unshownStep_ < session_->rowCount()) {
         const int index = unshownStep_;
@@ -586,8 +457,7 @@ void LabWindow::updateButtons() {
                               "the engine in the SoftRoCE VM.")
                          : noDeviceFix_));
     step_->setEnabled(running && !busy && !session_->playing() && !session_->needsPrediction());
-    lockIn_->setEnabled(session_->needsPrediction() && !busy && predictGroup_->checkedButton());
-    skipPredict_->setEnabled(session_->needsPrediction() && !busy);
+    predict_->updateButtons();
     play_->setEnabled(running);
     play_->setText(session_->playing() ? tr("❚❚ Pause") : tr("▶ Play"));
     reset_->setEnabled(session_->started() && !busy);
@@ -605,140 +475,24 @@ QString LabWindow::exportReport(const QString& path) {
     QMap<QString, QString> defaults;
     if (const labs::Lab* lab = catalog_->lab(catalog_->indexOf(session_->labId())))
         for (const auto& p : lab->parameters)
-            defaults[qs(p.name)] = defaultText(p.default_value);
+            defaults[qs(p.name)] = parameterDefaultText(p.default_value);
     return writeLabReport(path, *session_, defaults);
 }
 
 void LabWindow::updatePrediction() {
-    const bool open = session_->needsPrediction();
-    const int next = session_->nextStep();
-    if (open && predictShown_ != next) {
-        // A new question: fresh choices.
-        const auto& p = session_->row(next).prediction;
-        for (auto* b : predictGroup_->buttons()) {
-            predictGroup_->removeButton(b);
-            delete b;
-        }
-        for (const auto& c : p.choices) {
-            auto* radio = new QRadioButton(c.text);
-            radio->setObjectName(QStringLiteral("labPredictChoice_") + c.value);
-            radio->setProperty("value", c.value);
-            predictGroup_->addButton(radio);
-            predictChoices_->layout()->addWidget(radio);
-        }
-        predictQuestion_->setText(tr("Step %1 · %2").arg(next + 1).arg(p.question));
-        predictShown_ = next;
-    }
-    predictQuestion_->setVisible(open);
-    predictChoices_->setVisible(open);
-    lockIn_->setVisible(open);
-    skipPredict_->setVisible(open);
-    // The verdict on the last prediction, until the next step runs.
-    QString verdict;
-    if (lastPredicted_ >= 0 && lastPredicted_ == next - 1) {
-        const auto& p = session_->row(lastPredicted_).prediction;
-        if (p.marked())
-            verdict =
-                (p.right() ? tr("<b style='color:#1b6e20'>✓ Right.</b> You predicted “%1”; the device did "
-                                "exactly that.")
-                                 .arg(p.choiceText(p.chosen).toHtmlEscaped())
-                           : tr("<b style='color:#b00020'>✗ Not what happened.</b> You predicted “%1”; "
-                                "the device did “%2”.")
-                                 .arg(p.choiceText(p.chosen).toHtmlEscaped(),
-                                      p.choiceText(p.answer).toHtmlEscaped()));
-        else if (!p.answer.isEmpty())
-            verdict =
-                tr("No prediction made. The device did “%1”.").arg(p.choiceText(p.answer).toHtmlEscaped());
-        if (!verdict.isEmpty() && !p.why.isEmpty()) verdict += QStringLiteral("<br>") + p.why.toHtmlEscaped();
-        if (!verdict.isEmpty())
-            verdict = tr("Step %1 · %2").arg(lastPredicted_ + 1).arg(p.question.toHtmlEscaped()) +
-                      QStringLiteral("<br>") + verdict;
-    }
-    predictResult_->setText(verdict);
-    predictResult_->setVisible(!verdict.isEmpty());
-    predict_->setVisible(open || !verdict.isEmpty());
+    predict_->refresh(lastPredicted_);
 }
 
 void LabWindow::buildQuestions() {
-    auto* pictures = findChild<QTabWidget*>(QStringLiteral("labPictures"));
-    if (auto* old = findChild<QScrollArea*>(QStringLiteral("labQuestions"))) {
-        pictures->removeTab(pictures->indexOf(old));
-        old->deleteLater();
+    if (questions_) {
+        stage_->tabs()->removeTab(stage_->tabs()->indexOf(questions_));
+        questions_->deleteLater();
+        questions_ = nullptr;
     }
-    const auto& questions = session_->questions();
-    if (questions.empty()) return;
-    auto* area = new QScrollArea;
-    area->setObjectName(QStringLiteral("labQuestions"));
-    area->setWidgetResizable(true);
-    auto* page = new QWidget;
-    auto* layout = new QVBoxLayout(page);
-    for (int i = 0; i < static_cast<int>(questions.size()); ++i) {
-        const auto& q = questions[static_cast<std::size_t>(i)];
-        auto* box = new QGroupBox(tr("Question %1").arg(i + 1));
-        auto* boxLayout = new QVBoxLayout(box);
-        auto* text = new QLabel(q.text + (q.multiple ? tr(" (tick every right answer)") : QString()));
-        text->setWordWrap(true);
-        boxLayout->addWidget(text);
-        auto* group = new QButtonGroup(box);
-        group->setExclusive(!q.multiple);
-        for (int c = 0; c < q.choices.size(); ++c) {
-            QAbstractButton* choice = q.multiple
-                                          ? static_cast<QAbstractButton*>(new QCheckBox(q.choices.at(c)))
-                                          : new QRadioButton(q.choices.at(c));
-            choice->setObjectName(QStringLiteral("labQuestion%1Choice%2").arg(i + 1).arg(c + 1));
-            group->addButton(choice, c);
-            boxLayout->addWidget(choice);
-        }
-        auto* check = new QPushButton(tr("Check my answer"));
-        check->setObjectName(QStringLiteral("labQuestion%1Check").arg(i + 1));
-        check->setEnabled(false); // after the last step
-        boxLayout->addWidget(check, 0, Qt::AlignLeft);
-        auto* result = new QLabel;
-        result->setObjectName(QStringLiteral("labQuestion%1Result").arg(i + 1));
-        result->setWordWrap(true);
-        result->setTextFormat(Qt::RichText);
-        result->hide();
-        boxLayout->addWidget(result);
-        connect(check, &QPushButton::clicked, this, [this, i] { checkQuestion(i); });
-        layout->addWidget(box);
-    }
-    layout->addStretch(1);
-    area->setWidget(page);
-    pictures->addTab(area, tr("Questions (%1)").arg(questions.size()));
-}
-
-void LabWindow::checkQuestion(int index) {
-    auto* check = findChild<QPushButton*>(QStringLiteral("labQuestion%1Check").arg(index + 1));
-    auto* result = findChild<QLabel*>(QStringLiteral("labQuestion%1Result").arg(index + 1));
-    if (!check || !result) return;
-    QList<int> chosen;
-    const auto& q = session_->questions().at(static_cast<std::size_t>(index));
-    for (int c = 0; c < q.choices.size(); ++c)
-        if (auto* b = findChild<QAbstractButton*>(
-                QStringLiteral("labQuestion%1Choice%2").arg(index + 1).arg(c + 1));
-            b && b->isChecked())
-            chosen << c;
-    if (chosen.isEmpty()) {
-        result->setText(tr("Choose an answer first."));
-        result->show();
-        return;
-    }
-    const bool right = session_->answerQuestion(index, chosen);
-    QStringList rightChoices;
-    for (const int c : q.correct)
-        rightChoices << q.choices.at(c).toHtmlEscaped();
-    QString text = right ? tr("<b style='color:#1b6e20'>✓ Right.</b>")
-                         : tr("<b style='color:#b00020'>✗ Not quite.</b> The right answer: %1.")
-                               .arg(rightChoices.join(QStringLiteral("; ")));
-    if (!q.explanation.isEmpty()) text += QStringLiteral("<br>") + q.explanation.toHtmlEscaped();
-    result->setText(text);
-    result->show();
-    check->setEnabled(false);
-    for (int c = 0; c < q.choices.size(); ++c)
-        if (auto* b = findChild<QAbstractButton*>(
-                QStringLiteral("labQuestion%1Choice%2").arg(index + 1).arg(c + 1)))
-            b->setEnabled(false);
-    recordProgress();
+    if (session_->questions().empty()) return;
+    questions_ = new QuestionsPage(session_);
+    connect(questions_, &QuestionsPage::answered, this, &LabWindow::recordProgress);
+    stage_->tabs()->addTab(questions_, questions_->title());
 }
 
 void LabWindow::recordProgress() {
@@ -747,18 +501,6 @@ void LabWindow::recordProgress() {
                           session_->brokenCount());
     catalog_->setAnswers(session_->labId(), session_->predictionsRight(), session_->predictionsMade(),
                          session_->questionsRight(), static_cast<int>(session_->questions().size()));
-}
-
-void LabWindow::showLoadErrors() {
-    const QStringList& errors = catalog_->errors();
-    errors_->setVisible(!errors.isEmpty());
-    errorList_->setVisible(!errors.isEmpty());
-    errors_->setText(tr("These lab files did not load (%1):").arg(errors.size()));
-    constexpr int kShown = 500; // enough to find one's own; the rest are counted
-    errorList_->clear();
-    for (int i = 0; i < std::min<int>(kShown, static_cast<int>(errors.size())); ++i)
-        errorList_->addItem(errors.at(i));
-    if (errors.size() > kShown) errorList_->addItem(tr("… and %1 more").arg(errors.size() - kShown));
 }
 
 void LabWindow::autosave(const std::vector<TraceEvent>& events) {
@@ -778,14 +520,10 @@ void LabWindow::onFinished(bool allHeld) {
     if (session_->done() && !session_->labId().isEmpty()) {
         recordProgress();
         // The questions open now that the device has shown everything they ask about.
-        for (int i = 1; auto* check = findChild<QPushButton*>(QStringLiteral("labQuestion%1Check").arg(i));
-             ++i)
-            check->setEnabled(true);
-        if (!options_.autoplay)
-            if (auto* questions = findChild<QScrollArea*>(QStringLiteral("labQuestions"))) {
-                auto* pictures = findChild<QTabWidget*>(QStringLiteral("labPictures"));
-                pictures->setCurrentWidget(questions);
-            }
+        if (questions_) {
+            questions_->open();
+            if (!options_.autoplay) stage_->tabs()->setCurrentWidget(questions_);
+        }
     }
     status_->setText(status_->text() +
                      (allHeld ? tr(" · every expectation held") : tr(" · NOT every expectation held")));
@@ -811,35 +549,19 @@ void LabWindow::changeEvent(QEvent* event) {
 void LabWindow::retranslateUi() {
     setWindowTitle(tr("rdmalab — Labs"));
     if (auto* menu = findChild<QMenu*>(QStringLiteral("labViewMenu"))) menu->setTitle(tr("&View"));
-    if (selectedId_.isEmpty()) header_->setText(tr("Choose a lab on the left."));
-    seed_->setPlaceholderText(tr("a name or number: varying parameters are drawn from it"));
-    seed_->setToolTip(tr("Per-student variation: the same seed always gives the same values, a neighbour's "
-                         "seed others. Values typed above still win."));
-    if (auto* student = findChild<QLabel*>(QStringLiteral("labStudentLabel")))
-        student->setText(tr("Student"));
     start_->setText(tr("Start"));
     step_->setText(tr("Step ▷"));
     reset_->setText(tr("⟲ Reset"));
     export_->setText(tr("Export report…"));
-    predict_->setTitle(tr("Predict first"));
     troubleshoot_->setText(tr("Fix it yourself in the workbench…"));
     troubleshoot_->setToolTip(
         tr("Builds this lab's broken set-up in the workbench; find what is wrong, fix it, "
            "and let the lab check your fix. Start here runs the reference fix instead."));
-    lockIn_->setText(tr("Lock in and run ▷"));
-    skipPredict_->setText(tr("Skip"));
-    skipPredict_->setToolTip(tr("Run the step without a prediction (it counts as not made)"));
     export_->setToolTip(tr("Write an HTML report of this run: device, date, parameters, every step and "
                            "expectation, and the trace"));
     verdicts_->setHeaderLabels({tr("Verdict"), tr("Expectation"), tr("Observed")});
-    if (auto* pictures = findChild<QTabWidget*>(QStringLiteral("labPictures"))) {
-        pictures->setTabText(0, tr("Data path"));
-        pictures->setTabText(1, tr("QP states · memory"));
-        if (auto* questions = findChild<QScrollArea*>(QStringLiteral("labQuestions")))
-            pictures->setTabText(pictures->indexOf(questions),
-                                 tr("Questions (%1)").arg(session_->questions().size()));
-    }
-    showLoadErrors();
+    // The stage names its own tabs; the questions' tab is this window's.
+    if (questions_) stage_->tabs()->setTabText(stage_->tabs()->indexOf(questions_), questions_->title());
     updateButtons();
 }
 

@@ -11,12 +11,8 @@
 #include <optional>
 #include <vector>
 
-class QButtonGroup;
-class QFormLayout;
-class QGroupBox;
+class QHBoxLayout;
 class QLabel;
-class QLineEdit;
-class QListWidget;
 class QPushButton;
 class QTextBrowser;
 class QTimer;
@@ -25,13 +21,14 @@ class QTreeWidget;
 
 namespace rdmalab::app {
 
-class DataPathView;
 class EngineClient;
-class MemoryView;
-class QpStateView;
 class HeadlessRun;
 class LabCatalog;
+class LabForm;
 class LabSession;
+class LabStage;
+class PredictionBox;
+class QuestionsPage;
 
 struct LabWindowOptions {
     QString lab;           ///< lab to select (and start) at once, by id
@@ -74,6 +71,17 @@ class LabWindow : public QMainWindow {
     /// Sets every fixed text of the window in the current language (QEvent::LanguageChange).
     void retranslateUi();
     void buildUi();
+    /// The selected lab: its description, parameters and controls, the prediction box, and its run.
+    QWidget* buildLabPanel();
+    QHBoxLayout* buildButtons();
+    /// The run: its steps beside the stage over the selected step's text and verdicts.
+    QWidget* buildRun();
+    void connectControls();
+    void connectSession();
+    void connectEngine();
+    /// --lab ID selects the lab (and --autoplay plays it once the engine is ready); with --quit and nothing
+    /// to play, the window's screenshot ends the run.
+    void openFromOptions(const QString& curriculum, const QString& user);
     void showLab();
     void showStep(int index);
     /// Brings the step list, texts and pictures up to the last step run. While the lab plays this runs once
@@ -85,15 +93,12 @@ class LabWindow : public QMainWindow {
     /// engine sees an ACTIVE port. False until the engine has answered `devices`.
     bool roomCanRunSelected() const;
     void onFinished(bool allHeld);
-    /// The catalog's load errors in the error list (hidden when there are none).
-    void showLoadErrors();
     /// Appends a live run's events to its autosave; a failure shows once, and the run stays in memory.
     void autosave(const std::vector<rdmalab::TraceEvent>& events);
     /// The predict box: the next step's open question, and the verdict on the last prediction.
     void updatePrediction();
     /// The Questions tab for the lab just started (removed when it has none).
     void buildQuestions();
-    void checkQuestion(int index);
     /// Records the run's finish, predictions and answers in the browser's progress marks.
     void recordProgress();
 
@@ -102,19 +107,12 @@ class LabWindow : public QMainWindow {
     LabCatalog* catalog_;
     LabSession* session_;
     HeadlessRun* headless_;
-    QTreeView* tree_ = nullptr;
-    QLabel* errors_ = nullptr;         ///< "These lab files did not load (N):"
-    QListWidget* errorList_ = nullptr; ///< each file that did not load, with its reason
-    QLabel* header_ = nullptr;
-    QFormLayout* parameterForm_ = nullptr;
-    QList<QLineEdit*> parameterEdits_;
-    QLineEdit* seed_ = nullptr;
+    QTreeView* tree_ = nullptr; ///< the browser's chapters and labs
+    LabForm* form_ = nullptr;   ///< the selected lab, its parameters and the student's seed
     QTreeView* steps_ = nullptr;
     QTextBrowser* stepText_ = nullptr;
     QTreeWidget* verdicts_ = nullptr;
-    DataPathView* dataPath_ = nullptr;
-    QpStateView* qpView_ = nullptr;
-    MemoryView* memoryView_ = nullptr;
+    LabStage* stage_ = nullptr; ///< the picture, the QP states and the memory, on tabs
     QLabel* status_ = nullptr;
     QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;
     QPushButton* troubleshoot_ = nullptr; ///< a troubleshooting lab: fix it yourself in the workbench
@@ -123,14 +121,9 @@ class LabWindow : public QMainWindow {
     /// runs), so a killed window loses nothing: the main window offers it at the next start.
     SessionAutosave autosave_{SessionAutosave::defaultDirectory(), QStringLiteral("lab-")};
     QLabel* autosaveWarning_ = nullptr;
-    QGroupBox* predict_ = nullptr;
-    QLabel* predictQuestion_ = nullptr;
-    QWidget* predictChoices_ = nullptr;
-    QButtonGroup* predictGroup_ = nullptr;
-    QPushButton *lockIn_ = nullptr, *skipPredict_ = nullptr;
-    QLabel* predictResult_ = nullptr;
-    int predictShown_ = -1;  ///< the step whose question the box shows
-    int lastPredicted_ = -1; ///< the last step run that asked a prediction
+    PredictionBox* predict_ = nullptr;
+    int lastPredicted_ = -1;             ///< the last step run that asked a prediction
+    QuestionsPage* questions_ = nullptr; ///< the lab's questions, on a tab of the stage; null: none
     static constexpr int kCatchUpMs = 40;
     QTimer* catchUpTimer_ = nullptr;
     int unshownStep_ = -1;                           ///< the last step run, when the window has not shown it

@@ -6,14 +6,17 @@
 
 #include "benchwindow.h"
 #include "chartexport.h"
-#include "datapathview.h"
+#include "devicepanel.h"
 #include "enginebanner.h"
-#include "enginehostdialog.h"
 #include "headlessrun.h"
 #include "inspector.h"
+#include "labstage/labstage.h"
 #include "language.h"
+#include "lessontoolbars.h"
 #include "memoryview.h"
 #include "qpstateview.h"
+#include "recoverybanner.h"
+#include "timelinepanel.h"
 #include "tracefile.h"
 #include "windowparts.h"
 
@@ -21,24 +24,18 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QCoreApplication>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
-#include <QFontMetrics>
 #include <QFrame>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPlainTextEdit>
-#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QResizeEvent>
@@ -47,15 +44,10 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStackedWidget>
-#include <QStandardPaths>
 #include <QStatusBar>
-#include <QStyle>
-#include <QTableView>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace rdmalab::app {
@@ -92,7 +84,6 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
       filter_(new TimelineFilter(this)), headless_(new HeadlessRun(3, this)), language_(options.language) {
     setObjectName("mainWindow");
     if (options_.engineHost) engine_->setHost(*options_.engineHost, options_.vm, options_.ssh);
-    currentSsh_ = engine_->sshOptions();
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
     filter_->setSourceModel(timeline_);
     controller_->setWaitForAnimations(true);
@@ -101,7 +92,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     retranslateUi();
     connect(Language::instance(), &Language::changed, this, &MainWindow::setLessonLanguage);
     if (options_.replayFile.isEmpty() && !options_.lesson.isEmpty() &&
-        lessonCombo_->findData(options_.lesson) < 0) {
+        !toolBars_->hasLesson(options_.lesson)) {
         // A misspelt --lesson must not silently run another lesson.
         QStringList ids;
         for (const auto& l : lessons_)
@@ -139,7 +130,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(controller_, &LessonController::eventsReady, this, &MainWindow::onEventsReady);
     connect(controller_, &LessonController::stateReset, this, [this] {
         timeline_->clear();
-        dataPathView_->resetScene();
+        stage_->clearPicture();
         selectedSeq_.reset();
     });
     connect(controller_, &LessonController::changed, this, &MainWindow::refreshControls);
@@ -165,16 +156,16 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
             // Let the last animation play out, then take the screenshot. A recovered session was cut off
             // by the crash: replaying it to its end is what a headless --reopen-unfinished run asks for.
             auto finish = [this, success] { finishHeadless(success || recoveredReplay_); };
-            if (dataPathView_->isIdle())
+            if (stage_->isIdle())
                 QTimer::singleShot(300, this, finish);
             else
-                connect(dataPathView_, &DataPathView::idle, this, finish, Qt::SingleShotConnection);
+                connect(stage_, &LabStage::idle, this, finish, Qt::SingleShotConnection);
         }
     });
-    connect(dataPathView_, &DataPathView::idle, controller_, &LessonController::animationsIdle);
+    connect(stage_, &LabStage::idle, controller_, &LessonController::animationsIdle);
 
     if (options_.stepDelayMs >= 0) controller_->setStepDelay(options_.stepDelayMs);
-    if (options_.animationSpeed >= 0) dataPathView_->setAnimationSpeed(options_.animationSpeed);
+    if (options_.animationSpeed >= 0) stage_->setAnimationSpeed(options_.animationSpeed);
     if (options_.presentation) setPresentationMode(true);
 
     headless_->setQuitWhenDone(options_.quitWhenDone);
@@ -185,8 +176,10 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         headless_->armDeadline(seconds * 1000,
                                QStringLiteral("the lesson did not finish within %1 s").arg(seconds));
     }
-    collectUnfinishedSessions();
-    if (options_.reopenUnfinished && !unfinished_.empty()) {
+    // An unattended run is not someone coming back to the app: it leaves the offer for the next start and
+    // keeps its screenshot free of it.
+    recoveryBanner_->collect(SessionAutosave::defaultDirectory(), !options_.autoplay);
+    if (options_.reopenUnfinished && !unfinishedSessions().empty()) {
         QTimer::singleShot(0, this, &MainWindow::reopenAtStart);
     } else if (options_.reopenUnfinished && headless()) {
         const QString text =
@@ -222,16 +215,8 @@ void MainWindow::loadLessons() {
         });
 }
 
-const labs::LoopbackLesson* MainWindow::currentLesson() const {
-    if (!lessonCombo_) return nullptr;
-    const QString id = lessonCombo_->currentData().toString();
-    for (const auto& l : lessons_)
-        if (QString::fromStdString(l.id()) == id) return &l;
-    return nullptr;
-}
-
 void MainWindow::buildUi() {
-    buildToolBar();
+    toolBars_ = new LessonToolBars(this, lessons_, options_.lesson, language_);
     buildMenus();
     auto* central = new QWidget;
     auto* outer = new QVBoxLayout(central);
@@ -240,12 +225,10 @@ void MainWindow::buildUi() {
     outer->addWidget(engineBanner_);
     autosaveWarning_ = makeAutosaveWarning();
     outer->addWidget(autosaveWarning_);
-    recoveryBanner_ = new Banner("recoveryBanner", "recoveryMessage", Banner::Tone::Info);
-    reopenSessionButton_ = recoveryBanner_->addButton("reopenSessionButton", QString());
-    dismissSessionButton_ = recoveryBanner_->addButton("dismissSessionButton", QString());
+    recoveryBanner_ = new RecoveryBanner;
     outer->addWidget(recoveryBanner_);
-    connect(reopenSessionButton_, &QPushButton::clicked, this, &MainWindow::reopenUnfinishedSession);
-    connect(dismissSessionButton_, &QPushButton::clicked, this, &MainWindow::dismissUnfinishedSession);
+    connect(recoveryBanner_, &RecoveryBanner::reopenClicked, this, &MainWindow::reopenUnfinishedSession);
+    connect(recoveryBanner_, &RecoveryBanner::dismissClicked, this, &MainWindow::dismissUnfinishedSession);
 
     sessionLabel_ = new QLabel;
     sessionLabel_->setObjectName("sessionLabel");
@@ -277,25 +260,18 @@ void MainWindow::buildUi() {
     auto* top = new QSplitter(Qt::Horizontal);
     top->setObjectName("topSplitter");
     top->addWidget(buildDevicePanel());
-    dataPathView_ = new DataPathView;
-    qpStateView_ = new QpStateView;
-    memoryView_ = new MemoryView;
-    auto* right = new QSplitter(Qt::Vertical);
-    right->setObjectName("stateSplitter");
-    right->addWidget(qpStateView_);
-    right->addWidget(memoryView_);
-    top->addWidget(dataPathView_);
-    top->addWidget(right);
+    stage_ = new LabStage(LabStage::Arrangement::PictureBesideState);
+    top->addWidget(stage_);
     top->setStretchFactor(0, 0);
-    top->setStretchFactor(1, 3);
-    top->setStretchFactor(2, 1);
+    top->setStretchFactor(1, 1);
     top->setCollapsible(1, false);
-    top->setSizes({170, 1000, 330}); // proportions: most of the width to the picture
+    top->setSizes({170, 1330}); // proportions: most of the width to the stage, and in it to the picture
 
     auto* main = new QSplitter(Qt::Vertical);
     main->setObjectName("mainSplitter");
     main->addWidget(top);
-    main->addWidget(buildTimelineAndInspector());
+    timelinePanel_ = new TimelinePanel(filter_);
+    main->addWidget(timelinePanel_);
     main->setStretchFactor(0, 3);
     main->setStretchFactor(1, 2);
     main->setCollapsible(0, false);
@@ -307,82 +283,20 @@ void MainWindow::buildUi() {
     connectControls();
 }
 
-void MainWindow::buildToolBar() {
-    auto* bar = lessonToolBar_ = addFixedToolBar(this, QString(), "lessonToolBar");
-    lessonCombo_ = new QComboBox;
-    lessonCombo_->setObjectName("lessonCombo");
-    for (const auto& l : lessons_)
-        lessonCombo_->addItem(QString::fromStdString(l.lab.title.get(language_.toStdString())),
-                              QString::fromStdString(l.id()));
-    // Long lesson titles must not push the player's buttons off a 1024 px wide window: the combo shows the
-    // start of the title, its list the whole of it.
-    lessonCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    lessonCombo_->setMinimumContentsLength(16); // with the rest, one row of toolbars at 1280 px
-    lessonCombo_->view()->setMinimumWidth(lessonCombo_->view()->sizeHintForColumn(0));
-    const int wanted = lessonCombo_->findData(options_.lesson);
-    if (wanted >= 0) lessonCombo_->setCurrentIndex(wanted);
-    bar->addWidget(lessonLabel_ = new QLabel);
-    bar->addWidget(lessonCombo_);
-    sizeSpin_ = new QSpinBox;
-    sizeSpin_->setObjectName("sizeSpin");
-    sizeSpin_->setRange(1, 1 << 20);
-    bar->addWidget(sizeLabel_ = new QLabel);
-    bar->addWidget(sizeSpin_);
-    messageEdit_ = new QLineEdit;
-    messageEdit_->setObjectName("messageEdit");
-    messageEdit_->setMaximumWidth(140);
-    bar->addWidget(messageLabel_ = new QLabel);
-    bar->addWidget(messageEdit_);
-    if (const auto* lesson = currentLesson()) {
-        sizeSpin_->setValue(static_cast<int>(lesson->size));
-        messageEdit_->setText(QString::fromStdString(lesson->message));
-    }
-    // The player, the speed, the language and the measurements: a toolbar of their own, which moves to a
-    // second row when one row is too narrow for both (placeToolBars), rather than hide behind a » menu.
-    bar = playerToolBar_ = addFixedToolBar(this, QString(), "playerToolBar");
-    auto button = [&](QPushButton*& b, const QString& name) {
-        b = new QPushButton;
-        b->setObjectName(name);
-        bar->addWidget(b);
-    };
-    button(playButton_, "playButton");
-    button(pauseButton_, "pauseButton");
-    button(stepButton_, "stepButton");
-    button(resetButton_, "resetButton");
-    speedSlider_ = new QSlider(Qt::Horizontal);
-    speedSlider_->setObjectName("speedSlider");
-    speedSlider_->setRange(1, 10);
-    speedSlider_->setValue(5);
-    speedSlider_->setMaximumWidth(90);
-    bar->addWidget(speedLabel_ = new QLabel);
-    bar->addWidget(speedSlider_);
-    languageCombo_ = new QComboBox;
-    languageCombo_->setObjectName("languageCombo");
-    languageCombo_->addItem("English", "en");
-    languageCombo_->addItem("简体中文", "zh");
-    languageCombo_->setCurrentIndex(language_ == "zh" ? 1 : 0);
-    bar->addSeparator();
-    bar->addWidget(languageCombo_);
-    bar->addSeparator();
-    button(measureButton_, "measureButton");
-    connect(measureButton_, &QPushButton::clicked, this, [this] {
-        BenchStartOptions o;
-        o.language = language_;
-        o.engineProgram = options_.engineProgram;
-        auto* window = new BenchWindow(o);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->show();
-    });
+void MainWindow::openMeasurements() {
+    BenchStartOptions o;
+    o.language = language_;
+    o.engineProgram = options_.engineProgram;
+    auto* window = new BenchWindow(o);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
 }
 
 void MainWindow::buildMenus() {
     fileMenu_ = menuBar()->addMenu(QString());
     fileMenu_->setObjectName("fileMenu");
-    openRecordingAction_ = fileMenu_->addAction(QString(), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
-                                                          tr("Traces (*.jsonl)"));
-        if (!path.isEmpty()) openRecording(path);
-    });
+    openRecordingAction_ =
+        fileMenu_->addAction(QString(), QKeySequence::Open, this, &MainWindow::chooseRecording);
     saveTraceAction_ = fileMenu_->addAction(QString(), QKeySequence::Save, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "rdmalab-trace.jsonl",
                                                           tr("Traces (*.jsonl)"));
@@ -431,10 +345,10 @@ void MainWindow::buildMenus() {
     openWorkbench->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_W);
     engineMenu_ = menuBar()->addMenu(QString());
     engineMenu_->setObjectName("engineMenu");
-    engineHostAction_ = engineMenu_->addAction(QString(), this, [this] { chooseEngineHost(); });
+    engineHostAction_ = engineMenu_->addAction(QString(), this, [this] { devicePanel_->chooseEngineHost(); });
     engineHostAction_->setObjectName("engineHostAction");
     restartEngineAction_ = engineMenu_->addAction(QString(), this, &MainWindow::restartEngine);
-    vmConsoleAction_ = engineMenu_->addAction(QString(), this, &MainWindow::showVmConsole);
+    vmConsoleAction_ = engineMenu_->addAction(QString(), this, [this] { devicePanel_->showVmConsole(); });
     vmConsoleAction_->setObjectName("vmConsoleAction");
     connect(engineMenu_, &QMenu::aboutToShow, this,
             [this] { vmConsoleAction_->setEnabled(engine_->host() == EngineHost::Vm); });
@@ -447,10 +361,10 @@ void MainWindow::buildPanelsMenu() {
     viewMenu_->insertSeparator(presentationAction_);
     const std::array<std::pair<QWidget*, const char*>, kPanelCount> panels{{
         {devicePanel_, "showDevicePanelAction"},
-        {qpStateView_, "showQpStateAction"},
-        {memoryView_, "showMemoryAction"},
-        {timelineView_->parentWidget(), "showTimelineAction"},
-        {inspector_, "showInspectorAction"},
+        {stage_->qpState(), "showQpStateAction"},
+        {stage_->memory(), "showMemoryAction"},
+        {timelinePanel_->timeline(), "showTimelineAction"},
+        {timelinePanel_->inspector(), "showInspectorAction"},
     }};
     for (std::size_t i = 0; i < panels.size(); ++i) {
         auto* action = panelActions_[i] = panelsMenu_->addAction(QString());
@@ -475,48 +389,17 @@ void MainWindow::showPanel(QWidget* panel, bool on) {
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
     QMainWindow::resizeEvent(event);
-    placeToolBars();
-}
-
-void MainWindow::placeToolBars() {
-    if (!lessonToolBar_ || !playerToolBar_) return;
-    const bool twoRows = lessonToolBar_->sizeHint().width() + playerToolBar_->sizeHint().width() > width();
-    if (twoRows == toolBarBreak(playerToolBar_)) return;
-    if (twoRows)
-        insertToolBarBreak(playerToolBar_);
-    else
-        removeToolBarBreak(playerToolBar_);
+    if (toolBars_) toolBars_->place();
 }
 
 void MainWindow::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) retranslateUi();
-    // Presentation mode's larger font and the other language's headers need other widths.
-    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) fitTimelineColumns();
     QMainWindow::changeEvent(event);
-}
-
-void MainWindow::fitTimelineColumns() {
-    if (!timelineView_) return;
-    const auto* header = timelineView_->horizontalHeader();
-    const QFontMetrics headerFont = header->fontMetrics();
-    const QFontMetrics cellFont = timelineView_->fontMetrics();
-    const int padding = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) +
-                        2 * headerFont.averageCharWidth();
-    // The widest cell each column usually holds: a time of several seconds, a side, the longest kind.
-    const std::pair<int, const char*> columns[] = {{TimelineModel::TimeColumn, "00000.000"},
-                                                   {TimelineModel::EndpointColumn, "B"},
-                                                   {TimelineModel::KindColumn, "qp_state"}};
-    for (const auto& [column, widest] : columns) {
-        const QString title = filter_->headerData(column, Qt::Horizontal).toString();
-        timelineView_->setColumnWidth(column, std::max(headerFont.horizontalAdvance(title),
-                                                       cellFont.horizontalAdvance(QLatin1String(widest))) +
-                                                  padding);
-    }
 }
 
 void MainWindow::retranslateUi() {
     // Texts of another language have other widths: the toolbars may need one row more, or one less.
-    QTimer::singleShot(0, this, &MainWindow::placeToolBars);
+    QTimer::singleShot(0, toolBars_, &LessonToolBars::place);
     setWindowTitle(tr("rdmalab — RDMA data paths, step by step"));
     fileMenu_->setTitle(tr("&File"));
     openRecordingAction_->setText(tr("&Open recording…"));
@@ -538,58 +421,14 @@ void MainWindow::retranslateUi() {
     engineHostAction_->setText(tr("&Where the engine runs…"));
     vmConsoleAction_->setText(tr("The VM's &console log"));
 
-    lessonToolBar_->setWindowTitle(tr("Lesson"));
-    playerToolBar_->setWindowTitle(tr("Player"));
-    lessonLabel_->setText(tr(" Lesson "));
-    sizeLabel_->setText(tr("  Size "));
-    sizeSpin_->setSuffix(tr(" B"));
-    messageLabel_->setText(tr("  Message "));
-    playButton_->setText(tr("▶ Play"));
-    playButton_->setToolTip(tr("Perform the steps one after another"));
-    pauseButton_->setText(tr("❚❚ Pause"));
-    pauseButton_->setToolTip(tr("Stop after the current step"));
-    stepButton_->setText(tr("Step ▷"));
-    stepButton_->setToolTip(tr("Perform exactly the next real verbs step"));
-    resetButton_->setText(tr("⟲ Reset"));
-    resetButton_->setToolTip(tr("Release everything and start the lesson again"));
-    speedLabel_->setText(tr("  Speed "));
-    speedSlider_->setToolTip(tr("Animation speed"));
-    languageCombo_->setToolTip(tr("The language of the interface and of the lesson texts"));
-    measureButton_->setText(tr("Measure TCP vs RDMA…"));
-    measureButton_->setToolTip(
-        tr("Open the measurement window: latency and bandwidth of TCP and RDMA, live charts"));
-
+    toolBars_->retranslateUi();
     restartEngineButton_->setText(Banner::tr("Restart engine"));
-    reopenSessionButton_->setText(tr("Reopen"));
-    reopenSessionButton_->setToolTip(tr("Open the session as a replay of what was recorded before it ended"));
-    dismissSessionButton_->setText(tr("Dismiss"));
-    dismissSessionButton_->setToolTip(tr("Keep the file, but do not offer it again"));
-    if (!recoveryBanner_->isHidden()) offerUnfinishedSession();
-
-    deviceTree_->setHeaderLabels({tr("Device / port"), tr("Value")});
-    openRecordingButton_->setText(tr("Open a recording…"));
-    useVmButton_->setText(tr("Use the SoftRoCE VM"));
-    useVmButton_->setToolTip(tr("The app boots a VM with Debian's kernel and rdma_rxe under qemu and runs "
-                                "the engine there (software CPU emulation: slow, but real verbs)"));
-    connectSshButton_->setText(tr("Use a host over SSH…"));
-    showSoftRoceButton();
-    if (devicePanel_->currentIndex() == 1) showNoDeviceText();
-    timelineLabel_->setText(tr("Timeline"));
-    kindFilter_->setItemText(0, tr("All kinds"));
-    endpointFilter_->setItemText(0, tr("Both sides"));
-    endpointFilter_->setItemText(1, tr("A (requester)"));
-    endpointFilter_->setItemText(2, tr("B (responder)"));
-    endpointFilter_->setItemText(3, tr("Device-wide"));
 
     // The session line: what it last said, in the new language.
     if (engineStopped_)
         sessionLabel_->setText(tr("The engine process stopped."));
-    else if (!haveDevice_ && devicePanel_->currentIndex() == 1)
-        sessionLabel_->setText(
-            engine_->host() == EngineHost::Ssh
-                ? tr("No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.")
-                      .arg(engine_->where())
-                : tr("No RDMA device: create a SoftRoCE device, or open a recording."));
+    else if (!haveDevice_ && devicePanel_->showsNoDevice())
+        sessionLabel_->setText(noDeviceSessionText());
     else if (helloResult_)
         sessionLabel_->setText(engineReadyText(*helloResult_));
     else if (controller_->state().device.isEmpty())
@@ -600,159 +439,55 @@ void MainWindow::retranslateUi() {
 
 void MainWindow::setLessonLanguage(const QString& language) {
     language_ = language;
-    const int index = language_ == "zh" ? 1 : 0;
-    if (languageCombo_->currentIndex() != index) {
-        const QSignalBlocker block(languageCombo_);
-        languageCombo_->setCurrentIndex(index);
-    }
-    for (int i = 0; i < lessonCombo_->count(); ++i)
-        for (const auto& l : lessons_)
-            if (QString::fromStdString(l.id()) == lessonCombo_->itemData(i).toString())
-                lessonCombo_->setItemText(i,
-                                          QString::fromStdString(l.lab.title.get(language_.toStdString())));
+    toolBars_->setLanguage(language_);
     refreshInspector();
 }
 
 QWidget* MainWindow::buildDevicePanel() {
-    devicePanel_ = new QStackedWidget;
-    devicePanel_->setObjectName("devicePanel");
-    deviceTree_ = new QTreeWidget;
-    deviceTree_->setObjectName("deviceTree");
-    deviceTree_->setColumnWidth(0, 150);
-    devicePanel_->addWidget(deviceTree_);
-    auto* noDevicePage = new QWidget;
-    auto* noDeviceLayout = new QVBoxLayout(noDevicePage);
-    noDeviceText_ = new QLabel;
-    noDeviceText_->setObjectName("noDeviceText");
-    noDeviceText_->setWordWrap(true);
-    noDeviceText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* openButton = openRecordingButton_ = new QPushButton;
-    openButton->setObjectName("openRecordingButton");
-    connect(openButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
-                                                          tr("Traces (*.jsonl)"));
-        if (!path.isEmpty()) openRecording(path);
-    });
-    // A SoftRoCE device here, when the kernel has rdma_rxe (offered first: it is the fastest way).
-    createSoftRoceButton_ = new QPushButton;
-    createSoftRoceButton_->setObjectName("createSoftRoceButton");
-    createSoftRoceButton_->hide();
-    connect(createSoftRoceButton_, &QPushButton::clicked, this, &MainWindow::offerSoftRoceDevice);
-    softRoceResult_ = new QLabel;
-    softRoceResult_->setObjectName("softRoceResult");
-    softRoceResult_->setWordWrap(true);
-    softRoceResult_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    softRoceResult_->hide();
-    // Where else the engine can run: the SoftRoCE VM, another host.
-    useVmButton_ = new QPushButton;
-    useVmButton_->setObjectName("useVmButton");
-    connect(useVmButton_, &QPushButton::clicked, this, [this] { switchEngineHost(EngineHost::Vm); });
-    connectSshButton_ = new QPushButton;
-    connectSshButton_->setObjectName("connectSshButton");
-    connect(connectSshButton_, &QPushButton::clicked, this, [this] { chooseEngineHost(EngineHost::Ssh); });
-    noDeviceLayout->addWidget(noDeviceText_);
-    noDeviceLayout->addWidget(createSoftRoceButton_);
-    noDeviceLayout->addWidget(softRoceResult_);
-    noDeviceLayout->addWidget(useVmButton_);
-    noDeviceLayout->addWidget(connectSshButton_);
-    noDeviceLayout->addWidget(openButton);
-    noDeviceLayout->addStretch();
-    devicePanel_->addWidget(noDevicePage);
-    devicePanel_->setMinimumWidth(150);
+    devicePanel_ = new DevicePanel(engine_);
+    connect(devicePanel_, &DevicePanel::openRecordingRequested, this, &MainWindow::chooseRecording);
+    connect(devicePanel_, &DevicePanel::engineHostChosen, this, &MainWindow::switchEngineHost);
+    connect(devicePanel_, &DevicePanel::softRoceCreated, this, &MainWindow::restartEngine);
     return devicePanel_;
 }
 
-QWidget* MainWindow::buildTimelineAndInspector() {
-    inspector_ = new QTextBrowser;
-    inspector_->setObjectName("inspector");
-    inspector_->setOpenExternalLinks(false);
-    auto* timelineBox = new QWidget;
-    auto* timelineLayout = new QVBoxLayout(timelineBox);
-    timelineLayout->setContentsMargins(0, 0, 0, 0);
-    auto* filters = new QHBoxLayout;
-    kindFilter_ = new QComboBox;
-    kindFilter_->setObjectName("kindFilter");
-    kindFilter_->addItem(QString(), QString()); // All kinds
-    for (const char* k : {"step", "verb", "qp_state", "post_wr", "wc", "async", "data", "check", "error"})
-        kindFilter_->addItem(k, QString(k));
-    endpointFilter_ = new QComboBox;
-    endpointFilter_->setObjectName("endpointFilter");
-    endpointFilter_->addItem(QString(), QString()); // texts: retranslateUi()
-    endpointFilter_->addItem(QString(), "A");
-    endpointFilter_->addItem(QString(), "B");
-    endpointFilter_->addItem(QString(), "-");
-    timelineLabel_ = new QLabel;
-    timelineLabel_->setObjectName("timelineLabel");
-    filters->addWidget(timelineLabel_);
-    filters->addStretch();
-    filters->addWidget(kindFilter_);
-    filters->addWidget(endpointFilter_);
-    timelineLayout->addLayout(filters);
-    timelineView_ = new QTableView;
-    timelineView_->setObjectName("timelineView");
-    timelineView_->setModel(filter_);
-    timelineView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    timelineView_->setSelectionMode(QAbstractItemView::SingleSelection);
-    timelineView_->verticalHeader()->hide();
-    timelineView_->horizontalHeader()->setStretchLastSection(true);
-    fitTimelineColumns();
-    timelineView_->setWordWrap(false);
-    timelineLayout->addWidget(timelineView_);
-    auto* bottom = new QSplitter(Qt::Horizontal);
-    bottom->setObjectName("bottomSplitter");
-    timelineBox->setObjectName("timelinePanel");
-    bottom->addWidget(timelineBox);
-    bottom->addWidget(inspector_);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
-    return bottom;
+void MainWindow::chooseRecording() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
+                                                      tr("Traces (*.jsonl)"));
+    if (!path.isEmpty()) openRecording(path);
 }
 
 void MainWindow::connectControls() {
-    connect(playButton_, &QPushButton::clicked, controller_, &LessonController::play);
-    connect(pauseButton_, &QPushButton::clicked, controller_, &LessonController::pause);
-    connect(stepButton_, &QPushButton::clicked, controller_, &LessonController::step);
-    connect(resetButton_, &QPushButton::clicked, this, [this] {
+    connect(toolBars_, &LessonToolBars::playClicked, controller_, &LessonController::play);
+    connect(toolBars_, &LessonToolBars::pauseClicked, controller_, &LessonController::pause);
+    connect(toolBars_, &LessonToolBars::stepClicked, controller_, &LessonController::step);
+    connect(toolBars_, &LessonToolBars::measureClicked, this, &MainWindow::openMeasurements);
+    connect(toolBars_, &LessonToolBars::resetClicked, this, [this] {
         if (controller_->mode() == LessonController::Mode::Replay)
             controller_->reset();
         else
             startSelectedLesson();
     });
     connect(restartEngineButton_, &QPushButton::clicked, this, &MainWindow::restartEngine);
-    connect(lessonCombo_, &QComboBox::currentIndexChanged, this, [this] {
-        if (const auto* lesson = currentLesson()) {
-            sizeSpin_->setValue(static_cast<int>(lesson->size));
-            messageEdit_->setText(QString::fromStdString(lesson->message));
-        }
+    connect(toolBars_, &LessonToolBars::lessonChosen, this, [this] {
         if (haveDevice_) startSelectedLesson();
     });
-    connect(speedSlider_, &QSlider::valueChanged, this, [this](int value) {
+    connect(toolBars_, &LessonToolBars::speedChanged, this, [this](int value) {
         controller_->setStepDelay(delayForSpeed(value));
-        dataPathView_->setAnimationSpeed(0.5 + value * 0.25);
+        stage_->setAnimationSpeed(0.5 + value * 0.25);
     });
-    controller_->setStepDelay(delayForSpeed(speedSlider_->value()));
-    dataPathView_->setAnimationSpeed(0.5 + speedSlider_->value() * 0.25);
-    // The toolbar's language choice is the app's (View ▸ Language): both switch the whole interface.
-    connect(languageCombo_, &QComboBox::currentIndexChanged, this,
-            [this] { Language::instance()->set(languageCombo_->currentData().toString(), true); });
-    connect(kindFilter_, &QComboBox::currentIndexChanged, this, [this] {
-        const QString kind = kindFilter_->currentData().toString();
-        filter_->setKinds(kind.isEmpty() ? QSet<QString>{} : QSet<QString>{kind});
+    controller_->setStepDelay(delayForSpeed(toolBars_->speed()));
+    stage_->setAnimationSpeed(0.5 + toolBars_->speed() * 0.25);
+    connect(timelinePanel_, &TimelinePanel::eventSelected, this, [this](std::uint64_t seq) {
+        selectedSeq_ = seq;
+        stage_->highlightSeq(seq);
+        refreshInspector();
     });
-    connect(endpointFilter_, &QComboBox::currentIndexChanged, this,
-            [this] { filter_->setEndpoint(endpointFilter_->currentData().toString()); });
-    connect(timelineView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (!current.isValid()) return;
-                selectedSeq_ = current.data(TimelineModel::SeqRole).toULongLong();
-                dataPathView_->highlightSeq(*selectedSeq_);
-                refreshInspector();
-            });
     refreshControls();
 }
 
 void MainWindow::startSelectedLesson() {
-    const auto* lesson = currentLesson();
+    const auto* lesson = toolBars_->currentLesson();
     if (!lesson) {
         const QString text = tr("No lessons found in %1. %2").arg(lessonsDirectory(), lessonLoadErrors_);
         statusBar()->showMessage(text);
@@ -764,7 +499,7 @@ void MainWindow::startSelectedLesson() {
     autosave_.restart(); // a new session, a new file
     autosaveWarning_->hide();
     recoveredReplay_ = false;
-    controller_->startLive(QString::fromStdString(lesson->op), sizeSpin_->value(), messageEdit_->text());
+    controller_->startLive(QString::fromStdString(lesson->op), toolBars_->size(), toolBars_->message());
     if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
 }
 
@@ -782,48 +517,32 @@ void MainWindow::onEngineEvents(const std::vector<TraceEvent>& events) {
 }
 
 void MainWindow::showDevices(const nlohmann::json& result) {
-    deviceTree_->clear();
     const auto devices = readDevicesResult(result);
-    const auto& ports = devices.ports;
-    haveDevice_ = !ports.empty();
-    engineDevice_ = haveDevice_ ? ports.front().device : QString();
+    devicePanel_->showDevices(devices);
+    haveDevice_ = !devices.ports.empty();
+    engineDevice_ = haveDevice_ ? devices.ports.front().device : QString();
     refreshEngineHost();
     // No device here: can one be made here (a kernel with rdma_rxe, an interface, pkexec)? That is offered
     // before the VM, which emulates a whole CPU.
-    softRoceOffer_ = !haveDevice_ && engine_->host() == EngineHost::Local && !headless()
-                         ? softRoceOffer(options_.softRoce)
-                         : SoftRoceOffer{};
-    showSoftRoceButton();
-    if (softRoceJustCreated_) {
-        softRoceJustCreated_ = false;
-        softRoceResult_->setVisible(!haveDevice_);
-        if (haveDevice_)
-            statusBar()->showMessage(tr("%1 is ready: lessons run on it.").arg(engineDevice_), 20000);
-        else
-            softRoceResult_->setText(
-                tr("The command succeeded, but the engine still finds no ACTIVE port. Check `rdma link "
-                   "show`: the port is ACTIVE only while its network interface is up."));
-    }
+    devicePanel_->setSoftRoceOffer(!haveDevice_ && engine_->host() == EngineHost::Local && !headless()
+                                       ? softRoceOffer(options_.softRoce)
+                                       : SoftRoceOffer{});
+    if (devicePanel_->createdDeviceArrived(haveDevice_))
+        statusBar()->showMessage(tr("%1 is ready: lessons run on it.").arg(engineDevice_), 20000);
     if (!haveDevice_ && engine_->host() == EngineHost::Local && options_.automaticEngineHost &&
-        !automaticSwitchDone_ && !headless() && !softRoceOffer_.available && vmReady()) {
+        !automaticSwitchDone_ && !headless() && !devicePanel_->offersSoftRoce() && DevicePanel::vmReady()) {
         // No device here, and the VM is ready: use it, and say why (Engine ▸ Where the engine runs… to
         // choose otherwise).
         automaticSwitchDone_ = true;
         statusBar()->showMessage(tr("This machine has no RDMA device: the engine runs in the SoftRoCE VM "
                                     "instead (Engine ▸ Where the engine runs… to choose)."),
                                  20000);
-        QTimer::singleShot(0, this, [this] { switchEngineHost(EngineHost::Vm); });
+        QTimer::singleShot(0, devicePanel_, &DevicePanel::useVm);
         return;
     }
     if (!haveDevice_) {
-        noDeviceFix_ = devices.noDeviceFix;
-        showNoDeviceText();
-        devicePanel_->setCurrentIndex(1);
-        sessionLabel_->setText(
-            engine_->host() == EngineHost::Ssh
-                ? tr("No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.")
-                      .arg(engine_->where())
-                : tr("No RDMA device: create a SoftRoCE device, or open a recording."));
+        devicePanel_->showNoDevice();
+        sessionLabel_->setText(noDeviceSessionText());
         refreshControls();
         if (options_.autoplay) {
             std::fprintf(stderr, "rdmalab: no RDMA device; cannot run the lesson live\n");
@@ -831,46 +550,21 @@ void MainWindow::showDevices(const nlohmann::json& result) {
         }
         return;
     }
-    for (const auto& p : ports) {
-        auto* dev = new QTreeWidgetItem(deviceTree_, {QStringLiteral("%1 port %2").arg(p.device).arg(p.port),
-                                                      deviceKindText(p.driver, p.software)});
-        new QTreeWidgetItem(dev, {tr("state"), p.state});
-        new QTreeWidgetItem(dev, {tr("link layer"), p.linkLayer});
-        new QTreeWidgetItem(dev, {tr("active MTU"), QString::number(p.activeMtu)});
-        auto* gids = new QTreeWidgetItem(dev, {tr("GID table"), QString::number(p.gids.size())});
-        for (const auto& g : p.gids)
-            new QTreeWidgetItem(gids, {QString(), g});
-        dev->setExpanded(true);
-        gids->setExpanded(true);
-    }
-    devicePanel_->setCurrentIndex(0);
     if (controller_->mode() != LessonController::Mode::Replay) startSelectedLesson();
 }
 
-void MainWindow::showNoDeviceText() {
-    QString text =
-        tr("<h3>No RDMA device</h3><p>rdmalab shows real verbs calls on a real device, so it needs "
-           "one. Without an RDMA NIC, <b>SoftRoCE</b> (the <code>rdma_rxe</code> kernel module) "
-           "implements RoCE v2 in software on an ordinary network interface (Ethernet, or even the "
-           "loopback interface).</p>");
-    // The engine runs on another host: the device, and its fix, are that host's.
-    if (engine_->host() == EngineHost::Ssh)
-        text.insert(text.indexOf(QLatin1String("</h3>")) + 5,
-                    tr("<p>The engine on <b>%1</b> found no RDMA device with an ACTIVE port there. What "
-                       "follows is for that host.</p>")
-                        .arg(engine_->where().toHtmlEscaped()));
-    if (!noDeviceFix_.isEmpty()) text += "<p>" + htmlText(noDeviceFix_) + "</p>";
-    text += tr("<p>Or open a recording of a real run to replay it.</p>");
-    noDeviceText_->setText(text);
+QString MainWindow::noDeviceSessionText() const {
+    return engine_->host() == EngineHost::Ssh
+               ? tr("No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.")
+                     .arg(engine_->where())
+               : tr("No RDMA device: create a SoftRoCE device, or open a recording.");
 }
 
 void MainWindow::onEventsReady(const std::vector<TraceEvent>& events) {
     timeline_->append(events);
-    timelineView_->scrollToBottom();
+    timelinePanel_->scrollToBottom();
     const auto& state = controller_->state();
-    dataPathView_->showEvents(events, state);
-    qpStateView_->setState(state);
-    memoryView_->setState(state);
+    stage_->showEvents(events, state);
     if (controller_->mode() == LessonController::Mode::Live) {
         autosave(events);
         // For start.sh and tests/bench/start-to-live.sh, which time the way from start to live.
@@ -922,134 +616,11 @@ void MainWindow::restartEngine() {
     engine_->start();
 }
 
-void MainWindow::showSoftRoceButton() {
-    createSoftRoceButton_->setVisible(softRoceOffer_.available);
-    createSoftRoceButton_->setText(
-        tr("Create %1 on %2…").arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
-    createSoftRoceButton_->setToolTip(
-        tr("Create a SoftRoCE device: rdma link add %1 type rxe netdev %2, run as root through pkexec after "
-           "you agree")
-            .arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
-}
-
-void MainWindow::offerSoftRoceDevice() {
-    if (!softRoceOffer_.available || (softRoceProcess_ && softRoceProcess_->state() != QProcess::NotRunning))
-        return;
-    auto* box = new QMessageBox(this);
-    box->setObjectName("softRoceConfirm");
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setIcon(QMessageBox::Question);
-    box->setWindowTitle(tr("Create a SoftRoCE device"));
-    box->setTextFormat(Qt::RichText);
-    box->setText(
-        tr("<p>SoftRoCE (the kernel's <code>rdma_rxe</code>) makes <b>%1</b> an RDMA device in software: "
-           "RoCE v2 over that interface, driven by the host's CPU. Creating it needs root, so the app runs "
-           "this command%2:</p><pre>%3</pre><p>The device %4 lasts until the next reboot, or until "
-           "<code>sudo rdma link delete %4</code>. Nothing else is changed.</p>")
-            .arg(softRoceOffer_.interfaceName.toHtmlEscaped(),
-                 softRoceOffer_.asksForRoot() ? tr(" (pkexec asks for your password)") : QString(),
-                 softRoceOffer_.commandLine().toHtmlEscaped(), softRoceOffer_.deviceName));
-    auto* run = box->addButton(tr("Run it"), QMessageBox::AcceptRole);
-    run->setObjectName("softRoceRun");
-    box->addButton(QMessageBox::Cancel)->setObjectName("softRoceCancel");
-    connect(box, &QMessageBox::buttonClicked, this, [this, run](QAbstractButton* clicked) {
-        if (clicked == run) createSoftRoceDevice();
-    });
-    box->open();
-}
-
-void MainWindow::createSoftRoceDevice() {
-    if (!softRoceProcess_) {
-        softRoceProcess_ = new QProcess(this);
-        softRoceProcess_->setStandardInputFile(QProcess::nullDevice());
-        connect(softRoceProcess_, &QProcess::finished, this,
-                [this](int exitCode, QProcess::ExitStatus status) {
-                    createSoftRoceButton_->setEnabled(true);
-                    const QString said = QString::fromLocal8Bit(softRoceProcess_->readAllStandardError());
-                    if (status == QProcess::NormalExit && exitCode == 0) {
-                        softRoceJustCreated_ = true;
-                        softRoceResult_->setText(
-                            tr("Created %1 on %2: the engine starts again to use it.")
-                                .arg(softRoceOffer_.deviceName, softRoceOffer_.interfaceName));
-                        softRoceResult_->show();
-                        restartEngine();
-                        return;
-                    }
-                    softRoceResult_->setText(explainSoftRoceFailure(
-                        softRoceOffer_, status == QProcess::NormalExit ? exitCode : -1, said));
-                    softRoceResult_->show();
-                });
-        connect(softRoceProcess_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-            if (error != QProcess::FailedToStart) return;
-            createSoftRoceButton_->setEnabled(true);
-            softRoceResult_->setText(
-                explainSoftRoceFailure(softRoceOffer_, -1, softRoceProcess_->errorString()));
-            softRoceResult_->show();
-        });
-    }
-    createSoftRoceButton_->setEnabled(false);
-    softRoceResult_->setText(tr("Running: %1").arg(softRoceOffer_.commandLine()));
-    softRoceResult_->show();
-    softRoceProcess_->start(softRoceOffer_.command.front(), softRoceOffer_.command.mid(1));
-}
-
-bool MainWindow::vmReady() {
-    if (QStandardPaths::findExecutable(QStringLiteral("qemu-system-x86_64")).isEmpty()) return false;
-    // tests/softroce/prepare.sh keeps one directory per kernel version, with the kernel in it.
-    const QDir cache(VmTransport::defaultCacheDir());
-    for (const QString& dir : cache.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-        if (QFileInfo::exists(cache.filePath(dir + QStringLiteral("/vmlinux")))) return true;
-    return false;
-}
-
-void MainWindow::chooseEngineHost(std::optional<EngineHost> preselect) {
-    EngineHostDialog dialog(preselect.value_or(engine_->host()), currentSsh_, this);
-    if (dialog.exec() != QDialog::Accepted) return;
-    switchEngineHost(dialog.host(), dialog.ssh());
-}
-
 void MainWindow::switchEngineHost(EngineHost host, const SshOptions& ssh) {
-    currentSsh_ = ssh;
     engine_->setHost(host, options_.vm, ssh);
     helloResult_.reset();
     haveDevice_ = false;
     restartEngine();
-}
-
-void MainWindow::showVmConsole() {
-    auto* vm = qobject_cast<VmTransport*>(engine_->transport());
-    QDialog dialog(this);
-    dialog.setObjectName("vmConsoleDialog");
-    dialog.setWindowTitle(tr("The SoftRoCE VM's console"));
-    auto* layout = new QVBoxLayout(&dialog);
-    auto* path = new QLabel;
-    path->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* text = new QPlainTextEdit;
-    text->setObjectName("vmConsoleLog");
-    text->setReadOnly(true);
-    text->setLineWrapMode(QPlainTextEdit::NoWrap);
-    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auto load = [vm, path, text] {
-        QFile log(vm ? vm->consoleLogPath() : QString());
-        if (!vm || vm->consoleLogPath().isEmpty() || !log.open(QIODevice::ReadOnly)) {
-            path->setText(tr("The engine does not run in a VM, or the VM has not started yet."));
-            text->clear();
-            return;
-        }
-        path->setText(log.fileName());
-        text->setPlainText(QString::fromUtf8(log.readAll()));
-        text->moveCursor(QTextCursor::End);
-    };
-    load();
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
-    auto* reload = buttons->addButton(tr("Reload"), QDialogButtonBox::ActionRole);
-    connect(reload, &QPushButton::clicked, &dialog, load);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    layout->addWidget(path);
-    layout->addWidget(text);
-    layout->addWidget(buttons);
-    dialog.resize(900, 500);
-    dialog.exec();
 }
 
 void MainWindow::refreshEngineHost() {
@@ -1074,7 +645,7 @@ void MainWindow::openRecordingFile(const QString& path, bool recovered,
     // stays responsive meanwhile (Open is refused until it is done).
     const bool started = reader_->read(path, [this, recovered, then](RecordingReader::Result& result) {
         openRecordingAction_->setEnabled(true);
-        openRecordingButton_->setEnabled(true);
+        devicePanel_->setOpenRecordingEnabled(true);
         const bool opened = showRecording(result, recovered);
         if (then) then(opened);
     });
@@ -1084,7 +655,7 @@ void MainWindow::openRecordingFile(const QString& path, bool recovered,
         return;
     }
     openRecordingAction_->setEnabled(false);
-    openRecordingButton_->setEnabled(false);
+    devicePanel_->setOpenRecordingEnabled(false);
     statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
 }
 
@@ -1123,12 +694,7 @@ bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) 
     const auto lesson = std::find_if(lessons_.begin(), lessons_.end(), [&](const labs::LoopbackLesson& l) {
         return mode == QStringLiteral("op ") + QString::fromStdString(l.op);
     });
-    if (const int row =
-            lesson == lessons_.end() ? -1 : lessonCombo_->findData(QString::fromStdString(lesson->id()));
-        row >= 0) {
-        const QSignalBlocker quiet(lessonCombo_);
-        lessonCombo_->setCurrentIndex(row);
-    }
+    if (lesson != lessons_.end()) toolBars_->showLessonQuietly(QString::fromStdString(lesson->id()));
     controller_->startReplay(
         std::move(*result.events),
         recovered ? tr("%1 (a live session that ended without being closed)").arg(QFileInfo(path).fileName())
@@ -1142,42 +708,8 @@ bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) 
     return true;
 }
 
-void MainWindow::collectUnfinishedSessions() {
-    for (auto& session : rdmalab::app::findUnfinishedSessions(SessionAutosave::defaultDirectory())) {
-        if (!session.problem.isEmpty()) {
-            std::fprintf(stderr,
-                         "rdmalab: a session ended without being closed, but cannot be reopened: %s\n",
-                         qPrintable(session.problem));
-            continue;
-        }
-        std::fprintf(stderr,
-                     "rdmalab: the previous session (started %s, %zu events) ended without being "
-                     "closed: %s\n",
-                     qPrintable(session.started.toString(Qt::ISODate)), session.events,
-                     qPrintable(session.path));
-        unfinished_.push_back(std::move(session));
-    }
-    // An unattended run is not someone coming back to the app: it leaves the offer for the next start and
-    // keeps its screenshot free of it.
-    if (!options_.autoplay) offerUnfinishedSession();
-}
-
-void MainWindow::offerUnfinishedSession() {
-    if (unfinished_.empty()) {
-        recoveryBanner_->hide();
-        return;
-    }
-    const auto& session = unfinished_.front();
-    QString text = tr("The previous session (started %1, %2 events) ended without being closed: the app was "
-                      "killed or crashed. Its autosave keeps everything up to the last complete event: %3")
-                       .arg(QLocale().toString(session.started, QLocale::ShortFormat))
-                       .arg(session.events)
-                       .arg(session.path);
-    if (!session.note.isEmpty())
-        text += tr("\nThe last line was incomplete and is left out (%1).").arg(session.note);
-    if (unfinished_.size() > 1)
-        text += tr("\n%1 more unfinished sessions after this one.").arg(unfinished_.size() - 1);
-    recoveryBanner_->showMessage(text);
+const std::vector<UnfinishedSession>& MainWindow::unfinishedSessions() const {
+    return recoveryBanner_->sessions();
 }
 
 void MainWindow::reopenUnfinishedSession() {
@@ -1185,31 +717,28 @@ void MainWindow::reopenUnfinishedSession() {
 }
 
 void MainWindow::reopenFirstUnfinished(const std::function<void(bool)>& then) {
-    if (unfinished_.empty()) {
+    if (unfinishedSessions().empty()) {
         if (then) then(false);
         return;
     }
-    const QString path = unfinished_.front().path;
+    const QString path = unfinishedSessions().front().path;
     openRecordingFile(path, true, [this, path, then](bool opened) {
         if (opened) {
             std::fprintf(stderr, "rdmalab: reopened %s as a replay: %zu events\n", qPrintable(path),
                          controller_->replayEvents().size());
             // The offer may have moved on while the file was read: the session reopened is the one forgotten.
-            if (!unfinished_.empty() && unfinished_.front().path == path) dismissUnfinishedSession();
+            if (!unfinishedSessions().empty() && unfinishedSessions().front().path == path)
+                dismissUnfinishedSession();
         }
         if (then) then(opened);
     });
 }
 
 void MainWindow::dismissUnfinishedSession() {
-    if (unfinished_.empty()) return;
-    QString error;
-    if (!forgetUnfinishedSession(unfinished_.front(), &error)) {
-        statusBar()->showMessage(error, 15000);
-        std::fprintf(stderr, "rdmalab: %s\n", qPrintable(error));
-    }
-    unfinished_.erase(unfinished_.begin());
-    offerUnfinishedSession();
+    const QString error = recoveryBanner_->dismissFirst();
+    if (error.isEmpty()) return;
+    statusBar()->showMessage(error, 15000);
+    std::fprintf(stderr, "rdmalab: %s\n", qPrintable(error));
 }
 
 void MainWindow::reopenAtStart() {
@@ -1241,7 +770,7 @@ bool MainWindow::exportPng(const QString& path) {
 void MainWindow::setPresentationMode(bool on) {
     if (on == presentation_) return;
     presentation_ = on;
-    QTimer::singleShot(0, this, &MainWindow::placeToolBars); // the font, so the toolbars' widths, change
+    QTimer::singleShot(0, toolBars_, &LessonToolBars::place); // the font, so the toolbars' widths, change
     if (presentationAction_ && presentationAction_->isChecked() != on) presentationAction_->setChecked(on);
     // A projector gets the whole screen, and the data path the room of the device list (View ▸ Panels
     // brings it back; leaving restores it as it was).
@@ -1260,28 +789,8 @@ void MainWindow::setPresentationMode(bool on) {
         if (!splitterBeforePresentation_.isEmpty()) mainSplitter->setSizes(splitterBeforePresentation_);
         setWindowState(windowState() & ~Qt::WindowFullScreen);
     }
-    static const QFont normalFont = QApplication::font();
-    QFont font = normalFont;
-    if (on) font.setPointSizeF(std::max(15.0, normalFont.pointSizeF() * 1.6));
-    QApplication::setFont(font);
-    if (on) {
-        QPalette p;
-        p.setColor(QPalette::Window, Qt::black);
-        p.setColor(QPalette::WindowText, Qt::white);
-        p.setColor(QPalette::Base, Qt::black);
-        p.setColor(QPalette::AlternateBase, QColor(0x20, 0x20, 0x20));
-        p.setColor(QPalette::Text, Qt::white);
-        p.setColor(QPalette::Button, QColor(0x30, 0x30, 0x30));
-        p.setColor(QPalette::ButtonText, Qt::white);
-        p.setColor(QPalette::Highlight, Qt::yellow);
-        p.setColor(QPalette::HighlightedText, Qt::black);
-        QApplication::setPalette(p);
-    } else {
-        QApplication::setPalette(QApplication::style()->standardPalette());
-    }
-    dataPathView_->setPresentationMode(on);
-    qpStateView_->setPresentationMode(on);
-    memoryView_->setPresentationMode(on);
+    applyPresentationLook(on);
+    stage_->setPresentationMode(on);
     refreshInspector();
 }
 
@@ -1290,10 +799,8 @@ void MainWindow::refreshControls() {
     const bool replay = controller_->mode() == LessonController::Mode::Replay;
     const bool running = engine_->isRunning();
     const bool canStep = ((live && running && haveDevice_) || replay) && !controller_->finished();
-    stepButton_->setEnabled(canStep && !controller_->busy());
-    playButton_->setEnabled(canStep && !controller_->playing());
-    pauseButton_->setEnabled(controller_->playing());
-    resetButton_->setEnabled((live && running) || replay);
+    toolBars_->enablePlayer(canStep && !controller_->busy(), canStep && !controller_->playing(),
+                            controller_->playing(), (live && running) || replay);
     const auto& s = controller_->state();
     if (!s.device.isEmpty()) {
         sessionLabel_->setText(lessonBannerText({.device = s.device,
@@ -1325,13 +832,13 @@ void MainWindow::refreshInspector() {
     }
     if (!shown) shown = inspectedEvent(timeline_->events());
 
-    const auto* lesson = currentLesson();
+    const auto* lesson = toolBars_->currentLesson();
     if (lesson && controller_->mode() == LessonController::Mode::Live) {
         out += "<h3>" + htmlText(QString::fromStdString(lesson->lab.title.get(lang))) + "</h3>";
         if (s.step.index < 0)
             out += "<p>" +
                    htmlText(QString::fromStdString(
-                       lessonText(lesson->lab.summary, s, sizeSpin_->value(), messageEdit_->text(), lang))) +
+                       lessonText(lesson->lab.summary, s, toolBars_->size(), toolBars_->message(), lang))) +
                    "</p>";
     }
     if (lesson && !s.step.id.isEmpty()) {
@@ -1340,14 +847,14 @@ void MainWindow::refreshInspector() {
             out += failedRunNoteHtml(s, lang);
             out += "<p>" +
                    htmlText(QString::fromStdString(
-                       lessonText(step->text, s, sizeSpin_->value(), messageEdit_->text(), lang))) +
+                       lessonText(step->text, s, toolBars_->size(), toolBars_->message(), lang))) +
                    "</p>";
         }
     }
     if (shown) out += eventHtml(*shown);
     out += outcomeHtml(s);
     if (controller_->mode() == LessonController::Mode::Replay) out = replayNoteHtml(s) + out;
-    inspector_->setHtml(out);
+    timelinePanel_->inspector()->setHtml(out);
 }
 
 void MainWindow::finishHeadless(bool success, ReasonPrinted reason) {

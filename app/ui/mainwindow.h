@@ -1,5 +1,5 @@
-// The main window: device panel, lesson controls, data-path view, QP state machine, memory, inspector and
-// timeline, all fed from one LessonController (live engine process or a replayed recording).
+// The main window: device panel, lesson controls, the stage (data-path view, QP state machine, memory),
+// inspector and timeline, all fed from one LessonController (live engine process or a replayed recording).
 #pragma once
 
 #include "engineclient.h"
@@ -18,27 +18,19 @@
 #include <functional>
 
 class QAction;
-class QComboBox;
 class QLabel;
-class QProcess;
 class QProgressBar;
-class QLineEdit;
 class QMenu;
 class QPushButton;
-class QSlider;
-class QSpinBox;
-class QStackedWidget;
-class QTableView;
-class QTextBrowser;
-class QToolBar;
-class QTreeWidget;
 
 namespace rdmalab::app {
 
 class Banner;
-class DataPathView;
-class MemoryView;
-class QpStateView;
+class DevicePanel;
+class LabStage;
+class LessonToolBars;
+class RecoveryBanner;
+class TimelinePanel;
 
 struct StartOptions {
     QString lesson = "write";
@@ -75,7 +67,7 @@ class MainWindow : public QMainWindow {
     /// Exit status of a headless run (0: lesson verified and screenshot saved).
     int headlessStatus() const { return headless_->status(); }
     /// Sessions that ended without being closed, still offered (the first is in the banner).
-    const std::vector<UnfinishedSession>& unfinishedSessions() const { return unfinished_; }
+    const std::vector<UnfinishedSession>& unfinishedSessions() const;
 
   public slots:
     void openRecording(const QString& path);
@@ -94,19 +86,19 @@ class MainWindow : public QMainWindow {
   private:
     /// Sets every text of the window in the current language (QEvent::LanguageChange).
     void retranslateUi();
-    /// Timeline column widths from the current font and header texts (no header cut short).
-    void fitTimelineColumns();
     /// The lesson texts (from the YAML files, in both languages) follow the app's language.
     void setLessonLanguage(const QString& language);
-    void showNoDeviceText();
     void buildUi();
-    void buildToolBar();
+    /// The measurement window (Measure TCP vs RDMA…), in the lesson's language.
+    void openMeasurements();
     void buildMenus();
     /// View ▸ Panels: every panel but the data path can be hidden, to give the picture a small screen.
     void buildPanelsMenu();
     void showPanel(QWidget* panel, bool on);
+    /// The device panel (devicePanel_), talking to the window by signals.
     QWidget* buildDevicePanel();
-    QWidget* buildTimelineAndInspector();
+    /// File ▸ Open recording…, and the device panel's button: the file dialog, then openRecording().
+    void chooseRecording();
     void connectControls();
     void loadLessons();
     void startSelectedLesson();
@@ -116,25 +108,15 @@ class MainWindow : public QMainWindow {
     void restartEngine();
     /// Headless: ends the boot progress line on stderr (a newline), if one is open.
     void endProgressLine();
-    /// Engine ▸ Where the engine runs…: the dialog; a new choice restarts the engine there.
-    void chooseEngineHost(std::optional<EngineHost> preselect = std::nullopt);
     /// Runs the engine on `host` from now on (stops the current one, starts the new one).
-    void switchEngineHost(EngineHost host, const SshOptions& ssh = {});
-    /// The no-device panel's "Create a SoftRoCE device…": the exact command, run only after the user agrees.
-    void offerSoftRoceDevice();
-    /// The offer's button: shown when there is an offer, its text and tooltip naming the device and
-    /// interface.
-    void showSoftRoceButton();
-    void createSoftRoceDevice();
-    /// qemu is installed and tests/softroce/prepare.sh has prepared a kernel: the VM can boot.
-    static bool vmReady();
-    /// Engine ▸ The VM's console log: what the VM's kernel and init wrote, this run.
-    void showVmConsole();
+    void switchEngineHost(EngineHost host, const SshOptions& ssh);
     /// The status line's engine part: where the engine runs and on which device ("rxe0 · SoftRoCE VM (…)").
     void refreshEngineHost();
     void refreshControls();
     void refreshInspector();
     void showDevices(const nlohmann::json& result);
+    /// The session line when the engine sees no device: where, and what to do.
+    QString noDeviceSessionText() const;
     void autosave(const std::vector<TraceEvent>& events);
     /// Whether the reason a headless run failed has been printed already (then no "did not verify" line).
     enum class ReasonPrinted { no, yes };
@@ -145,10 +127,7 @@ class MainWindow : public QMainWindow {
     void openRecordingFile(const QString& path, bool recovered, const std::function<void(bool)>& then);
     bool showRecording(RecordingReader::Result& result, bool recovered);
     void reopenFirstUnfinished(const std::function<void(bool)>& then);
-    void collectUnfinishedSessions();
-    void offerUnfinishedSession();
     void reopenAtStart();
-    const labs::LoopbackLesson* currentLesson() const;
 
     StartOptions options_;
     EngineClient* engine_;
@@ -163,70 +142,45 @@ class MainWindow : public QMainWindow {
     bool presentation_ = false;
     bool devicePanelBeforePresentation_ = true; ///< View ▸ Panels ▸ Devices before presentation mode hid it
     QList<int> splitterBeforePresentation_;     ///< the picture/timeline split before presentation mode
-    SessionAutosave autosave_; ///< the live session, as it happens (SessionAutosave::defaultDirectory())
-    std::vector<UnfinishedSession> unfinished_; ///< offered for recovery, newest first
-    bool recoveredReplay_ = false;              ///< the replay is a recovered unfinished session
+    SessionAutosave autosave_;     ///< the live session, as it happens (SessionAutosave::defaultDirectory())
+    bool recoveredReplay_ = false; ///< the replay is a recovered unfinished session
     bool firstLiveStepReported_ = false;
     bool progressLineOpen_ = false;    ///< headless: a boot progress line on stderr has no newline yet
-    SshOptions currentSsh_;            ///< the SSH host last chosen (the dialog offers it again)
     bool automaticSwitchDone_ = false; ///< automaticEngineHost has switched to the VM once        ///<
                                        ///< headless: "first live step" was written on stderr
 
     // Widgets (object names match the member names without the trailing underscore).
-    // The toolbar: the lesson, its size and message, the player, the speed and the language.
-    QComboBox *lessonCombo_ = nullptr, *languageCombo_ = nullptr;
-    QSpinBox* sizeSpin_ = nullptr;
-    QLineEdit* messageEdit_ = nullptr;
-    QPushButton *playButton_ = nullptr, *pauseButton_ = nullptr, *stepButton_ = nullptr,
-                *resetButton_ = nullptr;
-    QSlider* speedSlider_ = nullptr;
+    // The toolbars: the lesson, its size and message, the player, the speed and the language.
+    LessonToolBars* toolBars_ = nullptr;
     QAction* presentationAction_ = nullptr;
-    // Texts set by retranslateUi(): the menus and their actions, the toolbar's labels and buttons.
+    // Texts set by retranslateUi(): the menus and their actions.
     QMenu *fileMenu_ = nullptr, *viewMenu_ = nullptr, *labsMenu_ = nullptr, *engineMenu_ = nullptr;
     QAction *openRecordingAction_ = nullptr, *saveTraceAction_ = nullptr, *exportPngAction_ = nullptr,
             *quitAction_ = nullptr, *openLabsAction_ = nullptr, *openWorkbenchAction_ = nullptr,
             *restartEngineAction_ = nullptr, *engineHostAction_ = nullptr, *vmConsoleAction_ = nullptr;
-    QToolBar *lessonToolBar_ = nullptr, *playerToolBar_ = nullptr;
-    /// One row of toolbars when the window is wide enough for both, else two.
-    void placeToolBars();
     static constexpr int kPanelCount = 5; ///< devices, QP state, memory, timeline, inspector
     QMenu* panelsMenu_ = nullptr;
     std::array<QAction*, kPanelCount> panelActions_{};
-    QLabel *lessonLabel_ = nullptr, *sizeLabel_ = nullptr, *messageLabel_ = nullptr, *speedLabel_ = nullptr,
-           *timelineLabel_ = nullptr;
-    QPushButton *measureButton_ = nullptr, *reopenSessionButton_ = nullptr, *dismissSessionButton_ = nullptr,
-                *openRecordingButton_ = nullptr, *useVmButton_ = nullptr, *connectSshButton_ = nullptr;
     std::optional<nlohmann::json> helloResult_; ///< the engine's hello, shown again in another language
-    QString noDeviceFix_;                       ///< how to get a device, when there is none
     bool engineStopped_ = false;
     // Above the views: the engine stopped (engineMessage, restartEngineButton), an earlier session is offered
     // for recovery, the session could not be autosaved; the session and the step.
-    Banner *engineBanner_ = nullptr, *recoveryBanner_ = nullptr;
+    Banner* engineBanner_ = nullptr;
+    RecoveryBanner* recoveryBanner_ = nullptr;
     QPushButton* restartEngineButton_ = nullptr;
     QLabel *autosaveWarning_ = nullptr, *sessionLabel_ = nullptr, *stepLabel_ = nullptr;
     // The status line's permanent part: where the engine runs, and its device (or how far its VM booted).
     QLabel* engineHostLabel_ = nullptr;
     QProgressBar* downloadBar_ = nullptr; ///< the VM's kernel download on first use
     QString engineDevice_;                ///< the first device the engine reported; empty: none yet
-    // The device panel: the devices and ports, or how to get one.
-    QStackedWidget* devicePanel_ = nullptr;
-    QTreeWidget* deviceTree_ = nullptr;
-    QLabel* noDeviceText_ = nullptr;
-    QPushButton* createSoftRoceButton_ = nullptr;
-    QLabel* softRoceResult_ = nullptr; ///< what the last rdma link add did
-    QProcess* softRoceProcess_ = nullptr;
-    SoftRoceOffer softRoceOffer_;      ///< computed when the engine here reports no device
-    bool softRoceJustCreated_ = false; ///< rdma link add succeeded; the restarted engine should see it
-    bool haveDevice_ = false;          ///< the engine reported a port: lessons can run live
-    // The views of the state.
-    DataPathView* dataPathView_ = nullptr;
-    QpStateView* qpStateView_ = nullptr;
-    MemoryView* memoryView_ = nullptr;
+    // The device panel: the devices and ports, or how to get one; where the engine runs.
+    DevicePanel* devicePanel_ = nullptr;
+    bool haveDevice_ = false; ///< the engine reported a port: lessons can run live
+    // The views of the state: the picture, the QP state diagram, the memory.
+    LabStage* stage_ = nullptr;
     // The timeline, its filters and the inspector of the selected (else the step's latest) event.
-    QTableView* timelineView_ = nullptr;
-    QComboBox *kindFilter_ = nullptr, *endpointFilter_ = nullptr;
+    TimelinePanel* timelinePanel_ = nullptr;
     std::optional<std::uint64_t> selectedSeq_;
-    QTextBrowser* inspector_ = nullptr;
 };
 
 } // namespace rdmalab::app

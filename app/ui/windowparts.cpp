@@ -2,6 +2,8 @@
 
 #include "engineclient.h"
 
+#include <QApplication>
+#include <QFormLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -10,6 +12,7 @@
 #include <QRegularExpression>
 #include <QScreen>
 #include <QStatusBar>
+#include <QStyle>
 #include <QToolBar>
 
 #include <algorithm>
@@ -66,6 +69,41 @@ QLabel* makeAutosaveWarning() {
         QStringLiteral("background: #fff3b0; color: #000; border: 1px solid #c8a600; padding: 4px;"));
     warning->hide();
     return warning;
+}
+
+QPushButton* makeButton(const QString& text, const QString& name) {
+    auto* b = new QPushButton(text);
+    b->setObjectName(name);
+    return b;
+}
+
+void setRowLabel(QWidget* field, const QString& text) {
+    auto* form = field && field->parentWidget() ? qobject_cast<QFormLayout*>(field->parentWidget()->layout())
+                                                : nullptr;
+    if (!form) return;
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(field))) label->setText(text);
+}
+
+void applyPresentationLook(bool on) {
+    static const QFont normalFont = QApplication::font();
+    QFont font = normalFont;
+    if (on) font.setPointSizeF(std::max(15.0, normalFont.pointSizeF() * 1.6));
+    QApplication::setFont(font);
+    if (!on) {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        return;
+    }
+    QPalette p;
+    p.setColor(QPalette::Window, Qt::black);
+    p.setColor(QPalette::WindowText, Qt::white);
+    p.setColor(QPalette::Base, Qt::black);
+    p.setColor(QPalette::AlternateBase, QColor(0x20, 0x20, 0x20));
+    p.setColor(QPalette::Text, Qt::white);
+    p.setColor(QPalette::Button, QColor(0x30, 0x30, 0x30));
+    p.setColor(QPalette::ButtonText, Qt::white);
+    p.setColor(QPalette::Highlight, Qt::yellow);
+    p.setColor(QPalette::HighlightedText, Qt::black);
+    QApplication::setPalette(p);
 }
 
 QToolBar* addFixedToolBar(QMainWindow* window, const QString& title, const QString& name) {

@@ -47,6 +47,16 @@ void connectEngineBanner(QMainWindow* window, EngineClient* engine, Banner* bann
 /// hidden until there is one.
 QLabel* makeAutosaveWarning();
 
+/// A push button with this text and object name.
+QPushButton* makeButton(const QString& text, const QString& name);
+
+/// Sets the label of `field`'s row in the form layout it sits in (nothing when it is in none).
+void setRowLabel(QWidget* field, const QString& text);
+
+/// Presentation mode's look, for the whole app: a font 1.6 times as large (15 pt at least), white and yellow
+/// on black; off: the font and the style's palette as they were.
+void applyPresentationLook(bool on);
+
 /// The window's toolbar: not movable, named for tests and saved state.
 QToolBar* addFixedToolBar(QMainWindow* window, const QString& title, const QString& name);
 

@@ -18,21 +18,17 @@
 
 #include <vector>
 
-class QCheckBox;
-class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListView;
 class QPushButton;
-class QSpinBox;
 class QTextBrowser;
 
 namespace rdmalab::app {
 
-class DataPathView;
 class EngineClient;
-class MemoryView;
-class QpStateView;
+class LabStage;
+class WorkbenchControls;
 class WorkbenchSession;
 
 struct WorkbenchWindowOptions {
@@ -75,15 +71,8 @@ class WorkbenchWindow : public QMainWindow {
     /// line follows with refresh().
     void retranslateUi();
     void buildUi();
-    QWidget* buildPairGroup();
-    QWidget* buildSendGroup();
-    QWidget* buildReceiveGroup();
-    QWidget* buildStateGroup();
-    void buildPair();
-    void postSend();
-    void postReceive();
-    void pollCq();
-    void moveQp();
+    /// Builds the pair (again): a pair that exists is torn down first (reset), then `steps` are performed.
+    void buildPair(const std::vector<nlohmann::json>& steps);
     void resetAll();
     void chooseSaveFile();
     void showRow(int index);
@@ -91,8 +80,6 @@ class WorkbenchWindow : public QMainWindow {
     void refresh();
     /// A message that stays on the status line until the next action (a failure, a saved file).
     void setNotice(const QString& text);
-    /// "A" or "B" from a side combo box.
-    static QString side(const QComboBox* box);
 
     QWidget* buildTaskGroup();
     /// Builds the troubleshooting lab's broken set-up (again): reset, then its steps.
@@ -117,22 +104,10 @@ class WorkbenchWindow : public QMainWindow {
     QString savePath_;
     QString notice_;
 
-    QComboBox *transport_ = nullptr, *mtu_ = nullptr;
-    QSpinBox *sizeA_ = nullptr, *sizeB_ = nullptr;
-    std::vector<QCheckBox*> accessA_, accessB_;
-    QComboBox *wrSide_ = nullptr, *opcode_ = nullptr;
-    QLineEdit *sge_ = nullptr, *rkey_ = nullptr, *imm_ = nullptr, *compare_ = nullptr, *swap_ = nullptr,
-              *add_ = nullptr;
-    QSpinBox *remoteOffset_ = nullptr, *wrId_ = nullptr;
-    QCheckBox *useRkey_ = nullptr, *signaled_ = nullptr, *inline_ = nullptr;
-    QComboBox *recvSide_ = nullptr, *pollSide_ = nullptr, *qpSide_ = nullptr, *qpTarget_ = nullptr;
-    QSpinBox *recvLength_ = nullptr, *pollCount_ = nullptr;
-    QPushButton *buildPair_ = nullptr, *postSend_ = nullptr, *postRecv_ = nullptr, *poll_ = nullptr,
-                *move_ = nullptr, *reset_ = nullptr, *save_ = nullptr;
+    WorkbenchControls* controls_ = nullptr; ///< the pair, work requests, receive and poll, the QP's state
+    QPushButton *reset_ = nullptr, *save_ = nullptr;
     QLineEdit* labTitle_ = nullptr;
-    DataPathView* dataPath_ = nullptr;
-    QpStateView* qpView_ = nullptr;
-    MemoryView* memoryView_ = nullptr;
+    LabStage* stage_ = nullptr; ///< the picture over the QP states and the memory, the snapshot and log below
     QListView* steps_ = nullptr;
     QTextBrowser* detail_ = nullptr;
     QLabel* snapshot_ = nullptr;

@@ -1,13 +1,19 @@
-// The main window offscreen, found by object names: replaying a real recording, a dead engine, a bad file.
+// The main window offscreen, found by object names: replaying a real recording, a dead engine, a bad file;
+// and the stage every window shows its run on.
 #include "datapathview.h"
+#include "labstage/labstage.h"
+#include "labwindow.h"
 #include "mainwindow.h"
+#include "memoryview.h"
 #include "panelcheck.h"
 #include "qpstateview.h"
 #include "testutil.hpp"
 #include "windowparts.h"
+#include "workbenchwindow.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QDialog>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -15,7 +21,9 @@
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -426,6 +434,71 @@ class AppWidgetsTest : public QObject {
         window.setPresentationMode(false);
         QVERIFY(!window.isFullScreen());
         QVERIFY(window.findChild<QWidget*>("devicePanel")->isVisible());
+    }
+    /// Issue 29: every window shows its run on one LabStage, which holds the picture, the QP state diagram
+    /// and the memory view (a new view is added there, and every window has it). Each view is found by its
+    /// object name inside the stage, and no window has a view of its own outside it.
+    void everyWindowShowsItsRunOnOneStage() {
+        StartOptions mainOptions;
+        mainOptions.replayFile = kData + "lesson-write.jsonl";
+        MainWindow main(mainOptions);
+        LabWindowOptions labOptions;
+        labOptions.engineProgram = QStringLiteral("/nonexistent/rdmalab-cli");
+        LabWindow lab(labOptions);
+        WorkbenchWindowOptions workbenchOptions;
+        workbenchOptions.engineProgram = QStringLiteral("/nonexistent/rdmalab-cli");
+        WorkbenchWindow workbench(workbenchOptions);
+        for (QWidget* window : std::initializer_list<QWidget*>{&main, &lab, &workbench}) {
+            const QString name = window->objectName();
+            QCOMPARE(window->findChildren<LabStage*>().size(), 1);
+            auto* stage = window->findChild<LabStage*>("labStage");
+            QVERIFY2(stage, qPrintable(name));
+            auto* picture = stage->findChild<DataPathView*>("dataPathView");
+            auto* qpStates = stage->findChild<QpStateView*>("qpStateView");
+            auto* memory = stage->findChild<MemoryView*>("memoryView");
+            QVERIFY2(picture && qpStates && memory, qPrintable(name));
+            QCOMPARE(picture, stage->dataPath());
+            QCOMPARE(qpStates, stage->qpState());
+            QCOMPARE(memory, stage->memory());
+            QCOMPARE(window->findChildren<DataPathView*>().size(), 1);
+            QCOMPARE(window->findChildren<QpStateView*>().size(), 1);
+            QCOMPARE(window->findChildren<MemoryView*>().size(), 1);
+        }
+        // Each window's arrangement: the picture beside the QP states over the memory, on tabs, above them.
+        QVERIFY(main.findChild<LabStage*>()->findChild<QSplitter*>("stateSplitter"));
+        auto* tabs = lab.findChild<LabStage*>()->findChild<QTabWidget*>("labPictures");
+        QVERIFY(tabs);
+        QCOMPARE(tabs->widget(0), lab.findChild<LabStage*>()->dataPath());
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Data path"));
+        QCOMPARE(tabs->tabText(1), QStringLiteral("QP states · memory"));
+        QCOMPARE(workbench.findChild<LabStage*>()->splitter()->orientation(), Qt::Vertical);
+        // The main window's stage draws its replay.
+        main.show();
+        QTRY_VERIFY(main.controller()->mode() == LessonController::Mode::Replay);
+        QTRY_VERIFY(main.findChild<LabStage*>()->dataPath()->drawnTexts().contains("REPLAY"));
+    }
+    /// Engine ▸ The VM's console log opens its dialog (the device panel shows it); with the engine not in a
+    /// VM it says so.
+    void theVmConsoleOpensFromTheEngineMenu() {
+        StartOptions options;
+        options.replayFile = kData + "lesson-write.jsonl";
+        MainWindow window(options);
+        window.show();
+        auto* action = window.findChild<QAction*>("vmConsoleAction");
+        QVERIFY(action);
+        QString shown;
+        QTimer::singleShot(0, &window, [&shown] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            shown = dialog->objectName();
+            for (const auto* label : dialog->findChildren<QLabel*>())
+                shown += " | " + label->text();
+            dialog->reject();
+        });
+        action->trigger();
+        QVERIFY2(shown.startsWith("vmConsoleDialog"), qPrintable(shown));
+        QVERIFY2(shown.contains("The engine does not run in a VM, or the VM has not started yet."),
+                 qPrintable(shown));
     }
 };
 

@@ -1,0 +1,76 @@
+// The main window's two toolbars: the lesson (which one, its size and message) and the player (play,
+// pause, step, reset, the animation speed, the interface's language, the measurements).
+#pragma once
+
+#include "rdmalab/labs/lesson_view.hpp"
+
+#include <QObject>
+
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QMainWindow;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QToolBar;
+
+namespace rdmalab::app {
+
+/// "lessonToolBar" ("lessonCombo", "sizeSpin", "messageEdit") and "playerToolBar" ("playButton",
+/// "pauseButton", "stepButton", "resetButton", "speedSlider", "languageCombo", "measureButton"), on one row
+/// when the window is wide enough for both, else on two (place()), rather than behind a » menu.
+class LessonToolBars : public QObject {
+    Q_OBJECT
+  public:
+    /// Adds both toolbars to `window`. `lessons` (kept alive by the window) are the choice, `lesson` the
+    /// id chosen first, `language` the language of their titles.
+    LessonToolBars(QMainWindow* window, const std::vector<labs::LoopbackLesson>& lessons,
+                   const QString& lesson, const QString& language);
+
+    /// The lesson chosen, or null when there is none.
+    const labs::LoopbackLesson* currentLesson() const;
+    bool hasLesson(const QString& id) const;
+    /// Chooses lesson `id` without announcing it (a replay of a recording of it: nothing starts).
+    void showLessonQuietly(const QString& id);
+    int size() const;
+    QString message() const;
+    /// The speed slider: 1 (slow) to 10 (fast).
+    int speed() const;
+    /// The lessons' titles and the language choice follow the app's language.
+    void setLanguage(const QString& language);
+    void enablePlayer(bool step, bool play, bool pause, bool reset);
+    /// One row of toolbars when the window is wide enough for both, else two.
+    void place();
+    /// The toolbars' texts in the current language (the window calls it on QEvent::LanguageChange).
+    void retranslateUi();
+
+  signals:
+    void playClicked();
+    void pauseClicked();
+    void stepClicked();
+    void resetClicked();
+    /// Another lesson was chosen; its size and message are shown.
+    void lessonChosen();
+    void speedChanged(int speed);
+    void measureClicked();
+
+  private:
+    void buildLessonBar(const QString& lesson, const QString& language);
+    void buildPlayerBar(const QString& language);
+
+    QMainWindow* window_;
+    const std::vector<labs::LoopbackLesson>& lessons_;
+    QToolBar *lessonBar_ = nullptr, *playerBar_ = nullptr;
+    QComboBox *lessonCombo_ = nullptr, *languageCombo_ = nullptr;
+    QSpinBox* sizeSpin_ = nullptr;
+    QLineEdit* messageEdit_ = nullptr;
+    QPushButton *playButton_ = nullptr, *pauseButton_ = nullptr, *stepButton_ = nullptr,
+                *resetButton_ = nullptr, *measureButton_ = nullptr;
+    QSlider* speedSlider_ = nullptr;
+    QLabel *lessonLabel_ = nullptr, *sizeLabel_ = nullptr, *messageLabel_ = nullptr, *speedLabel_ = nullptr;
+};
+
+} // namespace rdmalab::app
