@@ -249,6 +249,22 @@ class CliArgsTest : public QObject {
                  qPrintable(run.out));
     }
 
+    // A capture that cannot start is recorded with its reason and fix, and the operation runs on (here it
+    // then fails for want of a device, which is reported as the result).
+    void aWireCaptureThatCannotStartSaysWhyAndTheOperationRunsOn() {
+        auto run = runCli({"op", "write", "--wire", "--json"});
+        QVERIFY2(run.out.contains("\"name\":\"capture.failed\""), qPrintable(run.out));
+        QVERIFY(run.out.contains("a loopback pair (A and B on one device) puts no packet on a wire"));
+        QVERIFY(run.out.contains("--connect HOST --wire"));
+        QVERIFY2(run.out.contains("\"kind\":\"result\""), "the operation ran on to its result");
+        run = runCli({"op", "write", "--wire", "--json", "--connect", "203.0.113.9"});
+        QVERIFY2(run.out.contains("no network interface here reaches 203.0.113.9"), qPrintable(run.out));
+        QVERIFY(run.out.contains("\"kind\":\"result\""));
+        run = runCli({"op", "write", "--pcapng", "x.pcapng"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("--pcapng saves the capture of --wire: add --wire"));
+    }
+
     void serveRejectsBadCommandsAndKeepsRunning() {
         const auto run =
             runCli({"serve", "--stdio"}, {},
