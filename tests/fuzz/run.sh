@@ -29,7 +29,8 @@ fi
 die() { printf 'fuzz: FAILED: %s\n' "$*" >&2; exit 1; }
 
 cmake --preset fuzz >/dev/null || die "configure the fuzz preset"
-cmake --build --preset fuzz || die "build the fuzz targets"
+# The targets named here, not the preset's list, so a new target cannot be run without being built.
+cmake --build --preset fuzz --target "${targets[@]}" || die "build the fuzz targets"
 
 work=build/fuzz/run
 rm -rf "$work" && mkdir -p build/fuzz/findings
