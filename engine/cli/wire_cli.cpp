@@ -65,6 +65,7 @@ WireSession::WireSession(const WireRequest& request, Tracer& tracer, Endpoint en
         failed(*netdev, why, fix);
         return;
     }
+    tracer_.add_sink(ledger_);
     tracer_.record(endpoint_, EventKind::Packet, "capture.start", {},
                    {{"netdev", *netdev}, {"filter", "udp port 4791"}, {"limit", kPacketLimit}});
 }
@@ -72,12 +73,15 @@ WireSession::WireSession(const WireRequest& request, Tracer& tracer, Endpoint en
 bool WireSession::finish() {
     if (!capture_) return true;
     const auto frames = capture_->stop();
-    wire::record_packets(tracer_, endpoint_, *capture_, frames);
+    const auto owners = wire::record_packets(tracer_, endpoint_, *capture_, frames, ledger_->matcher());
     if (request_.pcapng.empty()) return true;
+    // "WR 7 · ibv_post_send RDMA_WRITE 8192 B · packet 3 of 8", then where it sits in the capture; a packet
+    // tied to no request of this host (rdma_cm's MADs, the peer's requests) names the operation instead.
     std::vector<std::string> comments;
     for (std::size_t i = 0; i < frames.size(); ++i)
-        comments.push_back(fmt::format("rdmalab: op {} · packet {} of {} captured on {}", request_.operation,
-                                       i + 1, frames.size(), capture_->netdev()));
+        comments.push_back(fmt::format("rdmalab: {} · frame {} of {} on {}",
+                                       owners[i].empty() ? "op " + request_.operation : owners[i], i + 1,
+                                       frames.size(), capture_->netdev()));
     try {
         wire::write_pcapng(request_.pcapng, capture_->netdev(), frames, comments);
     } catch (const std::exception& e) {

@@ -30,6 +30,8 @@ class WireSession {
     Tracer& tracer_;
     Endpoint endpoint_;
     std::unique_ptr<wire::Capture> capture_;
+    /// Sees the operation's QP transitions and posts, to tie each packet to its work request.
+    std::shared_ptr<wire::RequestLedger> ledger_ = std::make_shared<wire::RequestLedger>();
 };
 
 } // namespace rdmalab::cli

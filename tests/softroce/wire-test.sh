@@ -35,7 +35,14 @@ send_imm:send_imm --size 2048
 cas:cas
 faa:faa
 bad_rkey:write --fault bad-rkey
-no_recv:send --fault no-recv"
+no_recv:send --fault no-recv
+loss:write --size 16384"
+# The loss case: host 2 (A) drops one packet of the Write on its way out, inside its VM, before either
+# capture sees it: the 15th RoCE v2 packet of the RC connection (tc's gact action, deterministic: every
+# 15th, and the 16 packets of the Write plus the go-back-N resend stay under 30). A prio qdisc with two
+# u32 filters: QP 1 (rdma_cm's MADs: the BTH's destination QP, 4 bytes at IP offset 32 under its reserved
+# byte) passes untouched; other UDP 4791 traffic meets the dropper.
+# (Host 2's lossy(), below.)
 
 # Host 1: for each case, tcpdump on the wire's NIC, then one listener that serves it with its own capture.
 # tcpdump -U writes each packet as it comes; the listener starts once tcpdump says it listens.
@@ -63,21 +70,30 @@ EOF
 # Host 2: connects to each listener in turn, retrying while host 1 is not listening yet (and only then).
 host2=$(cat <<EOF
 set -u
-connect() { # NAME COMMAND...
-    name=\$1; shift
+connect() { # OUTPUT COMMAND...: stdout to OUTPUT, stderr to OUTPUT.err
+    out=\$1; shift
     for _ in \$(seq 120); do
-        "\$@" > "$OUT/\$name.host2" 2>&1 && { echo "\$name: \$(tail -n1 "$OUT/\$name.host2" | grep -o '"summary":"[^"]*"')"; return 0; }
+        "\$@" > "$OUT/\$out" 2> "$OUT/\$out.err" && { echo "\$out: \$(tail -n1 "$OUT/\$out" | grep -o '"summary":"[^"]*"')"; return 0; }
         # Only a connection that did not happen (host 1 not listening yet) is tried again.
-        grep -qiE 'RDMA_CM_EVENT_(REJECTED|UNREACHABLE|ADDR_ERROR|ROUTE_ERROR|CONNECT_ERROR)|rejected|refused' \
-            "$OUT/\$name.host2" || break
+        cat "$OUT/\$out" "$OUT/\$out.err" | grep -qiE 'RDMA_CM_EVENT_(REJECTED|UNREACHABLE|ADDR_ERROR|ROUTE_ERROR|CONNECT_ERROR)|rejected|refused' || break
         sleep 1
     done
-    cat "$OUT/\$name.host2"; return 1
+    cat "$OUT/\$out" "$OUT/\$out.err"; return 1
+}
+lossy() {
+    tc qdisc add dev "\$RDMALAB_WIRE_IF" root handle 1: prio &&
+        tc filter add dev "\$RDMALAB_WIRE_IF" parent 1: protocol ip prio 1 u32 \\
+            match u32 0x00000001 0x00ffffff at 32 flowid 1:1 &&
+        tc filter add dev "\$RDMALAB_WIRE_IF" parent 1: protocol ip prio 2 u32 \\
+            match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:2 \\
+            action gact ok random determ drop 15
 }
 echo "$CASES" | while IFS=: read -r name args; do
-    connect \$name "$CLI" op \$args --connect "\$RDMALAB_WIRE_PEER" --wire --json || exit 1
+    if [ \$name = loss ]; then lossy || { echo "tc could not make the wire lossy"; exit 1; }; fi
+    connect \$name.host2.jsonl "$CLI" op \$args --connect "\$RDMALAB_WIRE_PEER" --wire --pcapng "$OUT/\$name.host2.pcapng" --json || exit 1
+    if [ \$name = loss ]; then tc qdisc del dev "\$RDMALAB_WIRE_IF" root; fi
 done || exit 1
-connect bench "$CLI" bench write_lat --connect "\$RDMALAB_WIRE_PEER" --iters 200 || exit 1
+connect bench.host2 "$CLI" bench write_lat --connect "\$RDMALAB_WIRE_PEER" --iters 200 || exit 1
 EOF
 )
 # The guests see the checkout (and the build tree in it) writable at its own path, even under a path they
@@ -130,8 +146,8 @@ echo "$CASES" | while IFS=: read -r name _; do
     [ "$ours" -gt 0 ] && [ "$ours" = "$theirs" ] ||
         fail "$name: the engine captured $ours packets of the connection, tcpdump $theirs"
 done || exit 1
-RDMALAB_WIRE_CAPTURES=$OUT "$BUILD/tests/tst_roce" theEnginesDecodingAgreesWithTshark ||
-    fail "the engine's decoding of the captured packets (above)"
+RDMALAB_WIRE_CAPTURES=$OUT "$BUILD/tests/tst_roce" theEnginesDecodingAgreesWithTshark \
+    theEnginesPacketsBelongToTheirWorkRequests || fail "the engine's decoding of the captured packets (above)"
 grep -q 'rxe2' "$OUT/bench.host2" || fail "bench: the measurement does not name the device rxe2: $(cat "$OUT/bench.host2")"
 echo "wire-test: on the wire between two SoftRoCE hosts: write, read and send of 8 KiB each as 8 packets of" \
     "1024 B with consecutive PSNs (tshark), acknowledged; bench write_lat across the hosts:" \

@@ -130,8 +130,15 @@ std::string describe(const TraceEvent& e) {
                 who, d.get<std::uint64_t>("kept", 0), d.text("netdev", "?"),
                 d.get<std::uint64_t>("received", 0), d.get<std::uint64_t>("dropped", 0),
                 d.get<std::uint64_t>("not_kept", 0));
-        return fmt::format("{} wire {:>3} {:<3} {}", who, d.get<std::uint64_t>("index", 0),
-                           d.text("direction", ""), d.text("summary", e.name));
+        {
+            // The work request the packet belongs to, when the capture could tie it to one
+            // (packet_match.hpp).
+            std::string owner;
+            if (const auto it = e.data.find("owner"); it != e.data.end() && it->is_object())
+                owner = "\n        ↳ " + it->value("text", std::string());
+            return fmt::format("{} wire {:>3} {:<3} {}{}", who, d.get<std::uint64_t>("index", 0),
+                               d.text("direction", ""), d.text("summary", e.name), owner);
+        }
     }
     return who + " " + e.name;
 }

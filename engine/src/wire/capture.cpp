@@ -11,9 +11,13 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
+#include <climits>
+#include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 
 namespace rdmalab::wire {
@@ -29,6 +33,9 @@ namespace {
 
 constexpr const char* kFilter = "udp port 4791";
 constexpr int kSnapshotLength = 65535;
+/// The kernel's buffer for the capture: libpcap's default (2 MiB) overflowed in the test bed when a burst
+/// of retransmissions met a capture thread slowed by emulation (pcap_stats counted the drops).
+constexpr int kBufferBytes = 32 << 20;
 constexpr int kPollTimeoutMs = 20; // how long a pcap_dispatch waits before it looks at stopping_ again
 
 std::string activation_problem(int status, pcap_t* pcap, const std::string& netdev, std::string& fix) {
@@ -65,6 +72,25 @@ std::string frame_source_mac(const std::vector<std::uint8_t>& bytes) {
                        bytes[10], bytes[11]);
 }
 
+/// CLOCK_REALTIME - CLOCK_MONOTONIC, read between two monotonic readings; the narrowest of a few tries.
+ClockLink read_clock_link() {
+    auto ns = [](clockid_t clock) {
+        timespec ts{};
+        clock_gettime(clock, &ts);
+        return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000LL + ts.tv_nsec;
+    };
+    ClockLink best{.offset_ns = 0, .uncertainty_ns = UINT64_MAX};
+    for (int i = 0; i < 5; ++i) {
+        const std::int64_t before = ns(CLOCK_MONOTONIC);
+        const std::int64_t real = ns(CLOCK_REALTIME);
+        const std::int64_t after = ns(CLOCK_MONOTONIC);
+        const auto half_gap = static_cast<std::uint64_t>(after - before + 1) / 2;
+        if (half_gap < best.uncertainty_ns)
+            best = {.offset_ns = real - (before + (after - before) / 2), .uncertainty_ns = half_gap};
+    }
+    return best;
+}
+
 } // namespace
 
 std::unique_ptr<Capture> Capture::start(const std::string& netdev, std::size_t limit, std::string& why,
@@ -81,6 +107,7 @@ std::unique_ptr<Capture> Capture::start(const std::string& netdev, std::size_t l
     pcap_set_promisc(handle->pcap, 0);
     pcap_set_immediate_mode(handle->pcap, 1); // each packet at once, not a buffer's worth later
     pcap_set_timeout(handle->pcap, kPollTimeoutMs);
+    pcap_set_buffer_size(handle->pcap, kBufferBytes);
     pcap_set_tstamp_precision(handle->pcap, PCAP_TSTAMP_PRECISION_NANO);
     if (const int status = pcap_activate(handle->pcap); status < 0) {
         why = activation_problem(status, handle->pcap, netdev, fix);
@@ -106,7 +133,8 @@ std::unique_ptr<Capture> Capture::start(const std::string& netdev, std::size_t l
 }
 
 Capture::Capture(std::string netdev, std::size_t limit, std::unique_ptr<Handle> handle)
-    : netdev_(std::move(netdev)), limit_(limit), handle_(std::move(handle)) {
+    : netdev_(std::move(netdev)), limit_(limit), handle_(std::move(handle)),
+      clock_at_start_(read_clock_link()) {
     thread_ = std::thread([this] { run(); });
 }
 
@@ -143,6 +171,7 @@ std::vector<CapturedFrame> Capture::stop(int linger_ms) {
     thread_.join();
     pcap_stat counts{};
     const std::lock_guard lock(mutex_);
+    clock_at_stop_ = read_clock_link();
     if (pcap_stats(handle_->pcap, &counts) == 0) {
         stats_.received = counts.ps_recv;
         stats_.dropped = counts.ps_drop;
@@ -154,6 +183,15 @@ std::vector<CapturedFrame> Capture::stop(int linger_ms) {
 CaptureStats Capture::stats() const {
     const std::lock_guard lock(mutex_);
     return stats_;
+}
+
+ClockLink Capture::clock_link() const {
+    const std::lock_guard lock(mutex_);
+    if (!clock_at_stop_) return clock_at_start_;
+    const std::int64_t drift = clock_at_stop_->offset_ns - clock_at_start_.offset_ns;
+    return {.offset_ns = clock_at_start_.offset_ns + drift / 2,
+            .uncertainty_ns = std::max(clock_at_start_.uncertainty_ns, clock_at_stop_->uncertainty_ns) +
+                              static_cast<std::uint64_t>(drift < 0 ? -drift : drift) / 2};
 }
 
 std::optional<std::string> netdev_for_address(const std::string& address) {
@@ -189,20 +227,42 @@ std::optional<std::string> netdev_for_address(const std::string& address) {
     return holder ? holder : subnet;
 }
 
-void record_packets(Tracer& tracer, Endpoint endpoint, const Capture& capture,
-                    const std::vector<CapturedFrame>& frames) {
+void RequestLedger::write(const TraceEvent& event) {
+    if (event.kind != EventKind::QpState && event.kind != EventKind::PostWr) return;
+    const std::lock_guard lock(mutex_);
+    matcher_.observe(event);
+}
+
+packet::PacketMatcher RequestLedger::matcher() const {
+    const std::lock_guard lock(mutex_);
+    return matcher_;
+}
+
+std::vector<std::string> record_packets(Tracer& tracer, Endpoint endpoint, const Capture& capture,
+                                        const std::vector<CapturedFrame>& frames,
+                                        packet::PacketMatcher matcher) {
     const std::string own_mac = mac_of(capture.netdev());
+    std::vector<std::string> owners;
+    const ClockLink clock = capture.clock_link();
     std::size_t index = 0;
     for (const auto& frame : frames) {
         const auto packet = packet::decode_frame(frame.bytes);
         const bool sent = !own_mac.empty() && frame_source_mac(frame.bytes) == own_mac;
-        tracer.record(endpoint, EventKind::Packet, "packet", {{"qpn", packet.dest_qp}},
-                      {{"index", ++index},
-                       {"t_wire_ns", frame.wire_ns},
-                       {"direction", sent ? "out" : "in"},
-                       {"length", frame.wire_length},
-                       {"summary", packet.summary()},
-                       {"decoded", packet::to_json(packet)}});
+        const auto owner = matcher.attribute(packet, sent);
+        nlohmann::json ids = {{"qpn", packet.dest_qp}};
+        nlohmann::json data = {{"index", ++index},
+                               {"t_wire_ns", frame.wire_ns},
+                               {"t_engine_ns", static_cast<std::int64_t>(frame.wire_ns) - clock.offset_ns},
+                               {"direction", sent ? "out" : "in"},
+                               {"length", frame.wire_length},
+                               {"summary", packet.summary()}};
+        if (owner) {
+            data["owner"] = packet::to_json(*owner);
+            if (owner->request) ids["wr_id"] = owner->request->wr_id;
+        }
+        data["decoded"] = packet::to_json(packet);
+        tracer.record(endpoint, EventKind::Packet, "packet", std::move(ids), std::move(data));
+        owners.push_back(owner ? packet::owner_text(*owner) : std::string());
     }
     const CaptureStats counts = capture.stats();
     tracer.record(endpoint, EventKind::Packet, "capture.end", {},
@@ -211,7 +271,9 @@ void record_packets(Tracer& tracer, Endpoint endpoint, const Capture& capture,
                    {"dropped", counts.dropped},
                    {"interface_dropped", counts.interface_dropped},
                    {"kept", counts.kept},
-                   {"not_kept", counts.not_kept}});
+                   {"not_kept", counts.not_kept},
+                   {"clock", {{"offset_ns", clock.offset_ns}, {"uncertainty_ns", clock.uncertainty_ns}}}});
+    return owners;
 }
 
 } // namespace rdmalab::wire

@@ -4,6 +4,7 @@
 // Only two hosts put packets on a wire: rxe loops two QPs of one device back inside the driver.
 #pragma once
 
+#include "rdmalab/format/packet_match.hpp"
 #include "rdmalab/format/trace.hpp"
 
 #include <atomic>
@@ -33,6 +34,15 @@ struct CaptureStats {
     std::uint64_t not_kept = 0; ///< arrived after the limit was reached
 };
 
+/// How the capture's clock (libpcap stamps packets with CLOCK_REALTIME) maps to the engine's
+/// (CLOCK_MONOTONIC, the trace's t_ns): engine time = wire time - offset_ns, give or take uncertainty_ns.
+struct ClockLink {
+    std::int64_t offset_ns = 0;
+    /// Half the narrowest read of the two clocks, plus how far the offset moved during the capture (a clock
+    /// step or slew of CLOCK_REALTIME, by NTP or by hand).
+    std::uint64_t uncertainty_ns = 0;
+};
+
 /// A running capture. Starts capturing at once; stop() ends it and hands over the frames.
 class Capture {
   public:
@@ -48,6 +58,8 @@ class Capture {
     /// kept, in capture order.
     std::vector<CapturedFrame> stop(int linger_ms = 50);
     CaptureStats stats() const;
+    /// The clocks' link, from readings at start() and stop().
+    ClockLink clock_link() const;
     const std::string& netdev() const { return netdev_; }
     std::size_t limit() const { return limit_; }
 
@@ -63,6 +75,8 @@ class Capture {
     mutable std::mutex mutex_;
     std::vector<CapturedFrame> frames_;
     CaptureStats stats_;
+    ClockLink clock_at_start_;
+    std::optional<ClockLink> clock_at_stop_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;
 };
@@ -71,10 +85,25 @@ class Capture {
 /// it, the one whose subnet contains it; nothing when no interface matches.
 std::optional<std::string> netdev_for_address(const std::string& address);
 
+/// Watches a tracer's events for what ties packets to work requests (QP transitions, posted sends): add it
+/// as a sink before the operation runs.
+class RequestLedger final : public TraceSink {
+  public:
+    void write(const TraceEvent& event) override;
+    /// The matcher with everything seen so far (use once the operation is over).
+    packet::PacketMatcher matcher() const;
+
+  private:
+    mutable std::mutex mutex_;
+    packet::PacketMatcher matcher_;
+};
+
 /// Records the frames as `packet` events (decoded; "out" when the frame's source MAC is the netdev's own,
-/// else "in") and the capture's `capture.end` with its counts, on `tracer` for `endpoint`.
-void record_packets(Tracer& tracer, Endpoint endpoint, const Capture& capture,
-                    const std::vector<CapturedFrame>& frames);
+/// else "in"; with the work request each belongs to, by `matcher`) and the capture's `capture.end` with its
+/// counts, on `tracer` for `endpoint`. Returns each frame's owner text, for the pcapng comments.
+std::vector<std::string> record_packets(Tracer& tracer, Endpoint endpoint, const Capture& capture,
+                                        const std::vector<CapturedFrame>& frames,
+                                        packet::PacketMatcher matcher);
 
 /// Writes `frames` as a pcapng file (one section, one Ethernet interface named `netdev` with nanosecond
 /// timestamps, one Enhanced Packet Block per frame with `comments[i]` as its comment when there is one).
