@@ -38,11 +38,16 @@ WireSession::WireSession(const WireRequest& request, Tracer& tracer, Endpoint en
         tracer_.record(endpoint_, EventKind::Packet, "capture.failed", {}, data);
     };
     if (request.loopback) {
-        failed({},
-               "a loopback pair (A and B on one device) puts no packet on a wire: rxe loops the two QPs back "
-               "inside the driver (an RDMA NIC, inside itself)",
-               "run the operation between two hosts: `op OPCODE --listen ADDR --wire` on one, `op OPCODE "
-               "--connect HOST --wire` on the other (tests/softroce/wire-run.sh makes two SoftRoCE hosts)");
+        failed(
+            {},
+            "a loopback pair (A and B on one device) puts no packet on a wire: rxe loops the two QPs back "
+            "inside the driver (an RDMA NIC, inside itself)",
+            request.window
+                ? "measure between two hosts: `bench KIND --listen ADDR` on one, `bench KIND --connect HOST "
+                  "--wire` on the other (tests/softroce/wire-run.sh makes two SoftRoCE hosts)"
+                : "run the operation between two hosts: `op OPCODE --listen ADDR --wire` on one, `op OPCODE "
+                  "--connect HOST --wire` on the other (tests/softroce/wire-run.sh makes two SoftRoCE "
+                  "hosts)");
         return;
     }
     if (request.address.empty()) {
@@ -60,14 +65,21 @@ WireSession::WireSession(const WireRequest& request, Tracer& tracer, Endpoint en
         return;
     }
     std::string why, fix;
-    capture_ = wire::Capture::start(*netdev, kPacketLimit, why, fix);
+    capture_ = request.window ? wire::Capture::start(*netdev, *request.window, why, fix)
+                              : wire::Capture::start(*netdev, kPacketLimit, why, fix);
     if (!capture_) {
         failed(*netdev, why, fix);
         return;
     }
     tracer_.add_sink(ledger_);
-    tracer_.record(endpoint_, EventKind::Packet, "capture.start", {},
-                   {{"netdev", *netdev}, {"filter", "udp port 4791"}, {"limit", kPacketLimit}});
+    nlohmann::json data = {{"netdev", *netdev},
+                           {"filter", "udp port 4791"},
+                           {"limit", request.window ? request.window->packets : kPacketLimit}};
+    if (request.window)
+        data["window"] = {{"packets", request.window->packets},
+                          {"ms", request.window->span_ms},
+                          {"from", "the connection's first data packet"}};
+    tracer_.record(endpoint_, EventKind::Packet, "capture.start", {}, data);
 }
 
 bool WireSession::finish() {

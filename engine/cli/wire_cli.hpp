@@ -4,6 +4,7 @@
 #include "rdmalab/engine/capture.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace rdmalab::cli {
@@ -15,6 +16,8 @@ struct WireRequest {
     bool listening = false; ///< --listen: `address` is this host's
     std::string pcapng;     ///< --pcapng FILE, or empty
     std::string operation;  ///< "write 8192 B", for the packets' comments
+    /// A measurement's bounded window (bench --wire); none for an operation, which keeps every packet.
+    std::optional<wire::CaptureWindow> window;
 };
 
 /// A capture started for one operation, or the reason there is none (recorded as `capture.failed`).

@@ -25,6 +25,7 @@ QString sampleValue(const rdmalab::cli::OptionSpec& option) {
         {"ADDR", "127.0.0.1"},
         {"HOST", "127.0.0.1"},
         {"S", "1"},
+        {"MS", "50"},
         {"A[,B]", "0"},
         {"DIR", "/tmp"},
         {"NAME=VALUE", "size=64"},

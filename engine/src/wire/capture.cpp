@@ -95,6 +95,17 @@ ClockLink read_clock_link() {
 
 std::unique_ptr<Capture> Capture::start(const std::string& netdev, std::size_t limit, std::string& why,
                                         std::string& fix) {
+    return open(netdev, limit, std::nullopt, why, fix);
+}
+
+std::unique_ptr<Capture> Capture::start(const std::string& netdev, const CaptureWindow& window,
+                                        std::string& why, std::string& fix) {
+    return open(netdev, window.packets, window, why, fix);
+}
+
+std::unique_ptr<Capture> Capture::open(const std::string& netdev, std::size_t limit,
+                                       std::optional<CaptureWindow> window, std::string& why,
+                                       std::string& fix) {
     std::array<char, PCAP_ERRBUF_SIZE> error{};
     auto handle = std::make_unique<Handle>();
     handle->pcap = pcap_create(netdev.c_str(), error.data());
@@ -129,11 +140,12 @@ std::unique_ptr<Capture> Capture::start(const std::string& netdev, std::size_t l
         return nullptr;
     }
     pcap_freecode(&program);
-    return std::unique_ptr<Capture>(new Capture(netdev, limit, std::move(handle)));
+    return std::unique_ptr<Capture>(new Capture(netdev, limit, window, std::move(handle)));
 }
 
-Capture::Capture(std::string netdev, std::size_t limit, std::unique_ptr<Handle> handle)
-    : netdev_(std::move(netdev)), limit_(limit), handle_(std::move(handle)),
+Capture::Capture(std::string netdev, std::size_t limit, std::optional<CaptureWindow> window,
+                 std::unique_ptr<Handle> handle)
+    : netdev_(std::move(netdev)), limit_(limit), window_(window), handle_(std::move(handle)),
       clock_at_start_(read_clock_link()) {
     thread_ = std::thread([this] { run(); });
 }
@@ -146,13 +158,18 @@ void Capture::run() {
     auto keep = [](u_char* user, const pcap_pkthdr* header, const u_char* bytes) {
         auto* self = reinterpret_cast<Capture*>(user);
         const std::lock_guard lock(self->mutex_);
+        const std::uint64_t wire_ns = static_cast<std::uint64_t>(header->ts.tv_sec) * 1'000'000'000U +
+                                      static_cast<std::uint64_t>(header->ts.tv_usec);
+        if (self->window_ && !self->within_window(wire_ns, bytes, header->caplen)) {
+            pcap_breakloop(self->handle_->pcap); // the rest of the run is not captured at all
+            return;
+        }
         if (self->frames_.size() >= self->limit_) {
             ++self->stats_.not_kept;
             return;
         }
         // With nanosecond precision libpcap puts nanoseconds in tv_usec.
-        self->frames_.push_back({.wire_ns = static_cast<std::uint64_t>(header->ts.tv_sec) * 1'000'000'000U +
-                                            static_cast<std::uint64_t>(header->ts.tv_usec),
+        self->frames_.push_back({.wire_ns = wire_ns,
                                  .wire_length = header->len,
                                  .bytes = std::vector<std::uint8_t>(bytes, bytes + header->caplen)});
         ++self->stats_.kept;
@@ -161,23 +178,57 @@ void Capture::run() {
         const int status = pcap_dispatch(handle_->pcap, -1, keep, reinterpret_cast<u_char*>(this));
         if (status == PCAP_ERROR || status == PCAP_ERROR_BREAK) break;
     }
+    // A closed window closes the capture at once: the socket and its filter go, so the rest of the
+    // measurement runs as if nothing were capturing.
+    const std::lock_guard lock(mutex_);
+    if (!stats_.window_closed.empty()) {
+        take_counts();
+        pcap_close(handle_->pcap);
+        handle_->pcap = nullptr;
+    }
+}
+
+bool Capture::within_window(std::uint64_t wire_ns, const std::uint8_t* bytes, std::size_t length) {
+    if (!stats_.window_closed.empty()) return false;
+    if (window_start_ns_ == 0) {
+        // The window opens at the connection's first data packet: rdma_cm's MADs to QP 1 come before it.
+        const auto packet = packet::decode_frame(std::span<const std::uint8_t>(bytes, length));
+        if (packet.roce && packet.dest_qp != 1) window_start_ns_ = wire_ns;
+        return true;
+    }
+    if (frames_.size() >= window_->packets) {
+        stats_.window_closed = fmt::format("the window's {} packets", window_->packets);
+        return false;
+    }
+    if (wire_ns - window_start_ns_ > window_->span_ms * 1'000'000U) {
+        stats_.window_closed = fmt::format("the window's {} ms", window_->span_ms);
+        return false;
+    }
+    return true;
 }
 
 std::vector<CapturedFrame> Capture::stop(int linger_ms) {
     if (!thread_.joinable()) return {};
     if (linger_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(linger_ms));
     stopping_.store(true);
-    pcap_breakloop(handle_->pcap);
+    {
+        const std::lock_guard lock(mutex_);
+        if (handle_->pcap != nullptr) pcap_breakloop(handle_->pcap);
+    }
     thread_.join();
-    pcap_stat counts{};
     const std::lock_guard lock(mutex_);
     clock_at_stop_ = read_clock_link();
+    if (handle_->pcap != nullptr) take_counts(); // a closed window took its counts when it closed
+    return std::move(frames_);
+}
+
+void Capture::take_counts() {
+    pcap_stat counts{};
     if (pcap_stats(handle_->pcap, &counts) == 0) {
         stats_.received = counts.ps_recv;
         stats_.dropped = counts.ps_drop;
         stats_.interface_dropped = counts.ps_ifdrop;
     }
-    return std::move(frames_);
 }
 
 CaptureStats Capture::stats() const {
@@ -272,6 +323,7 @@ std::vector<std::string> record_packets(Tracer& tracer, Endpoint endpoint, const
                    {"interface_dropped", counts.interface_dropped},
                    {"kept", counts.kept},
                    {"not_kept", counts.not_kept},
+                   {"window_closed", counts.window_closed},
                    {"clock", {{"offset_ns", clock.offset_ns}, {"uncertainty_ns", clock.uncertainty_ns}}}});
     return owners;
 }

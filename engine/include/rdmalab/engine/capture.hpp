@@ -25,6 +25,14 @@ struct CapturedFrame {
     std::vector<std::uint8_t> bytes;
 };
 
+/// A measurement's bounded capture: from the first packet of the connection's data (any destination QP but
+/// QP 1, rdma_cm's), keep at most `packets` packets for at most `span_ms`, then stop capturing, so the rest
+/// of the run pays nothing for it.
+struct CaptureWindow {
+    std::size_t packets = 2000;
+    std::uint64_t span_ms = 200;
+};
+
 /// What the capture saw and kept.
 struct CaptureStats {
     std::uint64_t received = 0;          ///< passed the filter (pcap_stats ps_recv)
@@ -32,6 +40,9 @@ struct CaptureStats {
     std::uint64_t interface_dropped = 0; ///< dropped by the interface (ps_ifdrop)
     std::uint64_t kept = 0;
     std::uint64_t not_kept = 0; ///< arrived after the limit was reached
+    /// A windowed capture: why it stopped before the end ("the window's 2000 packets", "the window's
+    /// 200 ms"), or empty when it ran to stop().
+    std::string window_closed;
 };
 
 /// How the capture's clock (libpcap stamps packets with CLOCK_REALTIME) maps to the engine's
@@ -50,6 +61,9 @@ class Capture {
     /// and libpcap's words) and `fix`, when it cannot start: no such interface, no permission (CAP_NET_RAW).
     static std::unique_ptr<Capture> start(const std::string& netdev, std::size_t limit, std::string& why,
                                           std::string& fix);
+    /// The same, bounded by `window` (a measurement's capture).
+    static std::unique_ptr<Capture> start(const std::string& netdev, const CaptureWindow& window,
+                                          std::string& why, std::string& fix);
     ~Capture();
     Capture(const Capture&) = delete;
     Capture& operator=(const Capture&) = delete;
@@ -61,16 +75,27 @@ class Capture {
     /// The clocks' link, from readings at start() and stop().
     ClockLink clock_link() const;
     const std::string& netdev() const { return netdev_; }
+    const std::optional<CaptureWindow>& window() const { return window_; }
     std::size_t limit() const { return limit_; }
 
     struct Handle; // libpcap's, hidden so that users need no pcap header
 
   private:
-    Capture(std::string netdev, std::size_t limit, std::unique_ptr<Handle> handle);
+    Capture(std::string netdev, std::size_t limit, std::optional<CaptureWindow> window,
+            std::unique_ptr<Handle> handle);
+    static std::unique_ptr<Capture> open(const std::string& netdev, std::size_t limit,
+                                         std::optional<CaptureWindow> window, std::string& why,
+                                         std::string& fix);
     void run();
+    /// libpcap's counts into stats_ (mutex held, handle open).
+    void take_counts();
+    /// Called with the mutex held for each frame: false once the window is over (and why, in stats_).
+    bool within_window(std::uint64_t wire_ns, const std::uint8_t* bytes, std::size_t length);
 
     std::string netdev_;
     std::size_t limit_;
+    std::optional<CaptureWindow> window_;
+    std::uint64_t window_start_ns_ = 0; ///< the first data packet's time; 0 before it
     std::unique_ptr<Handle> handle_;
     mutable std::mutex mutex_;
     std::vector<CapturedFrame> frames_;
