@@ -114,8 +114,9 @@ std::map<std::string, std::string> recorded_values(const std::vector<TraceEvent>
     for (const int i : {0, 1}) {
         const std::string e = i == 0 ? "A" : "B";
         const auto& s = sides[static_cast<std::size_t>(i)];
+        const std::string buf = e + ".buf.";
         for (const auto& [field, value] : s.buf)
-            v[e + ".buf." + field] = value;
+            v[buf + field] = value;
         if (!s.qp) continue;
         v[e + ".qp.qpn"] = std::to_string(s.qp->qpn);
         if (!s.qp->access.empty()) v[e + ".qp.access"] = s.qp->access;
