@@ -54,7 +54,7 @@ namespace rdmalab::app {
 
 namespace {
 
-/// Where the labs are: the app's lessons are the labs among them that script a LoopbackOperation.
+/// Where the labs are: the app's lessons are among them (lessons.h).
 QString lessonsDirectory() {
     QString env = qEnvironmentVariable("RDMALAB_LABS_DIR");
     if (!env.isEmpty()) return env;
@@ -202,7 +202,7 @@ MainWindow::~MainWindow() {
 
 void MainWindow::loadLessons() {
     std::vector<labs::LabError> errors;
-    lessons_ = labs::loopback_lessons(labs::load_labs(lessonsDirectory().toStdString(), errors));
+    lessons_ = lessonsAmong(labs::load_labs(lessonsDirectory().toStdString(), errors));
     QStringList lines;
     for (const auto& e : errors) {
         lines << QString::fromStdString(e.to_string());
@@ -499,7 +499,8 @@ void MainWindow::startSelectedLesson() {
     autosave_.restart(); // a new session, a new file
     autosaveWarning_->hide();
     recoveredReplay_ = false;
-    controller_->startLive(QString::fromStdString(lesson->op), toolBars_->size(), toolBars_->message());
+    controller_->startLive(QString::fromStdString(lesson->id()), toolBars_->size(), toolBars_->message(),
+                           language_);
     if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
 }
 
@@ -690,11 +691,8 @@ bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) 
     recoveredReplay_ = recovered;
     // The recording's own lesson explains it ("op read" → the Read lesson), whatever was selected before;
     // selecting it here starts nothing.
-    const QString mode = recordedMode(*result.events);
-    const auto lesson = std::find_if(lessons_.begin(), lessons_.end(), [&](const labs::LoopbackLesson& l) {
-        return mode == QStringLiteral("op ") + QString::fromStdString(l.op);
-    });
-    if (lesson != lessons_.end()) toolBars_->showLessonQuietly(QString::fromStdString(lesson->id()));
+    if (const QString lesson = lessonOfMode(recordedMode(*result.events)); toolBars_->hasLesson(lesson))
+        toolBars_->showLessonQuietly(lesson);
     controller_->startReplay(
         std::move(*result.events),
         recovered ? tr("%1 (a live session that ended without being closed)").arg(QFileInfo(path).fileName())
@@ -838,17 +836,18 @@ void MainWindow::refreshInspector() {
         if (s.step.index < 0)
             out += "<p>" +
                    htmlText(QString::fromStdString(
-                       lessonText(lesson->lab.summary, s, toolBars_->size(), toolBars_->message(), lang))) +
+                       lessonSummaryText(lesson->lab, s, toolBars_->size(), toolBars_->message(), lang))) +
                    "</p>";
     }
     if (lesson && !s.step.id.isEmpty()) {
         if (const auto* step = lesson->step(s.step.id.toStdString())) {
             out += "<h4>" + htmlText(QString::fromStdString(step->title.get(lang))) + "</h4>";
             out += failedRunNoteHtml(s, lang);
-            out += "<p>" +
-                   htmlText(QString::fromStdString(
-                       lessonText(step->text, s, toolBars_->size(), toolBars_->message(), lang))) +
-                   "</p>";
+            out +=
+                "<p>" +
+                htmlText(QString::fromStdString(lessonStepText(
+                    *step, s, controller_->sessionEvents(), toolBars_->size(), toolBars_->message(), lang))) +
+                "</p>";
         }
     }
     if (shown) out += eventHtml(*shown);

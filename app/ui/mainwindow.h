@@ -5,12 +5,11 @@
 #include "engineclient.h"
 #include "headlessrun.h"
 #include "lessoncontroller.h"
+#include "lessons.h"
 #include "recordingreader.h"
 #include "softroceoffer.h"
 #include "timelinemodel.h"
 #include "tracefile.h"
-
-#include "rdmalab/labs/lesson_view.hpp"
 
 #include <QMainWindow>
 
@@ -136,7 +135,7 @@ class MainWindow : public QMainWindow {
     TimelineFilter* filter_;
     HeadlessRun* headless_; ///< how an --autoplay / --quit run ends (status 3 until it does)
     RecordingReader* reader_ = new RecordingReader(this); ///< opens recordings off the GUI thread
-    std::vector<labs::LoopbackLesson> lessons_;           ///< the labs that are lessons (lesson_view.hpp)
+    std::vector<Lesson> lessons_;                         ///< the labs that are lessons (lessons.h)
     QString lessonLoadErrors_;
     QString language_;
     bool presentation_ = false;

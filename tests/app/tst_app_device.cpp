@@ -25,18 +25,110 @@
 
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <algorithm>
 #include <csignal>
+#include <map>
 
 using namespace rdmalab;
 using namespace rdmalab::app;
+
+namespace {
+
+/// What the views consume of a lesson's recording, step by step: for each step id, in the order of its
+/// `step` events, one line per verb call, QP transition, posted work request, completion, memory
+/// observation and error, with the fields that are the same on every run. Left out as per-run values:
+/// times (t_ns, dur_ns), sequence numbers, addresses (args.addr, remote_addr, sg_list addresses), keys
+/// (lkey, rkey), object handles (pd, cq), system-call counts, and QP numbers (a peer's is written as the QP's
+/// name, A.qp or B.qp). Left out as not the same by design: the step titles and every result and check
+/// event (op.* and the operation's one `verified` check against lab.* and a lab's verdict per
+/// expectation), the ibv_query_qp a lab makes to check each QP state it expects (it changes nothing: the
+/// state is the transition's), and the order of open_device's port and GID queries and of the teardown's
+/// destroy calls (a lab destroys in reverse creation order, B before A): those two groups compare as sorted.
+std::vector<std::pair<std::string, std::vector<std::string>>>
+viewedSteps(const std::vector<TraceEvent>& events) {
+    std::map<std::uint64_t, std::string> qpNames;
+    for (const auto& e : events)
+        if (e.kind == EventKind::Verb && e.name == "ibv_create_qp" && e.ids.contains("qpn"))
+            qpNames[e.ids["qpn"].get<std::uint64_t>()] =
+                std::string(1, static_cast<char>(e.endpoint)) + ".qp";
+    auto qpName = [&](const nlohmann::json& qpn) {
+        return qpn.is_number_unsigned() && qpNames.count(qpn.get<std::uint64_t>())
+                   ? qpNames.at(qpn.get<std::uint64_t>())
+                   : std::string("?");
+    };
+    auto field = [](const nlohmann::json& data, const char* key) {
+        return data.contains(key) ? data[key].dump() : std::string("-");
+    };
+    std::vector<std::pair<std::string, std::vector<std::string>>> steps;
+    std::vector<std::string> teardown;
+    auto close = [&] {
+        if (steps.empty()) return;
+        auto& lines = steps.back().second;
+        if (steps.back().first == "open_device") std::sort(lines.begin(), lines.end());
+        std::sort(teardown.begin(), teardown.end());
+        lines.insert(lines.end(), teardown.begin(), teardown.end());
+        teardown.clear();
+    };
+    for (const auto& e : events) {
+        if (e.kind == EventKind::Step) {
+            close();
+            steps.push_back({e.name, {}});
+            continue;
+        }
+        if (steps.empty()) continue;
+        const auto& d = e.data;
+        const std::string who = std::string(1, static_cast<char>(e.endpoint)) + " " + e.name;
+        std::string line;
+        if (e.kind == EventKind::Verb && e.name != "ibv_query_qp") {
+            nlohmann::json args = d.value("args", nlohmann::json::object());
+            args.erase("addr");
+            line = "verb " + who + " ret=" + field(d, "ret") + " args=" + args.dump();
+            for (const char* key : {"state", "active_mtu", "link_layer", "gid", "type", "actual_cqe"})
+                if (d.contains(key)) line += std::string(" ") + key + "=" + d[key].dump();
+            const bool destroys = e.name.starts_with("ibv_destroy") || e.name.starts_with("ibv_dereg") ||
+                                  e.name.starts_with("ibv_dealloc") || e.name == "ibv_close_device";
+            if (destroys) {
+                teardown.push_back(line);
+                continue;
+            }
+        } else if (e.kind == EventKind::QpState) {
+            nlohmann::json attrs = d.value("attrs", nlohmann::json::object());
+            if (attrs.contains("dest_qp_num")) attrs["dest_qp_num"] = qpName(attrs["dest_qp_num"]);
+            line = "qp_state " + who + " ret=" + field(d, "ret") + " mask=" + field(d, "attr_mask") +
+                   " attrs=" + attrs.dump();
+        } else if (e.kind == EventKind::PostWr) {
+            std::string sges;
+            for (const auto& sge : d.value("sg_list", nlohmann::json::array()))
+                sges += field(sge, "length") + " ";
+            line = "post_wr " + who + " queue=" + field(d, "queue") + " length=" + field(d, "length") +
+                   " signaled=" + field(d, "signaled") + " inline=" + field(d, "inline") + " sges=" + sges +
+                   "wr_id=" + field(e.ids, "wr_id") + " ret=" + field(d, "ret");
+        } else if (e.kind == EventKind::Wc) {
+            line = "wc " + who + " opcode=" + field(d, "opcode") + " byte_len=" + field(d, "byte_len") +
+                   " wr_id=" + field(d, "wr_id") + " qp=" + qpName(d.value("qp_num", nlohmann::json()));
+        } else if (e.kind == EventKind::Data && e.name == "memory") {
+            line = "memory " + who + " length=" + field(d, "length") + " hex=" + field(d, "hex") +
+                   " changed=" + field(d, "changed");
+        } else if (e.kind == EventKind::Error) {
+            line = "error " + who + " code=" + field(d, "code");
+        }
+        if (!line.empty()) steps.back().second.push_back(line);
+    }
+    close();
+    return steps;
+}
+
+} // namespace
 
 class AppDeviceTest : public QObject {
     Q_OBJECT
@@ -163,6 +255,57 @@ class AppDeviceTest : public QObject {
         QCOMPARE(state.verified, std::optional<bool>(true));
         QVERIFY(state.memory[1].bytes.startsWith(QByteArray("Hello, RDMA!").left(8)) ||
                 !state.memory[1].changed.empty());
+    }
+
+    /// Issue 29: the main window's lessons run as labs (lab.start, lab.step). The Write lesson, stepped to
+    /// its end, records what the main window recorded when it ran the engine's loopback operation (op.start,
+    /// op.step): tests/data/lesson-write.jsonl, made by that operation with the same size and message. Step
+    /// for step, the same verb calls with the same arguments and results, the same QP transitions with the
+    /// same masks and attributes, the same work request and completion, and the same bytes in both buffers
+    /// after registration and after A's completion (viewedSteps says what is left out, and why).
+    void theWriteLessonRecordsWhatTheLoopbackOperationRecorded() {
+        StartOptions options;
+        options.lesson = "write";
+        MainWindow window(options);
+        window.findChild<QLineEdit*>("messageEdit")->setText("Hello, RDMA! "); // the recording's message
+        window.findChild<QSpinBox*>("sizeSpin")->setValue(64);
+        window.show();
+        auto* controller = window.controller();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
+        controller->setWaitForAnimations(false);
+        controller->setStepDelay(0);
+        controller->play();
+        QTRY_VERIFY_WITH_TIMEOUT(controller->finished(), 120000);
+        const auto& events = controller->sessionEvents();
+        QVERIFY(std::any_of(events.begin(), events.end(), [](const TraceEvent& e) {
+            return e.kind == EventKind::Result && e.name == "lab.step"; // run as a lab, not as op.*
+        }));
+        QVERIFY(std::none_of(events.begin(), events.end(), [](const TraceEvent& e) {
+            return e.kind == EventKind::Result && e.name.starts_with("op.");
+        }));
+        QCOMPARE(controller->state().verified, std::optional<bool>(true));
+        TraceFileError error;
+        const auto recorded = readTraceFile(RDMALAB_SOURCE_DIR + "/tests/data/lesson-write.jsonl", error);
+        QVERIFY2(recorded, qPrintable(error.toString()));
+        const auto before = viewedSteps(*recorded);
+        const auto now = viewedSteps(events);
+        QCOMPARE(now.size(), before.size());
+        for (std::size_t i = 0; i < before.size(); ++i) {
+            QCOMPARE(now[i].first, before[i].first);
+            const auto& was = before[i].second;
+            const auto& is = now[i].second;
+            for (std::size_t j = 0; j < std::max(was.size(), is.size()); ++j) {
+                const std::string where = before[i].first + " #" + std::to_string(j) +
+                                          ":\n  before: " + (j < was.size() ? was[j] : "(none)") +
+                                          "\n  now:    " + (j < is.size() ? is[j] : "(none)");
+                QVERIFY2(j < was.size() && j < is.size() && was[j] == is[j], where.c_str());
+            }
+        }
+        // The texts are the lab runner's: lab.step's answer carries each step's, in both languages.
+        const auto& step = controller->state().step;
+        QCOMPARE(step.id, QStringLiteral("verify"));
+        QVERIFY2(step.texts.count("en") && step.texts.count("zh") && !step.texts.at("en").contains('{'),
+                 qPrintable(step.texts.empty() ? QString() : step.texts.begin()->second));
     }
 
     void aLabRunsStepByStepInTheLabWindow() {

@@ -113,8 +113,8 @@ std::vector<json> replacementsFor(const json& original) {
 }
 
 QString engineScript(const QTemporaryDir& dir, const QStringList& replies) {
-    // A stand-in for `rdmalab-cli serve --stdio`: reads op.reset and op.start, answers with `replies`.
-    QString text = "#!/bin/sh\nread reset\nread start\n";
+    // A stand-in for `rdmalab-cli serve --stdio`: reads hello and lab.start, answers with `replies`.
+    QString text = "#!/bin/sh\nread hello\nread start\n";
     for (const auto& reply : replies)
         text += "printf '%s\\n' '" + reply + "'\n";
     text += "exec cat >/dev/null\n";
@@ -140,7 +140,7 @@ const char* const kSessionLine = "{\"v\":1,\"seq\":1,\"t_ns\":1,\"ep\":\"-\",\"k
                                  "\"name\":\"rdmalab\",\"ids\":{},\"data\":{\"device\":\"rxe0\","
                                  "\"device_info\":{\"name\":\"rxe0\",\"software\":true}}}";
 const char* const kStartLine = "{\"v\":1,\"seq\":2,\"t_ns\":2,\"ep\":\"-\",\"kind\":\"result\","
-                               "\"name\":\"op.start\",\"ids\":{\"id\":2},\"data\":{\"ok\":true,"
+                               "\"name\":\"lab.start\",\"ids\":{\"id\":1},\"data\":{\"ok\":true,"
                                "\"steps\":[{\"id\":\"open_device\",\"title\":\"Open the device\"}]}}";
 const char* const kWrongTypedLine = "{\"v\":1,\"seq\":3,\"t_ns\":3,\"ep\":\"-\",\"kind\":\"session\","
                                     "\"name\":\"rdmalab\",\"ids\":{},\"data\":{\"device\":\"rxe9\","
@@ -371,7 +371,7 @@ class HostileTracesTest : public QObject {
                   R"("data":{"device":"rxe9","device_info":{"name":"rxe9","software":"yes"}}})",
                   R"({"v":1,"seq":2,"t_ns":2,"ep":"-","kind":"session","name":"rdmalab","ids":{},)"
                   R"("data":{"device":"rxe0","device_info":{"name":"rxe0","software":true}}})",
-                  R"({"v":1,"seq":3,"t_ns":3,"ep":"-","kind":"result","name":"op.start","ids":{"id":2},)"
+                  R"({"v":1,"seq":3,"t_ns":3,"ep":"-","kind":"result","name":"lab.start","ids":{"id":1},)"
                   R"("data":{"ok":true,"steps":[{"id":"open_device","title":"Open the device"}]}})"});
         EngineClient engine;
         engine.setProgram(script);
