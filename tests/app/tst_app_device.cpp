@@ -1,6 +1,7 @@
 // The app live on the real device through the engine process: whole lessons headless, step-by-step RDMA
 // Write, a killed engine, and an app killed mid-lesson whose session the next start recovers.
 #include "testutil.hpp"
+#include "windowdrivers.h"
 
 #include "benchwindow.h"
 #include "datapath/datapathview.h"
@@ -41,6 +42,11 @@
 
 using namespace rdmalab;
 using namespace rdmalab::app;
+using rdmalab::test::benchWindow;
+using rdmalab::test::labWindow;
+using rdmalab::test::mainWindow;
+using rdmalab::test::windowParts;
+using rdmalab::test::workbench;
 
 namespace {
 
@@ -175,7 +181,7 @@ class AppDeviceTest : public QObject {
         window.show();
         auto* session = window.session();
         QTRY_VERIFY_WITH_TIMEOUT(session->running(), 30000);
-        auto* chart = window.findChild<QChartView*>("timeSeriesChart");
+        auto* chart = benchWindow(window).timeSeriesChart();
         auto points = [&] {
             qsizetype n = 0;
             for (auto* s : chart->chart()->series())
@@ -191,7 +197,7 @@ class AppDeviceTest : public QObject {
         QVERIFY(run.finished);
         QCOMPARE(run.device, QString("rxe0"));
         QCOMPARE(qint64(run.samplesUs.size()), run.iters);
-        auto* device = window.findChild<QLabel*>("deviceLabel");
+        auto* device = benchWindow(window).deviceLabel();
         QVERIFY2(device->text().contains("rxe0") && device->text().contains("SoftRoCE"),
                  qPrintable(device->text()));
     }
@@ -221,7 +227,7 @@ class AppDeviceTest : public QObject {
         MainWindow window(options);
         window.show();
         auto* controller = window.controller();
-        auto* step = window.findChild<QPushButton*>("stepButton");
+        auto* step = mainWindow(window).stepButton();
         QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
         std::vector<QString> seen; // what each Step press produced, in order
         while (!controller->finished()) {
@@ -313,9 +319,9 @@ class AppDeviceTest : public QObject {
         options.lab = QStringLiteral("write");
         LabWindow window(options);
         window.show();
-        auto* start = window.findChild<QPushButton*>("labStart");
-        auto* step = window.findChild<QPushButton*>("labStep");
-        auto* play = window.findChild<QPushButton*>("labPlay");
+        auto* start = labWindow(window).labStart();
+        auto* step = labWindow(window).labStep();
+        auto* play = labWindow(window).labPlay();
         QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 30000); // the engine process runs
         start->click();
         auto* session = window.session();
@@ -339,7 +345,7 @@ class AppDeviceTest : public QObject {
                 window.findChildren<QRadioButton*>(QRegularExpression(QStringLiteral("^labPredictChoice_")));
             QVERIFY(!choices.isEmpty());
             choices.constFirst()->click();
-            window.findChild<QPushButton*>("labLockIn")->click();
+            labWindow(window).labLockIn()->click();
             QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && !session->needsPrediction(), 30000);
             play->click();
         }
@@ -352,7 +358,7 @@ class AppDeviceTest : public QObject {
         QCOMPARE(session->brokenCount(), 0);
         QVERIFY(session->heldCount() >= session->rowCount());
         // The last step checks B's bytes; its verdicts are on screen.
-        auto* verdicts = window.findChild<QTreeWidget*>("labVerdicts");
+        auto* verdicts = labWindow(window).labVerdicts();
         QVERIFY(verdicts->topLevelItemCount() > 0);
         bool bytes = false;
         for (int i = 0; i < verdicts->topLevelItemCount(); ++i) {
@@ -360,7 +366,7 @@ class AppDeviceTest : public QObject {
             bytes = bytes || verdicts->topLevelItem(i)->text(1).startsWith("bytes:");
         }
         QVERIFY(bytes);
-        QVERIFY(window.findChild<QLabel*>("labStatus")->text().contains("every expectation held"));
+        QVERIFY(labWindow(window).labStatus()->text().contains("every expectation held"));
     }
 
     /// Issue 14, predict first on the device: rkey-fault-recovery asks which status the WRITE with a wrong
@@ -375,9 +381,9 @@ class AppDeviceTest : public QObject {
         window.catalog()->setProgressFile(dir.filePath("progress.ini"));
         window.resize(1280, 800);
         window.show();
-        auto* start = window.findChild<QPushButton*>("labStart");
-        auto* step = window.findChild<QPushButton*>("labStep");
-        auto* lockIn = window.findChild<QPushButton*>("labLockIn");
+        auto* start = labWindow(window).labStart();
+        auto* step = labWindow(window).labStep();
+        auto* lockIn = labWindow(window).labLockIn();
         QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 30000);
         start->click();
         auto* session = window.session();
@@ -392,7 +398,7 @@ class AppDeviceTest : public QObject {
         stepUntilAsked();
         QCOMPARE(session->row(session->nextStep()).id, QStringLiteral("poll_bad"));
         QVERIFY(!step->isEnabled());
-        window.findChild<QAbstractButton*>("labPredictChoice_rem_access_err")->click();
+        labWindow(window).labPredictChoice(QStringLiteral("rem_access_err"))->click();
         lockIn->click();
         QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && session->row(session->nextStep() - 1).id == "poll_bad",
                                  30000);
@@ -400,7 +406,7 @@ class AppDeviceTest : public QObject {
         QCOMPARE(bad.prediction.answer, QStringLiteral("rem_access_err"));
         QVERIFY(bad.prediction.right());
         QCOMPARE(bad.state, QStringLiteral("held"));
-        auto* result = window.findChild<QLabel*>("labPredictResult");
+        auto* result = labWindow(window).labPredictResult();
         QVERIFY2(result->isVisible() && result->text().contains("Right"), qPrintable(result->text()));
         if (const QByteArray shots = qgetenv("RDMALAB_SCREENSHOT_DIR"); !shots.isEmpty()) {
             // The picture animates each event in turn: it has caught up with the run when it is idle.
@@ -410,7 +416,7 @@ class AppDeviceTest : public QObject {
         }
         stepUntilAsked();
         QCOMPARE(session->row(session->nextStep()).id, QStringLiteral("poll_flushed"));
-        window.findChild<QAbstractButton*>("labPredictChoice_success")->click();
+        labWindow(window).labPredictChoice(QStringLiteral("success"))->click();
         lockIn->click();
         QTRY_VERIFY_WITH_TIMEOUT(
             !session->busy() && session->row(session->nextStep() - 1).id == "poll_flushed", 30000);
@@ -421,9 +427,9 @@ class AppDeviceTest : public QObject {
         QVERIFY(session->allHeld());
         QCOMPARE(session->predictionsMade(), 2);
         QCOMPARE(session->predictionsRight(), 1);
-        QVERIFY(window.findChild<QPushButton*>("labQuestion1Check")->isEnabled());
-        window.findChild<QAbstractButton*>("labQuestion1Choice3")->click();
-        window.findChild<QPushButton*>("labQuestion1Check")->click();
+        QVERIFY(labWindow(window).labQuestionCheck(1)->isEnabled());
+        labWindow(window).labQuestionChoice(1, 3)->click();
+        labWindow(window).labQuestionCheck(1)->click();
         QCOMPARE(session->questionsRight(), 1);
         // The report shows every verdict of the run on the device. (That a browser renders such a report is
         // tst_labbrowser's check, on the host: Chromium under the test bed's emulated CPU took most of this
@@ -450,24 +456,23 @@ class AppDeviceTest : public QObject {
         window.resize(1280, 720);
         window.show();
         auto* session = window.session();
-        auto* check = window.findChild<QPushButton*>("workbenchCheck");
-        auto* result = window.findChild<QLabel*>("workbenchCheckResult");
-        auto* move = window.findChild<QPushButton*>("moveQp");
-        auto* poll = window.findChild<QPushButton*>("pollCq");
-        auto* qpSide = window.findChild<QComboBox*>("qpSide");
-        auto* qpTarget = window.findChild<QComboBox*>("qpTarget");
+        auto* check = workbench(window).workbenchCheck();
+        auto* result = workbench(window).workbenchCheckResult();
+        auto* move = workbench(window).moveQp();
+        auto* poll = workbench(window).pollCq();
+        auto* qpSide = workbench(window).qpSide();
+        auto* qpTarget = workbench(window).qpTarget();
         QVERIFY(check && result && move && poll && qpSide && qpTarget);
-        auto* picture = window.findChild<DataPathView*>("dataPathView");
+        auto* picture = windowParts(window).dataPathView();
         picture->setAnimationSpeed(0); // the final picture at once
-        QVERIFY(window.findChild<QLabel*>("workbenchTaskText")->text().contains("Check my fix"));
+        QVERIFY(workbench(window).workbenchTaskText()->text().contains("Check my fix"));
         // The broken set-up: every step done, both QPs in RTS.
         const auto where = [&]() -> QString {
             QString out = QStringLiteral("%1 steps, busy %2; ").arg(session->size()).arg(session->busy());
             if (session->size() > 0)
                 out += session->row(session->size() - 1).id + " " + session->row(session->size() - 1).state +
                        " " + session->row(session->size() - 1).error;
-            return out + " | " + result->text() + " | " +
-                   window.findChild<QLabel*>("workbenchStatus")->text();
+            return out + " | " + result->text() + " | " + workbench(window).workbenchStatus()->text();
         };
         QTRY_VERIFY2_WITH_TIMEOUT(session->size() == 15 && !session->busy(), qPrintable(where()), 60000);
         for (int i = 0; i < session->size(); ++i)
@@ -505,8 +510,8 @@ class AppDeviceTest : public QObject {
                  session->regionBytes().value("B.buf").constData());
         // A teacher's demonstration: the broken set-up again, the lab's own fix applied (each step a real
         // call, its text rendered with the real QP number), and the checks hold a third time.
-        auto* setUpAgain = window.findChild<QPushButton*>("workbenchSetUpAgain");
-        auto* applyFix = window.findChild<QPushButton*>("workbenchApplySolution");
+        auto* setUpAgain = workbench(window).workbenchSetUpAgain();
+        auto* applyFix = workbench(window).workbenchApplySolution();
         QVERIFY(setUpAgain && applyFix);
         setUpAgain->click();
         QTRY_VERIFY2_WITH_TIMEOUT(session->size() == 15 && !session->busy() && applyFix->isEnabled(),
@@ -535,12 +540,12 @@ class AppDeviceTest : public QObject {
         window.resize(1280, 720);
         window.show();
         auto* session = window.session();
-        auto* check = window.findChild<QPushButton*>("workbenchCheck");
-        auto* result = window.findChild<QLabel*>("workbenchCheckResult");
-        auto* postRecv = window.findChild<QPushButton*>("postRecv");
-        auto* recvSide = window.findChild<QComboBox*>("recvSide");
+        auto* check = workbench(window).workbenchCheck();
+        auto* result = workbench(window).workbenchCheckResult();
+        auto* postRecv = workbench(window).postRecv();
+        auto* recvSide = workbench(window).recvSide();
         QVERIFY(check && result && postRecv && recvSide);
-        window.findChild<DataPathView*>("dataPathView")->setAnimationSpeed(0);
+        windowParts(window).dataPathView()->setAnimationSpeed(0);
         const auto where = [&]() -> QString {
             QString out = QStringLiteral("%1 steps; ").arg(session->size());
             if (session->size() > 0)
@@ -577,14 +582,14 @@ class AppDeviceTest : public QObject {
         window.resize(1280, 720);
         window.show();
         auto* session = window.session();
-        auto* build = window.findChild<QPushButton*>("buildPair");
-        auto* post = window.findChild<QPushButton*>("postSend");
-        auto* poll = window.findChild<QPushButton*>("pollCq");
-        auto* reset = window.findChild<QPushButton*>("resetAll");
-        auto* remoteWrite = window.findChild<QCheckBox*>("accessB_remote_write");
-        auto* opcode = window.findChild<QComboBox*>("opcode");
+        auto* build = workbench(window).buildPair();
+        auto* post = workbench(window).postSend();
+        auto* poll = workbench(window).pollCq();
+        auto* reset = workbench(window).resetAll();
+        auto* remoteWrite = workbench(window).access(QStringLiteral("B"), QStringLiteral("remote_write"));
+        auto* opcode = workbench(window).opcode();
         QVERIFY(build && post && poll && reset && remoteWrite && opcode);
-        auto* picture = window.findChild<DataPathView*>("dataPathView");
+        auto* picture = windowParts(window).dataPathView();
         picture->setAnimationSpeed(0); // the final picture at once: what it says is checked, not its timing
         QTRY_VERIFY_WITH_TIMEOUT(build->isEnabled(), 30000); // the engine runs and the session started
         const auto lastRow = [&] { return session->row(session->size() - 1); };
@@ -609,7 +614,7 @@ class AppDeviceTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(picture->isIdle(), 30000);
         QVERIFY2(picture->drawnTexts().join('\n').contains("REM_ACCESS_ERR"),
                  qPrintable(picture->drawnTexts().join('\n')));
-        QVERIFY(window.findChild<QLabel*>("workbenchSnapshot")->text().contains("A.qp ERR"));
+        QVERIFY(workbench(window).workbenchSnapshot()->text().contains("A.qp ERR"));
         if (const QByteArray dir = qgetenv("RDMALAB_SCREENSHOT_DIR"); !dir.isEmpty())
             window.grab().save(QString::fromLocal8Bit(dir) + "/workbench-rem-access-err.png");
 
@@ -627,8 +632,8 @@ class AppDeviceTest : public QObject {
         const QString path = dir.filePath("my-write.yaml");
         QSignalSpy saved(&window, &WorkbenchWindow::labSaved);
         window.saveAsLab(path);
-        QTRY_VERIFY2_WITH_TIMEOUT(saved.count() == 1,
-                                  qPrintable(window.findChild<QLabel*>("workbenchStatus")->text()), 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(saved.count() == 1, qPrintable(workbench(window).workbenchStatus()->text()),
+                                  30000);
         QProcess cli;
         cli.start(RDMALAB_CLI_PATH, {"lab", "run", path});
         QVERIFY(cli.waitForFinished(120000));
@@ -682,12 +687,12 @@ class AppDeviceTest : public QObject {
         const auto recorded = controller->sessionEvents().size();
         QVERIFY(window.engine()->processId() > 0);
         ::kill(static_cast<pid_t>(window.engine()->processId()), SIGKILL);
-        auto* banner = window.findChild<QWidget*>("engineBanner");
-        auto* message = window.findChild<QLabel*>("engineMessage");
+        auto* banner = windowParts(window).engineBanner();
+        auto* message = windowParts(window).engineMessage();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
         QVERIFY2(message->text().contains("crashed"), qPrintable(message->text()));
         QVERIFY(controller->sessionEvents().size() >= recorded); // nothing recorded is lost
-        window.findChild<QPushButton*>("restartEngineButton")->click();
+        windowParts(window).restartEngineButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(window.engine()->isRunning() && !banner->isVisible(), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
     }

@@ -14,6 +14,7 @@
 #include "testutil.hpp"
 #include "tracefile.h"
 #include "verbscode.h"
+#include "windowdrivers.h"
 
 #include "rdmalab/format/describe.hpp"
 
@@ -31,6 +32,8 @@
 
 using namespace rdmalab;
 using namespace rdmalab::app;
+using rdmalab::test::mainWindow;
+using rdmalab::test::windowParts;
 using json = nlohmann::json;
 
 namespace {
@@ -601,8 +604,8 @@ class HostileTracesTest : public QObject {
         options.engineProgram = helloEngine(dir, helloLine(json(kProtocolVersion + 1)));
         MainWindow window(options);
         window.show();
-        auto* banner = window.findChild<QWidget*>("engineBanner");
-        auto* message = window.findChild<QLabel*>("engineMessage");
+        auto* banner = windowParts(window).engineBanner();
+        auto* message = windowParts(window).engineMessage();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 20000);
         QVERIFY2(message->text().contains(
                      QStringLiteral("speaks engine protocol %1, but the engine").arg(kProtocolVersion)) &&
@@ -611,7 +614,7 @@ class HostileTracesTest : public QObject {
                  qPrintable(message->text()));
         QVERIFY(window.isVisible()); // the app stays up
         QVERIFY(!window.engine()->isRunning());
-        QVERIFY(!window.findChild<QLabel*>("sessionLabel")->text().contains("ready"));
+        QVERIFY(!mainWindow(window).sessionLabel()->text().contains("ready"));
     }
 
     void theWindowShowsAGarbledEngineLikeADeadOneAndOffersARestart() {
@@ -623,9 +626,9 @@ class HostileTracesTest : public QObject {
         MainWindow window(options);
         window.show();
         QSignalSpy started(window.engine(), &EngineClient::started);
-        auto* banner = window.findChild<QWidget*>("engineBanner");
-        auto* message = window.findChild<QLabel*>("engineMessage");
-        auto* restart = window.findChild<QPushButton*>("restartEngineButton");
+        auto* banner = windowParts(window).engineBanner();
+        auto* message = windowParts(window).engineMessage();
+        auto* restart = windowParts(window).restartEngineButton();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 20000);
         QVERIFY2(message->text().contains("sent something that is not a trace event: output line 1: field "
                                           "'(line)': not valid JSON"),
