@@ -1703,6 +1703,105 @@ This run is kept in memory only: export its report before you close the window.<
     </message>
 </context>
 <context>
+    <name>rdmalab::app::MainMenus</name>
+    <message>
+        <source>Save trace</source>
+        <translation>保存轨迹</translation>
+    </message>
+    <message>
+        <source>Export PNG</source>
+        <translation>导出 PNG</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open recording…</source>
+        <translation>打开录制(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save trace…</source>
+        <translation>保存轨迹(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export view as PNG…</source>
+        <translation>将视图导出为 PNG(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode (full screen, large, high contrast)</source>
+        <translation>演示模式（全屏、大字体、高对比度）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>P&amp;anels</source>
+        <translation>面板(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Devices</source>
+        <translation>设备(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;QP state machine</source>
+        <translation>QP 状态机(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Memory</source>
+        <translation>内存(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Timeline</source>
+        <translation>时间线(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Inspector</source>
+        <translation>检查器(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Labs</source>
+        <translation>实验(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Lab browser…</source>
+        <translation>实验浏览器(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>&amp;Workbench…</source>
+        <translation>工作台(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>&amp;Engine</source>
+        <translation>引擎(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Restart engine</source>
+        <translation>重启引擎(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Where the engine runs…</source>
+        <translation>引擎在哪里运行(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>The VM&apos;s &amp;console log</source>
+        <translation>虚拟机的控制台日志(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Traces (*.jsonl)</source>
+        <translation>轨迹 (*.jsonl)</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::MainWindow</name>
     <message>
         <source>Lesson finished: the device refused the request (%1), as this fault is meant to show; see the inspector for what it left unchanged.</source>
@@ -1749,64 +1848,8 @@ This run is kept in memory only: export its report before you close the window.<
         <translation>轨迹 (*.jsonl)</translation>
     </message>
     <message>
-        <source>Save trace</source>
-        <translation>保存轨迹</translation>
-    </message>
-    <message>
-        <source>Export PNG</source>
-        <translation>导出 PNG</translation>
-    </message>
-    <message>
-        <source>PNG (*.png)</source>
-        <translation>PNG (*.png)</translation>
-    </message>
-    <message>
         <source>rdmalab — RDMA data paths, step by step</source>
         <translation>rdmalab — 一步一步看 RDMA 数据路径</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open recording…</source>
-        <translation>打开录制(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>&amp;Save trace…</source>
-        <translation>保存轨迹(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>&amp;Export view as PNG…</source>
-        <translation>将视图导出为 PNG(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Labs</source>
-        <translation>实验(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Lab browser…</source>
-        <translation>实验浏览器(&amp;L)…</translation>
-    </message>
-    <message>
-        <source>&amp;Workbench…</source>
-        <translation>工作台(&amp;W)…</translation>
-    </message>
-    <message>
-        <source>&amp;Engine</source>
-        <translation>引擎(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Restart engine</source>
-        <translation>重启引擎(&amp;R)</translation>
     </message>
     <message>
         <source>The engine process stopped.</source>
@@ -1921,48 +1964,12 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
         <translation>录制的备注：</translation>
     </message>
     <message>
-        <source>&amp;Presentation mode (full screen, large, high contrast)</source>
-        <translation>演示模式（全屏、大字体、高对比度）(&amp;P)</translation>
-    </message>
-    <message>
-        <source>P&amp;anels</source>
-        <translation>面板(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;Devices</source>
-        <translation>设备(&amp;D)</translation>
-    </message>
-    <message>
-        <source>&amp;QP state machine</source>
-        <translation>QP 状态机(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Memory</source>
-        <translation>内存(&amp;M)</translation>
-    </message>
-    <message>
-        <source>&amp;Timeline</source>
-        <translation>时间线(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;Inspector</source>
-        <translation>检查器(&amp;I)</translation>
-    </message>
-    <message>
         <source>engine stopped · %1</source>
         <translation>引擎已停止 · %1</translation>
     </message>
     <message>
         <source>no RDMA device · %1</source>
         <translation>没有 RDMA 设备 · %1</translation>
-    </message>
-    <message>
-        <source>&amp;Where the engine runs…</source>
-        <translation>引擎在哪里运行(&amp;W)…</translation>
-    </message>
-    <message>
-        <source>The VM&apos;s &amp;console log</source>
-        <translation>虚拟机的控制台日志(&amp;C)</translation>
     </message>
     <message>
         <source>No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.</source>

@@ -13,6 +13,7 @@
 #include "labstage/labstage.h"
 #include "language.h"
 #include "lessontoolbars.h"
+#include "mainmenus.h"
 #include "memoryview.h"
 #include "qpstateview.h"
 #include "recoverybanner.h"
@@ -20,34 +21,22 @@
 #include "tracefile.h"
 #include "windowparts.h"
 
-#include <QAction>
 #include <QApplication>
-#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFrame>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
-#include <QLocale>
-#include <QMenu>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QShortcut>
-#include <QSignalBlocker>
-#include <QSlider>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTimer>
-#include <QToolBar>
 #include <QVBoxLayout>
 
 namespace rdmalab::app {
@@ -68,6 +57,17 @@ QString recordingsDirectory() {
     const QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/recordings";
     if (QDir(beside).exists()) return QDir(beside).canonicalPath();
     return QString::fromUtf8(build::source_dir()) + QStringLiteral("/tests/data");
+}
+
+/// Opens another window of the app, in `language`, driving `engineProgram`; it is deleted when closed.
+template <class Window, class Options>
+void openWindow(const QString& language, const QString& engineProgram) {
+    Options o;
+    o.language = language;
+    o.engineProgram = engineProgram;
+    auto* window = new Window(o);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
 }
 
 int delayForSpeed(int slider) {
@@ -106,6 +106,24 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         });
     }
 
+    connectEngine();
+    connectController();
+    if (options_.stepDelayMs >= 0) controller_->setStepDelay(options_.stepDelayMs);
+    if (options_.animationSpeed >= 0) stage_->setAnimationSpeed(options_.animationSpeed);
+    if (options_.presentation) setPresentationMode(true);
+
+    headless_->setQuitWhenDone(options_.quitWhenDone);
+    connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { finishHeadless(false); });
+    if (options_.autoplay) {
+        // A VM boots first (its own bound is options_.vm.bootTimeoutSeconds).
+        const int seconds = 180 + (engine_->host() == EngineHost::Vm ? options_.vm.bootTimeoutSeconds : 0);
+        headless_->armDeadline(seconds * 1000,
+                               QStringLiteral("the lesson did not finish within %1 s").arg(seconds));
+    }
+    startFromOptions();
+}
+
+void MainWindow::connectEngine() {
     connect(engine_, &EngineClient::eventsArrived, this, &MainWindow::onEngineEvents);
     connect(engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
     connectEngineBanner(this, engine_, engineBanner_);
@@ -127,6 +145,9 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         std::fprintf(stderr, "\rrdmalab: %s", qPrintable(text));
         progressLineOpen_ = true;
     });
+}
+
+void MainWindow::connectController() {
     connect(controller_, &LessonController::eventsReady, this, &MainWindow::onEventsReady);
     connect(controller_, &LessonController::stateReset, this, [this] {
         timeline_->clear();
@@ -163,19 +184,9 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         }
     });
     connect(stage_, &LabStage::idle, controller_, &LessonController::animationsIdle);
+}
 
-    if (options_.stepDelayMs >= 0) controller_->setStepDelay(options_.stepDelayMs);
-    if (options_.animationSpeed >= 0) stage_->setAnimationSpeed(options_.animationSpeed);
-    if (options_.presentation) setPresentationMode(true);
-
-    headless_->setQuitWhenDone(options_.quitWhenDone);
-    connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { finishHeadless(false); });
-    if (options_.autoplay) {
-        // A VM boots first (its own bound is options_.vm.bootTimeoutSeconds).
-        const int seconds = 180 + (engine_->host() == EngineHost::Vm ? options_.vm.bootTimeoutSeconds : 0);
-        headless_->armDeadline(seconds * 1000,
-                               QStringLiteral("the lesson did not finish within %1 s").arg(seconds));
-    }
+void MainWindow::startFromOptions() {
     // An unattended run is not someone coming back to the app: it leaves the offer for the next start and
     // keeps its screenshot free of it.
     recoveryBanner_->collect(SessionAutosave::defaultDirectory(), !options_.autoplay);
@@ -278,113 +289,33 @@ void MainWindow::buildUi() {
     main->setSizes({680, 320}); // proportions; at 720 px high the timeline still shows a few rows
     outer->addWidget(main, 1);
     setCentralWidget(central);
-    buildPanelsMenu();
+    menus_->addPanels({{{devicePanel_, "showDevicePanelAction"},
+                        {stage_->qpState(), "showQpStateAction"},
+                        {stage_->memory(), "showMemoryAction"},
+                        {timelinePanel_->timeline(), "showTimelineAction"},
+                        {timelinePanel_->inspector(), "showInspectorAction"}}});
     fitToScreen(this, QSize(1680, 1050));
     connectControls();
 }
 
-void MainWindow::openMeasurements() {
-    BenchStartOptions o;
-    o.language = language_;
-    o.engineProgram = options_.engineProgram;
-    auto* window = new BenchWindow(o);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    window->show();
-}
-
 void MainWindow::buildMenus() {
-    fileMenu_ = menuBar()->addMenu(QString());
-    fileMenu_->setObjectName("fileMenu");
-    openRecordingAction_ =
-        fileMenu_->addAction(QString(), QKeySequence::Open, this, &MainWindow::chooseRecording);
-    saveTraceAction_ = fileMenu_->addAction(QString(), QKeySequence::Save, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "rdmalab-trace.jsonl",
-                                                          tr("Traces (*.jsonl)"));
-        if (!path.isEmpty()) saveTrace(path);
-    });
-    exportPngAction_ = fileMenu_->addAction(QString(), this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export PNG"), "rdmalab.png", tr("PNG (*.png)"));
-        if (!path.isEmpty()) exportPng(path);
-    });
-    fileMenu_->addSeparator();
-    quitAction_ = fileMenu_->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
-    viewMenu_ = menuBar()->addMenu(QString());
-    viewMenu_->setObjectName("viewMenu");
-    presentationAction_ = viewMenu_->addAction(QString());
-    presentationAction_->setObjectName("presentationAction");
-    presentationAction_->setCheckable(true);
-    presentationAction_->setShortcut(Qt::Key_F5);
-    connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
+    menus_ = new MainMenus(this, engine_);
+    connect(menus_, &MainMenus::openRecordingRequested, this, &MainWindow::chooseRecording);
+    connect(menus_, &MainMenus::saveTraceRequested, this, &MainWindow::saveTrace);
+    connect(menus_, &MainMenus::exportPngRequested, this, &MainWindow::exportPng);
+    connect(menus_, &MainMenus::presentationToggled, this, &MainWindow::setPresentationMode);
     auto* leavePresentation = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     connect(leavePresentation, &QShortcut::activated, this, [this] {
         if (presentation_) setPresentationMode(false);
     });
-    Language::instance()->addMenu(viewMenu_);
-    labsMenu_ = menuBar()->addMenu(QString());
-    labsMenu_->setObjectName("labsMenu");
-    auto* openLabs = openLabsAction_ = labsMenu_->addAction(QString(), this, [this] {
-        LabWindowOptions o;
-        o.language = language_;
-        o.engineProgram = options_.engineProgram;
-        auto* window = new LabWindow(o);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->show();
+    connect(menus_, &MainMenus::labBrowserRequested, this,
+            [this] { openWindow<LabWindow, LabWindowOptions>(language_, options_.engineProgram); });
+    connect(menus_, &MainMenus::workbenchRequested, this, [this] {
+        openWindow<WorkbenchWindow, WorkbenchWindowOptions>(language_, options_.engineProgram);
     });
-    openLabs->setObjectName("openLabsAction");
-    openLabs->setShortcut(Qt::CTRL | Qt::Key_L);
-    auto* openWorkbench = openWorkbenchAction_ = labsMenu_->addAction(QString(), this, [this] {
-        WorkbenchWindowOptions o;
-        o.language = language_;
-        o.engineProgram = options_.engineProgram;
-        auto* window = new WorkbenchWindow(o);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->show();
-    });
-    openWorkbench->setObjectName("openWorkbenchAction");
-    openWorkbench->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_W);
-    engineMenu_ = menuBar()->addMenu(QString());
-    engineMenu_->setObjectName("engineMenu");
-    engineHostAction_ = engineMenu_->addAction(QString(), this, [this] { devicePanel_->chooseEngineHost(); });
-    engineHostAction_->setObjectName("engineHostAction");
-    restartEngineAction_ = engineMenu_->addAction(QString(), this, &MainWindow::restartEngine);
-    vmConsoleAction_ = engineMenu_->addAction(QString(), this, [this] { devicePanel_->showVmConsole(); });
-    vmConsoleAction_->setObjectName("vmConsoleAction");
-    connect(engineMenu_, &QMenu::aboutToShow, this,
-            [this] { vmConsoleAction_->setEnabled(engine_->host() == EngineHost::Vm); });
-}
-
-void MainWindow::buildPanelsMenu() {
-    panelsMenu_ = new QMenu(this);
-    panelsMenu_->setObjectName("panelsMenu");
-    viewMenu_->insertMenu(presentationAction_, panelsMenu_);
-    viewMenu_->insertSeparator(presentationAction_);
-    const std::array<std::pair<QWidget*, const char*>, kPanelCount> panels{{
-        {devicePanel_, "showDevicePanelAction"},
-        {stage_->qpState(), "showQpStateAction"},
-        {stage_->memory(), "showMemoryAction"},
-        {timelinePanel_->timeline(), "showTimelineAction"},
-        {timelinePanel_->inspector(), "showInspectorAction"},
-    }};
-    for (std::size_t i = 0; i < panels.size(); ++i) {
-        auto* action = panelActions_[i] = panelsMenu_->addAction(QString());
-        action->setObjectName(panels[i].second);
-        action->setCheckable(true);
-        action->setChecked(true);
-        QWidget* panel = panels[i].first;
-        connect(action, &QAction::toggled, this, [this, panel](bool on) { showPanel(panel, on); });
-    }
-}
-
-void MainWindow::showPanel(QWidget* panel, bool on) {
-    panel->setVisible(on);
-    // A splitter whose panels are all hidden goes too, so the data path gets its room.
-    if (auto* splitter = qobject_cast<QSplitter*>(panel->parentWidget())) {
-        bool any = false;
-        for (int i = 0; i < splitter->count(); ++i)
-            any = any || !splitter->widget(i)->isHidden();
-        splitter->setVisible(any);
-    }
+    connect(menus_, &MainMenus::engineHostRequested, this, [this] { devicePanel_->chooseEngineHost(); });
+    connect(menus_, &MainMenus::restartEngineRequested, this, &MainWindow::restartEngine);
+    connect(menus_, &MainMenus::vmConsoleRequested, this, [this] { devicePanel_->showVmConsole(); });
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
@@ -401,26 +332,7 @@ void MainWindow::retranslateUi() {
     // Texts of another language have other widths: the toolbars may need one row more, or one less.
     QTimer::singleShot(0, toolBars_, &LessonToolBars::place);
     setWindowTitle(tr("rdmalab — RDMA data paths, step by step"));
-    fileMenu_->setTitle(tr("&File"));
-    openRecordingAction_->setText(tr("&Open recording…"));
-    saveTraceAction_->setText(tr("&Save trace…"));
-    exportPngAction_->setText(tr("&Export view as PNG…"));
-    quitAction_->setText(tr("&Quit"));
-    viewMenu_->setTitle(tr("&View"));
-    presentationAction_->setText(tr("&Presentation mode (full screen, large, high contrast)"));
-    panelsMenu_->setTitle(tr("P&anels"));
-    const QString panelTexts[kPanelCount] = {tr("&Devices"), tr("&QP state machine"), tr("&Memory"),
-                                             tr("&Timeline"), tr("&Inspector")};
-    for (int i = 0; i < kPanelCount; ++i)
-        panelActions_[i]->setText(panelTexts[i]);
-    labsMenu_->setTitle(tr("&Labs"));
-    openLabsAction_->setText(tr("&Lab browser…"));
-    openWorkbenchAction_->setText(tr("&Workbench…"));
-    engineMenu_->setTitle(tr("&Engine"));
-    restartEngineAction_->setText(tr("&Restart engine"));
-    engineHostAction_->setText(tr("&Where the engine runs…"));
-    vmConsoleAction_->setText(tr("The VM's &console log"));
-
+    menus_->retranslateUi();
     toolBars_->retranslateUi();
     restartEngineButton_->setText(Banner::tr("Restart engine"));
 
@@ -461,7 +373,8 @@ void MainWindow::connectControls() {
     connect(toolBars_, &LessonToolBars::playClicked, controller_, &LessonController::play);
     connect(toolBars_, &LessonToolBars::pauseClicked, controller_, &LessonController::pause);
     connect(toolBars_, &LessonToolBars::stepClicked, controller_, &LessonController::step);
-    connect(toolBars_, &LessonToolBars::measureClicked, this, &MainWindow::openMeasurements);
+    connect(toolBars_, &LessonToolBars::measureClicked, this,
+            [this] { openWindow<BenchWindow, BenchStartOptions>(language_, options_.engineProgram); });
     connect(toolBars_, &LessonToolBars::resetClicked, this, [this] {
         if (controller_->mode() == LessonController::Mode::Replay)
             controller_->reset();
@@ -644,7 +557,7 @@ void MainWindow::openRecordingFile(const QString& path, bool recovered,
     // Read on a thread of its own: a recording of 200,000 events takes seconds to parse, and the window
     // stays responsive meanwhile (Open is refused until it is done).
     const bool started = reader_->read(path, [this, recovered, then](RecordingReader::Result& result) {
-        openRecordingAction_->setEnabled(true);
+        menus_->setOpenRecordingEnabled(true);
         devicePanel_->setOpenRecordingEnabled(true);
         const bool opened = showRecording(result, recovered);
         if (then) then(opened);
@@ -654,7 +567,7 @@ void MainWindow::openRecordingFile(const QString& path, bool recovered,
         if (then) then(false);
         return;
     }
-    openRecordingAction_->setEnabled(false);
+    menus_->setOpenRecordingEnabled(false);
     devicePanel_->setOpenRecordingEnabled(false);
     statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
 }
@@ -771,13 +684,13 @@ void MainWindow::setPresentationMode(bool on) {
     if (on == presentation_) return;
     presentation_ = on;
     QTimer::singleShot(0, toolBars_, &LessonToolBars::place); // the font, so the toolbars' widths, change
-    if (presentationAction_ && presentationAction_->isChecked() != on) presentationAction_->setChecked(on);
+    menus_->setPresentationChecked(on);
     // A projector gets the whole screen, and the data path the room of the device list (View ▸ Panels
     // brings it back; leaving restores it as it was).
     auto* mainSplitter = findChild<QSplitter*>(QStringLiteral("mainSplitter"));
     if (on) {
-        devicePanelBeforePresentation_ = panelActions_[0]->isChecked();
-        panelActions_[0]->setChecked(false);
+        devicePanelBeforePresentation_ = menus_->devicePanelAction()->isChecked();
+        menus_->devicePanelAction()->setChecked(false);
         // The picture is what the room looks at: three quarters of the height (the timeline keeps a few
         // rows).
         splitterBeforePresentation_ = mainSplitter->sizes();
@@ -785,7 +698,7 @@ void MainWindow::setPresentationMode(bool on) {
         mainSplitter->setSizes({total * 3 / 4, total - total * 3 / 4});
         if (realScreen(this)) setWindowState(windowState() | Qt::WindowFullScreen); // headless: as sized
     } else {
-        panelActions_[0]->setChecked(devicePanelBeforePresentation_);
+        menus_->devicePanelAction()->setChecked(devicePanelBeforePresentation_);
         if (!splitterBeforePresentation_.isEmpty()) mainSplitter->setSizes(splitterBeforePresentation_);
         setWindowState(windowState() & ~Qt::WindowFullScreen);
     }
@@ -821,9 +734,6 @@ void MainWindow::refreshControls() {
 }
 
 void MainWindow::refreshInspector() {
-    const auto& s = controller_->state();
-    const std::string lang = language_.toStdString();
-    QString out;
     // The event to describe: the selected one, else the last "interesting" event of the current step.
     const TraceEvent* shown = nullptr;
     if (selectedSeq_) {
@@ -832,29 +742,10 @@ void MainWindow::refreshInspector() {
     }
     if (!shown) shown = inspectedEvent(timeline_->events());
 
-    const auto* lesson = toolBars_->currentLesson();
-    if (lesson && controller_->mode() == LessonController::Mode::Live) {
-        out += "<h3>" + htmlText(QString::fromStdString(lesson->lab.title.get(lang))) + "</h3>";
-        if (s.step.index < 0)
-            out += "<p>" +
-                   htmlText(QString::fromStdString(
-                       lessonText(lesson->lab.summary, s, toolBars_->size(), toolBars_->message(), lang))) +
-                   "</p>";
-    }
-    if (lesson && !s.step.id.isEmpty()) {
-        if (const auto* step = lesson->step(s.step.id.toStdString())) {
-            out += "<h4>" + htmlText(QString::fromStdString(step->title.get(lang))) + "</h4>";
-            out += failedRunNoteHtml(s, lang);
-            out += "<p>" +
-                   htmlText(QString::fromStdString(
-                       lessonText(step->text, s, toolBars_->size(), toolBars_->message(), lang))) +
-                   "</p>";
-        }
-    }
-    if (shown) out += eventHtml(*shown);
-    out += outcomeHtml(s);
-    if (controller_->mode() == LessonController::Mode::Replay) out = replayNoteHtml(s) + out;
-    timelinePanel_->inspector()->setHtml(out);
+    const InspectedLesson lesson{toolBars_->currentLesson(), toolBars_->size(), toolBars_->message()};
+    timelinePanel_->inspector()->setHtml(inspectorHtml(
+        controller_->state(), lesson, shown, controller_->mode() == LessonController::Mode::Live,
+        controller_->mode() == LessonController::Mode::Replay, language_.toStdString()));
 }
 
 void MainWindow::finishHeadless(bool success, ReasonPrinted reason) {

@@ -14,13 +14,10 @@
 
 #include <QMainWindow>
 
-#include <array>
 #include <functional>
 
-class QAction;
 class QLabel;
 class QProgressBar;
-class QMenu;
 class QPushButton;
 
 namespace rdmalab::app {
@@ -29,6 +26,7 @@ class Banner;
 class DevicePanel;
 class LabStage;
 class LessonToolBars;
+class MainMenus;
 class RecoveryBanner;
 class TimelinePanel;
 
@@ -89,17 +87,18 @@ class MainWindow : public QMainWindow {
     /// The lesson texts (from the YAML files, in both languages) follow the app's language.
     void setLessonLanguage(const QString& language);
     void buildUi();
-    /// The measurement window (Measure TCP vs RDMA…), in the lesson's language.
-    void openMeasurements();
     void buildMenus();
-    /// View ▸ Panels: every panel but the data path can be hidden, to give the picture a small screen.
-    void buildPanelsMenu();
-    void showPanel(QWidget* panel, bool on);
     /// The device panel (devicePanel_), talking to the window by signals.
     QWidget* buildDevicePanel();
     /// File ▸ Open recording…, and the device panel's button: the file dialog, then openRecording().
     void chooseRecording();
     void connectControls();
+    /// The engine's events, answers, death and start (its download and boot progress in the status line).
+    void connectEngine();
+    /// The lesson's events, resets, messages and end (a headless run's screenshot waits for the picture).
+    void connectController();
+    /// Reopens an unfinished session, opens the replay, or starts the engine, as the options ask.
+    void startFromOptions();
     void loadLessons();
     void startSelectedLesson();
     void onEngineEvents(const std::vector<TraceEvent>& events);
@@ -144,23 +143,14 @@ class MainWindow : public QMainWindow {
     QList<int> splitterBeforePresentation_;     ///< the picture/timeline split before presentation mode
     SessionAutosave autosave_;     ///< the live session, as it happens (SessionAutosave::defaultDirectory())
     bool recoveredReplay_ = false; ///< the replay is a recovered unfinished session
-    bool firstLiveStepReported_ = false;
-    bool progressLineOpen_ = false;    ///< headless: a boot progress line on stderr has no newline yet
-    bool automaticSwitchDone_ = false; ///< automaticEngineHost has switched to the VM once        ///<
-                                       ///< headless: "first live step" was written on stderr
+    bool firstLiveStepReported_ = false; ///< headless: "first live step" was written on stderr
+    bool progressLineOpen_ = false;      ///< headless: a boot progress line on stderr has no newline yet
+    bool automaticSwitchDone_ = false;   ///< automaticEngineHost has switched to the VM once
 
     // Widgets (object names match the member names without the trailing underscore).
     // The toolbars: the lesson, its size and message, the player, the speed and the language.
     LessonToolBars* toolBars_ = nullptr;
-    QAction* presentationAction_ = nullptr;
-    // Texts set by retranslateUi(): the menus and their actions.
-    QMenu *fileMenu_ = nullptr, *viewMenu_ = nullptr, *labsMenu_ = nullptr, *engineMenu_ = nullptr;
-    QAction *openRecordingAction_ = nullptr, *saveTraceAction_ = nullptr, *exportPngAction_ = nullptr,
-            *quitAction_ = nullptr, *openLabsAction_ = nullptr, *openWorkbenchAction_ = nullptr,
-            *restartEngineAction_ = nullptr, *engineHostAction_ = nullptr, *vmConsoleAction_ = nullptr;
-    static constexpr int kPanelCount = 5; ///< devices, QP state, memory, timeline, inspector
-    QMenu* panelsMenu_ = nullptr;
-    std::array<QAction*, kPanelCount> panelActions_{};
+    MainMenus* menus_ = nullptr;                ///< File, View (with Panels), Labs, Engine
     std::optional<nlohmann::json> helloResult_; ///< the engine's hello, shown again in another language
     bool engineStopped_ = false;
     // Above the views: the engine stopped (engineMessage, restartEngineButton), an earlier session is offered
