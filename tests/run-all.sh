@@ -171,8 +171,9 @@ done
 if [ $mode != quick ]; then
   # The app boots the SoftRoCE VM itself (rdmalab --engine vm) and runs the Write lesson in it, and start.sh
   # does the same from this checkout and from a copy of it under /root (the tests labelled vm; the VM sees
-  # the checkout as the device tests below do).
-  step "the app's engine in a SoftRoCE VM it boots itself (ctest -L vm, dev)" "VM kernel $cache_vm"
+  # the checkout as the device tests below do); and two SoftRoCE hosts on one virtual wire, the CLI's
+  # two-host modes across it and its real RoCE v2 packets checked with tshark (wire_two_hosts, label wire).
+  step "the app's engine in a SoftRoCE VM it boots itself; two SoftRoCE hosts on a wire (ctest -L vm, dev)" "VM kernel $cache_vm"
   ctest --test-dir build/dev -L vm --output-on-failure 2>&1 | tee "$logs/vm-host.log"
   [ "${PIPESTATUS[0]}" -eq 0 ] || host_status=1
   count "$logs/vm-host.log"

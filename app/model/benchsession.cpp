@@ -53,7 +53,7 @@ bool BenchSession::start(const Request& request) {
         fields["cpus"] = cpus;
     }
     clear();
-    requestId_ = engine_->send("bench.start", fields);
+    requestId_ = engine_->send(protocolName(protocol::kBenchStart), fields);
     if (requestId_ < 0) {
         lastError_ = tr("The engine process is not running: press Restart engine.");
         return false;
@@ -65,7 +65,7 @@ bool BenchSession::start(const Request& request) {
 }
 
 void BenchSession::stop() {
-    if (running_ && engine_) engine_->send("bench.stop");
+    if (running_ && engine_) engine_->send(protocolName(protocol::kBenchStop));
 }
 
 void BenchSession::clear() {
@@ -150,12 +150,13 @@ void BenchSession::apply(const TraceEvent& e) {
         softwareDevice_ = info.get<bool>("software", false);
         return;
     }
-    if (e.kind == EventKind::Result && e.name == "bench.start") {
-        if (!d.get<bool>("ok", false)) fail(QString::fromStdString(d.text("error", "bench.start failed")));
+    if (e.kind == EventKind::Result && e.name == protocol::kBenchStart) {
+        if (!d.get<bool>("ok", false))
+            fail(QString::fromStdString(d.text("error", std::string(protocol::kBenchStart) + " failed")));
         return;
     }
     if (e.kind != EventKind::Measure) return;
-    if (e.name == "bench.done") {
+    if (e.name == protocol::kBenchDone) {
         const bool ok = d.get<bool>("ok", false);
         const QString error = QString::fromStdString(d.text("error", "the measurement failed"));
         const bool wasRunning = running_;
@@ -167,13 +168,13 @@ void BenchSession::apply(const TraceEvent& e) {
     }
     BenchRun* run = runAt(d);
     if (!run) return;
-    if (e.name == "bench.begin") {
+    if (e.name == protocol::kBenchBegin) {
         run->plannedIters = d.get<qint64>("iters", 0);
         current_ = run->index;
         emit runStarted(run->index);
-    } else if (e.name == "bench.samples") {
+    } else if (e.name == protocol::kBenchSamples) {
         run->appendSamples(d.list<double>("samples_us"));
-    } else if (e.name == "bench.progress") {
+    } else if (e.name == protocol::kBenchProgress) {
         const double t = d.get<double>("elapsed_s", 0.0);
         const double bytes = d.get<double>("bytes", 0.0);
         if (t > run->lastProgressS) {
@@ -181,7 +182,7 @@ void BenchSession::apply(const TraceEvent& e) {
             run->lastProgressS = t;
             run->lastProgressBytes = bytes;
         }
-    } else if (e.name == "bench.result") {
+    } else if (e.name == protocol::kBenchResult) {
         const QString error = run->applyResult(d.json());
         if (!error.isEmpty()) {
             lastError_ = error;

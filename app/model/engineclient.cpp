@@ -106,10 +106,9 @@ QString EngineClient::engineName() const {
 
 void EngineClient::onStarted() {
     // First of all, the engine says which protocol it speaks (readOutput checks the answer).
-    const std::string hello =
-        nlohmann::json{{"id", kHelloCommandId}, {"cmd", "hello"}, {"protocol", kProtocolVersion}}.dump() +
-        "\n";
-    write(hello);
+    const nlohmann::json hello = {
+        {"id", kHelloCommandId}, {"cmd", std::string(protocol::kHello)}, {"protocol", kProtocolVersion}};
+    write(hello.dump() + "\n");
     emit started();
 }
 
@@ -118,7 +117,7 @@ int EngineClient::send(const QString& cmd, const nlohmann::json& fields) {
     nlohmann::json command = fields.is_object() ? fields : nlohmann::json::object();
     const int id = nextId_++;
     command["id"] = id;
-    if (cmd == QLatin1String("hello")) command["protocol"] = kProtocolVersion;
+    if (cmd == protocolName(protocol::kHello)) command["protocol"] = kProtocolVersion;
     command["cmd"] = cmd.toStdString();
     write(command.dump() + "\n");
     ++pending_;
@@ -162,7 +161,8 @@ void EngineClient::readOutput() {
             emit protocolError(tr("engine %1; the event was skipped").arg(where));
             continue;
         }
-        if (event->kind == EventKind::Result && event->name == "hello" && refuseProtocol(*event)) return;
+        if (event->kind == EventKind::Result && event->name == protocol::kHello && refuseProtocol(*event))
+            return;
         const bool handshake = event->ids.value("id", nlohmann::json()) == nlohmann::json(kHelloCommandId);
         if (event->kind == EventKind::Result && !handshake && pending_ > 0) --pending_;
         answered = answered || event->kind == EventKind::Result;

@@ -9,6 +9,7 @@
 #include "sshtransport.h"
 #include "vmtransport.h"
 
+#include "rdmalab/format/protocol.hpp"
 #include "rdmalab/format/trace.hpp"
 
 #include <QObject>
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace rdmalab::app {
@@ -41,6 +43,12 @@ inline constexpr int kMaxSkippedEvents = 3;
 /// emitted (send() never hands out 0). Its result reaches eventsArrived like any other when the engine
 /// speaks this app's protocol (kProtocolVersion).
 inline constexpr std::int64_t kHelloCommandId = 0;
+
+/// A name of the engine protocol (rdmalab/format/protocol.hpp: a command, a measurement event) as the
+/// QString EngineClient::send takes.
+inline QString protocolName(std::string_view name) {
+    return QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
+}
 
 class EngineClient : public QObject {
     Q_OBJECT

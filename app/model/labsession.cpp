@@ -60,7 +60,7 @@ LabSession::LabSession(EngineClient* engine, QObject* parent) : QAbstractListMod
         });
 }
 
-void LabSession::send(const QString& cmd, const nlohmann::json& fields) {
+void LabSession::send(std::string_view cmd, const nlohmann::json& fields) {
     if (!engine_ || !engine_->isRunning()) {
         error_ = tr("The engine process is not running: use Engine > Restart engine.");
         playing_ = false;
@@ -68,7 +68,7 @@ void LabSession::send(const QString& cmd, const nlohmann::json& fields) {
         return;
     }
     pendingCmd_ = cmd;
-    pendingId_ = engine_->send(cmd, fields);
+    pendingId_ = engine_->send(protocolName(cmd), fields);
 }
 
 namespace {
@@ -140,7 +140,7 @@ void LabSession::start(const QString& lab, const QMap<QString, QString>& paramet
     } else {
         command["lab"] = lab.toStdString();
     }
-    send(QStringLiteral("lab.start"), command);
+    send(protocol::kLabStart, command);
 }
 
 void LabSession::step() {
@@ -154,7 +154,7 @@ void LabSession::step() {
         }
         skipPrediction();
     }
-    send(QStringLiteral("lab.step"), nlohmann::json::object());
+    send(protocol::kLabStep, nlohmann::json::object());
 }
 
 void LabSession::play() {
@@ -269,7 +269,8 @@ void LabSession::onEvents(const std::vector<TraceEvent>& events) {
         } catch (const FieldError& error) {
             pendingId_ = -1;
             playing_ = false;
-            error_ = tr("The engine's answer to %1 is malformed: %2").arg(pendingCmd_, qs(error.what()));
+            error_ = tr("The engine's answer to %1 is malformed: %2")
+                         .arg(protocolName(pendingCmd_), qs(error.what()));
             emit failed(error_);
         }
     }
@@ -279,9 +280,9 @@ void LabSession::onResult(const TraceEvent& result) {
     pendingId_ = -1;
     const Fields data(result.data, "data");
     const bool ok = data.get<bool>("ok", false);
-    if (pendingCmd_ == QLatin1String("lab.start")) {
+    if (pendingCmd_ == protocol::kLabStart) {
         if (!ok) {
-            error_ = qs(data.text("error", "lab.start failed"));
+            error_ = qs(data.text("error", std::string(protocol::kLabStart) + " failed"));
             emit failed(error_);
             return;
         }

@@ -13,6 +13,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <string_view>
 #include <vector>
 
 namespace rdmalab::app {
@@ -151,7 +152,8 @@ class LabSession : public QAbstractListModel {
   private:
     void onEvents(const std::vector<TraceEvent>& events);
     void onResult(const TraceEvent& result);
-    void send(const QString& cmd, const nlohmann::json& fields);
+    /// Sends `cmd` (a protocol:: name) and waits for its answer (pendingCmd_, pendingId_).
+    void send(std::string_view cmd, const nlohmann::json& fields);
 
     EngineClient* engine_;
     std::vector<StepRow> rows_;
@@ -160,7 +162,7 @@ class LabSession : public QAbstractListModel {
     QString lab_, labId_, labTitle_, language_ = QStringLiteral("en"), error_;
     QMap<QString, QString> parameters_, seededValues_;
     QString seed_;
-    QString pendingCmd_;
+    std::string_view pendingCmd_; ///< a protocol:: name
     int pendingId_ = -1;
     int nextStep_ = 0;
     bool started_ = false;

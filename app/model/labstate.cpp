@@ -1,6 +1,7 @@
 #include "labstate.h"
 
 #include "rdmalab/format/fields.hpp"
+#include "rdmalab/format/protocol.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -333,13 +334,14 @@ bool LabState::apply(const TraceEvent& e) {
                 lastErrorCode = QString::fromStdString(data.at("error").at("code").get<std::string>());
             return false;
         }
-        if (e.name != "op.start" || !d.get<bool>("ok", false) || !d.has("steps")) return false;
+        if (e.name != protocol::kOpStart || !d.get<bool>("ok", false) || !d.has("steps")) return false;
         plannedSteps.clear();
         for (const auto& s : d.objects("steps"))
             plannedSteps.push_back(text(s, "title"));
         return true;
     }
     case EventKind::Measure:
+    case EventKind::Packet: // the wire lane will draw these (issue 33); the picture does not change yet
         return false;
     case EventKind::Async:
         return true;

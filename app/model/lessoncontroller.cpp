@@ -43,8 +43,9 @@ void LessonController::startLive(const QString& op, int size, const QString& tex
         emit message(tr("The engine is not running: press Restart engine, or open a recording."));
         return;
     }
-    engine_->send("op.reset");
-    engine_->send("op.start", {{"op", op.toStdString()}, {"size", size}, {"message", text.toStdString()}});
+    engine_->send(protocolName(protocol::kOpReset));
+    engine_->send(protocolName(protocol::kOpStart),
+                  {{"op", op.toStdString()}, {"size", size}, {"message", text.toStdString()}});
     emit changed();
 }
 
@@ -77,7 +78,7 @@ void LessonController::step() {
     if (mode_ == Mode::Live) {
         if (!engine_ || !engine_->isRunning()) return;
         awaitingStep_ = true;
-        stepCommandId_ = engine_->send("op.step");
+        stepCommandId_ = engine_->send(protocolName(protocol::kOpStep));
         emit changed();
     } else if (mode_ == Mode::Replay) {
         std::vector<TraceEvent> group;
@@ -141,8 +142,8 @@ void LessonController::onEngineEvents(const std::vector<TraceEvent>& events) {
     for (const auto& e : events) {
         if (e.kind != EventKind::Result) continue;
         const OpReply reply = readOpReply(e);
-        if (e.name == "op.start" && !reply.ok) emit message(reply.error);
-        if (e.name != "op.step" || reply.id != stepCommandId_) continue;
+        if (e.name == protocol::kOpStart && !reply.ok) emit message(reply.error);
+        if (e.name != protocol::kOpStep || reply.id != stepCommandId_) continue;
         awaitingStep_ = false;
         if (reply.finished) {
             finished_ = true;

@@ -7,6 +7,7 @@
 #include "verbscode.h"
 
 #include "rdmalab/format/describe.hpp"
+#include "rdmalab/format/protocol.hpp"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -35,7 +36,7 @@ std::optional<FieldError> checkEventFields(const TraceEvent& event) {
         BenchSession::checkFields(event);
         if (event.kind == EventKind::Result) {
             (void)readOpReply(event);
-            if (event.name == "devices") (void)readDevicesResult(event.data);
+            if (event.name == protocol::kDevices) (void)readDevicesResult(event.data);
         }
         (void)describe(event);
         (void)verbsCode(event);

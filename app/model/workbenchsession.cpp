@@ -29,7 +29,7 @@ WorkbenchSession::WorkbenchSession(EngineClient* engine, QObject* parent)
     });
 }
 
-void WorkbenchSession::send(const QString& cmd, const nlohmann::json& fields) {
+void WorkbenchSession::send(std::string_view cmd, const nlohmann::json& fields) {
     if (!engine_ || !engine_->isRunning()) {
         queue_.clear();
         error_ = tr("The engine process is not running: use Engine > Restart engine.");
@@ -38,7 +38,7 @@ void WorkbenchSession::send(const QString& cmd, const nlohmann::json& fields) {
         return;
     }
     pendingCmd_ = cmd;
-    pendingId_ = engine_->send(cmd, fields);
+    pendingId_ = engine_->send(protocolName(cmd), fields);
 }
 
 void WorkbenchSession::start(const QString& language) {
@@ -52,7 +52,7 @@ void WorkbenchSession::start(const QString& language) {
     regionBytes_.clear();
     started_ = false;
     language_ = language;
-    send(QStringLiteral("work.start"), {{"lang", language.toStdString()}});
+    send(protocol::kWorkStart, {{"lang", language.toStdString()}});
 }
 
 void WorkbenchSession::perform(std::vector<nlohmann::json> steps) {
@@ -70,18 +70,18 @@ void WorkbenchSession::sendNext() {
     pendingStep_ = std::move(queue_.front());
     queue_.pop_front();
     pendingEvents_.clear();
-    send(QStringLiteral("work.do"), {{"step", pendingStep_}});
+    send(protocol::kWorkDo, {{"step", pendingStep_}});
 }
 
 void WorkbenchSession::reset() {
     if (pendingId_ >= 0) return;
     queue_.clear();
-    send(QStringLiteral("work.reset"), nlohmann::json::object());
+    send(protocol::kWorkReset, nlohmann::json::object());
 }
 
 void WorkbenchSession::save(const QString& id, const QString& title, int chapter) {
     if (busy()) return;
-    send(QStringLiteral("work.save"),
+    send(protocol::kWorkSave,
          {{"lab_id", id.toStdString()}, {"title", title.toStdString()}, {"chapter", chapter}});
 }
 
@@ -94,8 +94,7 @@ QStringList WorkbenchSession::objects() const {
 }
 
 void WorkbenchSession::onEvents(const std::vector<TraceEvent>& events) {
-    if (started_ || (pendingId_ >= 0 && pendingCmd_ == QLatin1String("work.start")))
-        emit eventsRecorded(events);
+    if (started_ || (pendingId_ >= 0 && pendingCmd_ == protocol::kWorkStart)) emit eventsRecorded(events);
     std::vector<TraceEvent> applied;
     for (const auto& e : events) {
         if (e.kind == EventKind::Result) {
@@ -106,15 +105,16 @@ void WorkbenchSession::onEvents(const std::vector<TraceEvent>& events) {
             } catch (const FieldError& error) {
                 pendingId_ = -1;
                 queue_.clear();
-                error_ = tr("The engine's answer to %1 is malformed: %2").arg(pendingCmd_, qs(error.what()));
+                error_ = tr("The engine's answer to %1 is malformed: %2")
+                             .arg(protocolName(pendingCmd_), qs(error.what()));
                 emit failed(error_);
                 emit idle();
             }
             continue;
         }
         // The session event comes before work.start's answer; events of an earlier engine use do not count.
-        if (!started_ && !(pendingId_ >= 0 && pendingCmd_ == QLatin1String("work.start"))) continue;
-        if (pendingId_ >= 0 && pendingCmd_ == QLatin1String("work.do") && pendingEvents_.size() < 10000)
+        if (!started_ && !(pendingId_ >= 0 && pendingCmd_ == protocol::kWorkStart)) continue;
+        if (pendingId_ >= 0 && pendingCmd_ == protocol::kWorkDo && pendingEvents_.size() < 10000)
             pendingEvents_.push_back(e);
         try {
             state_.apply(e);
@@ -130,10 +130,10 @@ void WorkbenchSession::onResult(const TraceEvent& result) {
     pendingId_ = -1;
     const Fields data(result.data, "data");
     const bool ok = data.get<bool>("ok", false);
-    const QString cmd = pendingCmd_;
-    if (cmd == QLatin1String("work.start")) {
+    const std::string_view cmd = pendingCmd_;
+    if (cmd == protocol::kWorkStart) {
         if (!ok) {
-            error_ = qs(data.text("error", "work.start failed"));
+            error_ = qs(data.text("error", std::string(protocol::kWorkStart) + " failed"));
             emit failed(error_);
             emit idle();
             return;
@@ -143,7 +143,7 @@ void WorkbenchSession::onResult(const TraceEvent& result) {
         sendNext();
         return;
     }
-    if (cmd == QLatin1String("work.reset")) {
+    if (cmd == protocol::kWorkReset) {
         beginResetModel();
         rows_.clear();
         endResetModel();
@@ -154,11 +154,11 @@ void WorkbenchSession::onResult(const TraceEvent& result) {
         sendNext(); // steps queued after the reset (Build the pair on an existing pair), else idle
         return;
     }
-    if (cmd == QLatin1String("work.save")) {
+    if (cmd == protocol::kWorkSave) {
         if (ok)
             emit saved(qs(data.text("yaml")));
         else
-            emit failed(qs(data.text("error", "work.save failed")));
+            emit failed(qs(data.text("error", std::string(protocol::kWorkSave) + " failed")));
         emit idle();
         return;
     }

@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <deque>
+#include <string_view>
 #include <vector>
 
 namespace rdmalab::app {
@@ -77,7 +78,8 @@ class WorkbenchSession : public QAbstractListModel {
   private:
     void onEvents(const std::vector<TraceEvent>& events);
     void onResult(const TraceEvent& result);
-    void send(const QString& cmd, const nlohmann::json& fields);
+    /// Sends `cmd` (a protocol:: name) and waits for its answer (pendingCmd_, pendingId_).
+    void send(std::string_view cmd, const nlohmann::json& fields);
     void sendNext();
 
     EngineClient* engine_;
@@ -86,7 +88,8 @@ class WorkbenchSession : public QAbstractListModel {
     LabState state_;
     QMap<QString, QString> qpStates_;
     QMap<QString, QByteArray> regionBytes_;
-    QString pendingCmd_, error_;
+    std::string_view pendingCmd_; ///< a protocol:: name
+    QString error_;
     nlohmann::json pendingStep_;
     std::vector<TraceEvent> pendingEvents_; ///< events of the step being performed
     QString language_ = QStringLiteral("en");

@@ -2,6 +2,7 @@
 #include "cli.hpp"
 #include "lab_cli.hpp"
 #include "options.hpp"
+#include "wire_cli.hpp"
 
 #include "rdmalab/engine/bench.hpp"
 #include "rdmalab/engine/bench_remote.hpp"
@@ -141,6 +142,8 @@ int cmd_op(const std::vector<std::string>& args) {
     bool json = false;
     bool size_given = false;
     std::string trace_path;
+    bool wire = false;
+    std::string pcapng_path;
     enum class Mode { Loopback, Listen, Connect } mode = Mode::Loopback;
     CmOptions cm;
     for (std::size_t i = 1; i < args.size(); ++i) {
@@ -196,12 +199,20 @@ int cmd_op(const std::vector<std::string>& args) {
             auto v = value("--trace");
             if (!v) return usage_error("op: --trace needs a file name");
             trace_path = *v;
+        } else if (a == "--wire") {
+            wire = true;
+        } else if (a == "--pcapng") {
+            auto v = value("--pcapng");
+            if (!v) return usage_error("op: --pcapng needs a file name");
+            pcapng_path = *v;
         } else {
             return usage_error(fmt::format("op: unknown argument '{}'", a));
         }
     }
     if (!size_given && (options.op == OpKind::CompareSwap || options.op == OpKind::FetchAdd))
         options.size = 8;
+    if (!pcapng_path.empty() && !wire)
+        return usage_error("op: --pcapng saves the capture of --wire: add --wire");
     if (const auto problem = validate(options); !problem.empty()) return usage_error("op: " + problem);
 
     auto tracer = std::make_shared<Tracer>();
@@ -229,7 +240,17 @@ int cmd_op(const std::vector<std::string>& args) {
     }
     tracer->record(session_event(options.device, fmt::format("op {}", to_string(options.op))));
     bool success = false;
+    std::optional<cli::WireSession> wire_session;
+    if (wire)
+        wire_session.emplace(
+            cli::WireRequest{.loopback = mode == Mode::Loopback,
+                             .address = cm.address,
+                             .listening = mode == Mode::Listen,
+                             .pcapng = pcapng_path,
+                             .operation = fmt::format("{} {} B", to_string(options.op), options.size)},
+            *tracer, mode == Mode::Listen ? Endpoint::B : Endpoint::A);
     auto finish = [&](const nlohmann::json& result, const OperationOutcome& outcome) {
+        if (wire_session && !wire_session->finish()) success = false;
         if (json) {
             TraceEvent event;
             event.kind = EventKind::Result;

@@ -63,7 +63,8 @@ CliSpec build() {
     op.name = "op";
     op.summary = "Perform one RDMA operation and print every verbs call.";
     op.synopsis = {"op OPCODE [--size N] [--message TEXT] [--device NAME] [--ib-port N] [--inline] "
-                   "[--fault KIND] [--json] [--trace FILE] [--listen [ADDR] | --connect HOST] [--cm-port N]"};
+                   "[--fault KIND] [--json] [--trace FILE] [--listen [ADDR] | --connect HOST] [--cm-port N] "
+                   "[--wire] [--pcapng FILE]"};
     op.description = {fmt::format(
         "`op` sets up a loopback pair (endpoints A and B on one device, RC-connected through the port's "
         "RoCE v2 GID), performs the operation once, checks that the data really moved and prints every "
@@ -113,6 +114,15 @@ CliSpec build() {
          .value = "N",
          .help = "rdma_cm port of the listener, 1 to 65535.",
          .default_value = std::to_string(kDefaultCmPort)},
+        {.name = "--wire",
+         .help = "Capture the RoCE v2 packets of the operation on the network interface towards the other "
+                 "host (libpcap, UDP port 4791; needs CAP_NET_RAW) and print each one decoded, its ICRC "
+                 "checked. Only two hosts put packets on a wire (with --listen ADDR or --connect HOST): a "
+                 "loopback pair stays inside the device, and says so."},
+        {.name = "--pcapng",
+         .value = "FILE",
+         .help = "With --wire: also save the packets as pcapng, each with a comment naming the operation "
+                 "(Wireshark opens it as RoCE)."},
     };
 
     CommandSpec bench;

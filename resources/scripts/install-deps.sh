@@ -24,6 +24,9 @@ packages=(
   debootstrap
   # the SoftRoCE test bed
   qemu-system-x86 busybox-static kmod cpio zstd xz-utils
+  # the wire: capture in the engine (libpcap), and the reference tools a capture is checked against
+  # (tcpdump, and tshark, Wireshark's dissectors on the command line)
+  libpcap-dev tcpdump tshark
   # the engine on another host (rdmalab --engine ssh://HOST): the ssh client; the test bed's SSH server is
   # dropbear-bin, which brings no service (openssh-server would start an sshd on this machine)
   openssh-client dropbear-bin

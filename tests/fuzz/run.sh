@@ -4,7 +4,9 @@
 # reader, every lab file of the repository (labs/ and tests/data/labs*/, the malformed ones included) for
 # the lab parser, every engine command written in the docs and
 # the tests (one per file, and all of them as one session) for the engine's command parser, the recorded
-# measurement tests/data/bench-compare.jsonl in pieces of 8 lines for the app's bench-event reader, plus
+# measurement tests/data/bench-compare.jsonl in pieces of 8 lines for the app's bench-event reader, every
+# packet captured on the test bed's wire (tests/data/wire/*.pcap, one per file: editcap) for the RoCE v2
+# decoder, plus
 # the inputs kept in tests/fuzz/regressions/TARGET/ (each crash ever found, kept so it is tried first on
 # every run).
 # Fails when a target crashes, leaks or times out; the input is kept in build/fuzz/findings/.
@@ -17,7 +19,7 @@
 #                                            targets run side by side, so it takes half as long)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-targets=(fuzz_trace_line fuzz_lab fuzz_engine_command fuzz_bench_events)
+targets=(fuzz_trace_line fuzz_lab fuzz_engine_command fuzz_bench_events fuzz_roce_frame)
 if [ "${1:-}" = --budget ]; then
   seconds=$((${2:?usage: tests/fuzz/run.sh --budget SECONDS} / ${#targets[@]}))
   [ "$seconds" -gt 0 ] || seconds=1
@@ -27,7 +29,8 @@ fi
 die() { printf 'fuzz: FAILED: %s\n' "$*" >&2; exit 1; }
 
 cmake --preset fuzz >/dev/null || die "configure the fuzz preset"
-cmake --build --preset fuzz || die "build the fuzz targets"
+# The targets named here, not the preset's list, so a new target cannot be run without being built.
+cmake --build --preset fuzz --target "${targets[@]}" || die "build the fuzz targets"
 
 work=build/fuzz/run
 rm -rf "$work" && mkdir -p build/fuzz/findings
@@ -49,6 +52,9 @@ grep -ohE '\{"(id|cmd)":[^)]*\}' docs/*.md README.md tests/host/*.cpp tests/devi
   done
 cat "$work"/seeds/fuzz_engine_command/* | grep -v '"quit"' >"$work/seeds/fuzz_engine_command/session"
 split -l 8 -a 3 tests/data/bench-compare.jsonl "$work/seeds/fuzz_bench_events/bench-compare-"
+for f in tests/data/wire/*.pcap; do
+  editcap -c 1 "$f" "$work/seeds/fuzz_roce_frame/$(basename "$f")" >/dev/null || die "editcap (tshark's wireshark-common) split $f"
+done
 
 # One target on each core: the machines have two, and libFuzzer runs on one.
 jobs=${RDMALAB_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}

@@ -1,5 +1,6 @@
 // Argument validation of rdmalab-cli: usage errors exit 2 with a message naming the problem.
 #include "options.hpp"
+#include "rdmalab/format/trace.hpp"
 #include "testutil.hpp"
 
 #include <QtTest>
@@ -248,6 +249,22 @@ class CliArgsTest : public QObject {
                  qPrintable(run.out));
     }
 
+    // A capture that cannot start is recorded with its reason and fix, and the operation runs on (here it
+    // then fails for want of a device, which is reported as the result).
+    void aWireCaptureThatCannotStartSaysWhyAndTheOperationRunsOn() {
+        auto run = runCli({"op", "write", "--wire", "--json"});
+        QVERIFY2(run.out.contains("\"name\":\"capture.failed\""), qPrintable(run.out));
+        QVERIFY(run.out.contains("a loopback pair (A and B on one device) puts no packet on a wire"));
+        QVERIFY(run.out.contains("--connect HOST --wire"));
+        QVERIFY2(run.out.contains("\"kind\":\"result\""), "the operation ran on to its result");
+        run = runCli({"op", "write", "--wire", "--json", "--connect", "203.0.113.9"});
+        QVERIFY2(run.out.contains("no network interface here reaches 203.0.113.9"), qPrintable(run.out));
+        QVERIFY(run.out.contains("\"kind\":\"result\""));
+        run = runCli({"op", "write", "--pcapng", "x.pcapng"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.err.contains("--pcapng saves the capture of --wire: add --wire"));
+    }
+
     void serveRejectsBadCommandsAndKeepsRunning() {
         const auto run =
             runCli({"serve", "--stdio"}, {},
@@ -260,7 +277,7 @@ class CliArgsTest : public QObject {
         QCOMPARE(lines.size(), 6);
         QVERIFY(lines[0].contains("line 1: not a JSON object"));
         QVERIFY(lines[1].contains("unknown command 'warp'"));
-        QVERIFY(lines[2].contains("\"format\":1"));
+        QVERIFY(lines[2].contains(QString("\"format\":%1").arg(rdmalab::kTraceFormatVersion)));
         QVERIFY(lines[3].contains("no operation: send op.start first"));
         QVERIFY2(lines[4].contains("field 'cpus' must be [A] or [A, B]"), qPrintable(lines[4]));
         QVERIFY(lines[5].contains("\"name\":\"quit\""));

@@ -96,7 +96,7 @@ class PacketFieldsTest : public QObject {
         QCOMPARE(tree->find("infiniband.aeth.msn")->value, std::uint64_t{7});
         QCOMPARE(aeth_syndrome_meaning(0x1f), std::string("ACK (no credit count)"));
         QCOMPARE(aeth_syndrome_meaning(0x03), std::string("ACK (credit count code 3)"));
-        QCOMPARE(aeth_syndrome_meaning(0x2e), std::string("RNR NAK (timer code 14)"));
+        QCOMPARE(aeth_syndrome_meaning(0x2e), std::string("RNR NAK (timer code 14: 1.28 ms)"));
         QCOMPARE(aeth_syndrome_meaning(0x40), std::string("reserved"));
         QCOMPARE(aeth_syndrome_meaning(0xa0), std::string("reserved")); // bit 7 is not part of a kind
         QCOMPARE(aeth_syndrome_meaning(0x60), std::string("NAK: PSN sequence error"));

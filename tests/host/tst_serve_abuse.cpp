@@ -2,10 +2,12 @@
 // is answered with an error naming what is wrong, and the process stays up with bounded memory.
 #include "testutil.hpp"
 
+#include "rdmalab/format/protocol.hpp"
 #include "rdmalab/format/trace.hpp"
 
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +15,8 @@
 #include <deque>
 
 namespace {
+
+namespace protocol = rdmalab::protocol;
 
 /// `rdmalab-cli serve --stdio` as a child process, fed line by line.
 class Engine {
@@ -586,6 +590,49 @@ class TestServeAbuse : public QObject {
             !alive(),
             qPrintable(
                 QStringLiteral("engine %1 still runs 5 s after the app died").arg(QString::fromLatin1(pid))));
+    }
+
+    void everyCommandOfTheProtocolIsAnswered() {
+        // The engine has a handler for every command of rdmalab/format/protocol.hpp (none is "unknown"),
+        // answers it under its own name, and lists them all for a name it does not know.
+        Engine engine;
+        QVERIFY(engine.started());
+        int id = 1;
+        for (const auto& command : protocol::kCommands) {
+            if (command.name == protocol::kQuit) continue;
+            const QByteArray name = QByteArray::fromStdString(std::string(command.name));
+            const auto result =
+                engine.ask("{\"id\":" + QByteArray::number(id) + ",\"cmd\":\"" + name + "\"}");
+            QVERIFY2(result.is_object(), name.constData());
+            QCOMPARE(QString::fromStdString(result.value("name", "")), QString::fromLatin1(name));
+            QCOMPARE(result["ids"]["id"].get<int>(), id);
+            QVERIFY2(!errorOf(result).contains("unknown command"), qPrintable(errorOf(result)));
+            ++id;
+        }
+        const QString unknown = errorOf(engine.ask(R"({"cmd":"nosuch"})"));
+        QVERIFY2(unknown.endsWith(QString::fromStdString("known: " + protocol::command_names())),
+                 qPrintable(unknown));
+        QCOMPARE(engine.ask(R"({"cmd":"quit"})")["data"]["ok"].get<bool>(), true);
+    }
+
+    void everyCommandOfTheProtocolIsDocumented() {
+        // docs/trace-format.md's command table lists exactly the commands of protocol::kCommands, in order.
+        QFile doc(RDMALAB_SOURCE_DIR + QStringLiteral("/docs/trace-format.md"));
+        QVERIFY(doc.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(doc.readAll());
+        const qsizetype begin = text.indexOf(QStringLiteral("\n## Engine process protocol"));
+        QVERIFY(begin >= 0);
+        const qsizetype end = text.indexOf(QStringLiteral("\n## "), begin + 1);
+        const QString section = text.mid(begin, end < 0 ? -1 : end - begin);
+        static const QRegularExpression row(QStringLiteral("^\\| `([a-z.]+)` \\|"),
+                                            QRegularExpression::MultilineOption);
+        QStringList documented;
+        for (auto it = row.globalMatch(section); it.hasNext();)
+            documented << it.next().captured(1);
+        QStringList commands;
+        for (const auto& command : protocol::kCommands)
+            commands << QString::fromStdString(std::string(command.name));
+        QCOMPARE(documented, commands);
     }
 
     void endOfInputEndsTheEngineCleanly() {

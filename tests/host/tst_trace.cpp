@@ -66,7 +66,7 @@ class TraceTest : public QObject {
         QVERIFY(!parse_json_line(R"({"v":1,"seq":1,"t_ns":5,"ep":"A","kind":"nope","name":"x"})", error));
         QCOMPARE(error.field, std::string("kind"));
         QVERIFY(error.message.find("nope") != std::string::npos);
-        QVERIFY(!parse_json_line(R"({"v":2,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})", error));
+        QVERIFY(!parse_json_line(R"({"v":3,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})", error));
         QCOMPARE(error.field, std::string("v"));
         // 2^32 + 1 is not version 1, however an int would truncate it.
         QVERIFY(!parse_json_line(R"({"v":4294967297,"seq":1,"t_ns":5,"ep":"A","kind":"verb","name":"x"})",
@@ -225,6 +225,12 @@ class TraceTest : public QObject {
         QVERIFY(is_tcp(BenchKind::TcpBw) && is_tcp(BenchKind::TcpLat) && !is_tcp(BenchKind::SendLat));
         QVERIFY(is_latency(BenchKind::AtomicLat) && !is_latency(BenchKind::SendBw));
         QCOMPARE(measurement_kind(BenchKind::WriteBw).reference, std::string_view("ib_write_bw"));
+        // The compile-time names (the lab language's `bench` kinds) are the table's, in its order.
+        QCOMPARE(kMeasurementKindNames.size(), kinds.size());
+        for (std::size_t i = 0; i < kinds.size(); ++i)
+            QCOMPARE(kMeasurementKindNames[i], kinds[i].name);
+        QVERIFY(bench_kind_names() ==
+                std::vector<std::string_view>(kMeasurementKindNames.begin(), kMeasurementKindNames.end()));
     }
 };
 

@@ -102,7 +102,25 @@ chroot "$R" ip link set rdmalab0 mtu 9000 up || fail "ip link set rdmalab0 up fa
 chroot "$R" ip addr add "$CM_IP/24" dev rdmalab0 || fail "adding $CM_IP to rdmalab0 failed"
 chroot "$R" rdma link add rxe1 type rxe netdev rdmalab0 \
     || fail "creating rxe1 ('rdma link add rxe1 type rxe netdev rdmalab0') failed"
-for d in rxe0 rxe1; do
+# The two-host wire (vm-run.sh --wire): rdlctl/wire holds this host's address on it ("192.0.2.1/24"). The
+# virtio-net NIC joined to the other VM by qemu's stream netdev gets it, and rxe2 on it puts real RoCE v2
+# packets on that NIC (rxe loops traffic between QPs of one device back inside the driver).
+DEVICES="rxe0 rxe1"
+if [ -s /ctl/wire ]; then
+    stage wire
+    WIRE_IF=
+    for n in /sys/class/net/*; do
+        [ "$(basename "$(readlink -f "$n/device/driver" 2>/dev/null)")" = virtio_net ] && WIRE_IF=${n##*/}
+    done
+    [ -n "$WIRE_IF" ] || fail "no virtio-net interface for the wire (is qemu started with -device virtio-net-pci?)"
+    chroot "$R" ip addr add "$(cat /ctl/wire)" dev "$WIRE_IF" || fail "adding $(cat /ctl/wire) to $WIRE_IF failed"
+    chroot "$R" ip link set "$WIRE_IF" up || fail "ip link set $WIRE_IF up failed"
+    chroot "$R" rdma link add rxe2 type rxe netdev "$WIRE_IF" \
+        || fail "creating rxe2 ('rdma link add rxe2 type rxe netdev $WIRE_IF') failed"
+    echo "$WIRE_IF" > /ctl/wire_if
+    DEVICES="$DEVICES rxe2"
+fi
+for d in $DEVICES; do
     i=0
     while ! grep -q ACTIVE /sys/class/infiniband/$d/ports/1/state 2>/dev/null; do
         i=$((i + 1))
@@ -112,6 +130,7 @@ for d in rxe0 rxe1; do
 done
 [ -e /dev/infiniband/uverbs0 ] && [ -e /dev/infiniband/uverbs1 ] \
     || fail "/dev/infiniband/uverbs0/1 missing after creating rxe0/rxe1"
+[ ! -s /ctl/wire ] || [ -e /dev/infiniband/uverbs2 ] || fail "/dev/infiniband/uverbs2 missing after creating rxe2"
 chmod 0666 /dev/infiniband/* || fail "chmod /dev/infiniband/*"
 
 PORT=
@@ -133,6 +152,7 @@ fi
 
 stage run
 cp /ctl/run.sh "$R/run/rdmalab/run.sh" || fail "copying run.sh"
+[ -z "${WIRE_IF:-}" ] || echo "export RDMALAB_WIRE_IF=$WIRE_IF" > "$R/run/rdmalab/wire.env"
 ulimit -l unlimited
 # Console: no CR insertion, so the host gets the bytes the command wrote.
 stty -onlcr 2>/dev/null

@@ -4,7 +4,13 @@
 # output streams live, and the command's exit status is returned.
 #
 # usage: vm-run.sh [--timeout SECONDS] [--mem MB] [--out DIR] [--env NAME[=VALUE]]...
-#                  [--debug] -- COMMAND [ARGS...]
+#                  [--wire SOCKET --wire-host 1|2] [--debug] -- COMMAND [ARGS...]
+#
+# --wire joins the VM to a second one by a virtual Ethernet wire: qemu's stream netdev on the Unix socket
+# SOCKET (host 1 listens on it, host 2 connects; start host 1 first) and a virtio-net NIC, addressed
+# 192.0.2.1/24 (host 1) or 192.0.2.2/24 (host 2), with the SoftRoCE device rxe2 on it. The command then
+# sees RDMALAB_WIRE_DEV=rxe2, RDMALAB_WIRE_ADDR (its address), RDMALAB_WIRE_PEER (the other host's) and
+# RDMALAB_WIRE_IF (the NIC). wire-run.sh runs a command on each of the two hosts.
 #
 # Exit status: COMMAND's status, or 125 if the VM/infrastructure failed
 # (boot, module load, 9p mount, rxe0 creation) and 124 on --timeout.
@@ -24,6 +30,8 @@ MEM=${RDMALAB_VM_MEM:-2048}
 OUT=
 DEBUG=${RDMALAB_VM_DEBUG:-0}
 EXTRA_ENV=()
+WIRE=
+WIRE_HOST=
 while (($#)); do
     case $1 in
         --timeout) [ $# -ge 2 ] || usage; TIMEOUT=$2; shift 2 ;;
@@ -33,6 +41,8 @@ while (($#)); do
         --out) [ $# -ge 2 ] || usage; OUT=$2; shift 2 ;;
         --out=*) OUT=${1#*=}; shift ;;
         --env|-e) [ $# -ge 2 ] || usage; EXTRA_ENV+=("$2"); shift 2 ;;
+        --wire) [ $# -ge 2 ] || usage; WIRE=$2; shift 2 ;;
+        --wire-host) [ $# -ge 2 ] || usage; WIRE_HOST=$2; shift 2 ;;
         --debug) DEBUG=1; shift ;;
         --) shift; break ;;
         -h|--help) usage ;;
@@ -42,6 +52,9 @@ done
 (($#)) || usage
 [[ $TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout must be a number of seconds"
 [[ $MEM =~ ^[0-9]+$ ]] || die "--mem must be a number of MB"
+if [ -n "$WIRE" ] || [ -n "$WIRE_HOST" ]; then
+    [ -n "$WIRE" ] && [[ $WIRE_HOST =~ ^[12]$ ]] || die "--wire SOCKET needs --wire-host 1 or 2 (and the other way round)"
+fi
 
 T0=$(date +%s.%N)
 
@@ -96,6 +109,12 @@ CWD=$(pwd -P)
     q RDMALAB_VERBS_DEV rxe0       # on lo, GID index 1 = ::ffff:127.0.0.1 (RoCE v2)
     q RDMALAB_CM_DEV rxe1          # on dummy netdev rdmalab0
     q RDMALAB_CM_ADDR 10.233.0.1   # use this IP for rdma_cm (127.0.0.1 does not work)
+    if [ -n "$WIRE" ]; then
+        q RDMALAB_WIRE_DEV rxe2    # on the virtio-net NIC of the wire
+        q RDMALAB_WIRE_ADDR "192.0.2.$WIRE_HOST"
+        q RDMALAB_WIRE_PEER "192.0.2.$((3 - WIRE_HOST))"
+        echo '[ -r /run/rdmalab/wire.env ] && . /run/rdmalab/wire.env'
+    fi
     echo 'ulimit -l unlimited 2>/dev/null'
     hidden=$(sed -n 's/^\(\/[^ ]*\).*/\1/p' "$HERE/guest-tmpfs.list" | paste -sd, - | sed 's/,/, /g')
     printf 'cd -- %q || { echo "rdmalab-vm: ERROR: cannot cd to the host cwd in the guest (the guest hides %s under empty tmpfs: share the directory with --out)" >&2; exit 125; }\n' "$CWD" "$hidden"
@@ -130,6 +149,14 @@ else
     QEMU+=(-monitor none)
 fi
 [ -n "$OUT" ] && QEMU+=(-virtfs "local,path=$OUT,mount_tag=rdlout,security_model=none,multidevs=remap")
+if [ -n "$WIRE" ]; then
+    server=off
+    [ "$WIRE_HOST" = 1 ] && server=on
+    # A fixed MAC per host: the two NICs of the wire must differ, and a capture reads the same each run.
+    QEMU+=(-netdev "stream,id=wire,server=$server,addr.type=unix,addr.path=$WIRE"
+           -device "virtio-net-pci,netdev=wire,mac=52:54:00:00:02:0$WIRE_HOST")
+    echo "192.0.2.$WIRE_HOST/24" > "$CTL/wire"
+fi
 
 # stdin from /dev/null: qemu then leaves the host terminal's modes alone.
 timeout --foreground -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null &

@@ -116,6 +116,22 @@ std::string describe(const TraceEvent& e) {
         return fmt::format("{} result {}: {}", who, e.name, to_text(d.json()));
     case EventKind::Measure:
         return fmt::format("{} measure {}: {}", who, e.name, to_text(d.json()));
+    case EventKind::Packet:
+        if (e.name == "capture.start")
+            return fmt::format("{} wire: capturing RoCE v2 ({}) on {}", who,
+                               d.text("filter", "udp port 4791"), d.text("netdev", "?"));
+        if (e.name == "capture.failed")
+            return fmt::format("{} wire: no capture: {}\n      fix: {}", who, d.text("reason", "?"),
+                               d.text("fix", "?"));
+        if (e.name == "capture.end")
+            return fmt::format(
+                "{} wire: {} packets kept on {} ({} passed the filter, {} dropped by the kernel, "
+                "{} over the limit)",
+                who, d.get<std::uint64_t>("kept", 0), d.text("netdev", "?"),
+                d.get<std::uint64_t>("received", 0), d.get<std::uint64_t>("dropped", 0),
+                d.get<std::uint64_t>("not_kept", 0));
+        return fmt::format("{} wire {:>3} {:<3} {}", who, d.get<std::uint64_t>("index", 0),
+                           d.text("direction", ""), d.text("summary", e.name));
     }
     return who + " " + e.name;
 }

@@ -13,7 +13,7 @@
 namespace rdmalab {
 
 namespace {
-constexpr std::array<std::pair<EventKind, std::string_view>, 12> kKindNames{{
+constexpr std::array<std::pair<EventKind, std::string_view>, 13> kKindNames{{
     {EventKind::Session, "session"},
     {EventKind::Step, "step"},
     {EventKind::Verb, "verb"},
@@ -26,6 +26,7 @@ constexpr std::array<std::pair<EventKind, std::string_view>, 12> kKindNames{{
     {EventKind::Error, "error"},
     {EventKind::Result, "result"},
     {EventKind::Measure, "measure"},
+    {EventKind::Packet, "packet"},
 }};
 } // namespace
 
@@ -73,9 +74,10 @@ std::optional<TraceEvent> from_json(const nlohmann::json& j, TraceParseError& er
     auto v = j.find("v");
     if (v == j.end() || !v->is_number_integer()) return fail("v", "missing or not an integer");
     // Compared as the 64-bit value it is: narrowing first would read 4294967297 as version 1.
-    if (v->get<std::int64_t>() != kTraceFormatVersion)
-        return fail("v", fmt::format("unsupported trace format version {} (this build reads version {})",
-                                     v->dump(), kTraceFormatVersion));
+    if (v->get<std::int64_t>() < kOldestTraceFormatVersion || v->get<std::int64_t>() > kTraceFormatVersion)
+        return fail("v",
+                    fmt::format("unsupported trace format version {} (this build reads versions {} to {})",
+                                v->dump(), kOldestTraceFormatVersion, kTraceFormatVersion));
     TraceEvent event;
     auto seq = j.find("seq");
     if (seq == j.end() || !seq->is_number_unsigned())

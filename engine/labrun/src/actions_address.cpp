@@ -3,7 +3,7 @@
 // kernel to add (remove) the matching GID. The kernel updates the GID table from a work queue after the
 // address notifier runs, so the GID appears a little after the address: the step waits for it, reading
 // the table from sysfs (not a verbs call, so the wait adds no events to the trace).
-#include "actions_address.hpp"
+#include "actions.hpp"
 
 #include "rdmalab/engine/netaddr.hpp"
 

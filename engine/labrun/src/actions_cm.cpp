@@ -1,6 +1,6 @@
 // The rdma_cm actions (chapter 8) and the UD multicast actions (chapter 24), each through the engine's
 // rdma_cm classes (rdmalab/engine/cm_id.hpp), so every call is traced and every failure explained.
-#include "actions_cm.hpp"
+#include "actions.hpp"
 
 #include "rdmalab/engine/names.hpp"
 
@@ -11,13 +11,6 @@ namespace rdmalab::labs::run {
 namespace {
 
 constexpr int kDefaultCmTimeoutMs = 5000;
-
-using Results = std::map<std::string, std::string>;
-
-DeviceState& open_device_of(State& s) {
-    if (!s.device) throw LabRunError("no device is open: the lab must begin with an open_device step");
-    return *s.device;
-}
 
 std::chrono::milliseconds cm_timeout(const Step& step) {
     return std::chrono::milliseconds(integer(step, "timeout", kDefaultCmTimeoutMs));
@@ -48,7 +41,7 @@ void set_id_values(State& s, const std::string& name, const CmId& id) {
 
 /// The cm actions need the lab's PDs and CQs on the device rdma_cm bound the id to.
 void require_lab_device(State& s, const CmId& id, const std::string& name) {
-    const auto& d = open_device_of(s);
+    const auto& d = device(s);
     if (!id.verbs())
         throw LabRunError(fmt::format("{} is bound to no device yet: bind it (cm_bind) or resolve an address "
                                       "(cm_resolve, then addr_resolved) first",

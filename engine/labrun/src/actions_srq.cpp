@@ -1,8 +1,8 @@
 // The actions of shared receive queues, memory windows and asynchronous events (chapters 17, 22, 25), and
 // the async_event expectation. Each goes through the engine's verbs classes, so every call is traced and
 // every failure explained as the engine explains it.
+#include "actions.hpp"
 #include "rdmalab/engine/names.hpp"
-#include "run_state.hpp"
 
 #include <fmt/format.h>
 
@@ -12,8 +12,6 @@
 namespace rdmalab::labs::run {
 
 namespace {
-
-using Results = std::map<std::string, std::string>;
 
 void set_srq_values(State& s, const std::string& name, const ibv_srq_attr& attr) {
     const auto& srq = *s.srqs.at(name);

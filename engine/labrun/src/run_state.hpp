@@ -1,4 +1,4 @@
-// The runner's state shared by the run (lab_run.cpp), the actions (actions.cpp) and the expectations
+// The runner's state shared by the run (lab_run.cpp), the actions (actions*.cpp) and the expectations
 // (expectations.cpp). Internal.
 #pragma once
 
@@ -137,49 +137,20 @@ ExpectationOutcome check_prediction(const State& state, const Prediction& predic
 std::vector<ExpectationOutcome> check_expectations(State& state, const Step& step, const StepResult& result,
                                                    const std::optional<ErrorInfo>& error, bool runner_error);
 
-// ---- shared receive queues, memory windows, async events (actions_srq.cpp) ---------------------------
+// ---- what the actions leave for the run and the expectations (actions.hpp has the actions) ------------
 
-void do_create_srq(State& s, const Step& step, StepResult& r);
-void do_post_srq_recv(State& s, const Step& step, StepResult& r);
-void do_modify_srq(State& s, const Step& step, StepResult& r);
-void do_query_srq(State& s, const Step& step, StepResult& r);
-void do_wait_async_event(State& s, const Step& step, StepResult& r);
-void do_alloc_mw(State& s, const Step& step, StepResult& r);
-void do_bind_mw(State& s, const Step& step, StepResult& r);
-void do_dealloc_mw(State& s, const Step& step, StepResult& r);
-/// post_send's opcodes local_inv, send_with_inv and bind_mw: fills what `base` needs for them.
-void window_request(State& s, const Step& step, SendRequest& base);
-/// After a bind_mw post: the window's values ({E.win.rkey}) are those of the new binding.
-void window_posted(State& s, const Step& step);
-/// post_send's remote.mw: the window's bound address and its current rkey.
-void remote_window(State& s, const Step& step, const Value& remote, SendRequest& base);
-/// The names of wc_flags bits as a lab writes them (with_imm, grh, with_inv, ip_csum_ok).
-std::vector<std::string> wc_flag_names(unsigned flags);
-/// The async_event expectation on what a wait_async_event step read.
-ExpectationOutcome check_async_event(const State& s, const Expectation& e, const StepResult& r,
-                                     const std::string& language);
-
-// ---- helpers of actions.cpp the other action files use ------------------------------------------------
-
-/// The open device; throws LabRunError when the lab has not opened it.
+/// The open device; throws LabRunError when the lab has not opened it. actions.cpp.
 DeviceState& device(State& s);
 /// Traces a region's first bytes as a `memory` data event (the app's memory view), `when` saying why.
+/// actions_memory.cpp.
 void record_memory(State& s, const MemoryRegion& mr, const std::string& name, const std::string& when);
 /// How many bytes of each region a workbench snapshot reports (LabRun::snapshot).
 inline constexpr std::size_t kSnapshotBytes = 64;
-
-/// How long a step that waits (a completion, a receive, an SRQ limit event) waits when its `timeout:` is
-/// unset, in ms.
-inline constexpr int kDefaultTimeoutMs = 10000;
-
-/// Records `name` as created (teardown destroys in reverse order).
-void remember(State& s, const std::string& name);
-/// Sets the {E.qp.*} values of QP `name` from its current state.
-void set_qp_values(State& s, const std::string& name);
-/// The results of a step that created QP `qp` in RESET: qpn, the granted capacities, state.
-void created_qp_results(const QueuePair& qp, std::map<std::string, std::string>& out);
-/// A QP's default first send PSN: fixed pseudo-random per QP number.
-std::uint32_t first_psn(std::uint32_t qpn);
+/// The names of wc_flags bits as a lab writes them (with_imm, grh, with_inv, ip_csum_ok). actions_srq.cpp.
+std::vector<std::string> wc_flag_names(unsigned flags);
+/// The async_event expectation on what a wait_async_event step read. actions_srq.cpp.
+ExpectationOutcome check_async_event(const State& s, const Expectation& e, const StepResult& r,
+                                     const std::string& language);
 
 template <typename Map>
 auto& State::object(const Map& map, const Step& step, const std::string& field) const {

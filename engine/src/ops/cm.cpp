@@ -305,7 +305,10 @@ OperationOutcome run_cm_listener(const OperationOptions& options, const CmOption
         param.private_data_len = sizeof reply;
         param.responder_resources = 1;
         param.initiator_depth = 1;
-        param.rnr_retry_count = 7;
+        // The RNR retry count a side sends is the one its *peer* uses: the CM REP carries how often the
+        // REQ's sender (A) retries after an RNR NAK, and rdma_init_qp_attr gives A's RTS that value. So the
+        // no-recv fault (A fails at the first RNR NAK) is set here, by B.
+        param.rnr_retry_count = fault == FaultKind::NoRecv ? 0 : 7;
         param.qp_num = b.qp->qp_num();
         b.traced("rdma_accept", rdma_accept(conn, &param),
                  {{"qp_num", b.qp->qp_num()},
@@ -406,7 +409,7 @@ OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptio
         param.responder_resources = 1;
         param.initiator_depth = 1;
         param.retry_count = 7;
-        param.rnr_retry_count = options.fault == FaultKind::NoRecv ? 0 : 7;
+        param.rnr_retry_count = 7; // B's retries (the REQ's count is the REP sender's); A's come from B's REP
         param.qp_num = a.qp->qp_num();
         a.traced("rdma_connect", rdma_connect(a.id.id, &param), {{"qp_num", a.qp->qp_num()}});
         auto rep_bytes = a.wait_event(RDMA_CM_EVENT_CONNECT_RESPONSE, cm.timeout_ms);

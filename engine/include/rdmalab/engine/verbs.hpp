@@ -97,7 +97,7 @@ class Context : public std::enable_shared_from_this<Context> {
 class ProtectionDomain {
   public:
     static std::shared_ptr<ProtectionDomain> alloc(std::shared_ptr<Context> context, Endpoint endpoint);
-    /// Wraps a PD owned by someone else (rdma_cm default PD); not deallocated here.
+    /// Deallocates the PD (ibv_dealloc_pd, traced) unless dealloc() already did.
     ~ProtectionDomain();
     ProtectionDomain(const ProtectionDomain&) = delete;
     ProtectionDomain& operator=(const ProtectionDomain&) = delete;

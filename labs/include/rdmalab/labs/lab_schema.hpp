@@ -45,9 +45,9 @@ struct Field {
 /// One action a step can perform (`do:`).
 struct Action {
     std::string_view name;
-    std::string_view verbs; ///< the verbs it calls, e.g. "ibv_reg_mr"; empty for no verb
-    std::span<const Field> fields;
-    std::span<const std::string_view> results; ///< values the step exposes as {step_id.result}
+    std::string_view verbs = {}; ///< the verbs it calls, e.g. "ibv_reg_mr"; empty for no verb
+    std::span<const Field> fields = {};
+    std::span<const std::string_view> results = {}; ///< values the step exposes as {step_id.result}
     std::string_view doc;
 };
 
@@ -55,9 +55,9 @@ struct Action {
 struct ExpectationKind {
     std::string_view name;
     Type type; ///< the operand's type (map: `fields`)
-    std::span<const Field> fields;
-    std::span<const std::string_view> choices; ///< choice operands
-    std::span<const std::string_view> actions; ///< actions it applies to; empty: any action
+    std::span<const Field> fields = {};
+    std::span<const std::string_view> choices = {}; ///< choice operands
+    std::span<const std::string_view> actions = {}; ///< actions it applies to; empty: any action
     std::string_view doc;
 };
 

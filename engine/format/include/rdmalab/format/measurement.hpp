@@ -3,6 +3,8 @@
 // figure is, the reference tool that measures the same thing). Verbs-free and Qt-free.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -22,6 +24,37 @@ struct MeasurementKind {
     std::string_view reference; ///< the tool that measures the same in the same way ("ib_write_lat")
     std::string_view title;     ///< English title, as the measurement window names it
 };
+
+/// The one table every front end reads, in BenchKind's order. In the header so that tables built at compile
+/// time (the lab language's `bench` kinds) can take their names from it.
+inline constexpr std::array<MeasurementKind, 9> kMeasurementKinds{{
+    {BenchKind::SendLat, "send_lat", true, false, false, "ib_send_lat", "RDMA SEND/RECV latency (ping-pong)"},
+    {BenchKind::WriteLat, "write_lat", true, false, false, "ib_write_lat", "RDMA WRITE latency (ping-pong)"},
+    {BenchKind::ReadLat, "read_lat", true, false, true, "ib_read_lat", "RDMA READ latency"},
+    {BenchKind::AtomicLat, "atomic_lat", true, false, true, "ib_atomic_lat",
+     "RDMA atomic (fetch-and-add) latency"},
+    {BenchKind::TcpLat, "tcp_lat", true, true, false, "sockperf ping-pong",
+     "TCP latency (ping-pong, TCP_NODELAY)"},
+    {BenchKind::WriteBw, "write_bw", false, false, false, "ib_write_bw", "RDMA WRITE bandwidth"},
+    {BenchKind::ReadBw, "read_bw", false, false, false, "ib_read_bw", "RDMA READ bandwidth"},
+    {BenchKind::SendBw, "send_bw", false, false, false, "ib_send_bw", "RDMA SEND bandwidth"},
+    {BenchKind::TcpBw, "tcp_bw", false, true, false, "iperf3", "TCP bandwidth (one stream)"},
+}};
+static_assert(
+    [] {
+        for (std::size_t i = 0; i < kMeasurementKinds.size(); ++i)
+            if (static_cast<std::size_t>(kMeasurementKinds[i].kind) != i) return false;
+        return true;
+    }(),
+    "kMeasurementKinds must list the kinds in BenchKind's order");
+
+/// Every kind's name, in BenchKind's order (what bench_kind_from_string accepts), as a compile-time array.
+inline constexpr std::array<std::string_view, kMeasurementKinds.size()> kMeasurementKindNames = [] {
+    std::array<std::string_view, kMeasurementKinds.size()> names{};
+    for (std::size_t i = 0; i < names.size(); ++i)
+        names[i] = kMeasurementKinds[i].name;
+    return names;
+}();
 
 /// Every kind, in BenchKind's order.
 std::span<const MeasurementKind> measurement_kinds();

@@ -16,8 +16,9 @@
 
 namespace rdmalab::packet {
 
-/// How a field's value is written.
-enum class Base { dec, hex, flag };
+/// How a field's value is written. `mac`, `ipv4` and `ipv6` are addresses, written from their bytes (an
+/// IPv6 address, 16 bytes, has no numeric value: `value` stays 0).
+enum class Base { dec, hex, flag, mac, ipv4, ipv6 };
 
 /// One field of a header: a row of a dissector table.
 struct FieldSpec {
@@ -25,7 +26,7 @@ struct FieldSpec {
         abbrev;            ///< display-filter name, e.g. "infiniband.bth.psn" (Wireshark's, where it has one)
     std::string_view name; ///< "Packet Sequence Number"
     std::size_t offset = 0; ///< first byte, counted from the header's start
-    std::size_t length = 1; ///< bytes read, 1 to 8, in network byte order
+    std::size_t length = 1; ///< bytes read, 1 to 8, in network byte order (16 for an IPv6 address)
     std::uint64_t mask = 0; ///< the field's bits within those bytes (0: all); the value is shifted to bit 0
     Base base = Base::dec;
     /// The meaning of a value ("RC RDMA WRITE First" for opcode 6), or empty; may be null.
@@ -70,14 +71,33 @@ const HeaderSpec& reth();
 const HeaderSpec& aeth();
 const HeaderSpec& deth();
 const HeaderSpec& immdt();
-/// Every header table above.
+/// IETH (4: the R_Key a SEND with Invalidate invalidates), AtomicETH (28), AtomicAckETH (8), FETH (4:
+/// FLUSH, IBTA 1.5) and the 16 reserved bytes after a CNP's BTH (RoCE v2 Annex A17).
+const HeaderSpec& ieth();
+const HeaderSpec& atomiceth();
+const HeaderSpec& atomicacketh();
+const HeaderSpec& feth();
+const HeaderSpec& cnp();
+/// Every InfiniBand header table above.
 std::span<const HeaderSpec* const> transport_headers();
+
+/// The headers under RoCE v2: Ethernet II (14), 802.1Q (4), IPv4 (20, without options), IPv6 (40), UDP (8).
+const HeaderSpec& ethernet();
+const HeaderSpec& vlan();
+const HeaderSpec& ipv4();
+const HeaderSpec& ipv6();
+const HeaderSpec& udp();
+/// Every table of the network headers.
+std::span<const HeaderSpec* const> network_headers();
 
 /// "RC RDMA WRITE First" for 0x06, "UD SEND Only" for 0x64, "CNP" for 0x81 (IBTA Vol 1 Table 38; RoCE v2
 /// Annex A17 for the CNP); "reserved opcode 0x15" for one the tables leave unassigned.
 std::string opcode_name(std::uint8_t opcode);
-/// What an AETH syndrome says: "ACK (credit count code 3)", "RNR NAK (timer code 14)", "NAK: remote access
-/// error", "reserved"...
+/// What an AETH syndrome says: "ACK (credit count code 3)", "RNR NAK (timer code 14: 1.28 ms)", "NAK: remote
+/// access error", "reserved"...
 std::string aeth_syndrome_meaning(std::uint8_t syndrome);
+/// The wait an RNR NAK's 5-bit timer code asks for, in milliseconds (IBTA Vol 1 Table 45; the
+/// min_rnr_timer table of ibv_modify_qp(3)): code 1 = 0.01 ms ... 31 = 491.52 ms, code 0 = 655.36 ms.
+double rnr_timer_ms(std::uint8_t code);
 
 } // namespace rdmalab::packet

@@ -16,8 +16,11 @@
 
 namespace rdmalab {
 
-/// Version of the JSON Lines trace format ("v" field of every event).
-inline constexpr int kTraceFormatVersion = 1;
+/// Version of the JSON Lines trace format ("v" field of every event). 2 added the `packet` kind; a reader
+/// of version 2 reads version 1 as it is.
+inline constexpr int kTraceFormatVersion = 2;
+/// The oldest version this build reads.
+inline constexpr int kOldestTraceFormatVersion = 1;
 
 /// Version of the engine-process protocol (`rdmalab-cli serve --stdio`, docs/trace-format.md): the
 /// commands, their fields and their results. `hello` announces it and refuses an app that names another
@@ -46,6 +49,7 @@ enum class EventKind {
     Result,  ///< a command result in the engine-process protocol
     Measure, ///< live measurement figures (bench.begin, bench.samples, bench.progress, bench.result,
              ///< bench.done)
+    Packet,  ///< a packet captured on the wire, decoded (roce.hpp), or the capture's own start and end
 };
 
 std::string_view to_string(EventKind kind);
@@ -79,7 +83,7 @@ struct TraceParseError {
 /// hostile line cannot make the parsed value, its copies or its rendering recurse deeply.
 int json_nesting_depth(std::string_view text);
 
-/// Deepest nesting a trace event may have (real events nest 4 levels or fewer).
+/// Deepest nesting a trace event may have (real events nest 4 levels or fewer, a packet's field tree 8).
 inline constexpr int kMaxTraceNesting = 32;
 
 /// Parses one JSON line into an event; on failure fills `error` (line is set by the caller's count).

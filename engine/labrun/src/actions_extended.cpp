@@ -1,11 +1,8 @@
-// set_memlock, query_device_ex, create_qp_ex, post_atomic_write and open_xrcd (docs/lab-format.md), each
-// through the engine (LockedMemoryLimit, Context::query_device_ex, QueuePair::create_ex and
-// post_atomic_write, XrcDomain), so every call is traced and every failure explained.
-#include "actions_more_a.hpp"
-
-#include "rdmalab/engine/memlock.hpp"
-
-#include <fmt/format.h>
+// The actions of the extended verbs: query_device_ex, create_qp_ex with its send operations,
+// post_atomic_write (chapter 14) and open_xrcd (chapter 7), each through the engine
+// (Context::query_device_ex, QueuePair::create_ex and post_atomic_write, XrcDomain), so every call is traced
+// and every failure explained.
+#include "actions.hpp"
 
 namespace rdmalab::labs::run {
 
@@ -47,19 +44,6 @@ std::uint64_t send_ops_bits(const std::vector<std::string>& names) {
 }
 
 } // namespace
-
-void do_set_memlock(State& s, const Step& step, StepResult& r) {
-    const auto limit = u64(arg(step, "limit"), 0);
-    const bool drop = boolean(step, "drop_ipc_lock", true);
-    // A second set_memlock restores the first one's settings before applying its own, so teardown always
-    // returns to what the process had before the lab.
-    s.memlock.reset();
-    s.memlock = std::make_unique<LockedMemoryLimit>(limit, drop, s.tracer);
-    const auto& m = *s.memlock;
-    r.results["limit"] = std::to_string(m.limit());
-    r.results["previous_limit"] = m.previous() ? std::to_string(*m.previous()) : "unlimited";
-    r.results["cap_ipc_lock"] = m.dropped_ipc_lock() ? "dropped" : m.had_ipc_lock() ? "kept" : "not held";
-}
 
 void do_query_device_ex(State& s, const Step&, StepResult& r) {
     const ibv_device_attr_ex a = device(s).context->query_device_ex();

@@ -1,0 +1,138 @@
+#!/bin/bash
+# The two-host test bed end to end (CTest `wire_two_hosts`, label wire): two SoftRoCE VMs on one virtual
+# wire (wire-run.sh); the CLI's two-host modes run across it — `op` for every opcode and two faults (host 1
+# listens as B, host 2 connects as A, both with the engine's own capture, `--wire`) and `bench write_lat` —
+# while host 1 also captures its NIC with tcpdump, the reference. Then, on this machine: tshark decodes
+# tcpdump's captures and the test asserts what an 8 KiB operation at path MTU 1024 must put on the wire
+# (IBTA opcodes): Write First, six Middle, Last and an ACK of the Last's PSN; one Read Request answered by
+# Response First, six Middle, Last; Send First, six Middle, Last; PSNs consecutive. The engine captured as
+# many packets as tcpdump in every case, and its decoding of each agrees with tshark's on the pcapng the
+# engine wrote (tst_roce). The RoCE v2 traffic is real: rxe2 in each VM sits on the NIC of the wire.
+# usage: wire-test.sh BUILD_DIR
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BUILD=$(cd "${1:?usage: wire-test.sh BUILD_DIR}" && pwd) || exit 1
+CLI=$BUILD/engine/rdmalab-cli
+fail() {
+    echo "wire-test: FAILED: $*" >&2
+    exit 1
+}
+[ -x "$CLI" ] || fail "no $CLI (build first)"
+command -v tshark >/dev/null || fail "tshark is missing: run resources/scripts/install-deps.sh"
+command -v tcpdump >/dev/null || fail "tcpdump is missing: run resources/scripts/install-deps.sh"
+
+# Shared with both guests: the captures, each side's output (in the build tree, not /tmp, which the guests
+# hide under their own tmpfs).
+OUT=$BUILD/tests/wire
+rm -rf "$OUT" && mkdir -p "$OUT" || fail "cannot create $OUT"
+# Each case: NAME, then the op's arguments. Every case's packets are captured by the engine itself
+# (`op --wire`) on both hosts, host 1's saved as pcapng; tcpdump captures them too, the reference.
+CASES="write:write --size 8192
+read:read --size 8192
+send:send --size 8192
+write_imm:write_imm --size 2048
+send_imm:send_imm --size 2048
+cas:cas
+faa:faa
+bad_rkey:write --fault bad-rkey
+no_recv:send --fault no-recv"
+
+# Host 1: for each case, tcpdump on the wire's NIC, then one listener that serves it with its own capture.
+# tcpdump -U writes each packet as it comes; the listener starts once tcpdump says it listens.
+host1=$(cat <<EOF
+set -u
+capture() {
+    tcpdump -U -i "\$RDMALAB_WIRE_IF" -w "$OUT/\$1.pcap" udp port 4791 2>"$OUT/\$1.tcpdump" &
+    TP=\$!
+    for _ in \$(seq 100); do grep -q listening "$OUT/\$1.tcpdump" && return 0; sleep 0.1; done
+    echo "tcpdump did not start: \$(cat "$OUT/\$1.tcpdump")"; return 1
+}
+echo "$CASES" | while IFS=: read -r name args; do
+    capture \$name || exit 1
+    "$CLI" op \$args --listen "\$RDMALAB_WIRE_ADDR" --wire --pcapng "$OUT/\$name.pcapng" --json \\
+        > "$OUT/\$name.host1.jsonl" 2> "$OUT/\$name.host1.err"
+    rc=\$?
+    sleep 1; kill -INT \$TP; wait \$TP
+    echo "\$name: \$(tail -n1 "$OUT/\$name.host1.jsonl" | grep -o '"summary":"[^"]*"')"
+    [ \$rc = 0 ] || { cat "$OUT/\$name.host1.err"; exit \$rc; }
+done || exit 1
+"$CLI" bench write_lat --listen "\$RDMALAB_WIRE_ADDR" > "$OUT/bench.host1" 2>&1 || { cat "$OUT/bench.host1"; exit 1; }
+echo "bench listener done"
+EOF
+)
+# Host 2: connects to each listener in turn, retrying while host 1 is not listening yet (and only then).
+host2=$(cat <<EOF
+set -u
+connect() { # NAME COMMAND...
+    name=\$1; shift
+    for _ in \$(seq 120); do
+        "\$@" > "$OUT/\$name.host2" 2>&1 && { echo "\$name: \$(tail -n1 "$OUT/\$name.host2" | grep -o '"summary":"[^"]*"')"; return 0; }
+        # Only a connection that did not happen (host 1 not listening yet) is tried again.
+        grep -qiE 'RDMA_CM_EVENT_(REJECTED|UNREACHABLE|ADDR_ERROR|ROUTE_ERROR|CONNECT_ERROR)|rejected|refused' \
+            "$OUT/\$name.host2" || break
+        sleep 1
+    done
+    cat "$OUT/\$name.host2"; return 1
+}
+echo "$CASES" | while IFS=: read -r name args; do
+    connect \$name "$CLI" op \$args --connect "\$RDMALAB_WIRE_PEER" --wire --json || exit 1
+done || exit 1
+connect bench "$CLI" bench write_lat --connect "\$RDMALAB_WIRE_PEER" --iters 200 || exit 1
+EOF
+)
+# The guests see the checkout (and the build tree in it) writable at its own path, even under a path they
+# hide (/root, /tmp: guest-tmpfs.list).
+ROOT=$(cd "$HERE/../.." && pwd)
+case $BUILD/ in "$ROOT"/*) ;; *) fail "the build tree $BUILD is not inside the checkout $ROOT (the guests see only the checkout)" ;; esac
+"$HERE/wire-run.sh" --timeout 900 --out "$ROOT" -- "$host1" "$host2" || fail "the two hosts did not both succeed (above)"
+
+# The packets of the RC connection (QP 1 carries rdma_cm's MADs: left out), in capture order, as
+# "direction opcode psn": direction A->B (host 2 to host 1) or B->A.
+packets() {
+    tshark -r "$OUT/$1.pcap" -Y 'infiniband.bth.destqp != 1' -T fields \
+        -e ip.src -e infiniband.bth.opcode -e infiniband.bth.psn 2>/dev/null |
+        awk '{ print ($1 == "192.0.2.2" ? "A->B" : "B->A"), $2, $3 }'
+}
+# Checks that the packets from DIRECTION with opcodes FIRST, MIDDLE x6, LAST follow one another with
+# consecutive PSNs; prints the Last's PSN.
+check_message() { # CAPTURE DIRECTION FIRST MIDDLE LAST
+    packets "$1" | awk -v dir="$2" -v first="$3" -v middle="$4" -v last="$5" '
+        BEGIN { n = 0 }
+        $1 == dir && ($2 == first || $2 == middle || $2 == last) { op[n] = $2; psn[n] = $3; n++ }
+        END {
+            if (n != 8) { print "expected 8 data packets " dir ", captured " n; exit 1 }
+            for (i = 0; i < n; i++) {
+                want = (i == 0 ? first : (i == n - 1 ? last : middle))
+                if (op[i] != want) { print "packet " i + 1 " of the message has opcode " op[i] ", not " want; exit 1 }
+                if (i > 0 && psn[i] != psn[i - 1] + 1) { print "PSN " psn[i] " follows " psn[i - 1]; exit 1 }
+            }
+            print psn[n - 1]
+        }'
+}
+
+# RDMA WRITE: First (6), Middle (7) x6, Last (8) from A; B acknowledges (17) the Last's PSN.
+last=$(check_message write "A->B" 6 7 8) || fail "write: $last"
+packets write | grep -qx "B->A 17 $last" || fail "write: no ACK of PSN $last from B: $(packets write | tr '\n' ';')"
+# RDMA READ: one Request (12) from A; B answers Response First (13), Middle (14) x6, Last (15).
+[ "$(packets read | grep -c '^A->B 12 ')" = 1 ] || fail "read: expected one READ Request: $(packets read | tr '\n' ';')"
+out=$(check_message read "B->A" 13 14 15) || fail "read: $out"
+# SEND: First (0), Middle (1) x6, Last (2) from A, acknowledged.
+last=$(check_message send "A->B" 0 1 2) || fail "send: $last"
+packets send | grep -qx "B->A 17 $last" || fail "send: no ACK of PSN $last from B"
+# The engine's own capture, against tcpdump's in the same run: the same packets of the connection in every case;
+# then its decoding of every packet against tshark's decoding of the pcapng it wrote, field by field,
+# every ICRC verified, the RNR NAK and the remote access NAK on the wire (tst_roce).
+echo "$CASES" | while IFS=: read -r name _; do
+    # The connection's own packets (QP 1 carries rdma_cm's MADs, and tcpdump also saw host 2's connects
+    # that came before the listener).
+    ours=$(grep '"kind":"packet","name":"packet"' "$OUT/$name.host1.jsonl" | grep -vc '"ids":{"qpn":1}')
+    theirs=$(tshark -r "$OUT/$name.pcap" -Y 'infiniband.bth.destqp != 1' 2>/dev/null | wc -l)
+    [ "$ours" -gt 0 ] && [ "$ours" = "$theirs" ] ||
+        fail "$name: the engine captured $ours packets of the connection, tcpdump $theirs"
+done || exit 1
+RDMALAB_WIRE_CAPTURES=$OUT "$BUILD/tests/tst_roce" theEnginesDecodingAgreesWithTshark ||
+    fail "the engine's decoding of the captured packets (above)"
+grep -q 'rxe2' "$OUT/bench.host2" || fail "bench: the measurement does not name the device rxe2: $(cat "$OUT/bench.host2")"
+echo "wire-test: on the wire between two SoftRoCE hosts: write, read and send of 8 KiB each as 8 packets of" \
+    "1024 B with consecutive PSNs (tshark), acknowledged; bench write_lat across the hosts:" \
+    "p50 $(awk '/#iters/ { getline; print $4; exit }' "$OUT/bench.host2") us on rxe2 (software, under emulation)"
