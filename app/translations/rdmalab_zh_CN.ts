@@ -83,6 +83,157 @@
     </message>
 </context>
 <context>
+    <name>rdmalab::app::BenchCharts</name>
+    <message>
+        <source>Latency per iteration</source>
+        <translation>每次迭代的延迟</translation>
+    </message>
+    <message>
+        <source>Latency histogram</source>
+        <translation>延迟直方图</translation>
+    </message>
+    <message>
+        <source>Latency CDF</source>
+        <translation>延迟累积分布 (CDF)</translation>
+    </message>
+    <message>
+        <source>Bandwidth over time</source>
+        <translation>带宽随时间变化</translation>
+    </message>
+    <message>
+        <source>Latency (p50) against message size</source>
+        <translation>延迟 (p50) 随消息大小变化</translation>
+    </message>
+    <message>
+        <source>Bandwidth against message size</source>
+        <translation>带宽随消息大小变化</translation>
+    </message>
+    <message>
+        <source>CPU time per message (both endpoints, from getrusage)</source>
+        <translation>每条消息的 CPU 时间（两端合计，取自 getrusage）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Reading the CPU bars.&lt;/b&gt; TCP: every message is a &lt;code&gt;send()&lt;/code&gt; and a &lt;code&gt;recv()&lt;/code&gt; system call, and the CPU copies the payload twice (into the socket buffer and out of it), so its time is mostly kernel (sys) time. RDMA on a NIC: the application posts work requests and polls completions from user space; the steady-state data path makes no system call and no CPU copy, and busy polling shows up as user time. &lt;b&gt;SoftRoCE (rdma_rxe) is different&lt;/b&gt;: posting a send is a system call and the kernel does the transport and copies, so it shows sys time a NIC would not spend.</source>
+        <translation>&lt;b&gt;如何读 CPU 柱状图。&lt;/b&gt;TCP：每条消息都是一次 &lt;code&gt;send()&lt;/code&gt; 和一次 &lt;code&gt;recv()&lt;/code&gt; 系统调用，CPU 还要把载荷复制两次（复制进套接字缓冲区，再复制出来），所以时间主要花在内核态 (sys)。网卡上的 RDMA：应用程序在用户态投递工作请求并轮询完成项；稳定状态下的数据路径既没有系统调用也没有 CPU 复制，忙轮询表现为用户态时间。&lt;b&gt;SoftRoCE (rdma_rxe) 不一样&lt;/b&gt;：投递一次发送就是一次系统调用，传输和复制都由内核完成，所以会出现网卡不会花费的内核态时间。</translation>
+    </message>
+    <message>
+        <source>latency (µs)</source>
+        <translation>延迟 (µs)</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>iterations per bin</source>
+        <translation>每个区间的迭代次数</translation>
+    </message>
+    <message>
+        <source>iterations</source>
+        <translation>迭代次数</translation>
+    </message>
+    <message>
+        <source>CDF</source>
+        <translation>CDF</translation>
+    </message>
+    <message>
+        <source>% of iterations at or below</source>
+        <translation>不高于该值的迭代所占百分比</translation>
+    </message>
+    <message>
+        <source>MB/s (10^6 B/s)</source>
+        <translation>MB/s (10^6 B/s)</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Latency per iteration — %1, %2 (last %3)</source>
+        <translation>每次迭代的延迟 — %1，%2（最近 %3 次）</translation>
+    </message>
+    <message>
+        <source>Latency per iteration (latency kinds)</source>
+        <translation>每次迭代的延迟（延迟类测量）</translation>
+    </message>
+    <message>
+        <source>Latency histogram (latency kinds)</source>
+        <translation>延迟直方图（延迟类测量）</translation>
+    </message>
+    <message>
+        <source>Latency CDF (latency kinds)</source>
+        <translation>延迟累积分布（延迟类测量）</translation>
+    </message>
+    <message>
+        <source>Latency histogram — %1 iterations above p99.9 (%2 %3) not drawn</source>
+        <translation>延迟直方图 — 高于 p99.9（%2 %3）的 %1 次迭代未画出</translation>
+    </message>
+    <message>
+        <source>Latency histogram — %1 iterations</source>
+        <translation>延迟直方图 — %1 次迭代</translation>
+    </message>
+    <message>
+        <source>Latency CDF — %1, %2</source>
+        <translation>延迟累积分布 — %1，%2</translation>
+    </message>
+    <message>
+        <source>Bandwidth over time (bandwidth kinds)</source>
+        <translation>带宽随时间变化（带宽类测量）</translation>
+    </message>
+    <message>
+        <source>Bandwidth over time — %1, %2</source>
+        <translation>带宽随时间变化 — %1，%2</translation>
+    </message>
+    <message>
+        <source> (no finished %1 measurement yet)</source>
+        <translation>（还没有完成的 %1 测量）</translation>
+    </message>
+    <message>
+        <source>latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>message size (log scale)</source>
+        <translation>消息大小（对数坐标）</translation>
+    </message>
+    <message>
+        <source>µs (log scale)</source>
+        <translation>µs（对数坐标）</translation>
+    </message>
+    <message>
+        <source>MB/s, 10^6 B/s (log scale)</source>
+        <translation>MB/s，10^6 B/s（对数坐标）</translation>
+    </message>
+    <message>
+        <source>user µs per message</source>
+        <translation>每条消息的用户态 µs</translation>
+    </message>
+    <message>
+        <source>sys (kernel) µs per message</source>
+        <translation>每条消息的内核态 (sys) µs</translation>
+    </message>
+    <message>
+        <source>CPU time per message (no finished measurement yet)</source>
+        <translation>每条消息的 CPU 时间（还没有完成的测量）</translation>
+    </message>
+    <message>
+        <source>CPU time per message (both endpoints, from getrusage) — %1</source>
+        <translation>每条消息的 CPU 时间（两端合计，取自 getrusage）— %1</translation>
+    </message>
+    <message>
+        <source>µs per message</source>
+        <translation>每条消息的 µs</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::BenchSession</name>
     <message>
         <source>A measurement is already running: stop it first.</source>
@@ -294,40 +445,8 @@
         <translation>轨迹 (*.jsonl)</translation>
     </message>
     <message>
-        <source>Latency per iteration</source>
-        <translation>每次迭代的延迟</translation>
-    </message>
-    <message>
-        <source>Latency histogram</source>
-        <translation>延迟直方图</translation>
-    </message>
-    <message>
-        <source>Latency CDF</source>
-        <translation>延迟累积分布 (CDF)</translation>
-    </message>
-    <message>
-        <source>Bandwidth over time</source>
-        <translation>带宽随时间变化</translation>
-    </message>
-    <message>
-        <source>Latency (p50) against message size</source>
-        <translation>延迟 (p50) 随消息大小变化</translation>
-    </message>
-    <message>
-        <source>Bandwidth against message size</source>
-        <translation>带宽随消息大小变化</translation>
-    </message>
-    <message>
         <source>Live charts</source>
         <translation>实时图表</translation>
-    </message>
-    <message>
-        <source>CPU time per message (both endpoints, from getrusage)</source>
-        <translation>每条消息的 CPU 时间（两端合计，取自 getrusage）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Reading the CPU bars.&lt;/b&gt; TCP: every message is a &lt;code&gt;send()&lt;/code&gt; and a &lt;code&gt;recv()&lt;/code&gt; system call, and the CPU copies the payload twice (into the socket buffer and out of it), so its time is mostly kernel (sys) time. RDMA on a NIC: the application posts work requests and polls completions from user space; the steady-state data path makes no system call and no CPU copy, and busy polling shows up as user time. &lt;b&gt;SoftRoCE (rdma_rxe) is different&lt;/b&gt;: posting a send is a system call and the kernel does the transport and copies, so it shows sys time a NIC would not spend.</source>
-        <translation>&lt;b&gt;如何读 CPU 柱状图。&lt;/b&gt;TCP：每条消息都是一次 &lt;code&gt;send()&lt;/code&gt; 和一次 &lt;code&gt;recv()&lt;/code&gt; 系统调用，CPU 还要把载荷复制两次（复制进套接字缓冲区，再复制出来），所以时间主要花在内核态 (sys)。网卡上的 RDMA：应用程序在用户态投递工作请求并轮询完成项；稳定状态下的数据路径既没有系统调用也没有 CPU 复制，忙轮询表现为用户态时间。&lt;b&gt;SoftRoCE (rdma_rxe) 不一样&lt;/b&gt;：投递一次发送就是一次系统调用，传输和复制都由内核完成，所以会出现网卡不会花费的内核态时间。</translation>
     </message>
     <message>
         <source>CPU per message</source>
@@ -336,42 +455,6 @@
     <message>
         <source>TCP vs RDMA</source>
         <translation>TCP 对比 RDMA</translation>
-    </message>
-    <message>
-        <source>latency (µs)</source>
-        <translation>延迟 (µs)</translation>
-    </message>
-    <message>
-        <source>iteration</source>
-        <translation>迭代</translation>
-    </message>
-    <message>
-        <source>µs</source>
-        <translation>µs</translation>
-    </message>
-    <message>
-        <source>iterations per bin</source>
-        <translation>每个区间的迭代次数</translation>
-    </message>
-    <message>
-        <source>iterations</source>
-        <translation>迭代次数</translation>
-    </message>
-    <message>
-        <source>CDF</source>
-        <translation>CDF</translation>
-    </message>
-    <message>
-        <source>% of iterations at or below</source>
-        <translation>不高于该值的迭代所占百分比</translation>
-    </message>
-    <message>
-        <source>MB/s (10^6 B/s)</source>
-        <translation>MB/s (10^6 B/s)</translation>
-    </message>
-    <message>
-        <source>seconds</source>
-        <translation>秒</translation>
     </message>
     <message>
         <source>Starting …</source>
@@ -384,86 +467,6 @@
     <message>
         <source>%1 holds no measurement (no &quot;measure&quot; events): open it in the lesson window instead.</source>
         <translation>%1 中没有测量（没有 &quot;measure&quot; 事件）：请改在课程窗口中打开它。</translation>
-    </message>
-    <message>
-        <source>Latency per iteration — %1, %2 (last %3)</source>
-        <translation>每次迭代的延迟 — %1，%2（最近 %3 次）</translation>
-    </message>
-    <message>
-        <source>Latency per iteration (latency kinds)</source>
-        <translation>每次迭代的延迟（延迟类测量）</translation>
-    </message>
-    <message>
-        <source>Latency histogram (latency kinds)</source>
-        <translation>延迟直方图（延迟类测量）</translation>
-    </message>
-    <message>
-        <source>Latency CDF (latency kinds)</source>
-        <translation>延迟累积分布（延迟类测量）</translation>
-    </message>
-    <message>
-        <source>Latency histogram — %1 iterations above p99.9 (%2 %3) not drawn</source>
-        <translation>延迟直方图 — 高于 p99.9（%2 %3）的 %1 次迭代未画出</translation>
-    </message>
-    <message>
-        <source>Latency histogram — %1 iterations</source>
-        <translation>延迟直方图 — %1 次迭代</translation>
-    </message>
-    <message>
-        <source>Latency CDF — %1, %2</source>
-        <translation>延迟累积分布 — %1，%2</translation>
-    </message>
-    <message>
-        <source>Bandwidth over time (bandwidth kinds)</source>
-        <translation>带宽随时间变化（带宽类测量）</translation>
-    </message>
-    <message>
-        <source>Bandwidth over time — %1, %2</source>
-        <translation>带宽随时间变化 — %1，%2</translation>
-    </message>
-    <message>
-        <source> (no finished %1 measurement yet)</source>
-        <translation>（还没有完成的 %1 测量）</translation>
-    </message>
-    <message>
-        <source>latency</source>
-        <translation>延迟</translation>
-    </message>
-    <message>
-        <source>bandwidth</source>
-        <translation>带宽</translation>
-    </message>
-    <message>
-        <source>message size (log scale)</source>
-        <translation>消息大小（对数坐标）</translation>
-    </message>
-    <message>
-        <source>µs (log scale)</source>
-        <translation>µs（对数坐标）</translation>
-    </message>
-    <message>
-        <source>MB/s, 10^6 B/s (log scale)</source>
-        <translation>MB/s，10^6 B/s（对数坐标）</translation>
-    </message>
-    <message>
-        <source>user µs per message</source>
-        <translation>每条消息的用户态 µs</translation>
-    </message>
-    <message>
-        <source>sys (kernel) µs per message</source>
-        <translation>每条消息的内核态 (sys) µs</translation>
-    </message>
-    <message>
-        <source>CPU time per message (no finished measurement yet)</source>
-        <translation>每条消息的 CPU 时间（还没有完成的测量）</translation>
-    </message>
-    <message>
-        <source>CPU time per message (both endpoints, from getrusage) — %1</source>
-        <translation>每条消息的 CPU 时间（两端合计，取自 getrusage）— %1</translation>
-    </message>
-    <message>
-        <source>µs per message</source>
-        <translation>每条消息的 µs</translation>
     </message>
     <message>
         <source>Replay loaded: %1 measurements.</source>
@@ -1900,10 +1903,6 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <source>Could not write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-    <message>
         <source>Step %1 of %2: %3</source>
         <translation>第 %1 步，共 %2 步：%3</translation>
     </message>
@@ -2678,10 +2677,6 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     <message>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
-    </message>
-    <message>
-        <source>Could not write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>Saved the session as the lab %1 (rdmalab-cli lab run %1 replays it).</source>
