@@ -1815,14 +1815,6 @@ This run is kept in memory only: export its report before you close the window.<
         <translation>一个错误</translation>
     </message>
     <message>
-        <source>Reading %1…</source>
-        <translation>正在读取 %1…</translation>
-    </message>
-    <message>
-        <source>Still opening the previous recording: wait until it is shown.</source>
-        <translation>上一个录制还在打开：请等它显示出来。</translation>
-    </message>
-    <message>
         <source>There is no lesson &apos;%1&apos;; the lessons are: %2</source>
         <translation>没有课程“%1”；现有课程：%2</translation>
     </message>
@@ -1841,14 +1833,6 @@ This run is kept in memory only: export its report before you close the window.<
     <message>
         <source>Some lab files could not be loaded: %1</source>
         <translation>部分实验文件无法载入：%1</translation>
-    </message>
-    <message>
-        <source>Open recording</source>
-        <translation>打开录制</translation>
-    </message>
-    <message>
-        <source>Traces (*.jsonl)</source>
-        <translation>轨迹 (*.jsonl)</translation>
     </message>
     <message>
         <source>rdmalab — RDMA data paths, step by step</source>
@@ -1875,24 +1859,6 @@ This run is kept in memory only: export its report before you close the window.<
 This session is kept in memory only: save it with File ▸ Save trace… before you start another lesson.</source>
         <translation>自动保存失败：%1
 本次会话只保存在内存中：开始另一节课程之前，请用“文件 ▸ 保存轨迹…”保存它。</translation>
-    </message>
-    <message>
-        <source>Cannot open the recording:
-%1</source>
-        <translation>无法打开录制：
-%1</translation>
-    </message>
-    <message>
-        <source>Bad recording</source>
-        <translation>录制文件有误</translation>
-    </message>
-    <message>
-        <source>%1 (a live session that ended without being closed)</source>
-        <translation>%1（一次未正常关闭就结束的实时会话）</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
     </message>
     <message>
         <source>Saved %1 events to %2</source>
@@ -2093,6 +2059,43 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     <message>
         <source>&lt;b style=&apos;color:#b00020&apos;&gt;✗ Not quite.&lt;/b&gt; The right answer: %1.</source>
         <translation>&lt;b style=&apos;color:#b00020&apos;&gt;✗ 不完全对。&lt;/b&gt;正确答案：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::RecordingOpener</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Still opening the previous recording: wait until it is shown.</source>
+        <translation>上一个录制还在打开：请等它显示出来。</translation>
+    </message>
+    <message>
+        <source>Open recording</source>
+        <translation>打开录制</translation>
+    </message>
+    <message>
+        <source>Traces (*.jsonl)</source>
+        <translation>轨迹 (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Cannot open the recording:
+%1</source>
+        <translation>无法打开录制：
+%1</translation>
+    </message>
+    <message>
+        <source>Bad recording</source>
+        <translation>录制文件有误</translation>
+    </message>
+    <message>
+        <source>%1 (a live session that ended without being closed)</source>
+        <translation>%1（一次未正常关闭就结束的实时会话）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

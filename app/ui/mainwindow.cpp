@@ -16,6 +16,7 @@
 #include "mainmenus.h"
 #include "memoryview.h"
 #include "qpstateview.h"
+#include "recordingopener.h"
 #include "recoverybanner.h"
 #include "timelinepanel.h"
 #include "tracefile.h"
@@ -25,10 +26,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QEvent>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QLabel>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QResizeEvent>
@@ -50,13 +48,6 @@ QString lessonsDirectory() {
     QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/labs";
     if (QDir(beside).exists()) return beside;
     return QString::fromUtf8(build::labs_dir());
-}
-
-/// Where File ▸ Open recording starts: the installed example recordings, else the source tree's.
-QString recordingsDirectory() {
-    const QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/recordings";
-    if (QDir(beside).exists()) return QDir(beside).canonicalPath();
-    return QString::fromUtf8(build::source_dir()) + QStringLiteral("/tests/data");
 }
 
 /// Opens another window of the app, in `language`, driving `engineProgram`; it is deleted when closed.
@@ -240,6 +231,14 @@ void MainWindow::buildUi() {
     outer->addWidget(recoveryBanner_);
     connect(recoveryBanner_, &RecoveryBanner::reopenClicked, this, &MainWindow::reopenUnfinishedSession);
     connect(recoveryBanner_, &RecoveryBanner::dismissClicked, this, &MainWindow::dismissUnfinishedSession);
+    opener_ =
+        new RecordingOpener(this, recoveryBanner_, headless(),
+                            [this](std::vector<TraceEvent>&& events, const QString& title, bool recovered) {
+                                showReplay(std::move(events), title, recovered);
+                            });
+    connect(opener_, &RecordingOpener::headlessFailed, this,
+            [this] { finishHeadless(false, ReasonPrinted::yes); });
+    connect(opener_, &RecordingOpener::openEnabled, menus_, &MainMenus::setOpenRecordingEnabled);
 
     sessionLabel_ = new QLabel;
     sessionLabel_->setObjectName("sessionLabel");
@@ -300,7 +299,7 @@ void MainWindow::buildUi() {
 
 void MainWindow::buildMenus() {
     menus_ = new MainMenus(this, engine_);
-    connect(menus_, &MainMenus::openRecordingRequested, this, &MainWindow::chooseRecording);
+    connect(menus_, &MainMenus::openRecordingRequested, this, [this] { opener_->choose(); });
     connect(menus_, &MainMenus::saveTraceRequested, this, &MainWindow::saveTrace);
     connect(menus_, &MainMenus::exportPngRequested, this, &MainWindow::exportPng);
     connect(menus_, &MainMenus::presentationToggled, this, &MainWindow::setPresentationMode);
@@ -357,16 +356,11 @@ void MainWindow::setLessonLanguage(const QString& language) {
 
 QWidget* MainWindow::buildDevicePanel() {
     devicePanel_ = new DevicePanel(engine_);
-    connect(devicePanel_, &DevicePanel::openRecordingRequested, this, &MainWindow::chooseRecording);
+    connect(devicePanel_, &DevicePanel::openRecordingRequested, opener_, &RecordingOpener::choose);
+    connect(opener_, &RecordingOpener::openEnabled, devicePanel_, &DevicePanel::setOpenRecordingEnabled);
     connect(devicePanel_, &DevicePanel::engineHostChosen, this, &MainWindow::switchEngineHost);
     connect(devicePanel_, &DevicePanel::softRoceCreated, this, &MainWindow::restartEngine);
     return devicePanel_;
-}
-
-void MainWindow::chooseRecording() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
-                                                      tr("Traces (*.jsonl)"));
-    if (!path.isEmpty()) openRecording(path);
 }
 
 void MainWindow::connectControls() {
@@ -549,27 +543,7 @@ void MainWindow::refreshEngineHost() {
 }
 
 void MainWindow::openRecording(const QString& path) {
-    openRecordingFile(path, false, {});
-}
-
-void MainWindow::openRecordingFile(const QString& path, bool recovered,
-                                   const std::function<void(bool)>& then) {
-    // Read on a thread of its own: a recording of 200,000 events takes seconds to parse, and the window
-    // stays responsive meanwhile (Open is refused until it is done).
-    const bool started = reader_->read(path, [this, recovered, then](RecordingReader::Result& result) {
-        menus_->setOpenRecordingEnabled(true);
-        devicePanel_->setOpenRecordingEnabled(true);
-        const bool opened = showRecording(result, recovered);
-        if (then) then(opened);
-    });
-    if (!started) {
-        statusBar()->showMessage(tr("Still opening the previous recording: wait until it is shown."), 10000);
-        if (then) then(false);
-        return;
-    }
-    menus_->setOpenRecordingEnabled(false);
-    devicePanel_->setOpenRecordingEnabled(false);
-    statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    opener_->open(path);
 }
 
 namespace {
@@ -583,79 +557,35 @@ QString recordedMode(const std::vector<TraceEvent>& events) {
 }
 } // namespace
 
-bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) {
-    const QString& path = result.path;
-    if (!result.events) {
-        const QString text = tr("Cannot open the recording:\n%1").arg(result.error.toString());
-        statusBar()->showMessage(text, 15000);
-        if (headless()) {
-            std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
-            finishHeadless(false, ReasonPrinted::yes);
-        } else {
-            QMessageBox box(QMessageBox::Warning, tr("Bad recording"), text, QMessageBox::Ok, this);
-            box.setTextFormat(Qt::PlainText); // the error quotes the file
-            box.exec();
-        }
-        return false;
-    }
-    statusBar()->clearMessage();
+void MainWindow::showReplay(std::vector<TraceEvent>&& events, const QString& title, bool recovered) {
     autosave_.restart(); // a replay ends the live session, and its file is complete
     recoveredReplay_ = recovered;
     // The recording's own lesson explains it ("op read" → the Read lesson), whatever was selected before;
     // selecting it here starts nothing.
-    const QString mode = recordedMode(*result.events);
+    const QString mode = recordedMode(events);
     const auto lesson = std::find_if(lessons_.begin(), lessons_.end(), [&](const labs::LoopbackLesson& l) {
         return mode == QStringLiteral("op ") + QString::fromStdString(l.op);
     });
     if (lesson != lessons_.end()) toolBars_->showLessonQuietly(QString::fromStdString(lesson->id()));
-    controller_->startReplay(
-        std::move(*result.events),
-        recovered ? tr("%1 (a live session that ended without being closed)").arg(QFileInfo(path).fileName())
-                  : QFileInfo(path).fileName());
+    controller_->startReplay(std::move(events), title);
     refreshEngineHost();
-    if (!result.note.isEmpty()) {
-        statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(path).fileName(), result.note), 15000);
-        std::fprintf(stderr, "rdmalab: %s: %s\n", qPrintable(path), qPrintable(result.note));
-    }
     if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
-    return true;
 }
 
 const std::vector<UnfinishedSession>& MainWindow::unfinishedSessions() const {
-    return recoveryBanner_->sessions();
+    return opener_->unfinishedSessions();
 }
 
 void MainWindow::reopenUnfinishedSession() {
-    reopenFirstUnfinished({});
-}
-
-void MainWindow::reopenFirstUnfinished(const std::function<void(bool)>& then) {
-    if (unfinishedSessions().empty()) {
-        if (then) then(false);
-        return;
-    }
-    const QString path = unfinishedSessions().front().path;
-    openRecordingFile(path, true, [this, path, then](bool opened) {
-        if (opened) {
-            std::fprintf(stderr, "rdmalab: reopened %s as a replay: %zu events\n", qPrintable(path),
-                         controller_->replayEvents().size());
-            // The offer may have moved on while the file was read: the session reopened is the one forgotten.
-            if (!unfinishedSessions().empty() && unfinishedSessions().front().path == path)
-                dismissUnfinishedSession();
-        }
-        if (then) then(opened);
-    });
+    opener_->reopenFirstUnfinished();
 }
 
 void MainWindow::dismissUnfinishedSession() {
-    const QString error = recoveryBanner_->dismissFirst();
-    if (error.isEmpty()) return;
-    statusBar()->showMessage(error, 15000);
-    std::fprintf(stderr, "rdmalab: %s\n", qPrintable(error));
+    opener_->dismissFirstUnfinished();
 }
 
 void MainWindow::reopenAtStart() {
-    reopenFirstUnfinished([this](bool opened) {
+    opener_->reopenFirstUnfinished([this](bool opened) {
         if (!opened) {
             if (headless()) finishHeadless(false, ReasonPrinted::yes);
             return;

@@ -5,7 +5,6 @@
 #include "engineclient.h"
 #include "headlessrun.h"
 #include "lessoncontroller.h"
-#include "recordingreader.h"
 #include "softroceoffer.h"
 #include "timelinemodel.h"
 #include "tracefile.h"
@@ -13,8 +12,6 @@
 #include "rdmalab/labs/lesson_view.hpp"
 
 #include <QMainWindow>
-
-#include <functional>
 
 class QLabel;
 class QProgressBar;
@@ -27,6 +24,7 @@ class DevicePanel;
 class LabStage;
 class LessonToolBars;
 class MainMenus;
+class RecordingOpener;
 class RecoveryBanner;
 class TimelinePanel;
 
@@ -90,8 +88,6 @@ class MainWindow : public QMainWindow {
     void buildMenus();
     /// The device panel (devicePanel_), talking to the window by signals.
     QWidget* buildDevicePanel();
-    /// File ▸ Open recording…, and the device panel's button: the file dialog, then openRecording().
-    void chooseRecording();
     void connectControls();
     /// The engine's events, answers, death and start (its download and boot progress in the status line).
     void connectEngine();
@@ -121,11 +117,8 @@ class MainWindow : public QMainWindow {
     enum class ReasonPrinted { no, yes };
     void finishHeadless(bool success, ReasonPrinted reason = ReasonPrinted::no);
     bool headless() const { return options_.autoplay || options_.quitWhenDone; }
-    /// Reads the recording on a thread of its own, then shows it (showRecording) and calls `then` with
-    /// whether it opened.
-    void openRecordingFile(const QString& path, bool recovered, const std::function<void(bool)>& then);
-    bool showRecording(RecordingReader::Result& result, bool recovered);
-    void reopenFirstUnfinished(const std::function<void(bool)>& then);
+    /// A recording read (RecordingOpener): its lesson selected, its events replayed.
+    void showReplay(std::vector<TraceEvent>&& events, const QString& title, bool recovered);
     void reopenAtStart();
 
     StartOptions options_;
@@ -133,9 +126,9 @@ class MainWindow : public QMainWindow {
     LessonController* controller_;
     TimelineModel* timeline_;
     TimelineFilter* filter_;
-    HeadlessRun* headless_; ///< how an --autoplay / --quit run ends (status 3 until it does)
-    RecordingReader* reader_ = new RecordingReader(this); ///< opens recordings off the GUI thread
-    std::vector<labs::LoopbackLesson> lessons_;           ///< the labs that are lessons (lesson_view.hpp)
+    HeadlessRun* headless_;             ///< how an --autoplay / --quit run ends (status 3 until it does)
+    RecordingOpener* opener_ = nullptr; ///< opens recordings and reopens unfinished sessions
+    std::vector<labs::LoopbackLesson> lessons_; ///< the labs that are lessons (lesson_view.hpp)
     QString lessonLoadErrors_;
     QString language_;
     bool presentation_ = false;
