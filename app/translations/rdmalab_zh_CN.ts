@@ -1320,6 +1320,17 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     </message>
 </context>
 <context>
+    <name>rdmalab::app::EngineStatusLine</name>
+    <message>
+        <source>engine stopped · %1</source>
+        <translation>引擎已停止 · %1</translation>
+    </message>
+    <message>
+        <source>no RDMA device · %1</source>
+        <translation>没有 RDMA 设备 · %1</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::LabBrowser</name>
     <message>
         <source>These lab files did not load (%1):</source>
@@ -1927,14 +1938,6 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     <message>
         <source>The recording&apos;s note:</source>
         <translation>录制的备注：</translation>
-    </message>
-    <message>
-        <source>engine stopped · %1</source>
-        <translation>引擎已停止 · %1</translation>
-    </message>
-    <message>
-        <source>no RDMA device · %1</source>
-        <translation>没有 RDMA 设备 · %1</translation>
     </message>
     <message>
         <source>No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.</source>

@@ -8,6 +8,7 @@
 #include "chartexport.h"
 #include "devicepanel.h"
 #include "enginebanner.h"
+#include "enginestatusline.h"
 #include "headlessrun.h"
 #include "inspector.h"
 #include "labstage/labstage.h"
@@ -27,7 +28,6 @@
 #include <QDir>
 #include <QEvent>
 #include <QLabel>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QShortcut>
@@ -120,21 +120,8 @@ void MainWindow::connectEngine() {
     connectEngineBanner(this, engine_, engineBanner_);
     // EngineClient has sent `hello` itself (onEngineEvents shows its answer).
     connect(engine_, &EngineClient::started, this, [this] {
-        endProgressLine();
+        engineLine_->endProgressLine();
         engine_->send("devices");
-    });
-    connect(engine_, &EngineClient::startDownload, this, [this](qint64 done, qint64 total) {
-        // Shown in MB (an int range), hidden once the download is complete.
-        downloadBar_->setRange(0, static_cast<int>(total / 1000000) + 1);
-        downloadBar_->setValue(static_cast<int>(done / 1000000));
-        downloadBar_->setVisible(done < total);
-    });
-    connect(engine_, &EngineClient::startProgress, this, [this](const QString& text) {
-        engineHostLabel_->setText(text);
-        if (!headless()) return;
-        // One line, rewritten in place while the VM boots; ended before anything else is written.
-        std::fprintf(stderr, "\rrdmalab: %s", qPrintable(text));
-        progressLineOpen_ = true;
     });
 }
 
@@ -254,16 +241,7 @@ void MainWindow::buildUi() {
     sessionLabel_->setWordWrap(true); // a recording's note can be long: it must not widen the window
     outer->addWidget(sessionLabel_);
     outer->addWidget(stepLabel_);
-    engineHostLabel_ = new QLabel;
-    engineHostLabel_->setObjectName("engineHostLabel");
-    engineHostLabel_->setTextFormat(Qt::PlainText);
-    downloadBar_ = new QProgressBar;
-    downloadBar_->setObjectName("engineDownloadBar");
-    downloadBar_->setMaximumWidth(160);
-    downloadBar_->setFormat(QStringLiteral("%v / %m MB"));
-    downloadBar_->hide();
-    statusBar()->addPermanentWidget(downloadBar_);
-    statusBar()->addPermanentWidget(engineHostLabel_);
+    engineLine_ = new EngineStatusLine(engine_, statusBar(), headless());
 
     // Every panel but the data path can be dragged shut or hidden (View ▸ Panels); the data path scales to
     // the room left (a 1280x720 projector, a 1024x768 screen).
@@ -411,7 +389,7 @@ void MainWindow::startSelectedLesson() {
 }
 
 void MainWindow::onEngineEvents(const std::vector<TraceEvent>& events) {
-    endProgressLine(); // the engine speaks: its start is over
+    engineLine_->endProgressLine(); // the engine speaks: its start is over
     for (const auto& e : events) {
         if (e.kind != EventKind::Result) continue;
         if (e.name == "devices") showDevices(e.data);
@@ -496,15 +474,8 @@ void MainWindow::autosave(const std::vector<TraceEvent>& events) {
     std::fprintf(stderr, "rdmalab: autosave failed: %s\n", qPrintable(autosave_.error()));
 }
 
-void MainWindow::endProgressLine() {
-    if (!progressLineOpen_) return;
-    std::fputc('\n', stderr);
-    progressLineOpen_ = false;
-}
-
 void MainWindow::onEngineDied(const QString& message) {
-    endProgressLine();
-    downloadBar_->hide();
+    engineLine_->engineDied();
     engineBanner_->showMessage(message);
     engineStopped_ = true;
     refreshEngineHost();
@@ -531,15 +502,8 @@ void MainWindow::switchEngineHost(EngineHost host, const SshOptions& ssh) {
 }
 
 void MainWindow::refreshEngineHost() {
-    if (controller_->mode() == LessonController::Mode::Replay) {
-        engineHostLabel_->clear();
-    } else if (engineStopped_) {
-        engineHostLabel_->setText(tr("engine stopped · %1").arg(engine_->where()));
-    } else if (!engineDevice_.isEmpty()) {
-        engineHostLabel_->setText(QStringLiteral("%1 · %2").arg(engineDevice_, engine_->where()));
-    } else if (helloResult_) {
-        engineHostLabel_->setText(tr("no RDMA device · %1").arg(engine_->where()));
-    }
+    engineLine_->refresh(controller_->mode() == LessonController::Mode::Replay, engineStopped_, engineDevice_,
+                         helloResult_.has_value());
 }
 
 void MainWindow::openRecording(const QString& path) {
@@ -683,7 +647,7 @@ void MainWindow::finishHeadless(bool success, ReasonPrinted reason) {
         return options_.screenshot.isEmpty() || saveScreenshot(grab().toImage(), options_.screenshot);
     });
     if (!first) return;
-    endProgressLine();
+    engineLine_->endProgressLine();
     const auto& state = controller_->state();
     if (success && controller_->mode() == LessonController::Mode::Live && state.memory[1].bytes.size() > 0) {
         // What the device did, in one line a script can check: B's buffer after the lesson.

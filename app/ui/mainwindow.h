@@ -14,13 +14,13 @@
 #include <QMainWindow>
 
 class QLabel;
-class QProgressBar;
 class QPushButton;
 
 namespace rdmalab::app {
 
 class Banner;
 class DevicePanel;
+class EngineStatusLine;
 class LabStage;
 class LessonToolBars;
 class MainMenus;
@@ -101,8 +101,6 @@ class MainWindow : public QMainWindow {
     void onEventsReady(const std::vector<TraceEvent>& events);
     void onEngineDied(const QString& message);
     void restartEngine();
-    /// Headless: ends the boot progress line on stderr (a newline), if one is open.
-    void endProgressLine();
     /// Runs the engine on `host` from now on (stops the current one, starts the new one).
     void switchEngineHost(EngineHost host, const SshOptions& ssh);
     /// The status line's engine part: where the engine runs and on which device ("rxe0 · SoftRoCE VM (…)").
@@ -137,7 +135,6 @@ class MainWindow : public QMainWindow {
     SessionAutosave autosave_;     ///< the live session, as it happens (SessionAutosave::defaultDirectory())
     bool recoveredReplay_ = false; ///< the replay is a recovered unfinished session
     bool firstLiveStepReported_ = false; ///< headless: "first live step" was written on stderr
-    bool progressLineOpen_ = false;      ///< headless: a boot progress line on stderr has no newline yet
     bool automaticSwitchDone_ = false;   ///< automaticEngineHost has switched to the VM once
 
     // Widgets (object names match the member names without the trailing underscore).
@@ -153,9 +150,8 @@ class MainWindow : public QMainWindow {
     QPushButton* restartEngineButton_ = nullptr;
     QLabel *autosaveWarning_ = nullptr, *sessionLabel_ = nullptr, *stepLabel_ = nullptr;
     // The status line's permanent part: where the engine runs, and its device (or how far its VM booted).
-    QLabel* engineHostLabel_ = nullptr;
-    QProgressBar* downloadBar_ = nullptr; ///< the VM's kernel download on first use
-    QString engineDevice_;                ///< the first device the engine reported; empty: none yet
+    EngineStatusLine* engineLine_ = nullptr;
+    QString engineDevice_; ///< the first device the engine reported; empty: none yet
     // The device panel: the devices and ports, or how to get one; where the engine runs.
     DevicePanel* devicePanel_ = nullptr;
     bool haveDevice_ = false; ///< the engine reported a port: lessons can run live
