@@ -1880,14 +1880,6 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
         <translation>已保存 %1</translation>
     </message>
     <message>
-        <source>Step %1 of %2: %3</source>
-        <translation>第 %1 步，共 %2 步：%3</translation>
-    </message>
-    <message>
-        <source>Ready: %1 steps planned. Press Step or Play.</source>
-        <translation>就绪：计划了 %1 个步骤。请按“单步”或“播放”。</translation>
-    </message>
-    <message>
         <source>REPLAY of a recording of a live session that ended without being closed — device %1 on %2, recorded %3</source>
         <translation>回放一次未正常关闭就结束的实时会话的录制 — 设备 %1，主机 %2，录制于 %3</translation>
     </message>
@@ -2134,6 +2126,17 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>Keep the file, but do not offer it again</source>
         <translation>保留文件，但不再提示</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::SessionLines</name>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>第 %1 步，共 %2 步：%3</translation>
+    </message>
+    <message>
+        <source>Ready: %1 steps planned. Press Step or Play.</source>
+        <translation>就绪：计划了 %1 个步骤。请按“单步”或“播放”。</translation>
     </message>
 </context>
 <context>

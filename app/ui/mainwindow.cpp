@@ -19,6 +19,7 @@
 #include "qpstateview.h"
 #include "recordingopener.h"
 #include "recoverybanner.h"
+#include "sessionlines.h"
 #include "timelinepanel.h"
 #include "tracefile.h"
 #include "windowparts.h"
@@ -134,7 +135,7 @@ void MainWindow::connectController() {
     });
     connect(controller_, &LessonController::changed, this, &MainWindow::refreshControls);
     connect(controller_, &LessonController::message, this, [this](const QString& m) {
-        sessionLabel_->setText(m.section('\n', 0, 0));
+        sessionLines_->setSessionText(m.section('\n', 0, 0));
         statusBar()->showMessage(m.section('\n', 0, 0), 10000);
     });
     connect(controller_, &LessonController::finishedChanged, this, [this](bool success) {
@@ -227,20 +228,7 @@ void MainWindow::buildUi() {
             [this] { finishHeadless(false, ReasonPrinted::yes); });
     connect(opener_, &RecordingOpener::openEnabled, menus_, &MainMenus::setOpenRecordingEnabled);
 
-    sessionLabel_ = new QLabel;
-    sessionLabel_->setObjectName("sessionLabel");
-    QFont big = sessionLabel_->font();
-    big.setBold(true);
-    sessionLabel_->setFont(big);
-    stepLabel_ = new QLabel;
-    stepLabel_->setObjectName("stepLabel");
-    // Both show strings from the engine or a recording (device, host, step title): text, never markup.
-    sessionLabel_->setTextFormat(Qt::PlainText);
-    stepLabel_->setTextFormat(Qt::PlainText);
-    stepLabel_->setWordWrap(true);
-    sessionLabel_->setWordWrap(true); // a recording's note can be long: it must not widen the window
-    outer->addWidget(sessionLabel_);
-    outer->addWidget(stepLabel_);
+    sessionLines_ = new SessionLines(outer, this);
     engineLine_ = new EngineStatusLine(engine_, statusBar(), headless());
 
     // Every panel but the data path can be dragged shut or hidden (View ▸ Panels); the data path scales to
@@ -315,13 +303,13 @@ void MainWindow::retranslateUi() {
 
     // The session line: what it last said, in the new language.
     if (engineStopped_)
-        sessionLabel_->setText(tr("The engine process stopped."));
+        sessionLines_->setSessionText(tr("The engine process stopped."));
     else if (!haveDevice_ && devicePanel_->showsNoDevice())
-        sessionLabel_->setText(noDeviceSessionText());
+        sessionLines_->setSessionText(noDeviceSessionText());
     else if (helloResult_)
-        sessionLabel_->setText(engineReadyText(*helloResult_));
+        sessionLines_->setSessionText(engineReadyText(*helloResult_));
     else if (controller_->state().device.isEmpty())
-        sessionLabel_->setText(tr("Starting the engine…"));
+        sessionLines_->setSessionText(tr("Starting the engine…"));
     refreshEngineHost();
     refreshControls();
 }
@@ -396,7 +384,7 @@ void MainWindow::onEngineEvents(const std::vector<TraceEvent>& events) {
         if (e.name == "hello") {
             helloResult_ = e.data;
             engineStopped_ = false;
-            sessionLabel_->setText(engineReadyText(e.data));
+            sessionLines_->setSessionText(engineReadyText(e.data));
         }
     }
 }
@@ -427,7 +415,7 @@ void MainWindow::showDevices(const nlohmann::json& result) {
     }
     if (!haveDevice_) {
         devicePanel_->showNoDevice();
-        sessionLabel_->setText(noDeviceSessionText());
+        sessionLines_->setSessionText(noDeviceSessionText());
         refreshControls();
         if (options_.autoplay) {
             std::fprintf(stderr, "rdmalab: no RDMA device; cannot run the lesson live\n");
@@ -480,7 +468,7 @@ void MainWindow::onEngineDied(const QString& message) {
     engineStopped_ = true;
     refreshEngineHost();
     if (headless()) std::fprintf(stderr, "rdmalab: %s\n", qPrintable(message));
-    sessionLabel_->setText(tr("The engine process stopped."));
+    sessionLines_->setSessionText(tr("The engine process stopped."));
     refreshControls();
     if (options_.autoplay && !headless_->finished()) finishHeadless(false, ReasonPrinted::yes);
 }
@@ -608,23 +596,7 @@ void MainWindow::refreshControls() {
     const bool canStep = ((live && running && haveDevice_) || replay) && !controller_->finished();
     toolBars_->enablePlayer(canStep && !controller_->busy(), canStep && !controller_->playing(),
                             controller_->playing(), (live && running) || replay);
-    const auto& s = controller_->state();
-    if (!s.device.isEmpty()) {
-        sessionLabel_->setText(lessonBannerText({.device = s.device,
-                                                 .softwareDevice = s.softwareDevice,
-                                                 .replay = replay,
-                                                 .host = s.host,
-                                                 .date = s.date,
-                                                 .recovered = recoveredReplay_,
-                                                 .note = s.sessionNote}));
-    }
-    if (s.step.index >= 0)
-        stepLabel_->setText(
-            tr("Step %1 of %2: %3").arg(s.step.index + 1).arg(s.step.count).arg(s.step.title));
-    else if (s.step.count == 0 && !s.step.title.isEmpty())
-        stepLabel_->setText(s.step.title);
-    else if (!s.plannedSteps.empty())
-        stepLabel_->setText(tr("Ready: %1 steps planned. Press Step or Play.").arg(s.plannedSteps.size()));
+    sessionLines_->showState(controller_->state(), replay, recoveredReplay_);
 }
 
 void MainWindow::refreshInspector() {

@@ -26,6 +26,7 @@ class LessonToolBars;
 class MainMenus;
 class RecordingOpener;
 class RecoveryBanner;
+class SessionLines;
 class TimelinePanel;
 
 struct StartOptions {
@@ -148,7 +149,8 @@ class MainWindow : public QMainWindow {
     Banner* engineBanner_ = nullptr;
     RecoveryBanner* recoveryBanner_ = nullptr;
     QPushButton* restartEngineButton_ = nullptr;
-    QLabel *autosaveWarning_ = nullptr, *sessionLabel_ = nullptr, *stepLabel_ = nullptr;
+    QLabel* autosaveWarning_ = nullptr;
+    SessionLines* sessionLines_ = nullptr;
     // The status line's permanent part: where the engine runs, and its device (or how far its VM booted).
     EngineStatusLine* engineLine_ = nullptr;
     QString engineDevice_; ///< the first device the engine reported; empty: none yet
