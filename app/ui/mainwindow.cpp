@@ -16,6 +16,7 @@
 #include "lessontoolbars.h"
 #include "mainmenus.h"
 #include "memoryview.h"
+#include "presentationlayout.h"
 #include "qpstateview.h"
 #include "recordingopener.h"
 #include "recoverybanner.h"
@@ -31,7 +32,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QResizeEvent>
-#include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -49,23 +49,6 @@ QString lessonsDirectory() {
     QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/labs";
     if (QDir(beside).exists()) return beside;
     return QString::fromUtf8(build::labs_dir());
-}
-
-/// Opens another window of the app, in `language`, driving `engineProgram`; it is deleted when closed.
-template <class Window, class Options>
-void openWindow(const QString& language, const QString& engineProgram) {
-    Options o;
-    o.language = language;
-    o.engineProgram = engineProgram;
-    auto* window = new Window(o);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    window->show();
-}
-
-int delayForSpeed(int slider) {
-    // Slider 1 (slow) .. 10 (fast): pause between steps while playing.
-    static constexpr int kDelays[] = {2500, 1800, 1300, 1000, 700, 500, 350, 220, 120, 40};
-    return kDelays[std::clamp(slider, 1, 10) - 1];
 }
 
 } // namespace
@@ -259,6 +242,8 @@ void MainWindow::buildUi() {
                         {stage_->memory(), "showMemoryAction"},
                         {timelinePanel_->timeline(), "showTimelineAction"},
                         {timelinePanel_->inspector(), "showInspectorAction"}}});
+    presentation_ = new PresentationLayout(this, menus_->devicePanelAction(), main);
+    connect(presentation_, &PresentationLayout::leaveRequested, this, [this] { setPresentationMode(false); });
     fitToScreen(this, QSize(1680, 1050));
     connectControls();
 }
@@ -269,10 +254,6 @@ void MainWindow::buildMenus() {
     connect(menus_, &MainMenus::saveTraceRequested, this, &MainWindow::saveTrace);
     connect(menus_, &MainMenus::exportPngRequested, this, &MainWindow::exportPng);
     connect(menus_, &MainMenus::presentationToggled, this, &MainWindow::setPresentationMode);
-    auto* leavePresentation = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    connect(leavePresentation, &QShortcut::activated, this, [this] {
-        if (presentation_) setPresentationMode(false);
-    });
     connect(menus_, &MainMenus::labBrowserRequested, this,
             [this] { openWindow<LabWindow, LabWindowOptions>(language_, options_.engineProgram); });
     connect(menus_, &MainMenus::workbenchRequested, this, [this] {
@@ -345,12 +326,12 @@ void MainWindow::connectControls() {
     connect(toolBars_, &LessonToolBars::lessonChosen, this, [this] {
         if (haveDevice_) startSelectedLesson();
     });
-    connect(toolBars_, &LessonToolBars::speedChanged, this, [this](int value) {
-        controller_->setStepDelay(delayForSpeed(value));
-        stage_->setAnimationSpeed(0.5 + value * 0.25);
-    });
-    controller_->setStepDelay(delayForSpeed(toolBars_->speed()));
-    stage_->setAnimationSpeed(0.5 + toolBars_->speed() * 0.25);
+    auto applySpeed = [this](int speed) {
+        controller_->setStepDelay(LessonToolBars::stepDelayMs(speed));
+        stage_->setAnimationSpeed(LessonToolBars::animationSpeed(speed));
+    };
+    connect(toolBars_, &LessonToolBars::speedChanged, this, applySpeed);
+    applySpeed(toolBars_->speed());
     connect(timelinePanel_, &TimelinePanel::eventSelected, this, [this](std::uint64_t seq) {
         selectedSeq_ = seq;
         stage_->highlightSeq(seq);
@@ -563,27 +544,9 @@ bool MainWindow::exportPng(const QString& path) {
 }
 
 void MainWindow::setPresentationMode(bool on) {
-    if (on == presentation_) return;
-    presentation_ = on;
+    if (!presentation_->set(on)) return;
     QTimer::singleShot(0, toolBars_, &LessonToolBars::place); // the font, so the toolbars' widths, change
     menus_->setPresentationChecked(on);
-    // A projector gets the whole screen, and the data path the room of the device list (View ▸ Panels
-    // brings it back; leaving restores it as it was).
-    auto* mainSplitter = findChild<QSplitter*>(QStringLiteral("mainSplitter"));
-    if (on) {
-        devicePanelBeforePresentation_ = menus_->devicePanelAction()->isChecked();
-        menus_->devicePanelAction()->setChecked(false);
-        // The picture is what the room looks at: three quarters of the height (the timeline keeps a few
-        // rows).
-        splitterBeforePresentation_ = mainSplitter->sizes();
-        const int total = splitterBeforePresentation_.value(0) + splitterBeforePresentation_.value(1);
-        mainSplitter->setSizes({total * 3 / 4, total - total * 3 / 4});
-        if (realScreen(this)) setWindowState(windowState() | Qt::WindowFullScreen); // headless: as sized
-    } else {
-        menus_->devicePanelAction()->setChecked(devicePanelBeforePresentation_);
-        if (!splitterBeforePresentation_.isEmpty()) mainSplitter->setSizes(splitterBeforePresentation_);
-        setWindowState(windowState() & ~Qt::WindowFullScreen);
-    }
     applyPresentationLook(on);
     stage_->setPresentationMode(on);
     refreshInspector();

@@ -24,6 +24,7 @@ class EngineStatusLine;
 class LabStage;
 class LessonToolBars;
 class MainMenus;
+class PresentationLayout;
 class RecordingOpener;
 class RecoveryBanner;
 class SessionLines;
@@ -130,9 +131,7 @@ class MainWindow : public QMainWindow {
     std::vector<labs::LoopbackLesson> lessons_; ///< the labs that are lessons (lesson_view.hpp)
     QString lessonLoadErrors_;
     QString language_;
-    bool presentation_ = false;
-    bool devicePanelBeforePresentation_ = true; ///< View ▸ Panels ▸ Devices before presentation mode hid it
-    QList<int> splitterBeforePresentation_;     ///< the picture/timeline split before presentation mode
+    PresentationLayout* presentation_ = nullptr; ///< full screen, no device panel, the picture larger
     SessionAutosave autosave_;     ///< the live session, as it happens (SessionAutosave::defaultDirectory())
     bool recoveredReplay_ = false; ///< the replay is a recovered unfinished session
     bool firstLiveStepReported_ = false; ///< headless: "first live step" was written on stderr
