@@ -133,19 +133,27 @@ int cmd_devices(const std::vector<std::string>& args) {
     }
 }
 
-int cmd_op(const std::vector<std::string>& args) {
-    if (args.empty()) return usage_error("op: missing OPCODE");
+/// Where `op` runs: both sides here, or one side of a pair over rdma_cm.
+enum class OpMode { Loopback, Listen, Connect };
+
+/// What `op` was asked on its command line.
+struct OpRequest {
     OperationOptions options;
-    const auto op = op_kind_from_string(args[0]);
-    if (!op) return usage_error(fmt::format("op: unknown OPCODE '{}'", args[0]));
-    options.op = *op;
     bool json = false;
-    bool size_given = false;
     std::string trace_path;
     bool wire = false;
     std::string pcapng_path;
-    enum class Mode { Loopback, Listen, Connect } mode = Mode::Loopback;
+    OpMode mode = OpMode::Loopback;
     CmOptions cm;
+};
+
+/// Reads `op`'s arguments into `r`: 0, or the status of the usage error it has reported.
+int parse_op_args(const std::vector<std::string>& args, OpRequest& r) {
+    if (args.empty()) return usage_error("op: missing OPCODE");
+    const auto op = op_kind_from_string(args[0]);
+    if (!op) return usage_error(fmt::format("op: unknown OPCODE '{}'", args[0]));
+    r.options.op = *op;
+    bool size_given = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const auto& a = args[i];
         auto value = [&](const char* what) -> std::optional<std::string> {
@@ -154,74 +162,78 @@ int cmd_op(const std::vector<std::string>& args) {
             return args[++i];
         };
         if (a == "--json") {
-            json = true;
+            r.json = true;
         } else if (a == "--inline") {
-            options.inline_data = true;
+            r.options.inline_data = true;
         } else if (a == "--size") {
             auto v = value("--size");
             auto n = v ? parse_number(*v) : std::nullopt;
             if (!n) return usage_error("op: --size needs a byte count (e.g. 64, 4k, 1M)");
-            options.size = *n;
+            r.options.size = *n;
             size_given = true;
         } else if (a == "--message") {
             auto v = value("--message");
             if (!v) return usage_error("op: --message needs a text");
-            options.message = *v;
+            r.options.message = *v;
         } else if (a == "--device") {
             auto v = value("--device");
             if (!v) return usage_error("op: --device needs a device name");
-            options.device = *v;
+            r.options.device = *v;
         } else if (a == "--ib-port") {
             auto v = value("--ib-port");
             auto n = v ? parse_number(*v) : std::nullopt;
             if (!n || *n == 0 || *n > 255) return usage_error("op: --ib-port needs a port number 1..255");
-            options.port = static_cast<std::uint8_t>(*n);
+            r.options.port = static_cast<std::uint8_t>(*n);
         } else if (a == "--fault") {
             auto v = value("--fault");
             auto f = v ? fault_kind_from_string(*v) : std::nullopt;
             if (!f || *f == FaultKind::None)
                 return usage_error("op: --fault needs one of " + allowed_values("op", "--fault"));
-            options.fault = *f;
+            r.options.fault = *f;
         } else if (a == "--listen") {
-            mode = Mode::Listen;
-            if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) cm.address = args[++i];
+            r.mode = OpMode::Listen;
+            if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) r.cm.address = args[++i];
         } else if (a == "--connect") {
             auto v = value("--connect");
             if (!v) return usage_error("op: --connect needs the listener's host or IP address");
-            mode = Mode::Connect;
-            cm.address = *v;
+            r.mode = OpMode::Connect;
+            r.cm.address = *v;
         } else if (a == "--cm-port") {
             auto v = value("--cm-port");
             auto n = v ? parse_number(*v) : std::nullopt;
             if (!n || *n == 0 || *n > 65535) return usage_error("op: --cm-port needs a port number 1..65535");
-            cm.port = static_cast<std::uint16_t>(*n);
+            r.cm.port = static_cast<std::uint16_t>(*n);
         } else if (a == "--trace") {
             auto v = value("--trace");
             if (!v) return usage_error("op: --trace needs a file name");
-            trace_path = *v;
+            r.trace_path = *v;
         } else if (a == "--wire") {
-            wire = true;
+            r.wire = true;
         } else if (a == "--pcapng") {
             auto v = value("--pcapng");
             if (!v) return usage_error("op: --pcapng needs a file name");
-            pcapng_path = *v;
+            r.pcapng_path = *v;
         } else {
             return usage_error(fmt::format("op: unknown argument '{}'", a));
         }
     }
-    if (!size_given && (options.op == OpKind::CompareSwap || options.op == OpKind::FetchAdd))
-        options.size = 8;
-    if (!pcapng_path.empty() && !wire)
+    if (!size_given && (r.options.op == OpKind::CompareSwap || r.options.op == OpKind::FetchAdd))
+        r.options.size = 8;
+    if (!r.pcapng_path.empty() && !r.wire)
         return usage_error("op: --pcapng saves the capture of --wire: add --wire");
-    if (const auto problem = validate(options); !problem.empty()) return usage_error("op: " + problem);
+    if (const auto problem = validate(r.options); !problem.empty()) return usage_error("op: " + problem);
+    return 0;
+}
 
-    auto tracer = std::make_shared<Tracer>();
-    std::shared_ptr<JsonLinesSink> json_sink, trace_sink;
-    if (json) {
+/// Adds `op`'s sinks to `tracer`: the JSON lines or the described steps on standard output, and the --trace
+/// file; false after saying why that file cannot be written.
+bool add_op_sinks(const OpRequest& r, Tracer& tracer, std::shared_ptr<JsonLinesSink>& json_sink,
+                  std::shared_ptr<JsonLinesSink>& trace_sink) {
+    if (r.json) {
         json_sink = std::make_shared<JsonLinesSink>(stdout, true);
-        tracer->add_sink(json_sink);
+        tracer.add_sink(json_sink);
     } else {
-        tracer->add_sink(std::make_shared<CallbackSink>([](const TraceEvent& e) {
+        tracer.add_sink(std::make_shared<CallbackSink>([](const TraceEvent& e) {
             if (e.kind == EventKind::Step)
                 std::printf("\n%s\n", describe(e).c_str());
             else
@@ -229,26 +241,39 @@ int cmd_op(const std::vector<std::string>& args) {
             std::fflush(stdout);
         }));
     }
-    if (!trace_path.empty()) {
+    if (!r.trace_path.empty()) {
         try {
-            trace_sink = std::make_shared<JsonLinesSink>(trace_path);
-            tracer->add_sink(trace_sink);
+            trace_sink = std::make_shared<JsonLinesSink>(r.trace_path);
+            tracer.add_sink(trace_sink);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "rdmalab-cli: %s\n", e.what());
-            return kExitFailure;
+            return false;
         }
     }
+    return true;
+}
+
+int cmd_op(const std::vector<std::string>& args) {
+    OpRequest r;
+    if (const int status = parse_op_args(args, r); status != 0) return status;
+    const OperationOptions& options = r.options;
+    const bool json = r.json;
+    const OpMode mode = r.mode;
+    const CmOptions& cm = r.cm;
+    auto tracer = std::make_shared<Tracer>();
+    std::shared_ptr<JsonLinesSink> json_sink, trace_sink;
+    if (!add_op_sinks(r, *tracer, json_sink, trace_sink)) return kExitFailure;
     tracer->record(session_event(options.device, fmt::format("op {}", to_string(options.op))));
     bool success = false;
     std::optional<cli::WireSession> wire_session;
-    if (wire)
+    if (r.wire)
         wire_session.emplace(
-            cli::WireRequest{.loopback = mode == Mode::Loopback,
+            cli::WireRequest{.loopback = mode == OpMode::Loopback,
                              .address = cm.address,
-                             .listening = mode == Mode::Listen,
-                             .pcapng = pcapng_path,
+                             .listening = mode == OpMode::Listen,
+                             .pcapng = r.pcapng_path,
                              .operation = fmt::format("{} {} B", to_string(options.op), options.size)},
-            *tracer, mode == Mode::Listen ? Endpoint::B : Endpoint::A);
+            *tracer, mode == OpMode::Listen ? Endpoint::B : Endpoint::A);
     auto finish = [&](const nlohmann::json& result, const OperationOutcome& outcome) {
         if (wire_session && !wire_session->finish()) success = false;
         if (json) {
@@ -261,22 +286,22 @@ int cmd_op(const std::vector<std::string>& args) {
             std::printf("\n%s: %s\n", outcome.success ? "OK" : "FAILED", outcome.summary.c_str());
         }
     };
-    if (mode == Mode::Loopback) {
+    if (mode == OpMode::Loopback) {
         LoopbackOperation operation(options, tracer);
         operation.run_all();
         success = operation.outcome().success;
         operation.teardown();
         finish(outcome_json(operation), operation.outcome());
     } else {
-        if (mode == Mode::Listen && !json)
+        if (mode == OpMode::Listen && !json)
             std::printf("B: waiting for A on %s:%u (start `rdmalab-cli op %s --connect HOST` there)\n",
                         cm.address.empty() ? "0.0.0.0" : cm.address.c_str(), cm.port,
                         std::string(to_string(options.op)).c_str());
-        const auto outcome = mode == Mode::Listen ? run_cm_listener(options, cm, tracer)
-                                                  : run_cm_connector(options, cm, tracer);
+        const auto outcome = mode == OpMode::Listen ? run_cm_listener(options, cm, tracer)
+                                                    : run_cm_connector(options, cm, tracer);
         success = outcome.success;
         nlohmann::json result = {{"op", to_string(options.op)}, {"fault", to_string(options.fault)},
-                                 {"size", options.size},        {"side", mode == Mode::Listen ? "B" : "A"},
+                                 {"size", options.size},        {"side", mode == OpMode::Listen ? "B" : "A"},
                                  {"success", outcome.success},  {"summary", outcome.summary},
                                  {"checks", outcome.checks}};
         if (outcome.error) result["error"] = outcome.error->to_json();
@@ -285,7 +310,7 @@ int cmd_op(const std::vector<std::string>& args) {
     tracer->flush();
     // Both checked: a lost trace is a failure even when the operation itself succeeded.
     const bool json_ok = !json_sink || trace_written(*json_sink, "standard output");
-    const bool trace_ok = !trace_sink || trace_written(*trace_sink, "'" + trace_path + "'");
+    const bool trace_ok = !trace_sink || trace_written(*trace_sink, "'" + r.trace_path + "'");
     return success && json_ok && trace_ok ? 0 : kExitFailure;
 }
 
