@@ -314,105 +314,125 @@ int cmd_op(const std::vector<std::string>& args) {
     return success && json_ok && trace_ok ? 0 : kExitFailure;
 }
 
-int cmd_bench(const std::vector<std::string>& args) {
-    if (args.empty()) return usage_error("bench: missing KIND");
+/// Where `bench` runs: both sides here, or one side of a pair over rdma_cm.
+enum class BenchMode { Loopback, Listen, Connect };
+
+/// What `bench` was asked on its command line.
+struct BenchRequest {
     BenchOptions options;
+    bool json = false, sweep = false, samples = false;
+    BenchMode mode = BenchMode::Loopback;
+    RemoteBenchOptions remote;
+    std::vector<std::string> measuring; ///< options only the measuring side takes
+};
+
+/// Reads `bench`'s arguments into `r`: 0, or the status of the usage error it has reported.
+int parse_bench_args(const std::vector<std::string>& args, BenchRequest& r) {
+    if (args.empty()) return usage_error("bench: missing KIND");
     const auto kind = bench_kind_from_string(args[0]);
     if (!kind) return usage_error(fmt::format("bench: unknown KIND '{}'", args[0]));
-    options.kind = *kind;
-    bool json = false, sweep = false, samples = false;
-    enum class Mode { Loopback, Listen, Connect } mode = Mode::Loopback;
-    RemoteBenchOptions remote;
-    std::vector<std::string> measuring; // options only the measuring side takes
+    r.options.kind = *kind;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const auto& a = args[i];
         if (a != "--listen" && a != "--connect" && a != "--cm-port" && a != "--json" && a != "--cpus")
-            measuring.push_back(a);
+            r.measuring.push_back(a);
         auto number = [&](const char* what) -> std::optional<std::uint64_t> {
             if (i + 1 >= args.size()) return std::nullopt;
             (void)what;
             return parse_number(args[++i]);
         };
         if (a == "--json") {
-            json = true;
+            r.json = true;
         } else if (a == "--sweep") {
-            sweep = true;
+            r.sweep = true;
         } else if (a == "--samples") {
-            samples = true;
+            r.samples = true;
         } else if (a == "--events") {
-            options.completion_events = true;
+            r.options.completion_events = true;
         } else if (a == "--size") {
             auto n = number("--size");
             if (!n || *n == 0 || *n > (1ULL << 30)) return usage_error("bench: --size needs 1 B .. 1 GiB");
-            options.size = *n;
+            r.options.size = *n;
         } else if (a == "--iters") {
             auto n = number("--iters");
             if (!n || *n == 0 || *n > 100000000) return usage_error("bench: --iters needs 1 .. 100000000");
-            options.iterations = static_cast<int>(*n);
+            r.options.iterations = static_cast<int>(*n);
         } else if (a == "--warmup") {
             auto n = number("--warmup");
             if (!n || *n > 1000000) return usage_error("bench: --warmup needs 0 .. 1000000");
-            options.warmup = static_cast<int>(*n);
+            r.options.warmup = static_cast<int>(*n);
         } else if (a == "--window") {
             auto n = number("--window");
             if (!n || *n == 0 || *n > 1024) return usage_error("bench: --window needs 1 .. 1024");
-            options.window = static_cast<int>(*n);
+            r.options.window = static_cast<int>(*n);
         } else if (a == "--seconds") {
             if (i + 1 >= args.size()) return usage_error("bench: --seconds needs a duration");
-            options.seconds = parse_seconds(args[++i]).value_or(-1);
-            if (!(options.seconds > 0) || options.seconds > 3600)
+            r.options.seconds = parse_seconds(args[++i]).value_or(-1);
+            if (!(r.options.seconds > 0) || r.options.seconds > 3600)
                 return usage_error("bench: --seconds needs 0 < S <= 3600");
         } else if (a == "--device") {
             if (i + 1 >= args.size()) return usage_error("bench: --device needs a name");
-            options.device = args[++i];
+            r.options.device = args[++i];
         } else if (a == "--cpus") {
             const auto cpus = i + 1 < args.size() ? parse_cpus(args[++i]) : std::nullopt;
             if (!cpus) return usage_error("bench: --cpus needs A or A,B (CPU numbers, e.g. --cpus 0,1)");
-            options.cpu_a = cpus->a;
-            if (cpus->b >= 0) options.cpu_b = cpus->b;
+            r.options.cpu_a = cpus->a;
+            if (cpus->b >= 0) r.options.cpu_b = cpus->b;
         } else if (a == "--listen") {
-            mode = Mode::Listen;
-            if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) remote.address = args[++i];
+            r.mode = BenchMode::Listen;
+            if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) r.remote.address = args[++i];
         } else if (a == "--connect") {
             if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
                 return usage_error("bench: --connect needs the listener's host or IP address");
-            mode = Mode::Connect;
-            remote.address = args[++i];
+            r.mode = BenchMode::Connect;
+            r.remote.address = args[++i];
         } else if (a == "--cm-port") {
             auto n = number("--cm-port");
             if (!n || *n == 0 || *n > 65535)
                 return usage_error("bench: --cm-port needs a port number 1..65535");
-            remote.port = static_cast<std::uint16_t>(*n);
+            r.remote.port = static_cast<std::uint16_t>(*n);
         } else {
             return usage_error(fmt::format("bench: unknown argument '{}'", a));
         }
     }
-    if (mode == Mode::Listen) {
-        remote.cpu = options.cpu_a;
-        if (options.cpu_b)
-            return usage_error("bench --listen: --cpus takes one CPU here (this process is B)");
-        if (!measuring.empty() || json)
-            return usage_error(fmt::format("bench --listen: '{}' belongs to the measuring side (--connect), "
-                                           "which chooses sizes and counts; the listener takes only [ADDR], "
-                                           "--cm-port and --cpus",
-                                           json ? std::string("--json") : measuring.front()));
-        try {
-            run_remote_bench_listener(options.kind, remote, [](const std::string& line) {
-                std::printf("%s\n", line.c_str());
-                std::fflush(stdout);
-            });
-        } catch (const RdmaError& e) {
-            std::fprintf(stderr, "%s\n", e.what());
-            return kExitFailure;
-        }
-        return 0;
+    return 0;
+}
+
+/// `bench --listen`: side B of a measurement that the other host (--connect) chooses and runs.
+int run_bench_listener(BenchRequest& r) {
+    r.remote.cpu = r.options.cpu_a;
+    if (r.options.cpu_b) return usage_error("bench --listen: --cpus takes one CPU here (this process is B)");
+    if (!r.measuring.empty() || r.json)
+        return usage_error(fmt::format("bench --listen: '{}' belongs to the measuring side (--connect), "
+                                       "which chooses sizes and counts; the listener takes only [ADDR], "
+                                       "--cm-port and --cpus",
+                                       r.json ? std::string("--json") : r.measuring.front()));
+    try {
+        run_remote_bench_listener(r.options.kind, r.remote, [](const std::string& line) {
+            std::printf("%s\n", line.c_str());
+            std::fflush(stdout);
+        });
+    } catch (const RdmaError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitFailure;
     }
-    if (options.completion_events && (mode == Mode::Connect || options.kind != BenchKind::SendLat))
+    return 0;
+}
+
+int cmd_bench(const std::vector<std::string>& args) {
+    BenchRequest r;
+    if (const int status = parse_bench_args(args, r); status != 0) return status;
+    if (r.mode == BenchMode::Listen) return run_bench_listener(r);
+    BenchOptions& options = r.options;
+    const bool json = r.json, sweep = r.sweep, samples = r.samples;
+    const BenchMode mode = r.mode;
+    const RemoteBenchOptions& remote = r.remote;
+    if (options.completion_events && (mode == BenchMode::Connect || options.kind != BenchKind::SendLat))
         return usage_error("bench: --events applies to send_lat in a loopback pair only");
-    if (mode == Mode::Connect && options.cpu_b)
+    if (mode == BenchMode::Connect && options.cpu_b)
         return usage_error("bench --connect: --cpus takes one CPU here (this process is A; pin B with its "
                            "own --cpus)");
-    if (mode == Mode::Connect && !options.device.empty())
+    if (mode == BenchMode::Connect && !options.device.empty())
         return usage_error("bench --connect: --device does not apply; rdma_cm uses the device of the "
                            "interface that routes to HOST");
     if (options.kind == BenchKind::AtomicLat) options.size = 8;
@@ -429,7 +449,7 @@ int cmd_bench(const std::vector<std::string>& args) {
             o.size = size;
             // Large messages take long under emulation: scale the count down, keep at least 100.
             if (sweep && o.seconds <= 0) o.iterations = sweep_iterations(options.iterations, size);
-            if (mode == Mode::Connect) {
+            if (mode == BenchMode::Connect) {
                 // One connection per size; the last one tells the listener to exit afterwards.
                 remote_results.push_back(run_remote_bench(o, remote, k + 1 == sizes.size()));
                 results.push_back(remote_results.back().result);
@@ -447,12 +467,12 @@ int cmd_bench(const std::vector<std::string>& args) {
     if (json) {
         nlohmann::json out = nlohmann::json::array();
         for (std::size_t k = 0; k < results.size(); ++k)
-            out.push_back(mode == Mode::Connect ? to_json(remote_results[k], samples)
-                                                : to_json(results[k], samples));
+            out.push_back(mode == BenchMode::Connect ? to_json(remote_results[k], samples)
+                                                     : to_json(results[k], samples));
         std::printf("%s\n", (sweep ? out : out[0]).dump(2).c_str());
     } else {
         std::printf("%s", format_table(results).c_str());
-        if (mode == Mode::Connect)
+        if (mode == BenchMode::Connect)
             std::printf(" peer: %s  mode: %s\n", remote_results.front().peer.c_str(),
                         remote_results.front().mode.c_str());
         for (const auto& note : results.front().notes)
