@@ -1,8 +1,10 @@
 #include "inspector.h"
 
+#include "lessons.h"
 #include "verbscode.h"
 
 #include "rdmalab/format/fields.hpp"
+#include "rdmalab/labs/recorded_values.hpp"
 
 #include <QCoreApplication>
 
@@ -39,90 +41,24 @@ labs::DeviceClass deviceClassOf(const LabState& s) {
     return s.softwareDevice ? labs::DeviceClass::software : labs::DeviceClass::hardware;
 }
 
-std::string lessonText(const labs::DeviceText& text, const LabState& s, int size, const QString& message,
-                       std::string_view language) {
-    return labs::render(text.get(deviceClassOf(s), language), placeholderValues(s, size, message, language));
+namespace {
+labs::ParameterValues lessonParameters(int size, const QString& message) {
+    return {{"size", std::to_string(size)}, {"message", message.toStdString()}};
+}
+} // namespace
+
+std::string lessonSummaryText(const labs::Lab& lab, const LabState& s, int size, const QString& message,
+                              std::string_view language) {
+    return labs::render(lab.summary.get(deviceClassOf(s), language), lessonParameters(size, message));
 }
 
-std::map<std::string, std::string> placeholderValues(const LabState& s, int size, const QString& message,
-                                                     std::string_view language) {
-    const QString stepId = s.step.id;
-    const int side = s.step.sideless ? 0 : index(s.step.side);
-    const auto& r = s.regions[std::size_t(side)];
-    const auto& q = s.qps[std::size_t(side)];
-    auto hex = [](quint64 v) { return QStringLiteral("0x%1").arg(v, 0, 16).toStdString(); };
-    std::map<std::string, std::string> v;
-    v["device"] = s.device.toStdString();
-    v["size"] = std::to_string(size);
-    v["message"] = message.toStdString();
-    if (!s.step.sideless) v["endpoint"] = side == 0 ? "A" : "B";
-    if (s.portMtu) v["mtu"] = std::to_string(s.portMtu);
-    if (!s.gid.isEmpty()) v["gid"] = s.gid.toStdString();
-    if (r.registered) {
-        v["lkey"] = hex(r.lkey);
-        v["rkey"] = hex(r.rkey);
-        v["addr"] = hex(r.addr);
-        v["access"] = r.access.join("|").toStdString();
-    }
-    if (stepId.startsWith("post_send") && s.regions[1].registered) {
-        v["addr"] = hex(s.regions[1].addr); // the remote address and rkey the work request carries
-        v["rkey"] = hex(s.regions[1].rkey);
-    }
-    if (q.created) {
-        v["qpn"] = std::to_string(q.qpn);
-        if (q.destQpn) v["peer_qpn"] = std::to_string(q.destQpn);
-        if (q.pathMtu) v["mtu"] = std::to_string(q.pathMtu);
-        if (stepId.startsWith("rtr_")) v["psn"] = hex(q.rqPsn);
-        if (stepId.startsWith("rts_")) v["psn"] = hex(q.sqPsn);
-        if (stepId.startsWith("init_") && !q.lastAccessFlags.isEmpty())
-            v["access"] = q.lastAccessFlags.join("|").toStdString();
-    }
-    if (stepId.startsWith("post_send") || stepId.startsWith("post_recv") || stepId.startsWith("poll_cq")) {
-        const bool zh = language.substr(0, 2) == "zh";
-        const auto& sc = s.stepSyscalls;
-        if (sc.count)
-            v["syscalls"] = std::to_string(*sc.count);
-        else if (!sc.why.isEmpty())
-            v["syscalls"] = (zh ? "未计数：" : "not counted: ") + sc.why.toStdString();
-        else
-            v["syscalls"] = zh ? "未记录" : "not recorded";
-    }
-    if (!s.completions.empty()) {
-        v["status"] = s.completions.back().status.toStdString();
-        v["byte_len"] = std::to_string(s.completions.back().byteLen);
-    }
-
-    // The lab's value paths (docs/lab-format.md): the device, both sides' objects, the step's results.
-    v["device.name"] = v["device"];
-    if (s.portMtu) v["device.mtu"] = std::to_string(s.portMtu);
-    if (!s.gid.isEmpty()) v["device.gid"] = v["gid"];
-    for (const int i : {0, 1}) {
-        const std::string e = i == 0 ? "A" : "B";
-        const auto& region = s.regions[std::size_t(i)];
-        if (region.registered) {
-            v[e + ".buf.lkey"] = hex(region.lkey);
-            v[e + ".buf.rkey"] = hex(region.rkey);
-            v[e + ".buf.addr"] = hex(region.addr);
-            v[e + ".buf.access"] = region.access.join("|").toStdString();
-        }
-        const auto& qp = s.qps[std::size_t(i)];
-        if (!qp.created) continue;
-        v[e + ".qp.qpn"] = std::to_string(qp.qpn);
-        if (!qp.lastAccessFlags.isEmpty()) v[e + ".qp.access"] = qp.lastAccessFlags.join("|").toStdString();
-        // Its first send PSN: set at its RTS, and known before that as the PSN its peer expects (RTR).
-        const auto& peer = s.qps[std::size_t(1 - i)];
-        if (qp.sqPsn)
-            v[e + ".qp.psn"] = hex(qp.sqPsn);
-        else if (peer.created && peer.rqPsn)
-            v[e + ".qp.psn"] = hex(peer.rqPsn);
-    }
-    const std::string step = stepId.toStdString();
-    if (auto syscalls = v.find("syscalls"); syscalls != v.end()) v[step + ".syscalls"] = syscalls->second;
-    if (stepId.startsWith("poll_cq") && !s.completions.empty()) {
-        v[step + ".status"] = v["status"];
-        v[step + ".byte_len"] = v["byte_len"];
-    }
-    return v;
+std::string lessonStepText(const labs::Step& step, const LabState& s, const std::vector<TraceEvent>& events,
+                           int size, const QString& message, std::string_view language) {
+    const QString lang = QString::fromUtf8(language.substr(0, 2));
+    if (const auto ran = s.step.texts.find(lang); ran != s.step.texts.end()) return ran->second.toStdString();
+    if (!s.step.texts.empty() || !recordsLoopbackOperation(s.mode)) return {};
+    return labs::render(step.text.get(deviceClassOf(s), language),
+                        labs::recorded_values(events, lessonParameters(size, message), language));
 }
 
 QString eventHtml(const TraceEvent& event) {
@@ -208,16 +144,18 @@ QString inspectorHtml(const LabState& state, const InspectedLesson& lesson, cons
         if (state.step.index < 0)
             out += "<p>" +
                    htmlText(QString::fromStdString(
-                       lessonText(lab->lab.summary, state, lesson.size, lesson.message, language))) +
+                       lessonSummaryText(lab->lab, state, lesson.size, lesson.message, language))) +
                    "</p>";
     }
     if (lab && !state.step.id.isEmpty()) {
         if (const auto* step = lab->step(state.step.id.toStdString())) {
             out += "<h4>" + htmlText(QString::fromStdString(step->title.get(language))) + "</h4>";
             out += failedRunNoteHtml(state, language);
+            static const std::vector<TraceEvent> none;
             out += "<p>" +
-                   htmlText(QString::fromStdString(
-                       lessonText(step->text, state, lesson.size, lesson.message, language))) +
+                   htmlText(QString::fromStdString(lessonStepText(*step, state,
+                                                                  lesson.events ? *lesson.events : none,
+                                                                  lesson.size, lesson.message, language))) +
                    "</p>";
         }
     }

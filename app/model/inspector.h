@@ -1,17 +1,19 @@
 // What the lesson window's inspector shows, without widgets: which event it describes when none is
-// selected, the values a step's text fills its placeholders with (docs/lab-format.md, "Placeholders"),
-// and the HTML of an event, of the lesson's outcome and of the replay note.
+// selected, the lesson's texts (the lab runner's, or those of a recording of the engine's loopback
+// operation rendered from the lab), and the HTML of an event, of the lesson's outcome and of the replay
+// note.
 #pragma once
 
 #include "labstate.h"
 
+#include "lessons.h"
 #include "rdmalab/format/trace.hpp"
-#include "rdmalab/labs/lesson_view.hpp"
+
+#include "rdmalab/labs/lab.hpp"
 #include "rdmalab/labs/text.hpp"
 
 #include <QString>
 
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,25 +25,24 @@ namespace rdmalab::app {
 /// over ibv_query* calls when the step made another call; null when the step has none of these.
 const TraceEvent* inspectedEvent(const std::vector<TraceEvent>& events);
 
-/// The values a step's text fills its placeholders with, from the folded state of the session, the
-/// message size and the message the lesson sends: the lab's value paths (docs/lab-format.md, "Value paths
-/// and placeholders") that a lesson's texts use — {size}, {message}, {device.name}, {device.mtu},
-/// {device.gid}, {A.buf.lkey}, {B.buf.rkey}, {A.buf.addr}, {A.buf.access}, {A.qp.qpn}, {A.qp.psn},
-/// {A.qp.access} (and B's), and the current step's results {STEP.syscalls}, {STEP.status},
-/// {STEP.byte_len} — and the short names of the step's own side ({lkey}, {qpn}, {psn}, ...). The few worded
-/// values (syscalls when it is not a number) are in `language` ("en" or "zh").
-std::map<std::string, std::string> placeholderValues(const LabState& state, int size, const QString& message,
-                                                     std::string_view language = "en");
-
 /// The class of the device the session runs on, as its `session` event says (device_info.software):
 /// the lesson texts have a variant for each (docs/lab-format.md, "Device variants"); unknown when the
 /// trace does not say.
 labs::DeviceClass deviceClassOf(const LabState& state);
 
-/// A lesson text (a step's or the summary) as the inspector shows it for `state`: the variant of the
-/// session's device class in `language`, with the placeholders filled in (placeholderValues).
-std::string lessonText(const labs::DeviceText& text, const LabState& state, int size, const QString& message,
-                       std::string_view language);
+/// The lab's summary as the inspector shows it before the first step: the variant of the session's device
+/// class in `language`, with the lesson's parameters ({size}, {message}) filled in.
+std::string lessonSummaryText(const labs::Lab& lab, const LabState& state, int size, const QString& message,
+                              std::string_view language);
+
+/// The explanation of `step`, the step `state` is at, in `language`: the lab runner's, which lab.step's
+/// answer carries (a live lesson and its recording); for a recording of the engine's loopback operation,
+/// whose steps carry none, the lab's text for the session's device class rendered with the values the
+/// recorded `events` state (labs::recorded_values) and the lesson's parameters. Empty while a live step's
+/// answer has not arrived.
+std::string lessonStepText(const labs::Step& step, const LabState& state,
+                           const std::vector<TraceEvent>& events, int size, const QString& message,
+                           std::string_view language);
 
 /// One event as the inspector shows it: its name, kind and sequence number, the verbs code it stands
 /// for, and its ids and data as a table (lkey and rkey in hex; the memory bytes left out).
@@ -62,11 +63,13 @@ QString replayNoteHtml(const LabState& state);
 /// Plain text as HTML: escaped, line breaks kept.
 QString htmlText(const QString& text);
 
-/// What the lesson the inspector explains was started with: the lesson (null: none), its size and message.
+/// What the lesson the inspector explains was started with: the lesson (null: none), its size and message,
+/// and the session's events (a recording of the loopback operation renders its texts from them).
 struct InspectedLesson {
-    const labs::LoopbackLesson* lesson = nullptr;
+    const Lesson* lesson = nullptr;
     int size = 0;
     QString message;
+    const std::vector<TraceEvent>* events = nullptr;
 };
 
 /// The main window's inspector: in a live lesson its title (and before the first step its summary); the

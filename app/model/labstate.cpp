@@ -198,6 +198,7 @@ bool LabState::apply(const TraceEvent& e) {
         step.count = d.get<int>("count", 0);
         step.sideless = !side.has_value();
         if (side) step.side = *side;
+        step.texts.clear();
         return true;
     case EventKind::Verb: {
         const bool ok = d.get<std::int64_t>("ret", -1) == 0;
@@ -334,7 +335,20 @@ bool LabState::apply(const TraceEvent& e) {
                 lastErrorCode = QString::fromStdString(data.at("error").at("code").get<std::string>());
             return false;
         }
-        if (e.name != protocol::kOpStart || !d.get<bool>("ok", false) || !d.has("steps")) return false;
+        if (e.name == protocol::kLabStep) {
+            // The runner's explanation of the step that ran, in both languages (a lesson's recording keeps
+            // it).
+            std::map<QString, QString> ran;
+            const Fields texts = d.object("texts");
+            for (const char* language : {"en", "zh"})
+                if (texts.has(language)) ran[QString::fromLatin1(language)] = text(texts, language);
+            if (d.get<int>("step_index", -1) != step.index || ran.empty()) return false;
+            step.texts = std::move(ran);
+            return true;
+        }
+        if ((e.name != protocol::kLabStart && e.name != protocol::kOpStart) || !d.get<bool>("ok", false) ||
+            !d.has("steps"))
+            return false;
         plannedSteps.clear();
         for (const auto& s : d.objects("steps"))
             plannedSteps.push_back(text(s, "title"));

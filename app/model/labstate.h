@@ -11,6 +11,7 @@
 
 #include <array>
 #include <deque>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -136,6 +137,9 @@ struct StepState {
     int count = 0;
     Side side = Side::A;
     bool sideless = true;
+    /// The step's explanation as the lab runner rendered it, by language ("en", "zh"): lab.step's answer
+    /// (`texts`) once the step ran; empty before, and in a recording of the engine's loopback operation.
+    std::map<QString, QString> texts;
 };
 
 class LabState {
@@ -172,7 +176,7 @@ class LabState {
         std::optional<qint64> count;
         QString why;
     } stepSyscalls;
-    std::vector<QString> plannedSteps; ///< titles from op.start
+    std::vector<QString> plannedSteps; ///< titles from lab.start (op.start in older recordings)
     std::optional<QString> lastError;  ///< verb failed: ... (multi-line)
     std::optional<bool> verified;      ///< check outcome
     /// The check was of a fault lesson: `verified` means the device refused as the fault meant it to

@@ -4,15 +4,14 @@
 
 namespace rdmalab::app {
 
-OpReply readOpReply(const TraceEvent& result) {
+LessonReply readLessonReply(const TraceEvent& result) {
     const Fields data(result.data, "data");
-    const Fields outcome = data.object("outcome");
-    OpReply reply;
+    LessonReply reply;
     reply.id = commandId(result);
     reply.ok = data.get<bool>("ok", false);
-    reply.error = QString::fromStdString(data.text("error", "op.start failed"));
-    reply.finished = data.get<bool>("done", false) || outcome.get<bool>("finished", false);
-    reply.success = outcome.get<bool>("success", false);
+    reply.error = QString::fromStdString(data.text("error", std::string(protocol::kLabStart) + " failed"));
+    reply.finished = data.get<bool>("done", false);
+    if (result.name == protocol::kLabStep) reply.success = data.object("summary").get<bool>("ok", false);
     return reply;
 }
 
@@ -25,12 +24,13 @@ LessonController::LessonController(EngineClient* engine, QObject* parent) : QObj
     }
 }
 
-void LessonController::startLive(const QString& op, int size, const QString& text) {
+void LessonController::startLive(const QString& lab, int size, const QString& text, const QString& language) {
     nextStepTimer_.stop();
     mode_ = Mode::Live;
-    op_ = op;
+    lab_ = lab;
     size_ = size;
     message_ = text;
+    language_ = language;
     playing_ = false;
     finished_ = false;
     awaitingStep_ = false;
@@ -43,9 +43,12 @@ void LessonController::startLive(const QString& op, int size, const QString& tex
         emit message(tr("The engine is not running: press Restart engine, or open a recording."));
         return;
     }
-    engine_->send(protocolName(protocol::kOpReset));
-    engine_->send(protocolName(protocol::kOpStart),
-                  {{"op", op.toStdString()}, {"size", size}, {"message", text.toStdString()}});
+    // lab.start tears down what the last run still holds; the toolbar's size and message are the lab's
+    // parameters.
+    engine_->send(protocolName(protocol::kLabStart),
+                  {{"lab", lab.toStdString()},
+                   {"params", {{"size", size}, {"message", text.toStdString()}}},
+                   {"lang", language.toStdString()}});
     emit changed();
 }
 
@@ -78,7 +81,7 @@ void LessonController::step() {
     if (mode_ == Mode::Live) {
         if (!engine_ || !engine_->isRunning()) return;
         awaitingStep_ = true;
-        stepCommandId_ = engine_->send(protocolName(protocol::kOpStep));
+        stepCommandId_ = engine_->send(protocolName(protocol::kLabStep));
         emit changed();
     } else if (mode_ == Mode::Replay) {
         std::vector<TraceEvent> group;
@@ -111,7 +114,7 @@ void LessonController::pause() {
 
 void LessonController::reset() {
     if (mode_ == Mode::Live)
-        startLive(op_, size_, message_);
+        startLive(lab_, size_, message_, language_);
     else if (mode_ == Mode::Replay)
         startReplay(std::vector<TraceEvent>(replay_), tr("the recording"));
 }
@@ -141,9 +144,9 @@ void LessonController::onEngineEvents(const std::vector<TraceEvent>& events) {
     feed(events);
     for (const auto& e : events) {
         if (e.kind != EventKind::Result) continue;
-        const OpReply reply = readOpReply(e);
-        if (e.name == protocol::kOpStart && !reply.ok) emit message(reply.error);
-        if (e.name != protocol::kOpStep || reply.id != stepCommandId_) continue;
+        const LessonReply reply = readLessonReply(e);
+        if (e.name == protocol::kLabStart && !reply.ok) emit message(reply.error);
+        if (e.name != protocol::kLabStep || reply.id != stepCommandId_) continue;
         awaitingStep_ = false;
         if (reply.finished) {
             finished_ = true;

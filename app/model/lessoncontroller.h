@@ -1,6 +1,6 @@
-// Drives one lesson: live on the engine process (each Step is one real engine step), or as a replay of a
-// recorded trace (each Step reveals the events of the next recorded step). Play steps on its own, waiting
-// for the views to finish animating each step first.
+// Drives one lesson: live on the engine process, as a lab run by its lab runner (lab.start, then each Step
+// is one lab.step), or as a replay of a recorded trace (each Step reveals the events of the next recorded
+// step). Play steps on its own, waiting for the views to finish animating each step first.
 #pragma once
 
 #include "engineclient.h"
@@ -11,16 +11,16 @@
 
 namespace rdmalab::app {
 
-/// What the engine's answer to a lesson command says (a `result` event of op.start or op.step).
-struct OpReply {
+/// What the engine's answer to a lesson command says (a `result` event of lab.start or lab.step).
+struct LessonReply {
     std::optional<std::int64_t> id; ///< the command it answers
     bool ok = false;
-    QString error;         ///< op.start: why it failed
-    bool finished = false; ///< op.step: the operation has no step left (done, or its outcome finished)
-    bool success = false;  ///< op.step: the outcome was verified
+    QString error;         ///< lab.start: why it failed
+    bool finished = false; ///< lab.step: the lab has no step left (all ran, or one failed unexpectedly)
+    bool success = false;  ///< lab.step: the lab's summary says every expectation held
 };
-/// Reads a result event; throws FieldError when a field has the wrong type.
-OpReply readOpReply(const TraceEvent& result);
+/// Reads a result event (`summary` only of lab.step's); throws FieldError when a field has the wrong type.
+LessonReply readLessonReply(const TraceEvent& result);
 
 class LessonController : public QObject {
     Q_OBJECT
@@ -46,14 +46,15 @@ class LessonController : public QObject {
     void setWaitForAnimations(bool wait) { waitForAnimations_ = wait; }
 
   public slots:
-    /// Starts a live lesson: the engine plans the operation; nothing touches the device until step().
-    void startLive(const QString& op, int size, const QString& text);
+    /// Starts a live lesson: the engine prepares lab `lab` with its parameters size and message (`text`), its
+    /// texts rendered in `language`; nothing touches the device until step().
+    void startLive(const QString& lab, int size, const QString& text, const QString& language = "en");
     /// Loads a recording for replay.
     void startReplay(std::vector<TraceEvent> events, const QString& source);
     void step();
     void play();
     void pause();
-    /// Live: releases the engine's objects and plans the same lesson again. Replay: back to the start.
+    /// Live: releases the engine's objects and prepares the same lesson again. Replay: back to the start.
     void reset();
     /// The views finished animating what arrived.
     void animationsIdle();
@@ -79,9 +80,10 @@ class LessonController : public QObject {
     std::vector<TraceEvent> session_;
     std::vector<TraceEvent> replay_;
     std::size_t replayCursor_ = 0;
-    QString op_;
+    QString lab_;
     int size_ = 64;
     QString message_;
+    QString language_;
     bool playing_ = false;
     bool finished_ = false;
     bool awaitingStep_ = false;

@@ -35,7 +35,7 @@ std::optional<FieldError> checkEventFields(const TraceEvent& event) {
         LabState().apply(event);
         BenchSession::checkFields(event);
         if (event.kind == EventKind::Result) {
-            (void)readOpReply(event);
+            (void)readLessonReply(event);
             if (event.name == protocol::kDevices) (void)readDevicesResult(event.data);
         }
         (void)describe(event);

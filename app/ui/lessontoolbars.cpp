@@ -19,8 +19,8 @@
 
 namespace rdmalab::app {
 
-LessonToolBars::LessonToolBars(QMainWindow* window, const std::vector<labs::LoopbackLesson>& lessons,
-                               const QString& lesson, const QString& language)
+LessonToolBars::LessonToolBars(QMainWindow* window, const std::vector<Lesson>& lessons, const QString& lesson,
+                               const QString& language)
     : QObject(window), window_(window), lessons_(lessons) {
     buildLessonBar(lesson, language);
     buildPlayerBar(language);
@@ -31,8 +31,8 @@ LessonToolBars::LessonToolBars(QMainWindow* window, const std::vector<labs::Loop
     connect(measureButton_, &QPushButton::clicked, this, &LessonToolBars::measureClicked);
     connect(lessonCombo_, &QComboBox::currentIndexChanged, this, [this] {
         if (const auto* chosen = currentLesson()) {
-            sizeSpin_->setValue(static_cast<int>(chosen->size));
-            messageEdit_->setText(QString::fromStdString(chosen->message));
+            sizeSpin_->setValue(chosen->size);
+            messageEdit_->setText(chosen->message);
         }
         emit lessonChosen();
     });
@@ -69,8 +69,8 @@ void LessonToolBars::buildLessonBar(const QString& lesson, const QString& langua
     bar->addWidget(messageLabel_ = new QLabel);
     bar->addWidget(messageEdit_);
     if (const auto* chosen = currentLesson()) {
-        sizeSpin_->setValue(static_cast<int>(chosen->size));
-        messageEdit_->setText(QString::fromStdString(chosen->message));
+        sizeSpin_->setValue(chosen->size);
+        messageEdit_->setText(chosen->message);
     }
 }
 
@@ -103,7 +103,7 @@ void LessonToolBars::buildPlayerBar(const QString& language) {
     button(measureButton_, "measureButton");
 }
 
-const labs::LoopbackLesson* LessonToolBars::currentLesson() const {
+const Lesson* LessonToolBars::currentLesson() const {
     const QString id = lessonCombo_->currentData().toString();
     for (const auto& l : lessons_)
         if (QString::fromStdString(l.id()) == id) return &l;

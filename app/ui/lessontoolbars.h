@@ -2,7 +2,7 @@
 // pause, step, reset, the animation speed, the interface's language, the measurements).
 #pragma once
 
-#include "rdmalab/labs/lesson_view.hpp"
+#include "lessons.h"
 
 #include <QObject>
 
@@ -27,11 +27,11 @@ class LessonToolBars : public QObject {
   public:
     /// Adds both toolbars to `window`. `lessons` (kept alive by the window) are the choice, `lesson` the
     /// id chosen first, `language` the language of their titles.
-    LessonToolBars(QMainWindow* window, const std::vector<labs::LoopbackLesson>& lessons,
-                   const QString& lesson, const QString& language);
+    LessonToolBars(QMainWindow* window, const std::vector<Lesson>& lessons, const QString& lesson,
+                   const QString& language);
 
     /// The lesson chosen, or null when there is none.
-    const labs::LoopbackLesson* currentLesson() const;
+    const Lesson* currentLesson() const;
     bool hasLesson(const QString& id) const;
     /// Chooses lesson `id` without announcing it (a replay of a recording of it: nothing starts).
     void showLessonQuietly(const QString& id);
@@ -66,7 +66,7 @@ class LessonToolBars : public QObject {
     void buildPlayerBar(const QString& language);
 
     QMainWindow* window_;
-    const std::vector<labs::LoopbackLesson>& lessons_;
+    const std::vector<Lesson>& lessons_;
     QToolBar *lessonBar_ = nullptr, *playerBar_ = nullptr;
     QComboBox *lessonCombo_ = nullptr, *languageCombo_ = nullptr;
     QSpinBox* sizeSpin_ = nullptr;

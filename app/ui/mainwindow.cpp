@@ -42,7 +42,7 @@ namespace rdmalab::app {
 
 namespace {
 
-/// Where the labs are: the app's lessons are the labs among them that script a LoopbackOperation.
+/// Where the labs are: the app's lessons are among them (lessons.h).
 QString lessonsDirectory() {
     QString env = qEnvironmentVariable("RDMALAB_LABS_DIR");
     if (!env.isEmpty()) return env;
@@ -175,7 +175,7 @@ MainWindow::~MainWindow() {
 
 void MainWindow::loadLessons() {
     std::vector<labs::LabError> errors;
-    lessons_ = labs::loopback_lessons(labs::load_labs(lessonsDirectory().toStdString(), errors));
+    lessons_ = lessonsAmong(labs::load_labs(lessonsDirectory().toStdString(), errors));
     QStringList lines;
     for (const auto& e : errors) {
         lines << QString::fromStdString(e.to_string());
@@ -353,7 +353,8 @@ void MainWindow::startSelectedLesson() {
     autosave_.restart(); // a new session, a new file
     autosaveWarning_->hide();
     recoveredReplay_ = false;
-    controller_->startLive(QString::fromStdString(lesson->op), toolBars_->size(), toolBars_->message());
+    controller_->startLive(QString::fromStdString(lesson->id()), toolBars_->size(), toolBars_->message(),
+                           language_);
     if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
 }
 
@@ -495,11 +496,8 @@ void MainWindow::showReplay(std::vector<TraceEvent>&& events, const QString& tit
     recoveredReplay_ = recovered;
     // The recording's own lesson explains it ("op read" → the Read lesson), whatever was selected before;
     // selecting it here starts nothing.
-    const QString mode = recordedMode(events);
-    const auto lesson = std::find_if(lessons_.begin(), lessons_.end(), [&](const labs::LoopbackLesson& l) {
-        return mode == QStringLiteral("op ") + QString::fromStdString(l.op);
-    });
-    if (lesson != lessons_.end()) toolBars_->showLessonQuietly(QString::fromStdString(lesson->id()));
+    if (const QString lesson = lessonOfMode(recordedMode(events)); toolBars_->hasLesson(lesson))
+        toolBars_->showLessonQuietly(lesson);
     controller_->startReplay(std::move(events), title);
     refreshEngineHost();
     if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
@@ -571,7 +569,8 @@ void MainWindow::refreshInspector() {
     }
     if (!shown) shown = inspectedEvent(timeline_->events());
 
-    const InspectedLesson lesson{toolBars_->currentLesson(), toolBars_->size(), toolBars_->message()};
+    const InspectedLesson lesson{toolBars_->currentLesson(), toolBars_->size(), toolBars_->message(),
+                                 &controller_->sessionEvents()};
     timelinePanel_->inspector()->setHtml(inspectorHtml(
         controller_->state(), lesson, shown, controller_->mode() == LessonController::Mode::Live,
         controller_->mode() == LessonController::Mode::Replay, language_.toStdString()));

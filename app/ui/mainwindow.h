@@ -5,11 +5,10 @@
 #include "engineclient.h"
 #include "headlessrun.h"
 #include "lessoncontroller.h"
+#include "lessons.h"
 #include "softroceoffer.h"
 #include "timelinemodel.h"
 #include "tracefile.h"
-
-#include "rdmalab/labs/lesson_view.hpp"
 
 #include <QMainWindow>
 
@@ -128,7 +127,7 @@ class MainWindow : public QMainWindow {
     TimelineFilter* filter_;
     HeadlessRun* headless_;             ///< how an --autoplay / --quit run ends (status 3 until it does)
     RecordingOpener* opener_ = nullptr; ///< opens recordings and reopens unfinished sessions
-    std::vector<labs::LoopbackLesson> lessons_; ///< the labs that are lessons (lesson_view.hpp)
+    std::vector<Lesson> lessons_;       ///< the labs that are lessons (lessons.h)
     QString lessonLoadErrors_;
     QString language_;
     PresentationLayout* presentation_ = nullptr; ///< full screen, no device panel, the picture larger

@@ -272,7 +272,8 @@ int cmd_op(const std::vector<std::string>& args) {
                              .address = cm.address,
                              .listening = mode == OpMode::Listen,
                              .pcapng = r.pcapng_path,
-                             .operation = fmt::format("{} {} B", to_string(options.op), options.size)},
+                             .operation = fmt::format("{} {} B", to_string(options.op), options.size),
+                             .window = std::nullopt},
             *tracer, mode == OpMode::Listen ? Endpoint::B : Endpoint::A);
     auto finish = [&](const nlohmann::json& result, const OperationOutcome& outcome) {
         if (wire_session && !wire_session->finish()) success = false;
@@ -324,6 +325,10 @@ struct BenchRequest {
     BenchMode mode = BenchMode::Loopback;
     RemoteBenchOptions remote;
     std::vector<std::string> measuring; ///< options only the measuring side takes
+    bool wire = false;                  ///< --wire: capture a window of the measurement's packets
+    bool wire_bounds = false;           ///< --wire-packets, --wire-ms or --pcapng was given
+    wire::CaptureWindow wire_window;
+    std::string pcapng_path;
 };
 
 /// Reads `bench`'s arguments into `r`: 0, or the status of the usage error it has reported.
@@ -391,6 +396,22 @@ int parse_bench_args(const std::vector<std::string>& args, BenchRequest& r) {
             if (!n || *n == 0 || *n > 65535)
                 return usage_error("bench: --cm-port needs a port number 1..65535");
             r.remote.port = static_cast<std::uint16_t>(*n);
+        } else if (a == "--wire") {
+            r.wire = true;
+        } else if (a == "--wire-packets") {
+            auto n = number("--wire-packets");
+            if (!n || *n == 0 || *n > 300000) return usage_error("bench: --wire-packets needs 1 .. 300000");
+            r.wire_window.packets = static_cast<std::size_t>(*n);
+            r.wire_bounds = true;
+        } else if (a == "--wire-ms") {
+            auto n = number("--wire-ms");
+            if (!n || *n == 0 || *n > 60000) return usage_error("bench: --wire-ms needs 1 .. 60000");
+            r.wire_window.span_ms = *n;
+            r.wire_bounds = true;
+        } else if (a == "--pcapng") {
+            if (i + 1 >= args.size()) return usage_error("bench: --pcapng needs a file name");
+            r.pcapng_path = args[++i];
+            r.wire_bounds = true;
         } else {
             return usage_error(fmt::format("bench: unknown argument '{}'", a));
         }
@@ -435,8 +456,34 @@ int cmd_bench(const std::vector<std::string>& args) {
     if (mode == BenchMode::Connect && !options.device.empty())
         return usage_error("bench --connect: --device does not apply; rdma_cm uses the device of the "
                            "interface that routes to HOST");
+    if (r.wire_bounds && !r.wire)
+        return usage_error(
+            "bench: --wire-packets, --wire-ms and --pcapng bound and save the capture of --wire: "
+            "add --wire");
+    if (r.wire && sweep)
+        return usage_error("bench: --wire captures one measurement: choose one --size, not --sweep");
     if (options.kind == BenchKind::AtomicLat) options.size = 8;
     options.keep_samples = samples;
+    // The window's capture: its start, end and counts are printed (or returned in the JSON), its packets
+    // only saved with --pcapng, so a 2000-packet window does not flood the result.
+    Tracer wire_tracer;
+    nlohmann::json wire_report = nlohmann::json::array();
+    wire_tracer.add_sink(std::make_shared<CallbackSink>([&](const TraceEvent& e) {
+        if (e.kind != EventKind::Packet || e.name == "packet") return;
+        if (json)
+            wire_report.push_back({{"event", e.name}, {"data", e.data}});
+        else
+            std::printf(" %s\n", describe(e).c_str());
+    }));
+    std::optional<cli::WireSession> wire_session;
+    if (r.wire)
+        wire_session.emplace(
+            cli::WireRequest{.loopback = mode != BenchMode::Connect,
+                             .address = remote.address,
+                             .pcapng = r.pcapng_path,
+                             .operation = fmt::format("bench {} {} B", to_string(options.kind), options.size),
+                             .window = r.wire_window},
+            wire_tracer, Endpoint::A);
     const std::vector<std::size_t> sizes =
         sweep ? (options.kind == BenchKind::AtomicLat ? std::vector<std::size_t>{8} : sweep_sizes())
               : std::vector<std::size_t>{options.size};
@@ -464,11 +511,13 @@ int cmd_bench(const std::vector<std::string>& args) {
         std::fprintf(stderr, "rdmalab-cli bench: %s\n", e.what());
         return kExitFailure;
     }
+    const bool wire_saved = !wire_session || wire_session->finish();
     if (json) {
         nlohmann::json out = nlohmann::json::array();
         for (std::size_t k = 0; k < results.size(); ++k)
             out.push_back(mode == BenchMode::Connect ? to_json(remote_results[k], samples)
                                                      : to_json(results[k], samples));
+        if (r.wire) out[0]["wire"] = wire_report;
         std::printf("%s\n", (sweep ? out : out[0]).dump(2).c_str());
     } else {
         std::printf("%s", format_table(results).c_str());
@@ -478,7 +527,7 @@ int cmd_bench(const std::vector<std::string>& args) {
         for (const auto& note : results.front().notes)
             std::printf(" note: %s\n", note.c_str());
     }
-    return 0;
+    return wire_saved ? 0 : kExitFailure;
 }
 
 int cmd_serve(const std::vector<std::string>& args) {

@@ -133,7 +133,8 @@ CliSpec build() {
         "[--cpus A[,B]] [--events] [--json] [--samples]",
         "bench KIND --listen [ADDR] [--cm-port N] [--cpus B]",
         "bench KIND --connect HOST [--cm-port N] [--size N | --sweep] [--iters N | --seconds S] [--warmup N] "
-        "[--window N] [--cpus A] [--json] [--samples]",
+        "[--window N] [--cpus A] [--json] [--samples] [--wire [--wire-packets N] [--wire-ms MS] [--pcapng "
+        "FILE]]",
     };
     bench.description = {
         "`bench` measures on a loopback pair in one process; with --listen (B, serves one peer and exits) "
@@ -185,6 +186,22 @@ CliSpec build() {
         {.name = "--json",
          .help = "Print the result as JSON (bench-format.md); with --sweep an array, one result per size."},
         {.name = "--samples", .help = "With --json, include every latency sample (samples_us)."},
+        {.name = "--wire",
+         .help = "With --connect: capture a window of the measurement's RoCE v2 packets on the network "
+                 "interface towards the listener (libpcap; needs CAP_NET_RAW): from the connection's first "
+                 "data packet, at most --wire-packets packets for at most --wire-ms, then the capture closes "
+                 "and the rest of the run pays nothing for it. Says what it kept and what libpcap dropped."},
+        {.name = "--wire-packets",
+         .value = "N",
+         .help = "With --wire: the most packets the window keeps, 1 to 300000.",
+         .default_value = "2000"},
+        {.name = "--wire-ms",
+         .value = "MS",
+         .help = "With --wire: the window's length in milliseconds from the first data packet, 1 to 60000.",
+         .default_value = "200"},
+        {.name = "--pcapng",
+         .value = "FILE",
+         .help = "With --wire: save the window's packets as pcapng (Wireshark opens it as RoCE)."},
         {.name = "--listen",
          .value = "ADDR",
          .value_optional = true,

@@ -103,13 +103,15 @@ void Server::Impl::step_lab(const nlohmann::json& id, const CommandFields&) {
     const std::size_t index = lab_->next_step();
     lab_->run_next();
     const auto& outcome = lab_->outcome(index);
-    nlohmann::json data = {{"step_index", index},
-                           {"next_step", lab_->next_step()},
-                           {"done", lab_->done()},
-                           {"title", lab_->step_title(index)},
-                           {"text", lab_->step_text(index)},
-                           {"state", to_string(outcome.state)},
-                           {"outcome", lab_->outcome_json(index)}};
+    nlohmann::json data = {
+        {"step_index", index},
+        {"next_step", lab_->next_step()},
+        {"done", lab_->done()},
+        {"title", lab_->step_title(index)},
+        {"text", lab_->step_text(index)},
+        {"texts", {{"en", lab_->step_text(index, "en")}, {"zh", lab_->step_text(index, "zh")}}},
+        {"state", to_string(outcome.state)},
+        {"outcome", lab_->outcome_json(index)}};
     if (lab_->done())
         data["summary"] = lab_->summary_json();
     else

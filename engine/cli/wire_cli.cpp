@@ -38,11 +38,16 @@ WireSession::WireSession(const WireRequest& request, Tracer& tracer, Endpoint en
         tracer_.record(endpoint_, EventKind::Packet, "capture.failed", {}, data);
     };
     if (request.loopback) {
-        failed({},
-               "a loopback pair (A and B on one device) puts no packet on a wire: rxe loops the two QPs back "
-               "inside the driver (an RDMA NIC, inside itself)",
-               "run the operation between two hosts: `op OPCODE --listen ADDR --wire` on one, `op OPCODE "
-               "--connect HOST --wire` on the other (tests/softroce/wire-run.sh makes two SoftRoCE hosts)");
+        failed(
+            {},
+            "a loopback pair (A and B on one device) puts no packet on a wire: rxe loops the two QPs back "
+            "inside the driver (an RDMA NIC, inside itself)",
+            request.window
+                ? "measure between two hosts: `bench KIND --listen ADDR` on one, `bench KIND --connect HOST "
+                  "--wire` on the other (tests/softroce/wire-run.sh makes two SoftRoCE hosts)"
+                : "run the operation between two hosts: `op OPCODE --listen ADDR --wire` on one, `op OPCODE "
+                  "--connect HOST --wire` on the other (tests/softroce/wire-run.sh makes two SoftRoCE "
+                  "hosts)");
         return;
     }
     if (request.address.empty()) {
@@ -60,24 +65,35 @@ WireSession::WireSession(const WireRequest& request, Tracer& tracer, Endpoint en
         return;
     }
     std::string why, fix;
-    capture_ = wire::Capture::start(*netdev, kPacketLimit, why, fix);
+    capture_ = request.window ? wire::Capture::start(*netdev, *request.window, why, fix)
+                              : wire::Capture::start(*netdev, kPacketLimit, why, fix);
     if (!capture_) {
         failed(*netdev, why, fix);
         return;
     }
-    tracer_.record(endpoint_, EventKind::Packet, "capture.start", {},
-                   {{"netdev", *netdev}, {"filter", "udp port 4791"}, {"limit", kPacketLimit}});
+    tracer_.add_sink(ledger_);
+    nlohmann::json data = {{"netdev", *netdev},
+                           {"filter", "udp port 4791"},
+                           {"limit", request.window ? request.window->packets : kPacketLimit}};
+    if (request.window)
+        data["window"] = {{"packets", request.window->packets},
+                          {"ms", request.window->span_ms},
+                          {"from", "the connection's first data packet"}};
+    tracer_.record(endpoint_, EventKind::Packet, "capture.start", {}, data);
 }
 
 bool WireSession::finish() {
     if (!capture_) return true;
     const auto frames = capture_->stop();
-    wire::record_packets(tracer_, endpoint_, *capture_, frames);
+    const auto owners = wire::record_packets(tracer_, endpoint_, *capture_, frames, ledger_->matcher());
     if (request_.pcapng.empty()) return true;
+    // "WR 7 · ibv_post_send RDMA_WRITE 8192 B · packet 3 of 8", then where it sits in the capture; a packet
+    // tied to no request of this host (rdma_cm's MADs, the peer's requests) names the operation instead.
     std::vector<std::string> comments;
     for (std::size_t i = 0; i < frames.size(); ++i)
-        comments.push_back(fmt::format("rdmalab: op {} · packet {} of {} captured on {}", request_.operation,
-                                       i + 1, frames.size(), capture_->netdev()));
+        comments.push_back(fmt::format("rdmalab: {} · frame {} of {} on {}",
+                                       owners[i].empty() ? "op " + request_.operation : owners[i], i + 1,
+                                       frames.size(), capture_->netdev()));
     try {
         wire::write_pcapng(request_.pcapng, capture_->netdev(), frames, comments);
     } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 #include "rdmalab/engine/capture.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace rdmalab::cli {
@@ -15,6 +16,8 @@ struct WireRequest {
     bool listening = false; ///< --listen: `address` is this host's
     std::string pcapng;     ///< --pcapng FILE, or empty
     std::string operation;  ///< "write 8192 B", for the packets' comments
+    /// A measurement's bounded window (bench --wire); none for an operation, which keeps every packet.
+    std::optional<wire::CaptureWindow> window;
 };
 
 /// A capture started for one operation, or the reason there is none (recorded as `capture.failed`).
@@ -30,6 +33,8 @@ class WireSession {
     Tracer& tracer_;
     Endpoint endpoint_;
     std::unique_ptr<wire::Capture> capture_;
+    /// Sees the operation's QP transitions and posts, to tie each packet to its work request.
+    std::shared_ptr<wire::RequestLedger> ledger_ = std::make_shared<wire::RequestLedger>();
 };
 
 } // namespace rdmalab::cli

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs rdmalab's build, run and test dependencies from Debian 12 packages. Idempotent: installs only
 # what is missing, so a second run does nothing and needs no network.
+# --docs also installs what only the documentation's tools need (resources/scripts/wireshark-screenshot.sh:
+# Wireshark's window on a virtual X display); building, running and testing never need them.
 set -euo pipefail
 
 packages=(
@@ -31,6 +33,13 @@ packages=(
   # dropbear-bin, which brings no service (openssh-server would start an sshd on this machine)
   openssh-client dropbear-bin
 )
+
+if [ "${1:-}" = --docs ]; then
+  packages+=(wireshark-qt xvfb x11-utils xdotool imagemagick)
+elif [ $# -gt 0 ]; then
+  echo "usage: install-deps.sh [--docs]" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 // The app live on the real device through the engine process: whole lessons headless, step-by-step RDMA
 // Write, a killed engine, and an app killed mid-lesson whose session the next start recovers.
 #include "testutil.hpp"
+#include "windowdrivers.h"
 
 #include "benchwindow.h"
 #include "datapath/datapathview.h"
@@ -25,18 +26,115 @@
 
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <algorithm>
 #include <csignal>
+#include <map>
 
 using namespace rdmalab;
 using namespace rdmalab::app;
+using rdmalab::test::benchWindow;
+using rdmalab::test::labWindow;
+using rdmalab::test::mainWindow;
+using rdmalab::test::windowParts;
+using rdmalab::test::workbench;
+
+namespace {
+
+/// What the views consume of a lesson's recording, step by step: for each step id, in the order of its
+/// `step` events, one line per verb call, QP transition, posted work request, completion, memory
+/// observation and error, with the fields that are the same on every run. Left out as per-run values:
+/// times (t_ns, dur_ns), sequence numbers, addresses (args.addr, remote_addr, sg_list addresses), keys
+/// (lkey, rkey), object handles (pd, cq), system-call counts, and QP numbers (a peer's is written as the QP's
+/// name, A.qp or B.qp). Left out as not the same by design: the step titles and every result and check
+/// event (op.* and the operation's one `verified` check against lab.* and a lab's verdict per
+/// expectation), the ibv_query_qp a lab makes to check each QP state it expects (it changes nothing: the
+/// state is the transition's), and the order of open_device's port and GID queries and of the teardown's
+/// destroy calls (a lab destroys in reverse creation order, B before A): those two groups compare as sorted.
+std::vector<std::pair<std::string, std::vector<std::string>>>
+viewedSteps(const std::vector<TraceEvent>& events) {
+    std::map<std::uint64_t, std::string> qpNames;
+    for (const auto& e : events)
+        if (e.kind == EventKind::Verb && e.name == "ibv_create_qp" && e.ids.contains("qpn"))
+            qpNames[e.ids["qpn"].get<std::uint64_t>()] =
+                std::string(1, static_cast<char>(e.endpoint)) + ".qp";
+    auto qpName = [&](const nlohmann::json& qpn) {
+        return qpn.is_number_unsigned() && qpNames.count(qpn.get<std::uint64_t>())
+                   ? qpNames.at(qpn.get<std::uint64_t>())
+                   : std::string("?");
+    };
+    auto field = [](const nlohmann::json& data, const char* key) {
+        return data.contains(key) ? data[key].dump() : std::string("-");
+    };
+    std::vector<std::pair<std::string, std::vector<std::string>>> steps;
+    std::vector<std::string> teardown;
+    auto close = [&] {
+        if (steps.empty()) return;
+        auto& lines = steps.back().second;
+        if (steps.back().first == "open_device") std::sort(lines.begin(), lines.end());
+        std::sort(teardown.begin(), teardown.end());
+        lines.insert(lines.end(), teardown.begin(), teardown.end());
+        teardown.clear();
+    };
+    for (const auto& e : events) {
+        if (e.kind == EventKind::Step) {
+            close();
+            steps.push_back({e.name, {}});
+            continue;
+        }
+        if (steps.empty()) continue;
+        const auto& d = e.data;
+        const std::string who = std::string(1, static_cast<char>(e.endpoint)) + " " + e.name;
+        std::string line;
+        if (e.kind == EventKind::Verb && e.name != "ibv_query_qp") {
+            nlohmann::json args = d.value("args", nlohmann::json::object());
+            args.erase("addr");
+            line = "verb " + who + " ret=" + field(d, "ret") + " args=" + args.dump();
+            for (const char* key : {"state", "active_mtu", "link_layer", "gid", "type", "actual_cqe"})
+                if (d.contains(key)) line += std::string(" ") + key + "=" + d[key].dump();
+            const bool destroys = e.name.starts_with("ibv_destroy") || e.name.starts_with("ibv_dereg") ||
+                                  e.name.starts_with("ibv_dealloc") || e.name == "ibv_close_device";
+            if (destroys) {
+                teardown.push_back(line);
+                continue;
+            }
+        } else if (e.kind == EventKind::QpState) {
+            nlohmann::json attrs = d.value("attrs", nlohmann::json::object());
+            if (attrs.contains("dest_qp_num")) attrs["dest_qp_num"] = qpName(attrs["dest_qp_num"]);
+            line = "qp_state " + who + " ret=" + field(d, "ret") + " mask=" + field(d, "attr_mask") +
+                   " attrs=" + attrs.dump();
+        } else if (e.kind == EventKind::PostWr) {
+            std::string sges;
+            for (const auto& sge : d.value("sg_list", nlohmann::json::array()))
+                sges += field(sge, "length") + " ";
+            line = "post_wr " + who + " queue=" + field(d, "queue") + " length=" + field(d, "length") +
+                   " signaled=" + field(d, "signaled") + " inline=" + field(d, "inline") + " sges=" + sges +
+                   "wr_id=" + field(e.ids, "wr_id") + " ret=" + field(d, "ret");
+        } else if (e.kind == EventKind::Wc) {
+            line = "wc " + who + " opcode=" + field(d, "opcode") + " byte_len=" + field(d, "byte_len") +
+                   " wr_id=" + field(d, "wr_id") + " qp=" + qpName(d.value("qp_num", nlohmann::json()));
+        } else if (e.kind == EventKind::Data && e.name == "memory") {
+            line = "memory " + who + " length=" + field(d, "length") + " hex=" + field(d, "hex") +
+                   " changed=" + field(d, "changed");
+        } else if (e.kind == EventKind::Error) {
+            line = "error " + who + " code=" + field(d, "code");
+        }
+        if (!line.empty()) steps.back().second.push_back(line);
+    }
+    close();
+    return steps;
+}
+
+} // namespace
 
 class AppDeviceTest : public QObject {
     Q_OBJECT
@@ -83,7 +181,7 @@ class AppDeviceTest : public QObject {
         window.show();
         auto* session = window.session();
         QTRY_VERIFY_WITH_TIMEOUT(session->running(), 30000);
-        auto* chart = window.findChild<QChartView*>("timeSeriesChart");
+        auto* chart = benchWindow(window).timeSeriesChart();
         auto points = [&] {
             qsizetype n = 0;
             for (auto* s : chart->chart()->series())
@@ -99,7 +197,7 @@ class AppDeviceTest : public QObject {
         QVERIFY(run.finished);
         QCOMPARE(run.device, QString("rxe0"));
         QCOMPARE(qint64(run.samplesUs.size()), run.iters);
-        auto* device = window.findChild<QLabel*>("deviceLabel");
+        auto* device = benchWindow(window).deviceLabel();
         QVERIFY2(device->text().contains("rxe0") && device->text().contains("SoftRoCE"),
                  qPrintable(device->text()));
     }
@@ -129,7 +227,7 @@ class AppDeviceTest : public QObject {
         MainWindow window(options);
         window.show();
         auto* controller = window.controller();
-        auto* step = window.findChild<QPushButton*>("stepButton");
+        auto* step = mainWindow(window).stepButton();
         QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
         std::vector<QString> seen; // what each Step press produced, in order
         while (!controller->finished()) {
@@ -165,14 +263,65 @@ class AppDeviceTest : public QObject {
                 !state.memory[1].changed.empty());
     }
 
+    /// Issue 29: the main window's lessons run as labs (lab.start, lab.step). The Write lesson, stepped to
+    /// its end, records what the main window recorded when it ran the engine's loopback operation (op.start,
+    /// op.step): tests/data/lesson-write.jsonl, made by that operation with the same size and message. Step
+    /// for step, the same verb calls with the same arguments and results, the same QP transitions with the
+    /// same masks and attributes, the same work request and completion, and the same bytes in both buffers
+    /// after registration and after A's completion (viewedSteps says what is left out, and why).
+    void theWriteLessonRecordsWhatTheLoopbackOperationRecorded() {
+        StartOptions options;
+        options.lesson = "write";
+        MainWindow window(options);
+        window.findChild<QLineEdit*>("messageEdit")->setText("Hello, RDMA! "); // the recording's message
+        window.findChild<QSpinBox*>("sizeSpin")->setValue(64);
+        window.show();
+        auto* controller = window.controller();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
+        controller->setWaitForAnimations(false);
+        controller->setStepDelay(0);
+        controller->play();
+        QTRY_VERIFY_WITH_TIMEOUT(controller->finished(), 120000);
+        const auto& events = controller->sessionEvents();
+        QVERIFY(std::any_of(events.begin(), events.end(), [](const TraceEvent& e) {
+            return e.kind == EventKind::Result && e.name == "lab.step"; // run as a lab, not as op.*
+        }));
+        QVERIFY(std::none_of(events.begin(), events.end(), [](const TraceEvent& e) {
+            return e.kind == EventKind::Result && e.name.starts_with("op.");
+        }));
+        QCOMPARE(controller->state().verified, std::optional<bool>(true));
+        TraceFileError error;
+        const auto recorded = readTraceFile(RDMALAB_SOURCE_DIR + "/tests/data/lesson-write.jsonl", error);
+        QVERIFY2(recorded, qPrintable(error.toString()));
+        const auto before = viewedSteps(*recorded);
+        const auto now = viewedSteps(events);
+        QCOMPARE(now.size(), before.size());
+        for (std::size_t i = 0; i < before.size(); ++i) {
+            QCOMPARE(now[i].first, before[i].first);
+            const auto& was = before[i].second;
+            const auto& is = now[i].second;
+            for (std::size_t j = 0; j < std::max(was.size(), is.size()); ++j) {
+                const std::string where = before[i].first + " #" + std::to_string(j) +
+                                          ":\n  before: " + (j < was.size() ? was[j] : "(none)") +
+                                          "\n  now:    " + (j < is.size() ? is[j] : "(none)");
+                QVERIFY2(j < was.size() && j < is.size() && was[j] == is[j], where.c_str());
+            }
+        }
+        // The texts are the lab runner's: lab.step's answer carries each step's, in both languages.
+        const auto& step = controller->state().step;
+        QCOMPARE(step.id, QStringLiteral("verify"));
+        QVERIFY2(step.texts.count("en") && step.texts.count("zh") && !step.texts.at("en").contains('{'),
+                 qPrintable(step.texts.empty() ? QString() : step.texts.begin()->second));
+    }
+
     void aLabRunsStepByStepInTheLabWindow() {
         LabWindowOptions options;
         options.lab = QStringLiteral("write");
         LabWindow window(options);
         window.show();
-        auto* start = window.findChild<QPushButton*>("labStart");
-        auto* step = window.findChild<QPushButton*>("labStep");
-        auto* play = window.findChild<QPushButton*>("labPlay");
+        auto* start = labWindow(window).labStart();
+        auto* step = labWindow(window).labStep();
+        auto* play = labWindow(window).labPlay();
         QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 30000); // the engine process runs
         start->click();
         auto* session = window.session();
@@ -196,7 +345,7 @@ class AppDeviceTest : public QObject {
                 window.findChildren<QRadioButton*>(QRegularExpression(QStringLiteral("^labPredictChoice_")));
             QVERIFY(!choices.isEmpty());
             choices.constFirst()->click();
-            window.findChild<QPushButton*>("labLockIn")->click();
+            labWindow(window).labLockIn()->click();
             QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && !session->needsPrediction(), 30000);
             play->click();
         }
@@ -209,7 +358,7 @@ class AppDeviceTest : public QObject {
         QCOMPARE(session->brokenCount(), 0);
         QVERIFY(session->heldCount() >= session->rowCount());
         // The last step checks B's bytes; its verdicts are on screen.
-        auto* verdicts = window.findChild<QTreeWidget*>("labVerdicts");
+        auto* verdicts = labWindow(window).labVerdicts();
         QVERIFY(verdicts->topLevelItemCount() > 0);
         bool bytes = false;
         for (int i = 0; i < verdicts->topLevelItemCount(); ++i) {
@@ -217,7 +366,7 @@ class AppDeviceTest : public QObject {
             bytes = bytes || verdicts->topLevelItem(i)->text(1).startsWith("bytes:");
         }
         QVERIFY(bytes);
-        QVERIFY(window.findChild<QLabel*>("labStatus")->text().contains("every expectation held"));
+        QVERIFY(labWindow(window).labStatus()->text().contains("every expectation held"));
     }
 
     /// Issue 14, predict first on the device: rkey-fault-recovery asks which status the WRITE with a wrong
@@ -232,9 +381,9 @@ class AppDeviceTest : public QObject {
         window.catalog()->setProgressFile(dir.filePath("progress.ini"));
         window.resize(1280, 800);
         window.show();
-        auto* start = window.findChild<QPushButton*>("labStart");
-        auto* step = window.findChild<QPushButton*>("labStep");
-        auto* lockIn = window.findChild<QPushButton*>("labLockIn");
+        auto* start = labWindow(window).labStart();
+        auto* step = labWindow(window).labStep();
+        auto* lockIn = labWindow(window).labLockIn();
         QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 30000);
         start->click();
         auto* session = window.session();
@@ -249,7 +398,7 @@ class AppDeviceTest : public QObject {
         stepUntilAsked();
         QCOMPARE(session->row(session->nextStep()).id, QStringLiteral("poll_bad"));
         QVERIFY(!step->isEnabled());
-        window.findChild<QAbstractButton*>("labPredictChoice_rem_access_err")->click();
+        labWindow(window).labPredictChoice(QStringLiteral("rem_access_err"))->click();
         lockIn->click();
         QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && session->row(session->nextStep() - 1).id == "poll_bad",
                                  30000);
@@ -257,7 +406,7 @@ class AppDeviceTest : public QObject {
         QCOMPARE(bad.prediction.answer, QStringLiteral("rem_access_err"));
         QVERIFY(bad.prediction.right());
         QCOMPARE(bad.state, QStringLiteral("held"));
-        auto* result = window.findChild<QLabel*>("labPredictResult");
+        auto* result = labWindow(window).labPredictResult();
         QVERIFY2(result->isVisible() && result->text().contains("Right"), qPrintable(result->text()));
         if (const QByteArray shots = qgetenv("RDMALAB_SCREENSHOT_DIR"); !shots.isEmpty()) {
             // The picture animates each event in turn: it has caught up with the run when it is idle.
@@ -267,7 +416,7 @@ class AppDeviceTest : public QObject {
         }
         stepUntilAsked();
         QCOMPARE(session->row(session->nextStep()).id, QStringLiteral("poll_flushed"));
-        window.findChild<QAbstractButton*>("labPredictChoice_success")->click();
+        labWindow(window).labPredictChoice(QStringLiteral("success"))->click();
         lockIn->click();
         QTRY_VERIFY_WITH_TIMEOUT(
             !session->busy() && session->row(session->nextStep() - 1).id == "poll_flushed", 30000);
@@ -278,9 +427,9 @@ class AppDeviceTest : public QObject {
         QVERIFY(session->allHeld());
         QCOMPARE(session->predictionsMade(), 2);
         QCOMPARE(session->predictionsRight(), 1);
-        QVERIFY(window.findChild<QPushButton*>("labQuestion1Check")->isEnabled());
-        window.findChild<QAbstractButton*>("labQuestion1Choice3")->click();
-        window.findChild<QPushButton*>("labQuestion1Check")->click();
+        QVERIFY(labWindow(window).labQuestionCheck(1)->isEnabled());
+        labWindow(window).labQuestionChoice(1, 3)->click();
+        labWindow(window).labQuestionCheck(1)->click();
         QCOMPARE(session->questionsRight(), 1);
         // The report shows every verdict of the run on the device. (That a browser renders such a report is
         // tst_labbrowser's check, on the host: Chromium under the test bed's emulated CPU took most of this
@@ -307,24 +456,23 @@ class AppDeviceTest : public QObject {
         window.resize(1280, 720);
         window.show();
         auto* session = window.session();
-        auto* check = window.findChild<QPushButton*>("workbenchCheck");
-        auto* result = window.findChild<QLabel*>("workbenchCheckResult");
-        auto* move = window.findChild<QPushButton*>("moveQp");
-        auto* poll = window.findChild<QPushButton*>("pollCq");
-        auto* qpSide = window.findChild<QComboBox*>("qpSide");
-        auto* qpTarget = window.findChild<QComboBox*>("qpTarget");
+        auto* check = workbench(window).workbenchCheck();
+        auto* result = workbench(window).workbenchCheckResult();
+        auto* move = workbench(window).moveQp();
+        auto* poll = workbench(window).pollCq();
+        auto* qpSide = workbench(window).qpSide();
+        auto* qpTarget = workbench(window).qpTarget();
         QVERIFY(check && result && move && poll && qpSide && qpTarget);
-        auto* picture = window.findChild<DataPathView*>("dataPathView");
+        auto* picture = windowParts(window).dataPathView();
         picture->setAnimationSpeed(0); // the final picture at once
-        QVERIFY(window.findChild<QLabel*>("workbenchTaskText")->text().contains("Check my fix"));
+        QVERIFY(workbench(window).workbenchTaskText()->text().contains("Check my fix"));
         // The broken set-up: every step done, both QPs in RTS.
         const auto where = [&]() -> QString {
             QString out = QStringLiteral("%1 steps, busy %2; ").arg(session->size()).arg(session->busy());
             if (session->size() > 0)
                 out += session->row(session->size() - 1).id + " " + session->row(session->size() - 1).state +
                        " " + session->row(session->size() - 1).error;
-            return out + " | " + result->text() + " | " +
-                   window.findChild<QLabel*>("workbenchStatus")->text();
+            return out + " | " + result->text() + " | " + workbench(window).workbenchStatus()->text();
         };
         QTRY_VERIFY2_WITH_TIMEOUT(session->size() == 15 && !session->busy(), qPrintable(where()), 60000);
         for (int i = 0; i < session->size(); ++i)
@@ -362,8 +510,8 @@ class AppDeviceTest : public QObject {
                  session->regionBytes().value("B.buf").constData());
         // A teacher's demonstration: the broken set-up again, the lab's own fix applied (each step a real
         // call, its text rendered with the real QP number), and the checks hold a third time.
-        auto* setUpAgain = window.findChild<QPushButton*>("workbenchSetUpAgain");
-        auto* applyFix = window.findChild<QPushButton*>("workbenchApplySolution");
+        auto* setUpAgain = workbench(window).workbenchSetUpAgain();
+        auto* applyFix = workbench(window).workbenchApplySolution();
         QVERIFY(setUpAgain && applyFix);
         setUpAgain->click();
         QTRY_VERIFY2_WITH_TIMEOUT(session->size() == 15 && !session->busy() && applyFix->isEnabled(),
@@ -392,12 +540,12 @@ class AppDeviceTest : public QObject {
         window.resize(1280, 720);
         window.show();
         auto* session = window.session();
-        auto* check = window.findChild<QPushButton*>("workbenchCheck");
-        auto* result = window.findChild<QLabel*>("workbenchCheckResult");
-        auto* postRecv = window.findChild<QPushButton*>("postRecv");
-        auto* recvSide = window.findChild<QComboBox*>("recvSide");
+        auto* check = workbench(window).workbenchCheck();
+        auto* result = workbench(window).workbenchCheckResult();
+        auto* postRecv = workbench(window).postRecv();
+        auto* recvSide = workbench(window).recvSide();
         QVERIFY(check && result && postRecv && recvSide);
-        window.findChild<DataPathView*>("dataPathView")->setAnimationSpeed(0);
+        windowParts(window).dataPathView()->setAnimationSpeed(0);
         const auto where = [&]() -> QString {
             QString out = QStringLiteral("%1 steps; ").arg(session->size());
             if (session->size() > 0)
@@ -434,14 +582,14 @@ class AppDeviceTest : public QObject {
         window.resize(1280, 720);
         window.show();
         auto* session = window.session();
-        auto* build = window.findChild<QPushButton*>("buildPair");
-        auto* post = window.findChild<QPushButton*>("postSend");
-        auto* poll = window.findChild<QPushButton*>("pollCq");
-        auto* reset = window.findChild<QPushButton*>("resetAll");
-        auto* remoteWrite = window.findChild<QCheckBox*>("accessB_remote_write");
-        auto* opcode = window.findChild<QComboBox*>("opcode");
+        auto* build = workbench(window).buildPair();
+        auto* post = workbench(window).postSend();
+        auto* poll = workbench(window).pollCq();
+        auto* reset = workbench(window).resetAll();
+        auto* remoteWrite = workbench(window).access(QStringLiteral("B"), QStringLiteral("remote_write"));
+        auto* opcode = workbench(window).opcode();
         QVERIFY(build && post && poll && reset && remoteWrite && opcode);
-        auto* picture = window.findChild<DataPathView*>("dataPathView");
+        auto* picture = windowParts(window).dataPathView();
         picture->setAnimationSpeed(0); // the final picture at once: what it says is checked, not its timing
         QTRY_VERIFY_WITH_TIMEOUT(build->isEnabled(), 30000); // the engine runs and the session started
         const auto lastRow = [&] { return session->row(session->size() - 1); };
@@ -466,7 +614,7 @@ class AppDeviceTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(picture->isIdle(), 30000);
         QVERIFY2(picture->drawnTexts().join('\n').contains("REM_ACCESS_ERR"),
                  qPrintable(picture->drawnTexts().join('\n')));
-        QVERIFY(window.findChild<QLabel*>("workbenchSnapshot")->text().contains("A.qp ERR"));
+        QVERIFY(workbench(window).workbenchSnapshot()->text().contains("A.qp ERR"));
         if (const QByteArray dir = qgetenv("RDMALAB_SCREENSHOT_DIR"); !dir.isEmpty())
             window.grab().save(QString::fromLocal8Bit(dir) + "/workbench-rem-access-err.png");
 
@@ -484,8 +632,8 @@ class AppDeviceTest : public QObject {
         const QString path = dir.filePath("my-write.yaml");
         QSignalSpy saved(&window, &WorkbenchWindow::labSaved);
         window.saveAsLab(path);
-        QTRY_VERIFY2_WITH_TIMEOUT(saved.count() == 1,
-                                  qPrintable(window.findChild<QLabel*>("workbenchStatus")->text()), 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(saved.count() == 1, qPrintable(workbench(window).workbenchStatus()->text()),
+                                  30000);
         QProcess cli;
         cli.start(RDMALAB_CLI_PATH, {"lab", "run", path});
         QVERIFY(cli.waitForFinished(120000));
@@ -539,12 +687,12 @@ class AppDeviceTest : public QObject {
         const auto recorded = controller->sessionEvents().size();
         QVERIFY(window.engine()->processId() > 0);
         ::kill(static_cast<pid_t>(window.engine()->processId()), SIGKILL);
-        auto* banner = window.findChild<QWidget*>("engineBanner");
-        auto* message = window.findChild<QLabel*>("engineMessage");
+        auto* banner = windowParts(window).engineBanner();
+        auto* message = windowParts(window).engineMessage();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
         QVERIFY2(message->text().contains("crashed"), qPrintable(message->text()));
         QVERIFY(controller->sessionEvents().size() >= recorded); // nothing recorded is lost
-        window.findChild<QPushButton*>("restartEngineButton")->click();
+        windowParts(window).restartEngineButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(window.engine()->isRunning() && !banner->isVisible(), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty(), 30000);
     }

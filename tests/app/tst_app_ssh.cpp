@@ -7,6 +7,7 @@
 // stays, says what happened, keeps the recording), then reconnected to finish the lesson; and a login
 // with a key the server does not know, and a host without rdmalab-cli.
 #include "testutil.hpp"
+#include "windowdrivers.h"
 
 #include "datapathview.h"
 #include "engineclient.h"
@@ -36,6 +37,8 @@
 
 using namespace rdmalab;
 using namespace rdmalab::app;
+using rdmalab::test::mainWindow;
+using rdmalab::test::windowParts;
 
 namespace {
 
@@ -268,14 +271,14 @@ class AppSshTest : public QObject {
             ssh.ssh = fakeSsh(dir, c.says, c.exitCode);
             MainWindow window(sshOptions(ssh));
             window.show();
-            auto* message = window.findChild<QLabel*>("engineMessage");
-            QTRY_VERIFY(window.findChild<QWidget*>("engineBanner")->isVisible());
+            auto* message = windowParts(window).engineMessage();
+            QTRY_VERIFY(windowParts(window).engineBanner()->isVisible());
             for (const QString& part : c.expected)
                 QVERIFY2(message->text().contains(part), qPrintable(message->text()));
             if (!c.says.isEmpty()) QVERIFY2(message->text().contains(c.says), qPrintable(message->text()));
-            QCOMPARE(window.findChild<QLabel*>("engineHostLabel")->text(),
+            QCOMPARE(mainWindow(window).engineHostLabel()->text(),
                      QStringLiteral("engine stopped · lab-server over SSH"));
-            QVERIFY(window.findChild<QPushButton*>("restartEngineButton")->isVisible());
+            QVERIFY(windowParts(window).restartEngineButton()->isVisible());
         }
         qunsetenv("RDMALAB_FAKE_SSH_SAYS");
     }
@@ -324,15 +327,15 @@ class AppSshTest : public QObject {
             address->setText("127.0.0.1:1");
             dialog->accept();
         });
-        window.findChild<QAction*>("engineHostAction")->trigger();
+        mainWindow(window).engineHostAction()->trigger();
         QVERIFY(seen);
         QVERIFY2(refusal.contains("is not an SSH engine host"), qPrintable(refusal));
         QCOMPARE(window.engine()->host(), EngineHost::Ssh);
-        auto* message = window.findChild<QLabel*>("engineMessage");
-        QTRY_VERIFY_WITH_TIMEOUT(window.findChild<QWidget*>("engineBanner")->isVisible(), 30000);
+        auto* message = windowParts(window).engineMessage();
+        QTRY_VERIFY_WITH_TIMEOUT(windowParts(window).engineBanner()->isVisible(), 30000);
         QVERIFY2(message->text().contains("127.0.0.1:1 refused the SSH connection"),
                  qPrintable(message->text()));
-        QCOMPARE(window.findChild<QLabel*>("engineHostLabel")->text(),
+        QCOMPARE(mainWindow(window).engineHostLabel()->text(),
                  QStringLiteral("engine stopped · 127.0.0.1:1 over SSH"));
     }
 
@@ -349,10 +352,10 @@ class AppSshTest : public QObject {
         MainWindow& window = *owned;
         window.show();
         auto* controller = window.controller();
-        auto* step = window.findChild<QPushButton*>("stepButton");
-        auto* hostLabel = window.findChild<QLabel*>("engineHostLabel");
-        auto* banner = window.findChild<QWidget*>("engineBanner");
-        auto* message = window.findChild<QLabel*>("engineMessage");
+        auto* step = mainWindow(window).stepButton();
+        auto* hostLabel = mainWindow(window).engineHostLabel();
+        auto* banner = windowParts(window).engineBanner();
+        auto* message = windowParts(window).engineMessage();
         QTRY_VERIFY_WITH_TIMEOUT(!controller->state().plannedSteps.empty() || banner->isVisible(), 60000);
         QVERIFY2(!banner->isVisible(), qPrintable(message->text()));
         QCOMPARE(hostLabel->text(), QStringLiteral("rxe0 · root@127.0.0.1:2222 over SSH"));
@@ -397,7 +400,7 @@ class AppSshTest : public QObject {
         }
 
         // Reconnect: a new engine there, the lesson again from its start, to its end.
-        window.findChild<QPushButton*>("restartEngineButton")->click();
+        windowParts(window).restartEngineButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(window.engine()->isRunning() && !banner->isVisible(), 30000);
         // A new session: the lesson starts again (the killed one's events are in its autosave).
         QTRY_VERIFY_WITH_TIMEOUT(controller->sessionEvents().size() < recorded.size() &&

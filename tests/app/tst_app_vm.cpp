@@ -3,6 +3,7 @@
 // vm: it needs qemu and the kernel tests/softroce/prepare.sh caches, which the fixture vm_prepare makes); the
 // others check the failure paths without booting anything (label host).
 #include "testutil.hpp"
+#include "windowdrivers.h"
 
 #include "lessoncontroller.h"
 #include "mainwindow.h"
@@ -23,6 +24,8 @@
 
 using namespace rdmalab;
 using namespace rdmalab::app;
+using rdmalab::test::mainWindow;
+using rdmalab::test::windowParts;
 
 namespace {
 
@@ -61,10 +64,10 @@ class AppVmTest : public QObject {
             MainWindow& window = *owned;
             window.show();
             auto* controller = window.controller();
-            auto* step = window.findChild<QPushButton*>("stepButton");
-            auto* hostLabel = window.findChild<QLabel*>("engineHostLabel");
-            auto* banner = window.findChild<QWidget*>("engineBanner");
-            auto* message = window.findChild<QLabel*>("engineMessage");
+            auto* step = mainWindow(window).stepButton();
+            auto* hostLabel = mainWindow(window).engineHostLabel();
+            auto* banner = windowParts(window).engineBanner();
+            auto* message = windowParts(window).engineMessage();
             QVERIFY(step && hostLabel && banner && message);
             // Booting: the status line counts the seconds.
             QTRY_VERIFY_WITH_TIMEOUT(hostLabel->text().contains("SoftRoCE VM") || banner->isVisible(), 10000);
@@ -202,17 +205,17 @@ class AppVmTest : public QObject {
         options.vm.cacheDir = cache.path();
         MainWindow window(options);
         window.show();
-        auto* banner = window.findChild<QWidget*>("engineBanner");
-        auto* message = window.findChild<QLabel*>("engineMessage");
-        QTRY_VERIFY(banner->isVisible());
+        auto* banner = windowParts(window).engineBanner();
+        auto* message = windowParts(window).engineMessage();
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 30000); // 8-9 s on a loaded machine
         QVERIFY2(message->text().contains("kernel is not prepared") &&
                      message->text().contains(cache.path()) &&
                      message->text().contains("tests/softroce/prepare.sh"),
                  qPrintable(message->text()));
         QVERIFY(!window.engine()->isRunning());
-        QCOMPARE(window.findChild<QLabel*>("engineHostLabel")->text(),
+        QCOMPARE(mainWindow(window).engineHostLabel()->text(),
                  QStringLiteral("engine stopped · SoftRoCE VM (qemu, software CPU emulation)"));
-        QVERIFY(window.findChild<QPushButton*>("restartEngineButton")->isVisible());
+        QVERIFY(windowParts(window).restartEngineButton()->isVisible());
     }
 
     void aMissingQemuIsExplained() {
@@ -220,8 +223,8 @@ class AppVmTest : public QObject {
         options.vm.qemu = "/nonexistent/qemu-system-x86_64";
         MainWindow window(options);
         window.show();
-        auto* message = window.findChild<QLabel*>("engineMessage");
-        QTRY_VERIFY(window.findChild<QWidget*>("engineBanner")->isVisible());
+        auto* message = windowParts(window).engineMessage();
+        QTRY_VERIFY_WITH_TIMEOUT(windowParts(window).engineBanner()->isVisible(), 30000);
         QVERIFY2(message->text().contains("qemu-system-x86_64 is not installed") &&
                      message->text().contains("apt-get install qemu-system-x86"),
                  qPrintable(message->text()));
@@ -241,8 +244,8 @@ class AppVmTest : public QObject {
         options.vm.kernel = options.vm.initrd = junk.fileName();
         MainWindow window(options);
         window.show();
-        auto* message = window.findChild<QLabel*>("engineMessage");
-        QTRY_VERIFY_WITH_TIMEOUT(window.findChild<QWidget*>("engineBanner")->isVisible(), 30000);
+        auto* message = windowParts(window).engineMessage();
+        QTRY_VERIFY_WITH_TIMEOUT(windowParts(window).engineBanner()->isVisible(), 30000);
         const QString text = message->text();
         QVERIFY2(
             text.contains("The SoftRoCE VM stopped before its engine started (qemu exited with status 1)") &&

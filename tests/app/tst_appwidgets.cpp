@@ -8,6 +8,7 @@
 #include "panelcheck.h"
 #include "qpstateview.h"
 #include "testutil.hpp"
+#include "windowdrivers.h"
 #include "windowparts.h"
 #include "workbenchwindow.h"
 
@@ -35,6 +36,8 @@
 #include <algorithm>
 
 using namespace rdmalab::app;
+using rdmalab::test::mainWindow;
+using rdmalab::test::windowParts;
 
 namespace {
 const QString kData = (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/"));
@@ -48,10 +51,10 @@ class AppWidgetsTest : public QObject {
         options.replayFile = kData + "lesson-write.jsonl";
         MainWindow window(options);
         window.show();
-        auto* step = window.findChild<QPushButton*>("stepButton");
-        auto* timeline = window.findChild<QTableView*>("timelineView");
-        auto* inspector = window.findChild<QTextBrowser*>("inspector");
-        auto* session = window.findChild<QLabel*>("sessionLabel");
+        auto* step = mainWindow(window).stepButton();
+        auto* timeline = mainWindow(window).timelineView();
+        auto* inspector = mainWindow(window).inspector();
+        auto* session = mainWindow(window).sessionLabel();
         QVERIFY(step && timeline && inspector && session);
         QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
         QVERIFY2(session->text().contains("REPLAY"), qPrintable(session->text()));
@@ -92,9 +95,9 @@ class AppWidgetsTest : public QObject {
         options.replayFile = kData + "lesson-write-hardware-edited.jsonl";
         MainWindow window(options);
         window.show();
-        auto* session = window.findChild<QLabel*>("sessionLabel");
-        auto* inspector = window.findChild<QTextBrowser*>("inspector");
-        auto* picture = window.findChild<DataPathView*>("dataPathView");
+        auto* session = mainWindow(window).sessionLabel();
+        auto* inspector = mainWindow(window).inspector();
+        auto* picture = windowParts(window).dataPathView();
         QVERIFY(session && inspector && picture);
         QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
         const QString note =
@@ -133,9 +136,9 @@ class AppWidgetsTest : public QObject {
         options.replayFile = path;
         MainWindow window(options);
         window.show();
-        auto* step = window.findChild<QPushButton*>("stepButton");
-        auto* session = window.findChild<QLabel*>("sessionLabel");
-        auto* stepLabel = window.findChild<QLabel*>("stepLabel");
+        auto* step = mainWindow(window).stepButton();
+        auto* session = mainWindow(window).sessionLabel();
+        auto* stepLabel = mainWindow(window).stepLabel();
         QVERIFY(step && session && stepLabel);
         QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
         QVERIFY2(session->text().contains("<b style='font-size:1px'>rxe0</b>"), qPrintable(session->text()));
@@ -157,8 +160,8 @@ class AppWidgetsTest : public QObject {
             window.controller()->step();
             window.controller()->animationsIdle();
         }
-        auto* timeline = window.findChild<QTableView*>("timelineView");
-        auto* inspector = window.findChild<QTextBrowser*>("inspector");
+        auto* timeline = mainWindow(window).timelineView();
+        auto* inspector = mainWindow(window).inspector();
         for (int row = 0; row < timeline->model()->rowCount(); ++row) {
             if (timeline->model()->index(row, 3).data().toString().contains(
                     "completion IBV_WC_SUCCESS opcode=RECV")) {
@@ -175,9 +178,9 @@ class AppWidgetsTest : public QObject {
         options.engineProgram = "/bin/false"; // exits at once, like a crashed engine
         MainWindow window(options);
         window.show();
-        auto* banner = window.findChild<QWidget*>("engineBanner");
-        auto* message = window.findChild<QLabel*>("engineMessage");
-        auto* restart = window.findChild<QPushButton*>("restartEngineButton");
+        auto* banner = windowParts(window).engineBanner();
+        auto* message = windowParts(window).engineMessage();
+        auto* restart = windowParts(window).restartEngineButton();
         QVERIFY(banner && message && restart);
         QTRY_VERIFY(banner->isVisible());
         QVERIFY2(message->text().contains("exited with status 1"), qPrintable(message->text()));
@@ -191,7 +194,7 @@ class AppWidgetsTest : public QObject {
         options.engineProgram = "/nonexistent/rdmalab-cli";
         MainWindow window(options);
         window.show();
-        auto* message = window.findChild<QLabel*>("engineMessage");
+        auto* message = windowParts(window).engineMessage();
         QTRY_VERIFY(
             message->text().contains("Could not start the engine process '/nonexistent/rdmalab-cli'"));
     }
@@ -220,8 +223,8 @@ class AppWidgetsTest : public QObject {
         MainWindow window(options);
         window.show();
         window.controller()->setStepDelay(0);
-        auto* combo = window.findChild<QComboBox*>("lessonCombo");
-        auto* inspector = window.findChild<QTextBrowser*>("inspector");
+        auto* combo = mainWindow(window).lessonCombo();
+        auto* inspector = mainWindow(window).inspector();
         QVERIFY(combo && inspector);
         QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
         QCOMPARE(combo->currentData().toString(), QString("read"));
@@ -284,7 +287,7 @@ class AppWidgetsTest : public QObject {
         file.close();
         MainWindow window{StartOptions{}};
         window.show();
-        auto* open = window.findChild<QPushButton*>("openRecordingButton");
+        auto* open = mainWindow(window).openRecordingButton();
         QVERIFY(open && open->isEnabled());
         window.openRecording(file.fileName());
         // Not read yet: the call returned at once.
@@ -326,7 +329,7 @@ class AppWidgetsTest : public QObject {
         options.replayFile = kData + "lesson-write.jsonl";
         MainWindow window(options);
         window.show();
-        auto* view = window.findChild<QpStateView*>("qpStateView");
+        auto* view = windowParts(window).qpStateView();
         QVERIFY(view);
         QVERIFY(!view->grab().isNull());
         view->setPresentationMode(true);
@@ -381,20 +384,20 @@ class AppWidgetsTest : public QObject {
                          qPrintable(where + name));
             }
             // The picture scales to its room: the whole scene is in the view.
-            auto* view = window.findChild<DataPathView*>("dataPathView");
+            auto* view = windowParts(window).dataPathView();
             const QRectF shown = view->mapToScene(view->viewport()->rect()).boundingRect();
             QVERIFY2(shown.contains(view->sceneRect().adjusted(1, 1, -1, -1)), qPrintable(where));
         }
         // View ▸ Panels hides a panel; the data path takes the room.
-        auto* view = window.findChild<DataPathView*>("dataPathView");
+        auto* view = windowParts(window).dataPathView();
         const int before = view->width();
-        auto* devices = window.findChild<QAction*>("showDevicePanelAction");
+        auto* devices = mainWindow(window).showDevicePanelAction();
         QVERIFY(devices && devices->isChecked());
         devices->setChecked(false);
-        QTRY_VERIFY(!window.findChild<QWidget*>("devicePanel")->isVisible());
+        QTRY_VERIFY(!mainWindow(window).devicePanel()->isVisible());
         QTRY_VERIFY(view->width() > before);
         devices->setChecked(true);
-        QTRY_VERIFY(window.findChild<QWidget*>("devicePanel")->isVisible());
+        QTRY_VERIFY(mainWindow(window).devicePanel()->isVisible());
     }
 
     void presentationModeFillsAProjector() {
@@ -418,9 +421,9 @@ class AppWidgetsTest : public QObject {
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
         problems = rdmalab::test::panelsOffScreen(window, {"playButton", "stepButton", "resetButton"}, 16);
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
-        QVERIFY(!window.findChild<QWidget*>("devicePanel")->isVisible());
+        QVERIFY(!mainWindow(window).devicePanel()->isVisible());
         // The timeline's headers fit the large font: none is cut short.
-        auto* timeline = window.findChild<QTableView*>("timelineView");
+        auto* timeline = mainWindow(window).timelineView();
         QVERIFY(timeline);
         const QFontMetrics headerFont = timeline->horizontalHeader()->fontMetrics();
         for (int column = 0; column < 3; ++column) {
@@ -433,7 +436,7 @@ class AppWidgetsTest : public QObject {
         }
         window.setPresentationMode(false);
         QVERIFY(!window.isFullScreen());
-        QVERIFY(window.findChild<QWidget*>("devicePanel")->isVisible());
+        QVERIFY(mainWindow(window).devicePanel()->isVisible());
     }
     /// Issue 29: every window shows its run on one LabStage, which holds the picture, the QP state diagram
     /// and the memory view (a new view is added there, and every window has it). Each view is found by its
@@ -451,7 +454,7 @@ class AppWidgetsTest : public QObject {
         for (QWidget* window : std::initializer_list<QWidget*>{&main, &lab, &workbench}) {
             const QString name = window->objectName();
             QCOMPARE(window->findChildren<LabStage*>().size(), 1);
-            auto* stage = window->findChild<LabStage*>("labStage");
+            auto* stage = windowParts(*window).labStage();
             QVERIFY2(stage, qPrintable(name));
             auto* picture = stage->findChild<DataPathView*>("dataPathView");
             auto* qpStates = stage->findChild<QpStateView*>("qpStateView");
@@ -484,7 +487,7 @@ class AppWidgetsTest : public QObject {
         options.replayFile = kData + "lesson-write.jsonl";
         MainWindow window(options);
         window.show();
-        auto* action = window.findChild<QAction*>("vmConsoleAction");
+        auto* action = mainWindow(window).vmConsoleAction();
         QVERIFY(action);
         QString shown;
         QTimer::singleShot(0, &window, [&shown] {

@@ -9,6 +9,7 @@
 #include "mainwindow.h"
 #include "testutil.hpp"
 #include "tracefile.h"
+#include "windowdrivers.h"
 
 #include <QLabel>
 #include <QProcess>
@@ -27,7 +28,9 @@
 using namespace rdmalab;
 using namespace rdmalab::app;
 using rdmalab::test::deadProcessId;
+using rdmalab::test::mainWindow;
 using rdmalab::test::recordingLines;
+using rdmalab::test::windowParts;
 using rdmalab::test::writeUnfinishedSession;
 
 namespace {
@@ -132,7 +135,7 @@ class AutosaveTest : public QObject {
         window.show();
         QTRY_VERIFY_WITH_TIMEOUT(window.engine()->isRunning(), 20000);
         window.controller()->startLive("write", 64, "hello");
-        auto* warning = window.findChild<QLabel*>("autosaveWarning");
+        auto* warning = windowParts(window).autosaveWarning();
         QVERIFY(warning);
         QTRY_VERIFY_WITH_TIMEOUT(warning->isVisible(), 20000);
         QVERIFY2(warning->text().contains(sessions), qPrintable(warning->text()));
@@ -161,7 +164,7 @@ class AutosaveTest : public QObject {
         options.autoplay = true;
         BenchWindow window(options);
         window.show();
-        auto* warning = window.findChild<QLabel*>("autosaveWarning");
+        auto* warning = windowParts(window).autosaveWarning();
         QVERIFY(warning);
         QTRY_VERIFY_WITH_TIMEOUT(warning->isVisible(), 60000);
         QVERIFY2(warning->text().contains(sessions), qPrintable(warning->text()));
@@ -313,10 +316,10 @@ class AutosaveTest : public QObject {
         ScopedEnv env("RDMALAB_SESSIONS_DIR", dir.path().toUtf8());
         MainWindow window(StartOptions{});
         window.show();
-        auto* banner = window.findChild<QWidget*>("recoveryBanner");
-        auto* message = window.findChild<QLabel*>("recoveryMessage");
-        auto* reopen = window.findChild<QPushButton*>("reopenSessionButton");
-        QVERIFY(banner && message && reopen && window.findChild<QPushButton*>("dismissSessionButton"));
+        auto* banner = mainWindow(window).recoveryBanner();
+        auto* message = mainWindow(window).recoveryMessage();
+        auto* reopen = mainWindow(window).reopenSessionButton();
+        QVERIFY(banner && message && reopen && mainWindow(window).dismissSessionButton());
         QVERIFY(banner->isVisible());
         QVERIFY2(message->text().contains("The previous session (started ") &&
                      message->text().contains("20 events) ended without being closed") &&
@@ -332,14 +335,14 @@ class AutosaveTest : public QObject {
         QVERIFY(!banner->isVisible());
         QVERIFY(QFile::exists(path));            // the recording stays
         QVERIFY(!QFile::exists(path + ".open")); // and is not offered again
-        auto* label = window.findChild<QLabel*>("sessionLabel");
+        auto* label = mainWindow(window).sessionLabel();
         QVERIFY2(label->text().contains("REPLAY") && label->text().contains("live session that ended without "
                                                                             "being closed"),
                  qPrintable(label->text()));
         MainWindow again(StartOptions{});
         again.show();
         QVERIFY(again.unfinishedSessions().empty());
-        QVERIFY(!again.findChild<QWidget*>("recoveryBanner")->isVisible());
+        QVERIFY(!mainWindow(again).recoveryBanner()->isVisible());
     }
 
     void dismissKeepsTheFileAndOffersTheNext() {
@@ -353,9 +356,9 @@ class AutosaveTest : public QObject {
         ScopedEnv env("RDMALAB_SESSIONS_DIR", dir.path().toUtf8());
         MainWindow window(StartOptions{});
         window.show();
-        auto* banner = window.findChild<QWidget*>("recoveryBanner");
-        auto* message = window.findChild<QLabel*>("recoveryMessage");
-        auto* dismiss = window.findChild<QPushButton*>("dismissSessionButton");
+        auto* banner = mainWindow(window).recoveryBanner();
+        auto* message = mainWindow(window).recoveryMessage();
+        auto* dismiss = mainWindow(window).dismissSessionButton();
         QVERIFY(banner->isVisible());
         QVERIFY2(message->text().contains(newer) && message->text().contains("12 events") &&
                      message->text().contains("1 more"),
@@ -423,8 +426,8 @@ class AutosaveTest : public QObject {
             ScopedEnv env("RDMALAB_SESSIONS_DIR", dir.filePath("sessions").toUtf8());
             MainWindow window(StartOptions{});
             window.show();
-            QVERIFY(window.findChild<QWidget*>("recoveryBanner")->isVisible());
-            const QString message = window.findChild<QLabel*>("recoveryMessage")->text();
+            QVERIFY(mainWindow(window).recoveryBanner()->isVisible());
+            const QString message = mainWindow(window).recoveryMessage()->text();
             QVERIFY2(message.contains(file), qPrintable(message));
         }
     }
@@ -443,7 +446,7 @@ class AutosaveTest : public QObject {
         {
             MainWindow window(StartOptions{});
             window.show();
-            QVERIFY(!window.findChild<QWidget*>("recoveryBanner")->isVisible());
+            QVERIFY(!mainWindow(window).recoveryBanner()->isVisible());
         }
         other.kill();
         QVERIFY(other.waitForFinished());

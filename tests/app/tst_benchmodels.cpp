@@ -5,6 +5,7 @@
 #include "comparisonpage.h"
 #include "physicsfloor.h"
 #include "tracefile.h"
+#include "windowdrivers.h"
 
 #include <QBarSet>
 #include <QChart>
@@ -27,6 +28,7 @@
 #include <csignal>
 
 using namespace rdmalab::app;
+using rdmalab::test::benchWindow;
 
 namespace {
 
@@ -264,7 +266,7 @@ class BenchModelsTest : public QObject {
             // The comparison page says so instead of a figure.
             ComparisonPage page;
             page.setRuns({run});
-            const QString text = allText(page.findChild<QTableWidget*>("comparisonTable"));
+            const QString text = allText(benchWindow(page).comparisonTable());
             QVERIFY2(text.contains("no samples"), qPrintable(text));
             QVERIFY2(!text.contains("0.00"), qPrintable(text));
         }
@@ -365,9 +367,9 @@ class BenchModelsTest : public QObject {
         page.setRuns({latencyRun("tcp_lat", 2, kTcpDevice, false, 132.58),
                       latencyRun("write_lat", 2, "rxe0", true, 47.66)});
         page.show();
-        auto* table = page.findChild<QTableWidget*>("comparisonTable");
-        auto* software = page.findChild<QLabel*>("softwareDeviceLabel");
-        auto* literature = page.findChild<QTableWidget*>("literatureTable");
+        auto* table = benchWindow(page).comparisonTable();
+        auto* software = benchWindow(page).softwareDeviceLabel();
+        auto* literature = benchWindow(page).literatureTable();
         QVERIFY(table && software && literature);
         QCOMPARE(table->rowCount(), 4); // figures and data path for each run
         const QString text = allText(table);
@@ -383,7 +385,7 @@ class BenchModelsTest : public QObject {
         QVERIFY(software->text().contains("rxe0"));
         QVERIFY(software->text().contains("not those of an RDMA NIC"));
         QVERIFY(allText(literature).contains("not measured here"));
-        auto* literatureBox = page.findChild<QGroupBox*>("literatureBox");
+        auto* literatureBox = benchWindow(page).literatureBox();
         QVERIFY(literatureBox && literatureBox->title().contains("not measured here"));
         QVERIFY(allText(literature).contains("Potter")); // every figure names its source
 
@@ -404,7 +406,7 @@ class BenchModelsTest : public QObject {
         ComparisonPage page;
         page.resize(1280, 800);
         page.setRuns({latencyRun("write_lat", 2, "rxe0", true, 47.66)});
-        auto* table = page.findChild<QTableWidget*>("comparisonTable");
+        auto* table = benchWindow(page).comparisonTable();
         QVERIFY(table);
         // SoftRoCE: the send doorbell is a system call, the receive post and the poll are not, and the remote
         // side's work is done by the driver on a CPU.
@@ -428,7 +430,7 @@ class BenchModelsTest : public QObject {
         QVERIFY(!text.contains("rxe"));
 
         // The physics floor's note: nominal rates are data rates after 64b/66b; frame overhead is what costs.
-        auto* note = page.findChild<QLabel*>("physicsFloorNote");
+        auto* note = benchWindow(page).physicsFloorNote();
         QVERIFY(note);
         QVERIFY2(note->text().contains("already the data rate after line coding"), qPrintable(note->text()));
         QVERIFY(note->text().contains("QDR InfiniBand signals 40 Gb/s with 8b/10b and carries 32"));
@@ -436,7 +438,7 @@ class BenchModelsTest : public QObject {
         QVERIFY(!note->text().contains("also carries line coding"));
         // The rate list offers data rates only: FDR's 56 Gb/s is a signalling rate (P3); the tooltip says
         // what to type for InfiniBand.
-        auto* rate = page.findChild<QComboBox*>("physicsRate");
+        auto* rate = benchWindow(page).physicsRate();
         QVERIFY(rate);
         QStringList rates;
         for (int i = 0; i < rate->count(); ++i)
@@ -453,12 +455,12 @@ class BenchModelsTest : public QObject {
         ComparisonPage page;
         page.resize(1280, 800);
         page.show();
-        auto* rate = page.findChild<QComboBox*>("physicsRate");
-        auto* size = page.findChild<QDoubleSpinBox*>("physicsSize");
-        auto* unit = page.findChild<QComboBox*>("physicsSizeUnit");
-        auto* result = page.findChild<QLabel*>("physicsFloorResult");
-        auto* measured = page.findChild<QLabel*>("physicsMeasured");
-        auto* chartView = page.findChild<QChartView*>("physicsChart");
+        auto* rate = benchWindow(page).physicsRate();
+        auto* size = benchWindow(page).physicsSize();
+        auto* unit = benchWindow(page).physicsSizeUnit();
+        auto* result = benchWindow(page).physicsFloorResult();
+        auto* measured = benchWindow(page).physicsMeasured();
+        auto* chartView = benchWindow(page).physicsChart();
         QVERIFY(rate && size && unit && result && measured && chartView);
         // Defaults: 100 MB at 100 Gb/s.
         QVERIFY2(result->text().contains("8.000 ms"), qPrintable(result->text()));

@@ -3,6 +3,7 @@
 #include "benchwindow.h"
 #include "panelcheck.h"
 #include "testutil.hpp"
+#include "windowdrivers.h"
 #include "windowparts.h"
 
 #include <QAreaSeries>
@@ -26,6 +27,8 @@
 
 using namespace rdmalab;
 using namespace rdmalab::app;
+using rdmalab::test::benchWindow;
+using rdmalab::test::windowParts;
 
 namespace {
 const QString kData = (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/"));
@@ -61,20 +64,20 @@ class BenchWindowTest : public QObject {
         }
         QCOMPARE(session->device(), QString("rxe0"));
         QVERIFY(session->softwareDevice());
-        auto* device = window.findChild<QLabel*>("deviceLabel");
+        auto* device = benchWindow(window).deviceLabel();
         QVERIFY2(device->text().contains("REPLAY"), qPrintable(device->text()));
         QVERIFY(device->text().contains("rxe0"));
         QVERIFY(device->text().contains("SoftRoCE"));
-        auto* table = window.findChild<QTableWidget*>("runsTable");
+        auto* table = benchWindow(window).runsTable();
         QCOMPARE(table->rowCount(), 12);
         QCOMPARE(table->item(0, 0)->text(), QString("tcp_lat"));
         // Latency against size has one series per latency kind with a point per size.
-        auto* sizeLatency = window.findChild<QChartView*>("sizeLatencyChart");
+        auto* sizeLatency = benchWindow(window).sizeLatencyChart();
         QCOMPARE(sizeLatency->chart()->series().size(), 4);
         QCOMPARE(pointsOf(sizeLatency), qsizetype(8));
         // Selecting a run draws its samples.
         table->selectRow(2); // send_lat 2 B
-        auto* timeSeries = window.findChild<QChartView*>("timeSeriesChart");
+        auto* timeSeries = benchWindow(window).timeSeriesChart();
         QTRY_COMPARE(pointsOf(timeSeries), qsizetype(session->runs()[2].samplesUs.size()));
     }
 
@@ -91,7 +94,7 @@ class BenchWindowTest : public QObject {
         QElapsedTimer clock;
         clock.start();
         const int redrawsAtStart = window.redrawCount();
-        auto* timeSeries = window.findChild<QChartView*>("timeSeriesChart");
+        auto* timeSeries = benchWindow(window).timeSeriesChart();
         // Charts fill while the measurement is still running.
         QTRY_VERIFY_WITH_TIMEOUT(pointsOf(timeSeries) > 0 && session->running(), 20000);
         QTRY_VERIFY_WITH_TIMEOUT(!session->running(), 30000);
@@ -119,17 +122,17 @@ class BenchWindowTest : public QObject {
         auto* session = window.session();
         QTRY_VERIFY_WITH_TIMEOUT(!session->runs().empty() && !session->runs()[0].samplesUs.empty(), 20000);
         ::kill(static_cast<pid_t>(window.engine()->processId()), SIGKILL);
-        auto* banner = window.findChild<QLabel*>("engineMessage");
+        auto* banner = windowParts(window).engineMessage();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 10000);
         QVERIFY2(banner->text().contains("crashed"), qPrintable(banner->text()));
         QVERIFY(!session->running());
         QVERIFY(!session->runs()[0].samplesUs.empty()); // what arrived before the crash is kept
         QVERIFY(!session->events().empty());
-        auto* restart = window.findChild<QPushButton*>("restartEngineButton");
+        auto* restart = windowParts(window).restartEngineButton();
         QVERIFY(restart->isVisible());
         restart->click();
         QTRY_VERIFY_WITH_TIMEOUT(window.engine()->isRunning(), 20000);
-        QTRY_VERIFY(window.findChild<QPushButton*>("runButton")->isEnabled());
+        QTRY_VERIFY(benchWindow(window).runButton()->isEnabled());
     }
 
     void aRunStoppedBeforeItsFirstSampleSaysNoSamples() {
@@ -155,12 +158,12 @@ class BenchWindowTest : public QObject {
         auto* session = window.session();
         QTRY_VERIFY(session->isReplay() && !session->runs().empty() && session->runs()[0].finished);
         QVERIFY(session->runs()[0].noSamples);
-        auto* table = window.findChild<QTableWidget*>("runsTable");
+        auto* table = benchWindow(window).runsTable();
         QTRY_COMPARE(table->rowCount(), 1);
         QCOMPARE(table->item(0, 3)->text(), QString("no samples")); // p50
         QVERIFY(table->item(0, 8)->text().isEmpty());               // CPU per message
         table->selectRow(0);
-        auto* stats = window.findChild<QLabel*>("statsLabel");
+        auto* stats = benchWindow(window).statsLabel();
         QTRY_VERIFY2(stats->text().contains("no samples"), qPrintable(stats->text()));
         QVERIFY2(!stats->text().contains("0.0"), qPrintable(stats->text()));
     }
@@ -180,7 +183,7 @@ class BenchWindowTest : public QObject {
         options.replayFile = path;
         BenchWindow window(options);
         window.show();
-        auto* banner = window.findChild<QLabel*>("engineMessage");
+        auto* banner = windowParts(window).engineMessage();
         QTRY_VERIFY(banner->isVisible());
         QVERIFY2(banner->text().contains("line 3"), qPrintable(banner->text()));
         QVERIFY2(banner->text().contains("name"), qPrintable(banner->text()));
@@ -217,7 +220,7 @@ class BenchWindowTest : public QObject {
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QTRY_VERIFY(window.session()->isReplay() && !window.session()->runs().empty());
-        auto* tabs = window.findChild<QTabWidget*>("benchTabs");
+        auto* tabs = benchWindow(window).benchTabs();
         QVERIFY(tabs);
         const QStringList live{"timeSeriesChart", "histogramChart",   "cdfChart",
                                "bandwidthChart",  "sizeLatencyChart", "sizeBandwidthChart"};

@@ -14,6 +14,7 @@
 #include "testutil.hpp"
 #include "tracefile.h"
 #include "verbscode.h"
+#include "windowdrivers.h"
 
 #include "rdmalab/format/describe.hpp"
 
@@ -31,6 +32,8 @@
 
 using namespace rdmalab;
 using namespace rdmalab::app;
+using rdmalab::test::mainWindow;
+using rdmalab::test::windowParts;
 using json = nlohmann::json;
 
 namespace {
@@ -113,8 +116,8 @@ std::vector<json> replacementsFor(const json& original) {
 }
 
 QString engineScript(const QTemporaryDir& dir, const QStringList& replies) {
-    // A stand-in for `rdmalab-cli serve --stdio`: reads op.reset and op.start, answers with `replies`.
-    QString text = "#!/bin/sh\nread reset\nread start\n";
+    // A stand-in for `rdmalab-cli serve --stdio`: reads hello and lab.start, answers with `replies`.
+    QString text = "#!/bin/sh\nread hello\nread start\n";
     for (const auto& reply : replies)
         text += "printf '%s\\n' '" + reply + "'\n";
     text += "exec cat >/dev/null\n";
@@ -140,7 +143,7 @@ const char* const kSessionLine = "{\"v\":1,\"seq\":1,\"t_ns\":1,\"ep\":\"-\",\"k
                                  "\"name\":\"rdmalab\",\"ids\":{},\"data\":{\"device\":\"rxe0\","
                                  "\"device_info\":{\"name\":\"rxe0\",\"software\":true}}}";
 const char* const kStartLine = "{\"v\":1,\"seq\":2,\"t_ns\":2,\"ep\":\"-\",\"kind\":\"result\","
-                               "\"name\":\"op.start\",\"ids\":{\"id\":2},\"data\":{\"ok\":true,"
+                               "\"name\":\"lab.start\",\"ids\":{\"id\":1},\"data\":{\"ok\":true,"
                                "\"steps\":[{\"id\":\"open_device\",\"title\":\"Open the device\"}]}}";
 const char* const kWrongTypedLine = "{\"v\":1,\"seq\":3,\"t_ns\":3,\"ep\":\"-\",\"kind\":\"session\","
                                     "\"name\":\"rdmalab\",\"ids\":{},\"data\":{\"device\":\"rxe9\","
@@ -371,7 +374,7 @@ class HostileTracesTest : public QObject {
                   R"("data":{"device":"rxe9","device_info":{"name":"rxe9","software":"yes"}}})",
                   R"({"v":1,"seq":2,"t_ns":2,"ep":"-","kind":"session","name":"rdmalab","ids":{},)"
                   R"("data":{"device":"rxe0","device_info":{"name":"rxe0","software":true}}})",
-                  R"({"v":1,"seq":3,"t_ns":3,"ep":"-","kind":"result","name":"op.start","ids":{"id":2},)"
+                  R"({"v":1,"seq":3,"t_ns":3,"ep":"-","kind":"result","name":"lab.start","ids":{"id":1},)"
                   R"("data":{"ok":true,"steps":[{"id":"open_device","title":"Open the device"}]}})"});
         EngineClient engine;
         engine.setProgram(script);
@@ -601,8 +604,8 @@ class HostileTracesTest : public QObject {
         options.engineProgram = helloEngine(dir, helloLine(json(kProtocolVersion + 1)));
         MainWindow window(options);
         window.show();
-        auto* banner = window.findChild<QWidget*>("engineBanner");
-        auto* message = window.findChild<QLabel*>("engineMessage");
+        auto* banner = windowParts(window).engineBanner();
+        auto* message = windowParts(window).engineMessage();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 20000);
         QVERIFY2(message->text().contains(
                      QStringLiteral("speaks engine protocol %1, but the engine").arg(kProtocolVersion)) &&
@@ -611,7 +614,7 @@ class HostileTracesTest : public QObject {
                  qPrintable(message->text()));
         QVERIFY(window.isVisible()); // the app stays up
         QVERIFY(!window.engine()->isRunning());
-        QVERIFY(!window.findChild<QLabel*>("sessionLabel")->text().contains("ready"));
+        QVERIFY(!mainWindow(window).sessionLabel()->text().contains("ready"));
     }
 
     void theWindowShowsAGarbledEngineLikeADeadOneAndOffersARestart() {
@@ -623,9 +626,9 @@ class HostileTracesTest : public QObject {
         MainWindow window(options);
         window.show();
         QSignalSpy started(window.engine(), &EngineClient::started);
-        auto* banner = window.findChild<QWidget*>("engineBanner");
-        auto* message = window.findChild<QLabel*>("engineMessage");
-        auto* restart = window.findChild<QPushButton*>("restartEngineButton");
+        auto* banner = windowParts(window).engineBanner();
+        auto* message = windowParts(window).engineMessage();
+        auto* restart = windowParts(window).restartEngineButton();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 20000);
         QVERIFY2(message->text().contains("sent something that is not a trace event: output line 1: field "
                                           "'(line)': not valid JSON"),

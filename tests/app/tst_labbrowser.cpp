@@ -2,6 +2,7 @@
 // is listed with its file, line and reason, a duplicate id refused), checked with
 // QAbstractItemModelTester; the lab window's widgets found by object name.
 #include "testutil.hpp"
+#include "windowdrivers.h"
 
 #include "labcatalog.h"
 #include "labsession.h"
@@ -29,6 +30,8 @@
 #include <algorithm>
 
 using namespace rdmalab::app;
+using rdmalab::test::labWindow;
+using rdmalab::test::windowParts;
 
 namespace {
 
@@ -147,8 +150,8 @@ class LabBrowserTest : public QObject {
         LabWindow window(options);
         window.catalog()->setProgressFile(user.filePath("progress.ini"));
         window.show();
-        auto* start = window.findChild<QPushButton*>("labStart");
-        auto* status = window.findChild<QLabel*>("labStatus");
+        auto* start = labWindow(window).labStart();
+        auto* status = labWindow(window).labStatus();
         QVERIFY(start && status);
         QVERIFY(window.selectLab(QStringLiteral("predicting")));
         QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 10000); // notes need no device: it may run anywhere
@@ -179,10 +182,10 @@ class LabBrowserTest : public QObject {
         window.catalog()->setProgressFile(user.filePath("progress.ini"));
         window.show();
         QVERIFY(window.selectLab(QStringLiteral("predicting")));
-        auto* start = window.findChild<QPushButton*>("labStart");
-        auto* step = window.findChild<QPushButton*>("labStep");
-        auto* lockIn = window.findChild<QPushButton*>("labLockIn");
-        auto* predict = window.findChild<QWidget*>("labPredict");
+        auto* start = labWindow(window).labStart();
+        auto* step = labWindow(window).labStep();
+        auto* lockIn = labWindow(window).labLockIn();
+        auto* predict = labWindow(window).labPredict();
         QVERIFY(start && step && lockIn && predict);
         QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 10000);
         start->click();
@@ -199,21 +202,21 @@ class LabBrowserTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(predict->isVisible(), 10000);
         QVERIFY(!step->isEnabled());
         QVERIFY(!lockIn->isEnabled());
-        QVERIFY(window.findChild<QLabel*>("labPredictQuestion")->text().contains("Which errno"));
-        auto* wrong = window.findChild<QAbstractButton*>("labPredictChoice_EINVAL");
+        QVERIFY(labWindow(window).labPredictQuestion()->text().contains("Which errno"));
+        auto* wrong = labWindow(window).labPredictChoice(QStringLiteral("EINVAL"));
         QVERIFY(wrong);
         wrong->click();
         QVERIFY(lockIn->isEnabled());
         lockIn->click(); // locks in and runs the step
-        auto* result = window.findChild<QLabel*>("labPredictResult");
+        auto* result = labWindow(window).labPredictResult();
         QTRY_VERIFY_WITH_TIMEOUT(result->isVisible() && result->text().contains("Not what happened"), 10000);
         QVERIFY2(result->text().contains("none: a note calls nothing"), qPrintable(result->text()));
         QVERIFY2(result->text().contains("it has no errno (none)"),
                  qPrintable(result->text())); // why, rendered
         QCOMPARE(window.session()->row(1).prediction.answer, QStringLiteral("none"));
         // Step 3 asks next; this time the right answer.
-        QTRY_VERIFY(window.findChild<QAbstractButton*>("labPredictChoice_none"));
-        window.findChild<QAbstractButton*>("labPredictChoice_none")->click();
+        QTRY_VERIFY(labWindow(window).labPredictChoice(QStringLiteral("none")));
+        labWindow(window).labPredictChoice(QStringLiteral("none"))->click();
         lockIn->click();
         QTRY_VERIFY_WITH_TIMEOUT(window.session()->done(), 10000);
         QTRY_VERIFY(result->text().contains("Right"));
@@ -221,16 +224,16 @@ class LabBrowserTest : public QObject {
         QCOMPARE(window.session()->predictionsRight(), 1);
         QVERIFY(window.session()->allHeld()); // each answer was among the choices: the lab is consistent
         // The questions: their tab is shown at the end; answer one right and one wrong.
-        auto* questions = window.findChild<QScrollArea*>("labQuestions");
+        auto* questions = labWindow(window).labQuestions();
         QVERIFY(questions);
-        QCOMPARE(window.findChild<QTabWidget*>("labPictures")->currentWidget(), questions);
-        window.findChild<QAbstractButton*>("labQuestion1Choice2")->click();
-        window.findChild<QPushButton*>("labQuestion1Check")->click();
-        QVERIFY(window.findChild<QLabel*>("labQuestion1Result")->text().contains("Right"));
-        QVERIFY(window.findChild<QLabel*>("labQuestion1Result")->text().contains("A note only explains."));
-        window.findChild<QAbstractButton*>("labQuestion2Choice1")->click(); // errno but not dur_ns
-        window.findChild<QPushButton*>("labQuestion2Check")->click();
-        const QString second = window.findChild<QLabel*>("labQuestion2Result")->text();
+        QCOMPARE(windowParts(window).labPictures()->currentWidget(), questions);
+        labWindow(window).labQuestionChoice(1, 2)->click();
+        labWindow(window).labQuestionCheck(1)->click();
+        QVERIFY(labWindow(window).labQuestionResult(1)->text().contains("Right"));
+        QVERIFY(labWindow(window).labQuestionResult(1)->text().contains("A note only explains."));
+        labWindow(window).labQuestionChoice(2, 1)->click(); // errno but not dur_ns
+        labWindow(window).labQuestionCheck(2)->click();
+        const QString second = labWindow(window).labQuestionResult(2)->text();
         QVERIFY2(second.contains("Not quite") && second.contains("errno; dur_ns"), qPrintable(second));
         QCOMPARE(window.session()->questionsRight(), 1);
         const auto progress = window.catalog()->progress(QStringLiteral("predicting"));
@@ -347,11 +350,11 @@ class LabBrowserTest : public QObject {
         LabWindow window(options);
         window.resize(1280, 720);
         window.show();
-        auto* list = window.findChild<QListWidget*>("labErrorList");
+        auto* list = labWindow(window).labErrorList();
         QVERIFY(list && list->isVisible());
         QCOMPARE(list->count(), 501);
         QCOMPARE(list->item(500)->text(), QStringLiteral("… and 1503 more"));
-        QCOMPARE(window.findChild<QLabel*>("labErrors")->text(),
+        QCOMPARE(labWindow(window).labErrors()->text(),
                  QStringLiteral("These lab files did not load (2003):"));
         QVERIFY2(window.minimumSizeHint().height() <= 720,
                  qPrintable(QString::number(window.minimumSizeHint().height())));
@@ -367,11 +370,11 @@ class LabBrowserTest : public QObject {
         options.engineProgram = QStringLiteral("/nonexistent/rdmalab-cli"); // no engine needed to browse
         LabWindow window(options);
         window.show();
-        auto* tree = window.findChild<QTreeView*>("labTree");
+        auto* tree = labWindow(window).labTree();
         QVERIFY(tree);
         QCOMPARE(tree->model()->rowCount(), 28);
-        auto* errors = window.findChild<QLabel*>("labErrors");
-        auto* errorList = window.findChild<QListWidget*>("labErrorList");
+        auto* errors = labWindow(window).labErrors();
+        auto* errorList = labWindow(window).labErrorList();
         QVERIFY(errors && errors->isVisible() && errorList && errorList->isVisible());
         QCOMPARE(errors->text(), QStringLiteral("These lab files did not load (1):"));
         QCOMPARE(errorList->count(), 1);
@@ -379,15 +382,15 @@ class LabBrowserTest : public QObject {
             errorList->item(0)->text().startsWith(user.filePath("broken.yaml") + ":3:1: YAML syntax error"),
             qPrintable(errorList->item(0)->text()));
         QVERIFY(window.selectLab(QStringLiteral("write")));
-        QVERIFY(window.findChild<QLabel*>("labHeader")->text().contains("RDMA Write"));
-        auto* size = window.findChild<QLineEdit*>("labParameter_size");
+        QVERIFY(labWindow(window).labHeader()->text().contains("RDMA Write"));
+        auto* size = labWindow(window).labParameter(QStringLiteral("size"));
         QVERIFY(size);
         QCOMPARE(size->placeholderText(), QStringLiteral("64"));
         QVERIFY(!window.selectLab(QStringLiteral("no-such-lab")));
         // Without an engine process nothing can start, and the window says so instead of hanging.
-        QTRY_VERIFY(window.findChild<QLabel*>("labStatus")->text().contains("/nonexistent/rdmalab-cli") ||
-                    !window.findChild<QPushButton*>("labStart")->isEnabled());
-        QVERIFY(!window.findChild<QPushButton*>("labStep")->isEnabled());
+        QTRY_VERIFY(labWindow(window).labStatus()->text().contains("/nonexistent/rdmalab-cli") ||
+                    !labWindow(window).labStart()->isEnabled());
+        QVERIFY(!labWindow(window).labStep()->isEnabled());
     }
 };
 

@@ -4,6 +4,7 @@
 // modules, interfaces and pkexec are replaced by files of the test's (SoftRoceProbe): a fake pkexec records
 // what it was asked to run, so nothing here needs root or changes the machine.
 #include "testutil.hpp"
+#include "windowdrivers.h"
 
 #include "mainwindow.h"
 #include "softroceoffer.h"
@@ -19,6 +20,7 @@
 
 using namespace rdmalab;
 using namespace rdmalab::app;
+using rdmalab::test::mainWindow;
 
 namespace {
 
@@ -120,13 +122,13 @@ class SoftRoceOfferTest : public QObject {
         QFile::remove(dir_.filePath("pkexec.log"));
         const auto p = probe(0);
         auto window = openWindow(p);
-        auto* create = window->findChild<QPushButton*>("createSoftRoceButton");
+        auto* create = mainWindow(*window).createSoftRoceButton();
         QTRY_VERIFY_WITH_TIMEOUT(create->isVisible(), 30000);
         QCOMPARE(create->text(), QStringLiteral("Create rxe0 on eth0…"));
         const QString commandLine = p.pkexec + " /usr/sbin/rdma link add rxe0 type rxe netdev eth0";
 
         create->click();
-        auto* box = window->findChild<QMessageBox*>("softRoceConfirm");
+        auto* box = mainWindow(*window).softRoceConfirm();
         QVERIFY(box && box->isVisible());
         QVERIFY2(box->text().contains(commandLine.toHtmlEscaped()) && box->text().contains("pkexec asks"),
                  qPrintable(box->text()));
@@ -139,14 +141,14 @@ class SoftRoceOfferTest : public QObject {
         QVERIFY(!QFile::exists(dir_.filePath("pkexec.log")));
 
         create->click();
-        box = window->findChild<QMessageBox*>("softRoceConfirm");
+        box = mainWindow(*window).softRoceConfirm();
         QVERIFY(box);
         box->findChild<QAbstractButton*>("softRoceRun")->click();
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir_.filePath("pkexec.log")), 10000);
         QFile log(dir_.filePath("pkexec.log"));
         QVERIFY(log.open(QIODevice::ReadOnly));
         QCOMPARE(log.readAll(), QByteArray("/usr/sbin/rdma\nlink\nadd\nrxe0\ntype\nrxe\nnetdev\neth0\n"));
-        auto* result = window->findChild<QLabel*>("softRoceResult");
+        auto* result = mainWindow(*window).softRoceResult();
         QTRY_VERIFY_WITH_TIMEOUT(result->text().contains("still finds no ACTIVE port"), 30000);
         QVERIFY(result->isVisible());
         QVERIFY(create->isVisible() && create->isEnabled());
@@ -168,13 +170,11 @@ class SoftRoceOfferTest : public QObject {
     /// Opens the window with `probe`, agrees to the offer, and returns what the panel says once it ended.
     QString runTheOffer(const SoftRoceProbe& probe) {
         auto window = openWindow(probe);
-        auto* create = window->findChild<QPushButton*>("createSoftRoceButton");
+        auto* create = mainWindow(*window).createSoftRoceButton();
         if (!QTest::qWaitFor([&] { return create->isVisible(); }, 30000)) return "the offer was not shown";
         create->click();
-        window->findChild<QMessageBox*>("softRoceConfirm")
-            ->findChild<QAbstractButton*>("softRoceRun")
-            ->click();
-        auto* result = window->findChild<QLabel*>("softRoceResult");
+        mainWindow(*window).softRoceConfirm()->findChild<QAbstractButton*>("softRoceRun")->click();
+        auto* result = mainWindow(*window).softRoceResult();
         if (!QTest::qWaitFor([&] { return result->text().contains("status"); }, 10000))
             return "no outcome within 10 s: " + result->text();
         return result->text();

@@ -4,6 +4,7 @@
 #include "language.h"
 #include "mainwindow.h"
 #include "testutil.hpp"
+#include "windowdrivers.h"
 #include "workbenchwindow.h"
 
 #include <QAction>
@@ -28,6 +29,8 @@
 #include <algorithm>
 
 using namespace rdmalab::app;
+using rdmalab::test::mainWindow;
+using rdmalab::test::windowParts;
 
 namespace {
 
@@ -126,7 +129,7 @@ void chooseLanguage(QWidget* window, const char* action) {
 /// Switches `window` to Chinese and back through its View ▸ Language menu; each named widget must show
 /// Chinese, then its English text again.
 void checkSwitching(QWidget* window, const std::vector<const char*>& names) {
-    QVERIFY(window->findChild<QMenu*>("languageMenu"));
+    QVERIFY(windowParts(*window).languageMenu());
     std::vector<QString> english;
     for (const char* n : names) {
         english.push_back(textOf(window, n));
@@ -134,7 +137,7 @@ void checkSwitching(QWidget* window, const std::vector<const char*>& names) {
     }
     chooseLanguage(window, "languageChineseAction");
     QCOMPARE(Language::instance()->current(), QStringLiteral("zh"));
-    QVERIFY(window->findChild<QAction*>("languageChineseAction")->isChecked());
+    QVERIFY(windowParts(*window).languageChineseAction()->isChecked());
     for (const char* n : names)
         QVERIFY2(hasChinese(textOf(window, n)),
                  qPrintable(QStringLiteral("%1: %2").arg(n, textOf(window, n))));
@@ -275,7 +278,7 @@ class TranslationsTest : public QObject {
         MainWindow window(options);
         window.show();
         // Without an engine the session line settles on saying so (then it must follow the language).
-        QTRY_COMPARE(window.findChild<QLabel*>("sessionLabel")->text(),
+        QTRY_COMPARE(mainWindow(window).sessionLabel()->text(),
                      QStringLiteral("The engine process stopped."));
         checkSwitching(&window, {"fileMenu", "viewMenu", "languageMenu", "playButton", "measureButton",
                                  "timelineLabel", "sessionLabel"});

@@ -1,5 +1,5 @@
 // What the windows show, computed without widgets (app/model): the measurement window's histogram, CDF
-// and percentile marks from a real recording, the inspector's event and placeholders for real lessons,
+// and percentile marks from a real recording, the inspector's event and the lesson texts of real recordings,
 // the headless-run finish and the engine banner's text.
 #include "benchsession.h"
 #include "benchstats.h"
@@ -8,11 +8,13 @@
 #include "headlessrun.h"
 #include "inspector.h"
 #include "labstate.h"
+#include "lessons.h"
 #include "tracefile.h"
 
 #include "apptestutil.hpp"
 #include "rdmalab/format/fields.hpp"
-#include "rdmalab/labs/lesson_view.hpp"
+#include "rdmalab/labs/lab.hpp"
+#include "rdmalab/labs/recorded_values.hpp"
 #include <QImage>
 #include <QSignalSpy>
 
@@ -108,43 +110,59 @@ class WindowModelsTest : public QObject {
         QCOMPARE(inspectedSeq(fault, 47), std::uint64_t(47));
     }
 
-    void placeholdersCarryTheRemoteKeyWhenASendIsPosted() {
-        const auto write = load("lesson-write.jsonl");
-        const LabState posting = foldedUpTo(write, 40);
-        QCOMPARE(posting.step.id, QStringLiteral("post_send_A"));
-        const auto v = placeholderValues(posting, 64, "Hello, RDMA!");
-        QCOMPARE(v.at("device"), std::string("rxe0"));
-        QCOMPARE(v.at("size"), std::string("64"));
-        QCOMPARE(v.at("message"), std::string("Hello, RDMA!"));
-        QCOMPARE(v.at("endpoint"), std::string("A"));
-        // B's buffer: the address and rkey the RDMA WRITE carries, not A's own.
-        QCOMPARE(v.at("addr"), std::string("0x562ac2dd9000"));
-        QCOMPARE(v.at("rkey"), std::string("0x549")); // 1353
-        QCOMPARE(v.at("lkey"), std::string("0x45a")); // A's own, 1114
-        QCOMPARE(v.at("qpn"), std::string("19"));
-        QCOMPARE(v.at("peer_qpn"), std::string("20"));
-        QCOMPARE(v.at("mtu"), std::string("4096"));
-        QCOMPARE(v.at("gid"), std::string("::ffff:127.0.0.1"));
-        QCOMPARE(v.count("status"), std::size_t(0)); // nothing completed yet
+    void theLessonsAreTheirLabsAndARecordingNamesItsLesson() {
+        std::vector<labs::LabError> errors;
+        const auto lessons = lessonsAmong(labs::load_labs(RDMALAB_LABS_DIR.toStdString(), errors));
+        QCOMPARE(lessons.size(), kLessonLabs.size());
+        for (std::size_t i = 0; i < lessons.size(); ++i) {
+            QCOMPARE(std::string_view(lessons[i].id()), kLessonLabs[i]);
+            QCOMPARE(lessons[i].size, 64); // the labs' parameters, as the toolbar starts
+            QCOMPARE(lessons[i].message, QStringLiteral("Hello, RDMA!"));
+        }
+        QCOMPARE(lessonOfMode("serve lab write"), QStringLiteral("write")); // a lesson run as a lab
+        QCOMPARE(lessonOfMode("op read"), QStringLiteral("read"));          // rdmalab-cli op
+        QCOMPARE(lessonOfMode("serve op send"), QStringLiteral("send"));    // a lesson before it ran as a lab
+        QCOMPARE(lessonOfMode("serve lab rkey-fault-recovery"), QString()); // a lab, but no lesson
+        QCOMPARE(lessonOfMode("serve bench"), QString());
+        QVERIFY(recordsLoopbackOperation("op write") && !recordsLoopbackOperation("serve lab write"));
     }
 
-    void placeholdersOfTheTransitionsAndTheCompletion() {
+    void valuesOfARecordingOfTheLoopbackOperation() {
+        // A recording of `rdmalab-cli op` carries no lesson text: its replay renders the lab's texts with the
+        // values it states (labs::recorded_values).
         const auto write = load("lesson-write.jsonl");
-        const auto rtr = placeholderValues(foldedUpTo(write, 32), 64, {});
-        QCOMPARE(rtr.at("psn"), std::string("0x2000"));          // rq_psn 8192
-        QCOMPARE(rtr.at("addr"), std::string("0x562ac2dd7000")); // A's own buffer outside post_send
-        const auto regB = placeholderValues(foldedUpTo(write, 17), 64, {});
-        QCOMPARE(regB.at("endpoint"), std::string("B"));
-        QCOMPARE(regB.at("access"), std::string("LOCAL_WRITE|REMOTE_WRITE"));
-        QCOMPARE(regB.count("qpn"), std::size_t(0)); // no QP yet
-        const auto polled = placeholderValues(foldedUpTo(write, 43), 64, {});
-        QCOMPARE(polled.at("status"), std::string("IBV_WC_SUCCESS"));
-        QCOMPARE(polled.at("byte_len"), std::string("64"));
-        const auto opened = placeholderValues(foldedUpTo(write, 8), 64, {});
-        QCOMPARE(opened.count("endpoint"), std::size_t(0)); // open_device belongs to neither side
+        const labs::ParameterValues parameters = {{"size", "64"}, {"message", "Hello, RDMA!"}};
+        const auto posting = labs::recorded_values(upTo(write, 40), parameters);
+        QCOMPARE(posting.at("device.name"), std::string("rxe0"));
+        QCOMPARE(posting.at("size"), std::string("64"));
+        QCOMPARE(posting.at("message"), std::string("Hello, RDMA!"));
+        QCOMPARE(posting.at("B.buf.addr"), std::string("0x562ac2dd9000"));
+        QCOMPARE(posting.at("B.buf.rkey"), std::string("0x549")); // 1353
+        QCOMPARE(posting.at("A.buf.lkey"), std::string("0x45a")); // 1114
+        QCOMPARE(posting.at("A.buf.access"), std::string("LOCAL_WRITE"));
+        QCOMPARE(posting.at("A.qp.qpn"), std::string("19"));
+        QCOMPARE(posting.at("B.qp.qpn"), std::string("20"));
+        QCOMPARE(posting.at("A.qp.psn"), std::string("0x1000"));
+        QCOMPARE(posting.at("B.qp.psn"), std::string("0x2000"));
+        QCOMPARE(posting.at("device.mtu"), std::string("4096"));
+        QCOMPARE(posting.at("device.gid"), std::string("::ffff:127.0.0.1"));
+        QCOMPARE(posting.count("poll_cq_A.status"), std::size_t(0)); // nothing polled yet
+        // B's first send PSN is known at A's RTR (the PSN A expects), before B's RTS sets it.
+        const auto rtrA = labs::recorded_values(upTo(write, 32), parameters);
+        QCOMPARE(rtrA.at("B.qp.psn"), std::string("0x2000"));
+        QCOMPARE(labs::recorded_values(upTo(write, 17), parameters).at("B.buf.access"),
+                 std::string("LOCAL_WRITE|REMOTE_WRITE"));
+        QCOMPARE(labs::recorded_values(upTo(write, 17), parameters).count("A.qp.qpn"), std::size_t(0));
+        QCOMPARE(labs::recorded_values(upTo(write, 28), parameters).at("A.qp.access"),
+                 std::string("REMOTE_WRITE|REMOTE_READ|REMOTE_ATOMIC"));
+        const auto polled = labs::recorded_values(upTo(write, 43), parameters);
+        QCOMPARE(polled.at("poll_cq_A.status"), std::string("IBV_WC_SUCCESS"));
+        QCOMPARE(polled.at("poll_cq_A.byte_len"), std::string("64"));
+        // After the teardown nothing of A or B is left.
+        QCOMPARE(labs::recorded_values(write, parameters).count("A.buf.lkey"), std::size_t(0));
     }
 
-    void syscallsPlaceholderOfThePostAndPollSteps() {
+    void syscallsValueOfThePostAndPollSteps() {
         // The recordings predate the engine's system-call count: the count is added to a copy of the real
         // events. post_send_A of the SEND lesson: step (41), its posted SEND (42).
         auto send = load("lesson-send.jsonl");
@@ -152,25 +170,31 @@ class WindowModelsTest : public QObject {
         QCOMPARE(send[41].name, std::string("SEND"));
         QCOMPARE(send[43].name, std::string("ibv_poll_cq"));
         QCOMPARE(send[48].name, std::string("ibv_poll_cq"));
+        auto syscalls = [&](std::uint64_t last, std::string_view language = "en") {
+            const auto v = labs::recorded_values(upTo(send, last), {}, language);
+            const auto it = std::find_if(
+                v.begin(), v.end(), [](const auto& entry) { return entry.first.ends_with(".syscalls"); });
+            return it == v.end() ? std::string("(none)") : it->first + " = " + it->second;
+        };
         // Without either field, no placeholder stays raw: a neutral text, in the lesson's language.
-        QCOMPARE(placeholderValues(foldedUpTo(send, 42), 64, {}).at("syscalls"), std::string("not recorded"));
-        QCOMPARE(placeholderValues(foldedUpTo(send, 42), 64, {}, "zh").at("syscalls"), std::string("未记录"));
-        QCOMPARE(placeholderValues(foldedUpTo(send, 40), 64, {}).at("syscalls"), std::string("not recorded"));
+        QCOMPARE(syscalls(42), std::string("post_send_A.syscalls = not recorded"));
+        QCOMPARE(syscalls(42, "zh"), std::string("post_send_A.syscalls = 未记录"));
+        QCOMPARE(syscalls(40), std::string("post_recv_B.syscalls = not recorded"));
         // Steps that make no such call have no value.
-        QCOMPARE(placeholderValues(foldedUpTo(send, 38), 64, {}).count("syscalls"), std::size_t(0));
+        QCOMPARE(syscalls(38), std::string("(none)"));
 
         send[41].data["syscalls"] = 1;                                        // ibv_post_send
         send[43].data["syscalls_why"] = "perf_event_open: Permission denied"; // A's ibv_poll_cq
         send[48].data["syscalls"] = 0;                                        // B's ibv_poll_cq
-        QCOMPARE(placeholderValues(foldedUpTo(send, 42), 64, {}).at("syscalls"), std::string("1"));
-        QCOMPARE(placeholderValues(foldedUpTo(send, 44), 64, {}).at("syscalls"),
-                 std::string("not counted: perf_event_open: Permission denied"));
-        QCOMPARE(placeholderValues(foldedUpTo(send, 44), 64, {}, "zh").at("syscalls"),
-                 std::string("未计数：perf_event_open: Permission denied"));
-        QCOMPARE(placeholderValues(foldedUpTo(send, 49), 64, {}).at("syscalls"), std::string("0"));
+        QCOMPARE(syscalls(42), std::string("post_send_A.syscalls = 1"));
+        QCOMPARE(syscalls(44),
+                 std::string("poll_cq_A.syscalls = not counted: perf_event_open: Permission denied"));
+        QCOMPARE(syscalls(44, "zh"),
+                 std::string("poll_cq_A.syscalls = 未计数：perf_event_open: Permission denied"));
+        QCOMPARE(syscalls(49), std::string("poll_cq_B.syscalls = 0"));
         // A new step forgets the last step's count until its own call reports one.
-        QCOMPARE(placeholderValues(foldedUpTo(send, 48), 64, {}).at("syscalls"), std::string("not recorded"));
-        QCOMPARE(placeholderValues(foldedUpTo(send, 43), 64, {}).at("syscalls"), std::string("not recorded"));
+        QCOMPARE(syscalls(48), std::string("poll_cq_B.syscalls = not recorded"));
+        QCOMPARE(syscalls(43), std::string("poll_cq_A.syscalls = not recorded"));
 
         // A count of the wrong type is refused with the field's name, as every field the fold reads.
         send[41].data["syscalls"] = "one";
@@ -187,49 +211,73 @@ class WindowModelsTest : public QObject {
         labs::LabError error;
         const auto lab = labs::load_lab(RDMALAB_LABS_DIR.toStdString() + "/09-send-recv/send.yaml", error);
         QVERIFY2(lab, error.to_string().c_str());
-        const auto lesson = labs::as_loopback_lesson(*lab);
-        QVERIFY(lesson);
-        const labs::Step* post = lesson->step("post_send_A");
+        const labs::Step* post = lab->step("post_send_A");
         QVERIFY(post && post->text.varies());
+        auto textAt = [&](const std::vector<TraceEvent>& events, std::uint64_t last,
+                          std::string_view language) {
+            return lessonStepText(*post, foldedUpTo(events, last), upTo(events, last), 64, "Hello, RDMA!",
+                                  language);
+        };
 
         auto send = load("lesson-send.jsonl"); // recorded on rxe0: device_info.software is true
         send[41].data["syscalls"] = 1;
         const LabState soft = foldedUpTo(send, 42);
         QCOMPARE(deviceClassOf(soft), labs::DeviceClass::software);
-        const std::string softText = lessonText(post->text, soft, 64, "Hello, RDMA!", "en");
-        QCOMPARE(softText, labs::render(post->text.software.en, placeholderValues(soft, 64, "Hello, RDMA!")));
+        const labs::ParameterValues parameters = {{"size", "64"}, {"message", "Hello, RDMA!"}};
+        const std::string softText = textAt(send, 42, "en");
+        QCOMPARE(softText,
+                 labs::render(post->text.software.en, labs::recorded_values(upTo(send, 42), parameters)));
         QVERIFY2(softText.find(": 1.") != std::string::npos || softText.find(" 1 ") != std::string::npos,
                  softText.c_str());
         QVERIFY2(softText.find('{') == std::string::npos, softText.c_str()); // every placeholder filled
-        const std::string softZh = lessonText(post->text, soft, 64, "Hello, RDMA!", "zh");
+        const std::string softZh = textAt(send, 42, "zh");
         QVERIFY2(softZh.find('{') == std::string::npos, softZh.c_str());
-        QCOMPARE(softZh, labs::render(post->text.software.zh, placeholderValues(soft, 64, {}, "zh")));
+        QCOMPARE(softZh, labs::render(post->text.software.zh,
+                                      labs::recorded_values(upTo(send, 42), parameters, "zh")));
 
         // The same session on a hardware NIC (a test-only copy of the session event): the hardware text.
         auto nic = send;
         nic[0].data["device_info"]["software"] = false;
         nic[0].data["device_info"]["driver"] = "mlx5";
-        const LabState hard = foldedUpTo(nic, 42);
-        QCOMPARE(deviceClassOf(hard), labs::DeviceClass::hardware);
-        const std::string hardText = lessonText(post->text, hard, 64, {}, "en");
-        QCOMPARE(hardText, labs::render(post->text.hardware.en, placeholderValues(hard, 64, {})));
+        QCOMPARE(deviceClassOf(foldedUpTo(nic, 42)), labs::DeviceClass::hardware);
+        const std::string hardText = textAt(nic, 42, "en");
+        QCOMPARE(hardText,
+                 labs::render(post->text.hardware.en, labs::recorded_values(upTo(nic, 42), parameters)));
         QVERIFY(hardText != softText);
         QVERIFY2(hardText.find('{') == std::string::npos, hardText.c_str());
 
         // A recording that does not say: the text written for any device, or both variants.
         auto old = send;
         old[0].data.erase("device_info");
-        const LabState unknown = foldedUpTo(old, 42);
-        QCOMPARE(deviceClassOf(unknown), labs::DeviceClass::unknown);
-        QCOMPARE(lessonText(post->text, unknown, 64, {}, "en"),
-                 labs::render(post->text.get(labs::DeviceClass::unknown, "en"),
-                              placeholderValues(unknown, 64, {})));
+        QCOMPARE(deviceClassOf(foldedUpTo(old, 42)), labs::DeviceClass::unknown);
+        QCOMPARE(textAt(old, 42, "en"), labs::render(post->text.get(labs::DeviceClass::unknown, "en"),
+                                                     labs::recorded_values(upTo(old, 42), parameters)));
 
         // The summary, before the first step, follows the device too.
         const LabState opened = foldedUpTo(send, 1);
         QVERIFY(opened.step.id.isEmpty());
-        QCOMPARE(lessonText(lesson->lab.summary, opened, 64, {}, "zh"),
-                 labs::render(lesson->lab.summary.software.zh, placeholderValues(opened, 64, {})));
+        QCOMPARE(lessonSummaryText(*lab, opened, 64, {}, "zh"), lab->summary.software.zh);
+
+        // A lesson run as a lab: the runner's text of the step that ran, carried by lab.step's answer, in
+        // the language asked for; none before it arrives.
+        LabState ran = foldedUpTo(send, 41); // at post_send_A, index 16
+        QCOMPARE(lessonStepText(*post, ran, upTo(send, 41), 64, {}, "en").empty(),
+                 false); // the op recording's
+        ran.mode = QStringLiteral("serve lab send");
+        QCOMPARE(lessonStepText(*post, ran, {}, 64, {}, "en"), std::string());
+        TraceEvent answer;
+        answer.kind = EventKind::Result;
+        answer.name = "lab.step";
+        answer.data = {{"ok", true},
+                       {"step_index", ran.step.index},
+                       {"texts", {{"en", "A posts the SEND."}, {"zh", "A 投递 SEND。"}}}};
+        QVERIFY(ran.apply(answer));
+        QCOMPARE(lessonStepText(*post, ran, {}, 64, {}, "zh"), std::string("A 投递 SEND。"));
+        QCOMPARE(lessonStepText(*post, ran, {}, 64, {}, "en"), std::string("A posts the SEND."));
+        answer.data["step_index"] = ran.step.index + 1; // another step's answer is not this step's text
+        LabState other = foldedUpTo(send, 41);
+        QVERIFY(!other.apply(answer));
+        QVERIFY(other.step.texts.empty());
     }
 
     void aFailedCompletionPutsANoteAboveTheLessonText() {

@@ -2,6 +2,7 @@
 // before anything touches a device, so a refused step (an object nobody made, a wrong flag) is seen here
 // with the field it names; the window's controls wait for a pair. QAbstractItemModelTester checks the model.
 #include "testutil.hpp"
+#include "windowdrivers.h"
 
 #include "workbenchsession.h"
 #include "workbenchwindow.h"
@@ -13,6 +14,7 @@
 #include <QtTest>
 
 using namespace rdmalab::app;
+using rdmalab::test::workbench;
 
 class WorkbenchTest : public QObject {
     Q_OBJECT
@@ -50,7 +52,7 @@ class WorkbenchTest : public QObject {
     void theWindowWaitsForAPairBeforeAnyRequest() {
         WorkbenchWindow window(WorkbenchWindowOptions{});
         window.show();
-        auto* build = window.findChild<QPushButton*>("buildPair");
+        auto* build = workbench(window).buildPair();
         QVERIFY(build);
         QTRY_VERIFY_WITH_TIMEOUT(build->isEnabled(), 30000);
         for (const char* name : {"postSend", "postRecv", "pollCq", "moveQp", "resetAll", "saveLab"}) {
@@ -58,9 +60,8 @@ class WorkbenchTest : public QObject {
             QVERIFY2(b, name);
             QVERIFY2(!b->isEnabled(), name);
         }
-        QCOMPARE(window.findChild<QLabel*>("workbenchSnapshot")->text(),
-                 QStringLiteral("Build the pair to start."));
-        QCOMPARE(window.findChild<QLabel*>("workbenchStatus")->text(),
+        QCOMPARE(workbench(window).workbenchSnapshot()->text(), QStringLiteral("Build the pair to start."));
+        QCOMPARE(workbench(window).workbenchStatus()->text(),
                  QStringLiteral("Workbench ready: build the pair."));
     }
 };

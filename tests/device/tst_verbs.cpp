@@ -1,5 +1,6 @@
 // The RAII verbs classes on the real device: objects, keys, QP transitions, queue types, event mode,
 // teardown.
+#include "devicepair.hpp"
 #include "testutil.hpp"
 
 #include "rdmalab/engine/device.hpp"
@@ -21,50 +22,15 @@ using namespace std::chrono_literals;
 
 namespace {
 
-/// Two endpoints on one device, with QPs of one type, connected by hand.
-struct Pair {
-    std::shared_ptr<Tracer> tracer = std::make_shared<Tracer>();
-    std::shared_ptr<MemorySink> sink = std::make_shared<MemorySink>();
-    std::shared_ptr<Context> context;
-    int gid_index = 0;
-    ibv_gid gid{};
-    ibv_mtu mtu = IBV_MTU_1024;
-    std::shared_ptr<ProtectionDomain> pd_a, pd_b;
-    std::shared_ptr<CompletionQueue> cq_a, cq_b;
-    std::shared_ptr<QueuePair> qp_a, qp_b;
+using test::DevicePair;
+using test::failure_of;
 
-    explicit Pair(ibv_qp_type type, std::shared_ptr<CompletionChannel> (*channel_for)(Pair&) = nullptr) {
-        tracer->add_sink(sink);
-        context = Context::open("", tracer);
-        gid_index = context->rocev2_gid_index(1);
-        gid = context->query_gid(1, gid_index);
-        mtu = context->query_port(1).active_mtu;
-        pd_a = ProtectionDomain::alloc(context, Endpoint::A);
-        pd_b = ProtectionDomain::alloc(context, Endpoint::B);
-        auto ch_b = channel_for ? channel_for(*this) : nullptr;
-        cq_a = CompletionQueue::create(context, Endpoint::A, 16);
-        cq_b = CompletionQueue::create(context, Endpoint::B, 16, ch_b);
-        qp_a = QueuePair::create(pd_a, cq_a, cq_a, type);
-        qp_b = QueuePair::create(pd_b, cq_b, cq_b, type);
-    }
-
-    PathInfo path_to(const QueuePair& peer, std::uint32_t psn) const {
-        PathInfo p;
-        p.remote_qpn = peer.qp_num();
-        p.remote_psn = psn;
-        p.remote_gid = gid;
-        p.sgid_index = gid_index;
-        p.path_mtu = mtu;
-        return p;
-    }
-
-    void connect() {
-        RtsParams rts;
-        rts.sq_psn = 100;
-        connect_pair(*qp_a, *qp_b, 1, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ, path_to(*qp_b, 0),
-                     rts);
-    }
-};
+/// The verbs tests start both send queues at PSN 100 and grant remote reads and writes.
+void connectAtPsn100(DevicePair& pair) {
+    RtsParams rts;
+    rts.sq_psn = 100;
+    pair.connect(rts, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+}
 
 } // namespace
 
@@ -107,18 +73,15 @@ class VerbsTest : public QObject {
     void remoteWriteWithoutLocalWriteIsRefused() {
         auto ctx = Context::open("", std::make_shared<Tracer>());
         auto pd = ProtectionDomain::alloc(ctx, Endpoint::A);
-        try {
-            MemoryRegion::allocate(pd, 4096, IBV_ACCESS_REMOTE_WRITE);
-            QFAIL("ibv_reg_mr accepted REMOTE_WRITE without LOCAL_WRITE");
-        } catch (const RdmaError& e) {
-            QCOMPARE(e.info().verb, std::string("ibv_reg_mr"));
-            QCOMPARE(e.info().code, std::string("EINVAL"));
-            QVERIFY2(e.info().fix.find("LOCAL_WRITE") != std::string::npos, e.what());
-        }
+        const auto info = failure_of([&] { MemoryRegion::allocate(pd, 4096, IBV_ACCESS_REMOTE_WRITE); });
+        QVERIFY2(info, "ibv_reg_mr accepted REMOTE_WRITE without LOCAL_WRITE");
+        QCOMPARE(info->verb, std::string("ibv_reg_mr"));
+        QCOMPARE(info->code, std::string("EINVAL"));
+        QVERIFY2(info->fix.find("LOCAL_WRITE") != std::string::npos, info->to_string().c_str());
     }
 
     void rtrWithoutAddressVectorFailsWithMissingMask() {
-        Pair pair(IBV_QPT_RC);
+        DevicePair pair;
         pair.qp_a->to_init(1, IBV_ACCESS_REMOTE_WRITE);
         ibv_qp_attr attr{};
         attr.qp_state = IBV_QPS_RTR;
@@ -129,19 +92,16 @@ class VerbsTest : public QObject {
         attr.min_rnr_timer = 12;
         const int mask = IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
                          IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
-        try {
-            pair.qp_a->modify(attr, mask, "INIT->RTR");
-            QFAIL("INIT->RTR without AV succeeded");
-        } catch (const RdmaError& e) {
-            QCOMPARE(e.info().verb, std::string("ibv_modify_qp"));
-            QCOMPARE(e.info().code, std::string("EINVAL"));
-            QVERIFY2(e.info().cause.find("missing required AV") != std::string::npos, e.what());
-        }
+        const auto info = failure_of([&] { pair.qp_a->modify(attr, mask, "INIT->RTR"); });
+        QVERIFY2(info, "INIT->RTR without AV succeeded");
+        QCOMPARE(info->verb, std::string("ibv_modify_qp"));
+        QCOMPARE(info->code, std::string("EINVAL"));
+        QVERIFY2(info->cause.find("missing required AV") != std::string::npos, info->to_string().c_str());
         QCOMPARE(pair.qp_a->query_state(), IBV_QPS_INIT);
     }
 
     void rtsWithExtraAttributeFailsClearly() {
-        Pair pair(IBV_QPT_RC);
+        DevicePair pair;
         pair.qp_a->to_init(1, 0);
         pair.qp_a->to_rtr(pair.path_to(*pair.qp_b, 1));
         ibv_qp_attr attr{};
@@ -154,17 +114,14 @@ class VerbsTest : public QObject {
         attr.dest_qp_num = 5; // DEST_QPN belongs to INIT->RTR only
         const int mask = IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
                          IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_DEST_QPN;
-        try {
-            pair.qp_a->modify(attr, mask, "RTR->RTS");
-            QFAIL("RTR->RTS with DEST_QPN succeeded");
-        } catch (const RdmaError& e) {
-            QVERIFY2(e.info().cause.find("not allowed DEST_QPN") != std::string::npos, e.what());
-        }
+        const auto info = failure_of([&] { pair.qp_a->modify(attr, mask, "RTR->RTS"); });
+        QVERIFY2(info, "RTR->RTS with DEST_QPN succeeded");
+        QVERIFY2(info->cause.find("not allowed DEST_QPN") != std::string::npos, info->to_string().c_str());
         QCOMPARE(pair.qp_a->query_state(), IBV_QPS_RTR);
     }
 
     void queuePairWalksEveryNamedTransition() {
-        Pair pair(IBV_QPT_RC);
+        DevicePair pair;
         QCOMPARE(pair.qp_a->query_state(), IBV_QPS_RESET);
         auto report = pair.qp_a->to_init(1, IBV_ACCESS_REMOTE_WRITE);
         QCOMPARE(report.mask_names,
@@ -189,8 +146,8 @@ class VerbsTest : public QObject {
     }
 
     void unsignaledWriteProducesNoCompletion() {
-        Pair pair(IBV_QPT_RC);
-        pair.connect();
+        DevicePair pair;
+        connectAtPsn100(pair);
         auto src = MemoryRegion::allocate(pair.pd_a, 64, IBV_ACCESS_LOCAL_WRITE);
         auto dst = MemoryRegion::allocate(pair.pd_b, 64, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
         std::memset(src->data(), 'x', 64);
@@ -215,8 +172,8 @@ class VerbsTest : public QObject {
     }
 
     void inlineSendCopiesPayloadAtPostTime() {
-        Pair pair(IBV_QPT_RC);
-        pair.connect();
+        DevicePair pair;
+        connectAtPsn100(pair);
         auto src = MemoryRegion::allocate(pair.pd_a, 32, IBV_ACCESS_LOCAL_WRITE);
         auto dst = MemoryRegion::allocate(pair.pd_b, 32, IBV_ACCESS_LOCAL_WRITE);
         std::memcpy(src->data(), "inline payload, copied at post!", 32);
@@ -236,8 +193,8 @@ class VerbsTest : public QObject {
     }
 
     void completionChannelDeliversAnEvent() {
-        Pair pair(IBV_QPT_RC, [](Pair& p) { return CompletionChannel::create(p.context, Endpoint::B); });
-        pair.connect();
+        DevicePair pair({.channel_b = true});
+        connectAtPsn100(pair);
         auto src = MemoryRegion::allocate(pair.pd_a, 16, IBV_ACCESS_LOCAL_WRITE);
         auto dst = MemoryRegion::allocate(pair.pd_b, 16, IBV_ACCESS_LOCAL_WRITE);
         pair.qp_b->post_recv({1, {{dst->address(), 16, dst->lkey()}}});
@@ -254,7 +211,7 @@ class VerbsTest : public QObject {
     }
 
     void unreliableConnectedWriteMovesData() {
-        Pair pair(IBV_QPT_UC);
+        DevicePair pair({.type = IBV_QPT_UC});
         const auto report_init = pair.qp_a->to_init(1, IBV_ACCESS_REMOTE_WRITE);
         QVERIFY(std::find(report_init.mask_names.begin(), report_init.mask_names.end(), "ACCESS_FLAGS") !=
                 report_init.mask_names.end());
@@ -284,7 +241,7 @@ class VerbsTest : public QObject {
     }
 
     void unreliableDatagramSendWithAddressHandle() {
-        Pair pair(IBV_QPT_UD);
+        DevicePair pair({.type = IBV_QPT_UD});
         const auto init = pair.qp_a->to_init(1, 0, 0, 0x1234);
         QCOMPARE(init.mask_names, (std::vector<std::string>{"STATE", "PKEY_INDEX", "PORT", "QKEY"}));
         pair.qp_b->to_init(1, 0, 0, 0x1234);
@@ -319,24 +276,23 @@ class VerbsTest : public QObject {
     }
 
     void aSharedReceiveQueueFeedsAQpAndSignalsItsLimit() {
-        Pair pair(IBV_QPT_RC);
+        DevicePair pair;
         auto srq = SharedReceiveQueue::create(pair.pd_b, 4);
         QVERIFY(srq->max_wr() >= 4);
         // B's QP takes its receives from the SRQ: it has no receive queue of its own.
         pair.qp_b = QueuePair::create(pair.pd_b, pair.cq_b, pair.cq_b, IBV_QPT_RC, {}, Endpoint::B, srq);
-        pair.connect();
+        connectAtPsn100(pair);
         auto src = MemoryRegion::allocate(pair.pd_a, 16, IBV_ACCESS_LOCAL_WRITE);
         auto first = MemoryRegion::allocate(pair.pd_b, 16, IBV_ACCESS_LOCAL_WRITE);
         auto second = MemoryRegion::allocate(pair.pd_b, 16, IBV_ACCESS_LOCAL_WRITE);
         std::memcpy(src->data(), "through the SRQ", 16);
         srq->post_recv({.wr_id = 7, .sges = {{first->address(), 16, first->lkey()}}});
         srq->post_recv({.wr_id = 8, .sges = {{second->address(), 16, second->lkey()}}});
-        try {
+        const auto refused = failure_of([&] {
             pair.qp_b->post_recv({.wr_id = 9, .sges = {{first->address(), 16, first->lkey()}}});
-            QFAIL("ibv_post_recv on a QP of an SRQ succeeded");
-        } catch (const RdmaError& e) {
-            QVERIFY2(e.info().cause.find("SRQ") != std::string::npos, e.info().cause.c_str());
-        }
+        });
+        QVERIFY2(refused, "ibv_post_recv on a QP of an SRQ succeeded");
+        QVERIFY2(refused->cause.find("SRQ") != std::string::npos, refused->cause.c_str());
         srq->arm_limit(2);
         QCOMPARE(srq->query().srq_limit, 2u);
         pair.context->poll_async_events(); // drop anything from before
@@ -364,8 +320,8 @@ class VerbsTest : public QObject {
     }
 
     void aWindowsKeyWorksThenFailsAfterLocalInvalidate() {
-        Pair pair(IBV_QPT_RC);
-        pair.connect();
+        DevicePair pair;
+        connectAtPsn100(pair);
         auto src = MemoryRegion::allocate(pair.pd_a, 8, IBV_ACCESS_LOCAL_WRITE);
         auto region = MemoryRegion::allocate(
             pair.pd_b, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_MW_BIND);
@@ -440,7 +396,7 @@ class VerbsTest : public QObject {
         auto sink = std::make_shared<MemorySink>();
         std::uint32_t pd_with_mr = 0;
         {
-            Pair pair(IBV_QPT_RC);
+            DevicePair pair;
             auto mr = MemoryRegion::allocate(pair.pd_a, 64, IBV_ACCESS_LOCAL_WRITE);
             pd_with_mr = pair.pd_a->handle();
             pair.tracer->add_sink(sink);

@@ -4,6 +4,7 @@
 // decoding agrees with tshark's field by field, and damaged or cut frames say where and why they stop.
 #include "testutil.hpp"
 
+#include "rdmalab/format/packet_match.hpp"
 #include "rdmalab/format/roce.hpp"
 
 #include <QDir>
@@ -12,6 +13,7 @@
 #include <QtTest>
 
 #include <map>
+#include <optional>
 #include <vector>
 
 using namespace rdmalab::packet;
@@ -56,6 +58,34 @@ std::vector<RocePacket> connectionPackets(const QString& name) {
         if (packet.dest_qp != 1) out.push_back(std::move(packet));
     }
     return out;
+}
+
+/// A trace event of the requester's host, as the engine records it (packet_match.hpp reads these).
+rdmalab::TraceEvent hostEvent(rdmalab::EventKind kind, std::uint32_t qpn, nlohmann::json data,
+                              nlohmann::json ids = nlohmann::json::object()) {
+    rdmalab::TraceEvent e;
+    e.kind = kind;
+    e.ids = std::move(ids);
+    e.ids["qpn"] = qpn;
+    data["ret"] = 0;
+    e.data = std::move(data);
+    return e;
+}
+
+/// A matcher that has seen QP `qpn` connected to `destQpn` at path MTU `mtu`, sending from `sqPsn`.
+PacketMatcher connectedMatcher(std::uint32_t qpn, std::uint32_t destQpn, std::uint32_t mtu,
+                               std::uint32_t sqPsn) {
+    using rdmalab::EventKind;
+    PacketMatcher m;
+    m.observe(hostEvent(EventKind::QpState, qpn, {{"attrs", {{"dest_qp_num", destQpn}, {"path_mtu", mtu}}}}));
+    m.observe(hostEvent(EventKind::QpState, qpn, {{"attrs", {{"sq_psn", sqPsn}}}}));
+    return m;
+}
+
+void postSend(PacketMatcher& m, std::uint32_t qpn, std::uint64_t wrId, const char* opcode,
+              std::uint64_t length) {
+    m.observe(hostEvent(rdmalab::EventKind::PostWr, qpn,
+                        {{"queue", "send"}, {"opcode", opcode}, {"length", length}}, {{"wr_id", wrId}}));
 }
 
 /// Fields both decoders name the same way, compared packet by packet.
@@ -400,6 +430,167 @@ class RoceTest : public QObject {
         QCOMPARE(rnr_timer_ms(14), 1.28);
         QCOMPARE(rnr_timer_ms(31), 491.52);
         QCOMPARE(aeth_syndrome_meaning(0x2e), std::string("RNR NAK (timer code 14: 1.28 ms)"));
+    }
+
+    // The requester's side of the same runs (host 2, A: *.host2.jsonl): the engine tied each packet of the
+    // connection to the work request A posted: every request packet of a Write or Send, and every response
+    // of a Read, numbered 1 to 8 of 8 with consecutive PSNs; each ACK or NAK to the request it answers.
+    void theEnginesPacketsBelongToTheirWorkRequests() {
+        const QString dir = qEnvironmentVariableIsSet("RDMALAB_WIRE_CAPTURES")
+                                ? qEnvironmentVariable("RDMALAB_WIRE_CAPTURES")
+                                : RDMALAB_SOURCE_DIR + "/tests/data/wire";
+        const QStringList cases = QDir(dir).entryList({"*.host2.jsonl"}, QDir::Files, QDir::Name);
+        QVERIFY2(
+            cases.size() >= 10,
+            qPrintable(QString("%1 holds %2 requester traces, not the 10 cases").arg(dir).arg(cases.size())));
+        for (const QString& file : cases) {
+            const QString name = file.chopped(QString(".host2.jsonl").size());
+            QFile trace(dir + "/" + file);
+            QVERIFY(trace.open(QIODevice::ReadOnly));
+            std::optional<std::uint64_t> posted;
+            std::vector<nlohmann::json> data; // the connection's packets (QP 1 carries rdma_cm's MADs)
+            while (!trace.atEnd()) {
+                const auto event = nlohmann::json::parse(trace.readLine().toStdString(), nullptr, false);
+                if (!event.is_object()) continue;
+                if (event.value("kind", "") == "post_wr" && event["data"].value("queue", "") == "send")
+                    posted = event["ids"].value("wr_id", std::uint64_t{0});
+                if (event.value("kind", "") == "packet" && event.value("name", "") == "packet" &&
+                    event["ids"].value("qpn", 0) != 1)
+                    data.push_back(event["data"]);
+            }
+            QVERIFY2(posted, qPrintable(name + ": no ibv_post_send in A's trace"));
+            QVERIFY2(!data.empty(), qPrintable(name + ": no packet of the connection in A's trace"));
+            std::map<std::string, std::vector<nlohmann::json>> byRole;
+            for (const auto& d : data) {
+                const QString what = name + ": " + QString::fromStdString(d.value("summary", ""));
+                QVERIFY2(d.contains("owner"), qPrintable(what + " has no owner"));
+                const auto& owner = d["owner"];
+                QVERIFY2(owner.value("wr_id", std::uint64_t{0}) == *posted && !owner.value("peers", true),
+                         qPrintable(what + " is not tied to WR " + QString::number(*posted) + ": " +
+                                    QString::fromStdString(owner.dump())));
+                byRole[owner.value("role", "")].push_back(d);
+            }
+            const bool multi = name == "write" || name == "send" || name == "read";
+            const auto& carried = byRole[name == "read" ? "response" : "request"];
+            if (multi) {
+                QCOMPARE(carried.size(), std::size_t{8});
+                for (std::size_t i = 0; i < 8; ++i) {
+                    QCOMPARE(carried[i]["owner"].value("index", 0U), static_cast<unsigned>(i + 1));
+                    QCOMPARE(carried[i]["owner"].value("count", 0U), 8U);
+                    QCOMPARE(carried[i]["decoded"].value("psn", 0U),
+                             carried[0]["decoded"].value("psn", 0U) + i);
+                }
+            }
+            if (name == "loss") {
+                // One packet dropped before A's capture: B's PSN-sequence NAK, then A's go-back-N resend.
+                int resent = 0;
+                for (const auto& d : byRole["request"])
+                    resent += d["owner"].value("retransmission", false) ? 1 : 0;
+                QVERIFY2(resent > 0, "loss: no retransmitted PSN in A's capture");
+                bool sequenceNak = false;
+                for (const auto& d : byRole["nak"])
+                    sequenceNak = sequenceNak || d["decoded"].value("syndrome", 0) == 0x60;
+                QVERIFY2(sequenceNak, "loss: no NAK with syndrome 0x60 (PSN sequence error) came back");
+            }
+            const char* answer = name == "bad_rkey" || name == "no_recv" ? "nak" : "ack";
+            if (name != "read") // a Read's responses are its acknowledgement
+                QVERIFY2(!byRole[answer].empty(),
+                         qPrintable(name + ": no " + answer + " tied to the request"));
+        }
+    }
+
+    // Packets to work requests (packet_match.hpp), on the real capture of host 1 (the responder, B): its
+    // requests came from A's QP (the ACK's destination), sent from the first request's PSN.
+    void eachPacketOfAWriteIsTiedToItsWorkRequest() {
+        const auto packets = connectionPackets("write");
+        QCOMPARE(packets.size(), std::size_t{9});
+        const std::uint32_t qpA = packets[8].dest_qp, qpB = packets[0].dest_qp;
+        // A 2000-byte Send posted first takes two PSNs at MTU 1024: the Write starts after them.
+        PacketMatcher a = connectedMatcher(qpA, qpB, 1024, packets[0].psn - 2);
+        postSend(a, qpA, 5, "SEND", 2000);
+        postSend(a, qpA, 7, "RDMA_WRITE", 8192);
+        for (std::size_t i = 0; i < 8; ++i) {
+            const auto owner = a.attribute(packets[i], /*outgoing=*/true);
+            QVERIFY(owner && owner->request);
+            QCOMPARE(owner->role, PacketRole::Request);
+            QCOMPARE(owner->request->wr_id, std::uint64_t{7});
+            QCOMPARE(owner->index, static_cast<std::uint32_t>(i + 1));
+            QCOMPARE(owner->count, 8U);
+            QVERIFY(!owner->retransmission);
+        }
+        QCOMPARE(owner_text(*a.attribute(packets[8], false)),
+                 std::string("WR 7 · ibv_post_send RDMA_WRITE 8192 B · acknowledged"));
+        // The same PSN going out again is a retransmission of the same packet of the same request.
+        const auto again = a.attribute(packets[2], true);
+        QVERIFY(again && again->retransmission);
+        QCOMPARE(owner_text(*again),
+                 std::string("WR 7 · ibv_post_send RDMA_WRITE 8192 B · packet 3 of 8 · retransmitted"));
+
+        // On B the requests are the peer's, and so is the ACK B sends.
+        PacketMatcher b = connectedMatcher(qpB, qpA, 1024, 4242);
+        const auto in = b.attribute(packets[0], /*outgoing=*/false);
+        QVERIFY(in && in->peers && !in->request);
+        QCOMPARE(in->role, PacketRole::Request);
+        const auto ack = b.attribute(packets[8], /*outgoing=*/true);
+        QVERIFY(ack && ack->peers);
+        QCOMPARE(ack->role, PacketRole::Ack);
+        QVERIFY(!b.attribute(packets[0], /*outgoing=*/true)); // no QP of B sends to B's own QP
+    }
+
+    void aReadsResponsesBelongToTheRead() {
+        const auto packets = connectionPackets("read");
+        const std::uint32_t qpA = packets[1].dest_qp, qpB = packets[0].dest_qp;
+        PacketMatcher a = connectedMatcher(qpA, qpB, 1024, packets[0].psn);
+        postSend(a, qpA, 9, "RDMA_READ", 8192);
+        const auto request = a.attribute(packets[0], true);
+        QVERIFY(request && request->request);
+        QCOMPARE(request->role, PacketRole::Request);
+        QCOMPARE(request->index, 1U);
+        QCOMPARE(request->count, 1U);
+        for (std::size_t i = 1; i < 9; ++i) {
+            const auto owner = a.attribute(packets[i], false);
+            QVERIFY(owner && owner->request);
+            QCOMPARE(owner->role, PacketRole::Response);
+            QCOMPARE(owner->request->wr_id, std::uint64_t{9});
+            QCOMPARE(owner->index, static_cast<std::uint32_t>(i));
+            QCOMPARE(owner->count, 8U);
+        }
+    }
+
+    void psnsFollowTheIbtaAndWrapAt24Bits() {
+        QCOMPARE(psns_of("RDMA_WRITE", 0, 1024), 1U);
+        QCOMPARE(psns_of("SEND", 1025, 1024), 2U);
+        QCOMPARE(psns_of("RDMA_READ", 8192, 4096), 2U);
+        QCOMPARE(psns_of("ATOMIC_FETCH_AND_ADD", 8, 256), 1U);
+        QCOMPARE(psns_of("LOCAL_INV", 0, 1024), 0U);
+        PacketMatcher m = connectedMatcher(3, 4, 1024, 0xFFFFFE);
+        postSend(m, 3, 1, "LOCAL_INV", 0); // sends nothing, takes no PSN
+        postSend(m, 3, 2, "RDMA_WRITE", 4096);
+        RocePacket p;
+        p.roce = true;
+        p.opcode = 0x08; // RC RDMA WRITE Last
+        p.dest_qp = 4;
+        p.psn = 1; // 0xFFFFFE, 0xFFFFFF, 0, 1
+        const auto owner = m.attribute(p, true);
+        QVERIFY(owner && owner->request);
+        QCOMPARE(owner->request->wr_id, std::uint64_t{2});
+        QCOMPARE(owner->index, 4U);
+        // Go-back-N after a loss the capture never saw (a qdisc dropped the first copy of PSN 1): the
+        // resent PSNs 1 and 2 are retransmissions although 1 shows up here for the first time.
+        PacketMatcher lossy = connectedMatcher(3, 4, 1024, 0);
+        postSend(lossy, 3, 8, "RDMA_WRITE", 4096);
+        p.opcode = 0x07; // RC RDMA WRITE Middle
+        std::vector<bool> resent;
+        for (const std::uint32_t psn : {0U, 2U, 1U, 2U, 3U}) {
+            p.psn = psn;
+            resent.push_back(lossy.attribute(p, true)->retransmission);
+        }
+        QCOMPARE(resent, (std::vector<bool>{false, false, true, true, false}));
+        QCOMPARE(role_of(0x11, 0x62), PacketRole::Nak); // NAK: remote access error
+        QCOMPARE(role_of(0x11, 0x2e), PacketRole::Nak); // RNR NAK
+        QCOMPARE(role_of(0x11, 0x1f), PacketRole::Ack);
+        QCOMPARE(role_of(0x81, std::nullopt), PacketRole::Other);   // CNP
+        QCOMPARE(role_of(0x64, std::nullopt), PacketRole::Request); // UD SEND Only
     }
 };
 

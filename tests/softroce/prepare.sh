@@ -24,8 +24,9 @@ TMPFS_LIST=$HERE/guest-tmpfs.list
 # dummy: Ethernet-type netdev for a second rxe device that rdma_cm can use
 # (rdma_cm refuses RoCE on lo, which is ARPHRD_LOOPBACK).
 # virtio_console: the virtio-serial port the app's engine speaks on in the engine mode (guest-init.sh).
-# virtio_net: the NIC of the two-host wire (vm-run.sh --wire); sch_netem: loss and delay on that wire (tc).
-MODULES=(crc32_generic virtio_pci 9pnet_virtio 9p rdma_rxe rdma_ucm dummy virtio_console virtio_net sch_netem)
+# virtio_net: the NIC of the two-host wire (vm-run.sh --wire); sch_netem: loss and delay on that wire (tc),
+# sch_prio, cls_u32 and act_gact: one packet of the RC connection dropped (tests/softroce/wire-test.sh).
+MODULES=(crc32_generic virtio_pci 9pnet_virtio 9p rdma_rxe rdma_ucm dummy virtio_console virtio_net sch_netem sch_prio cls_u32 act_gact)
 
 log() { echo "rdmalab prepare: $*" >&2; }
 die() { echo "rdmalab prepare: ERROR: $*" >&2; exit 1; }

@@ -35,7 +35,14 @@ send_imm:send_imm --size 2048
 cas:cas
 faa:faa
 bad_rkey:write --fault bad-rkey
-no_recv:send --fault no-recv"
+no_recv:send --fault no-recv
+loss:write --size 16384"
+# The loss case: host 2 (A) drops one packet of the Write on its way out, inside its VM, before either
+# capture sees it: the 15th RoCE v2 packet of the RC connection (tc's gact action, deterministic: every
+# 15th, and the 16 packets of the Write plus the go-back-N resend stay under 30). A prio qdisc with two
+# u32 filters: QP 1 (rdma_cm's MADs: the BTH's destination QP, 4 bytes at IP offset 32 under its reserved
+# byte) passes untouched; other UDP 4791 traffic meets the dropper.
+# (Host 2's lossy(), below.)
 
 # Host 1: for each case, tcpdump on the wire's NIC, then one listener that serves it with its own capture.
 # tcpdump -U writes each packet as it comes; the listener starts once tcpdump says it listens.
@@ -56,28 +63,46 @@ echo "$CASES" | while IFS=: read -r name args; do
     echo "\$name: \$(tail -n1 "$OUT/\$name.host1.jsonl" | grep -o '"summary":"[^"]*"')"
     [ \$rc = 0 ] || { cat "$OUT/\$name.host1.err"; exit \$rc; }
 done || exit 1
-"$CLI" bench write_lat --listen "\$RDMALAB_WIRE_ADDR" > "$OUT/bench.host1" 2>&1 || { cat "$OUT/bench.host1"; exit 1; }
-echo "bench listener done"
+# One listener per measurement of host 2: untraced, captured whole, captured in a 50-packet window.
+for run in bench bench_wire bench_window; do
+    "$CLI" bench write_lat --listen "\$RDMALAB_WIRE_ADDR" > "$OUT/\$run.host1" 2>&1 || { cat "$OUT/\$run.host1"; exit 1; }
+done
+echo "bench listeners done"
 EOF
 )
 # Host 2: connects to each listener in turn, retrying while host 1 is not listening yet (and only then).
 host2=$(cat <<EOF
 set -u
-connect() { # NAME COMMAND...
-    name=\$1; shift
+connect() { # OUTPUT COMMAND...: stdout to OUTPUT, stderr to OUTPUT.err
+    out=\$1; shift
     for _ in \$(seq 120); do
-        "\$@" > "$OUT/\$name.host2" 2>&1 && { echo "\$name: \$(tail -n1 "$OUT/\$name.host2" | grep -o '"summary":"[^"]*"')"; return 0; }
+        "\$@" > "$OUT/\$out" 2> "$OUT/\$out.err" && { echo "\$out: \$(tail -n1 "$OUT/\$out" | grep -o '"summary":"[^"]*"')"; return 0; }
         # Only a connection that did not happen (host 1 not listening yet) is tried again.
-        grep -qiE 'RDMA_CM_EVENT_(REJECTED|UNREACHABLE|ADDR_ERROR|ROUTE_ERROR|CONNECT_ERROR)|rejected|refused' \
-            "$OUT/\$name.host2" || break
+        cat "$OUT/\$out" "$OUT/\$out.err" | grep -qiE 'RDMA_CM_EVENT_(REJECTED|UNREACHABLE|ADDR_ERROR|ROUTE_ERROR|CONNECT_ERROR)|rejected|refused' || break
         sleep 1
     done
-    cat "$OUT/\$name.host2"; return 1
+    cat "$OUT/\$out" "$OUT/\$out.err"; return 1
+}
+lossy() {
+    tc qdisc add dev "\$RDMALAB_WIRE_IF" root handle 1: prio &&
+        tc filter add dev "\$RDMALAB_WIRE_IF" parent 1: protocol ip prio 1 u32 \\
+            match u32 0x00000001 0x00ffffff at 32 flowid 1:1 &&
+        tc filter add dev "\$RDMALAB_WIRE_IF" parent 1: protocol ip prio 2 u32 \\
+            match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:2 \\
+            action gact ok random determ drop 15
 }
 echo "$CASES" | while IFS=: read -r name args; do
-    connect \$name "$CLI" op \$args --connect "\$RDMALAB_WIRE_PEER" --wire --json || exit 1
+    if [ \$name = loss ]; then lossy || { echo "tc could not make the wire lossy"; exit 1; }; fi
+    connect \$name.host2.jsonl "$CLI" op \$args --connect "\$RDMALAB_WIRE_PEER" --wire --pcapng "$OUT/\$name.host2.pcapng" --json || exit 1
+    if [ \$name = loss ]; then tc qdisc del dev "\$RDMALAB_WIRE_IF" root; fi
 done || exit 1
-connect bench "$CLI" bench write_lat --connect "\$RDMALAB_WIRE_PEER" --iters 200 || exit 1
+# The capture's cost: the same measurement without and with a capture of every packet (the ratio of
+# the medians is printed below); then a bounded window, which closes after 50 packets.
+connect bench.host2 "$CLI" bench write_lat --connect "\$RDMALAB_WIRE_PEER" --iters 300 || exit 1
+connect bench_wire.host2 "$CLI" bench write_lat --connect "\$RDMALAB_WIRE_PEER" --iters 300 \\
+    --wire --wire-ms 60000 --wire-packets 300000 --pcapng "$OUT/bench_wire.pcapng" || exit 1
+connect bench_window.host2 "$CLI" bench write_lat --connect "\$RDMALAB_WIRE_PEER" --iters 300 \\
+    --wire --wire-packets 50 || exit 1
 EOF
 )
 # The guests see the checkout (and the build tree in it) writable at its own path, even under a path they
@@ -130,9 +155,19 @@ echo "$CASES" | while IFS=: read -r name _; do
     [ "$ours" -gt 0 ] && [ "$ours" = "$theirs" ] ||
         fail "$name: the engine captured $ours packets of the connection, tcpdump $theirs"
 done || exit 1
-RDMALAB_WIRE_CAPTURES=$OUT "$BUILD/tests/tst_roce" theEnginesDecodingAgreesWithTshark ||
-    fail "the engine's decoding of the captured packets (above)"
+RDMALAB_WIRE_CAPTURES=$OUT "$BUILD/tests/tst_roce" theEnginesDecodingAgreesWithTshark \
+    theEnginesPacketsBelongToTheirWorkRequests || fail "the engine's decoding of the captured packets (above)"
 grep -q 'rxe2' "$OUT/bench.host2" || fail "bench: the measurement does not name the device rxe2: $(cat "$OUT/bench.host2")"
+# The measurement's capture: every packet of the 300 round trips and their warm-up kept, none dropped;
+# the bounded window closed at its 50th packet and said so.
+kept=$(sed -n 's/.*wire: \([0-9]*\) packets kept on .* \([0-9]*\) dropped by the kernel.*/\1 \2/p' "$OUT/bench_wire.host2")
+set -- $kept
+[ "${1:-0}" -ge 600 ] && [ "${2:-1}" = 0 ] || fail "bench --wire: expected at least 600 packets kept and none dropped: $(grep wire: "$OUT/bench_wire.host2")"
+grep -q "50 packets kept on .*the capture closed at the window's 50 packets" "$OUT/bench_window.host2" ||
+    fail "bench --wire-packets 50: the window did not close at 50 packets: $(grep wire: "$OUT/bench_window.host2")"
+p50() { awk '/#iters/ { getline; print $4; exit }' "$1"; }
+p50_plain=$(p50 "$OUT/bench.host2") p50_wire=$(p50 "$OUT/bench_wire.host2")
+wire_cost="p50 $p50_plain us untraced, $p50_wire us with every packet captured ($(awk -v a="$p50_wire" -v b="$p50_plain" 'BEGIN { printf "%.2f", a / b }')x)"
 echo "wire-test: on the wire between two SoftRoCE hosts: write, read and send of 8 KiB each as 8 packets of" \
     "1024 B with consecutive PSNs (tshark), acknowledged; bench write_lat across the hosts:" \
-    "p50 $(awk '/#iters/ { getline; print $4; exit }' "$OUT/bench.host2") us on rxe2 (software, under emulation)"
+    "$wire_cost on rxe2 (software, under emulation; $1 packets kept)"

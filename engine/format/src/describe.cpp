@@ -117,21 +117,40 @@ std::string describe(const TraceEvent& e) {
     case EventKind::Measure:
         return fmt::format("{} measure {}: {}", who, e.name, to_text(d.json()));
     case EventKind::Packet:
-        if (e.name == "capture.start")
-            return fmt::format("{} wire: capturing RoCE v2 ({}) on {}", who,
-                               d.text("filter", "udp port 4791"), d.text("netdev", "?"));
+        if (e.name == "capture.start") {
+            std::string window;
+            if (const auto w = e.data.find("window"); w != e.data.end() && w->is_object())
+                window = fmt::format(": a window of at most {} packets and {} ms from {}",
+                                     w->value("packets", std::uint64_t{0}), w->value("ms", std::uint64_t{0}),
+                                     w->value("from", std::string("the first data packet")));
+            return fmt::format("{} wire: capturing RoCE v2 ({}) on {}{}", who,
+                               d.text("filter", "udp port 4791"), d.text("netdev", "?"), window);
+        }
         if (e.name == "capture.failed")
             return fmt::format("{} wire: no capture: {}\n      fix: {}", who, d.text("reason", "?"),
                                d.text("fix", "?"));
-        if (e.name == "capture.end")
+        if (e.name == "capture.end") {
+            // A measurement's window closes the capture early: what followed was not captured at all.
+            const std::string closed = d.text("window_closed", "");
             return fmt::format(
                 "{} wire: {} packets kept on {} ({} passed the filter, {} dropped by the kernel, "
-                "{} over the limit)",
+                "{} over the limit){}",
                 who, d.get<std::uint64_t>("kept", 0), d.text("netdev", "?"),
                 d.get<std::uint64_t>("received", 0), d.get<std::uint64_t>("dropped", 0),
-                d.get<std::uint64_t>("not_kept", 0));
-        return fmt::format("{} wire {:>3} {:<3} {}", who, d.get<std::uint64_t>("index", 0),
-                           d.text("direction", ""), d.text("summary", e.name));
+                d.get<std::uint64_t>("not_kept", 0),
+                closed.empty()
+                    ? std::string()
+                    : "; the capture closed at " + closed + ": the rest of the run was not captured");
+        }
+        {
+            // The work request the packet belongs to, when the capture could tie it to one
+            // (packet_match.hpp).
+            std::string owner;
+            if (const auto it = e.data.find("owner"); it != e.data.end() && it->is_object())
+                owner = "\n        ↳ " + it->value("text", std::string());
+            return fmt::format("{} wire {:>3} {:<3} {}{}", who, d.get<std::uint64_t>("index", 0),
+                               d.text("direction", ""), d.text("summary", e.name), owner);
+        }
     }
     return who + " " + e.name;
 }

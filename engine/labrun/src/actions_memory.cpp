@@ -11,12 +11,24 @@
 
 namespace rdmalab::labs::run {
 
-void record_memory(State& s, const MemoryRegion& mr, const std::string& name, const std::string& when) {
-    if (!s.tracer || !s.tracer->enabled()) return;
+void record_memory(State& s, const MemoryRegion& mr, const std::string& name, const std::string& when,
+                   bool by_application) {
     const auto bytes = mr.bytes();
     const std::size_t preview = std::min<std::size_t>(bytes.size(), 256);
+    auto& baseline = s.baselines[name];
+    if (by_application) baseline.assign(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(preview));
+    if (!s.tracer || !s.tracer->enabled()) return;
     std::string hex_text, printable;
-    for (std::size_t i = 0; i < preview; ++i) {
+    nlohmann::json changed = nlohmann::json::array();
+    // The runs of bytes, within the preview, that differ from the baseline.
+    std::size_t run_start = 0;
+    bool in_run = false;
+    for (std::size_t i = 0; i <= preview; ++i) {
+        const bool differs = i < preview && i < baseline.size() && bytes[i] != baseline[i];
+        if (differs && !in_run) run_start = i;
+        if (!differs && in_run) changed.push_back({{"offset", run_start}, {"length", i - run_start}});
+        in_run = differs;
+        if (i == preview) break;
         hex_text += fmt::format("{:02x}", bytes[i]);
         printable += (bytes[i] >= 0x20 && bytes[i] < 0x7f) ? char(bytes[i]) : '.';
     }
@@ -28,7 +40,12 @@ void record_memory(State& s, const MemoryRegion& mr, const std::string& name, co
                       {"preview_len", preview},
                       {"hex", hex_text},
                       {"text", printable},
-                      {"changed", nlohmann::json::array()}});
+                      {"changed", changed}});
+}
+
+void record_every_region(State& s, const std::string& when) {
+    for (const auto& [name, mr] : s.mrs)
+        record_memory(s, *mr, name, when);
 }
 
 void do_reg_mr(State& s, const Step& step, StepResult& r) {
@@ -68,7 +85,7 @@ void do_reg_mr(State& s, const Step& step, StepResult& r) {
     // How the device builds the key: on rxe rkey = pool index << 8 | an 8-bit key (rxe_mr.c rxe_mr_init).
     out["rkey_index"] = std::to_string(mr->rkey() >> 8);
     out["rkey_key"] = hex(mr->rkey() & 0xffu);
-    record_memory(s, *mr, name, "registered");
+    record_memory(s, *mr, name, "registered", true);
 }
 
 void do_dereg_mr(State& s, const Step& step, StepResult& r) {
@@ -76,6 +93,7 @@ void do_dereg_mr(State& s, const Step& step, StepResult& r) {
     auto& mr = s.object(s.mrs, step, "mr");
     r.results["dur_ns"] = std::to_string(mr->deregister());
     s.mrs.erase(name);
+    s.baselines.erase(name);
 }
 
 void do_write_memory(State& s, const Step& step, StepResult&) {
@@ -101,7 +119,7 @@ void do_write_memory(State& s, const Step& step, StepResult&) {
         throw LabRunError(fmt::format("writing {} bytes at offset {} runs past the end of {} ({} bytes)",
                                       bytes.size(), offset, name, mr->length()));
     std::memcpy(mr->data() + offset, bytes.data(), bytes.size());
-    record_memory(s, *mr, name, "written by the application");
+    record_memory(s, *mr, name, "written by the application", true);
 }
 
 void do_set_memlock(State& s, const Step& step, StepResult& r) {

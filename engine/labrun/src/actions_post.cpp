@@ -207,6 +207,8 @@ void do_poll_cq(State& s, const Step& step, StepResult& r) {
         out["status"] = "none";
         return;
     }
+    // What the completed work did to memory, as LoopbackOperation shows it after A's completion.
+    record_every_region(s, "after " + text(step, "cq") + "'s completion");
     const Completion& c = r.completions.front();
     out["status"] = status_name(c.status);
     out["wr_id"] = std::to_string(c.wr_id);

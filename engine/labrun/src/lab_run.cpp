@@ -610,8 +610,12 @@ std::string LabRun::step_title(std::size_t index) const {
 }
 
 std::string LabRun::step_text(std::size_t index) const {
+    return step_text(index, impl_->options.language);
+}
+
+std::string LabRun::step_text(std::size_t index, const std::string& language) const {
     const auto& s = *impl_;
-    return render(s.lab.steps.at(index).text.get(s.device_class(), s.options.language));
+    return render(s.lab.steps.at(index).text.get(s.device_class(), language));
 }
 
 void LabRun::teardown() {

@@ -70,6 +70,9 @@ struct State {
     std::optional<DeviceState> device;
     std::map<std::string, std::shared_ptr<ProtectionDomain>> pds;
     std::map<std::string, std::shared_ptr<MemoryRegion>> mrs;
+    /// Each region's first bytes as the application left them (at reg_mr, at write_memory): what a
+    /// `memory` event's `changed` ranges are measured against, so they show what the device wrote.
+    std::map<std::string, std::vector<std::uint8_t>> baselines;
     std::map<std::string, std::shared_ptr<CompletionChannel>> channels;
     std::map<std::string, std::shared_ptr<CompletionQueue>> cqs;
     std::map<std::string, QpState> qps;
@@ -141,9 +144,13 @@ std::vector<ExpectationOutcome> check_expectations(State& state, const Step& ste
 
 /// The open device; throws LabRunError when the lab has not opened it. actions.cpp.
 DeviceState& device(State& s);
-/// Traces a region's first bytes as a `memory` data event (the app's memory view), `when` saying why.
-/// actions_memory.cpp.
-void record_memory(State& s, const MemoryRegion& mr, const std::string& name, const std::string& when);
+/// Traces a region's first bytes as a `memory` data event (the app's memory view), `when` saying why, with
+/// the ranges that differ from its baseline (`changed`). `by_application`: the application wrote them (at
+/// reg_mr's fill, write_memory), so they become the new baseline. actions_memory.cpp.
+void record_memory(State& s, const MemoryRegion& mr, const std::string& name, const std::string& when,
+                   bool by_application = false);
+/// After a poll that returned completions: every region's bytes (record_memory), as the device left them.
+void record_every_region(State& s, const std::string& when);
 /// How many bytes of each region a workbench snapshot reports (LabRun::snapshot).
 inline constexpr std::size_t kSnapshotBytes = 64;
 /// The names of wc_flags bits as a lab writes them (with_imm, grh, with_inv, ip_csum_ok). actions_srq.cpp.

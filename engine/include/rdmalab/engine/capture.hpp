@@ -4,6 +4,7 @@
 // Only two hosts put packets on a wire: rxe loops two QPs of one device back inside the driver.
 #pragma once
 
+#include "rdmalab/format/packet_match.hpp"
 #include "rdmalab/format/trace.hpp"
 
 #include <atomic>
@@ -24,6 +25,14 @@ struct CapturedFrame {
     std::vector<std::uint8_t> bytes;
 };
 
+/// A measurement's bounded capture: from the first packet of the connection's data (any destination QP but
+/// QP 1, rdma_cm's), keep at most `packets` packets for at most `span_ms`, then stop capturing, so the rest
+/// of the run pays nothing for it.
+struct CaptureWindow {
+    std::size_t packets = 2000;
+    std::uint64_t span_ms = 200;
+};
+
 /// What the capture saw and kept.
 struct CaptureStats {
     std::uint64_t received = 0;          ///< passed the filter (pcap_stats ps_recv)
@@ -31,6 +40,18 @@ struct CaptureStats {
     std::uint64_t interface_dropped = 0; ///< dropped by the interface (ps_ifdrop)
     std::uint64_t kept = 0;
     std::uint64_t not_kept = 0; ///< arrived after the limit was reached
+    /// A windowed capture: why it stopped before the end ("the window's 2000 packets", "the window's
+    /// 200 ms"), or empty when it ran to stop().
+    std::string window_closed;
+};
+
+/// How the capture's clock (libpcap stamps packets with CLOCK_REALTIME) maps to the engine's
+/// (CLOCK_MONOTONIC, the trace's t_ns): engine time = wire time - offset_ns, give or take uncertainty_ns.
+struct ClockLink {
+    std::int64_t offset_ns = 0;
+    /// Half the narrowest read of the two clocks, plus how far the offset moved during the capture (a clock
+    /// step or slew of CLOCK_REALTIME, by NTP or by hand).
+    std::uint64_t uncertainty_ns = 0;
 };
 
 /// A running capture. Starts capturing at once; stop() ends it and hands over the frames.
@@ -40,6 +61,9 @@ class Capture {
     /// and libpcap's words) and `fix`, when it cannot start: no such interface, no permission (CAP_NET_RAW).
     static std::unique_ptr<Capture> start(const std::string& netdev, std::size_t limit, std::string& why,
                                           std::string& fix);
+    /// The same, bounded by `window` (a measurement's capture).
+    static std::unique_ptr<Capture> start(const std::string& netdev, const CaptureWindow& window,
+                                          std::string& why, std::string& fix);
     ~Capture();
     Capture(const Capture&) = delete;
     Capture& operator=(const Capture&) = delete;
@@ -48,21 +72,36 @@ class Capture {
     /// kept, in capture order.
     std::vector<CapturedFrame> stop(int linger_ms = 50);
     CaptureStats stats() const;
+    /// The clocks' link, from readings at start() and stop().
+    ClockLink clock_link() const;
     const std::string& netdev() const { return netdev_; }
+    const std::optional<CaptureWindow>& window() const { return window_; }
     std::size_t limit() const { return limit_; }
 
     struct Handle; // libpcap's, hidden so that users need no pcap header
 
   private:
-    Capture(std::string netdev, std::size_t limit, std::unique_ptr<Handle> handle);
+    Capture(std::string netdev, std::size_t limit, std::optional<CaptureWindow> window,
+            std::unique_ptr<Handle> handle);
+    static std::unique_ptr<Capture> open(const std::string& netdev, std::size_t limit,
+                                         std::optional<CaptureWindow> window, std::string& why,
+                                         std::string& fix);
     void run();
+    /// libpcap's counts into stats_ (mutex held, handle open).
+    void take_counts();
+    /// Called with the mutex held for each frame: false once the window is over (and why, in stats_).
+    bool within_window(std::uint64_t wire_ns, const std::uint8_t* bytes, std::size_t length);
 
     std::string netdev_;
     std::size_t limit_;
+    std::optional<CaptureWindow> window_;
+    std::uint64_t window_start_ns_ = 0; ///< the first data packet's time; 0 before it
     std::unique_ptr<Handle> handle_;
     mutable std::mutex mutex_;
     std::vector<CapturedFrame> frames_;
     CaptureStats stats_;
+    ClockLink clock_at_start_;
+    std::optional<ClockLink> clock_at_stop_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;
 };
@@ -71,10 +110,25 @@ class Capture {
 /// it, the one whose subnet contains it; nothing when no interface matches.
 std::optional<std::string> netdev_for_address(const std::string& address);
 
+/// Watches a tracer's events for what ties packets to work requests (QP transitions, posted sends): add it
+/// as a sink before the operation runs.
+class RequestLedger final : public TraceSink {
+  public:
+    void write(const TraceEvent& event) override;
+    /// The matcher with everything seen so far (use once the operation is over).
+    packet::PacketMatcher matcher() const;
+
+  private:
+    mutable std::mutex mutex_;
+    packet::PacketMatcher matcher_;
+};
+
 /// Records the frames as `packet` events (decoded; "out" when the frame's source MAC is the netdev's own,
-/// else "in") and the capture's `capture.end` with its counts, on `tracer` for `endpoint`.
-void record_packets(Tracer& tracer, Endpoint endpoint, const Capture& capture,
-                    const std::vector<CapturedFrame>& frames);
+/// else "in"; with the work request each belongs to, by `matcher`) and the capture's `capture.end` with its
+/// counts, on `tracer` for `endpoint`. Returns each frame's owner text, for the pcapng comments.
+std::vector<std::string> record_packets(Tracer& tracer, Endpoint endpoint, const Capture& capture,
+                                        const std::vector<CapturedFrame>& frames,
+                                        packet::PacketMatcher matcher);
 
 /// Writes `frames` as a pcapng file (one section, one Ethernet interface named `netdev` with nanosecond
 /// timestamps, one Enhanced Packet Block per frame with `comments[i]` as its comment when there is one).

@@ -120,6 +120,8 @@ class LabRun {
     /// A step's title and explanation in the run's language, for the device it runs on, rendered.
     std::string step_title(std::size_t index) const;
     std::string step_text(std::size_t index) const;
+    /// The explanation in `language` ("en" or "zh") rather than the run's (lab.step answers with both).
+    std::string step_text(std::size_t index, const std::string& language) const;
     /// Step `index`'s `predict` in the run's language, rendered with the values known now (ask it before the
     /// step runs): {"question", "choices": [{"value", "text"}]}; null when the step has none.
     nlohmann::json prediction_json(std::size_t index) const;
