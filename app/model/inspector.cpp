@@ -135,4 +135,34 @@ QString replayNoteHtml(const LabState& s) {
            "</p>";
 }
 
+QString inspectorHtml(const LabState& state, const InspectedLesson& lesson, const TraceEvent* shown,
+                      bool live, bool replay, std::string_view language) {
+    QString out;
+    const auto* lab = lesson.lesson;
+    if (lab && live) {
+        out += "<h3>" + htmlText(QString::fromStdString(lab->lab.title.get(language))) + "</h3>";
+        if (state.step.index < 0)
+            out += "<p>" +
+                   htmlText(QString::fromStdString(
+                       lessonSummaryText(lab->lab, state, lesson.size, lesson.message, language))) +
+                   "</p>";
+    }
+    if (lab && !state.step.id.isEmpty()) {
+        if (const auto* step = lab->step(state.step.id.toStdString())) {
+            out += "<h4>" + htmlText(QString::fromStdString(step->title.get(language))) + "</h4>";
+            out += failedRunNoteHtml(state, language);
+            static const std::vector<TraceEvent> none;
+            out += "<p>" +
+                   htmlText(QString::fromStdString(lessonStepText(*step, state,
+                                                                  lesson.events ? *lesson.events : none,
+                                                                  lesson.size, lesson.message, language))) +
+                   "</p>";
+        }
+    }
+    if (shown) out += eventHtml(*shown);
+    out += outcomeHtml(state);
+    if (replay) out = replayNoteHtml(state) + out;
+    return out;
+}
+
 } // namespace rdmalab::app

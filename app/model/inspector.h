@@ -6,7 +6,9 @@
 
 #include "labstate.h"
 
+#include "lessons.h"
 #include "rdmalab/format/trace.hpp"
+
 #include "rdmalab/labs/lab.hpp"
 #include "rdmalab/labs/text.hpp"
 
@@ -60,5 +62,20 @@ QString replayNoteHtml(const LabState& state);
 
 /// Plain text as HTML: escaped, line breaks kept.
 QString htmlText(const QString& text);
+
+/// What the lesson the inspector explains was started with: the lesson (null: none), its size and message,
+/// and the session's events (a recording of the loopback operation renders its texts from them).
+struct InspectedLesson {
+    const Lesson* lesson = nullptr;
+    int size = 0;
+    QString message;
+    const std::vector<TraceEvent>* events = nullptr;
+};
+
+/// The main window's inspector: in a live lesson its title (and before the first step its summary); the
+/// current step's title and text with the real values, after the failed-run note; the event `shown` (null:
+/// none); the outcome. A replay starts with the replay note. In `language` ("en" or "zh").
+QString inspectorHtml(const LabState& state, const InspectedLesson& lesson, const TraceEvent* shown,
+                      bool live, bool replay, std::string_view language);
 
 } // namespace rdmalab::app

@@ -83,6 +83,157 @@
     </message>
 </context>
 <context>
+    <name>rdmalab::app::BenchCharts</name>
+    <message>
+        <source>Latency per iteration</source>
+        <translation>每次迭代的延迟</translation>
+    </message>
+    <message>
+        <source>Latency histogram</source>
+        <translation>延迟直方图</translation>
+    </message>
+    <message>
+        <source>Latency CDF</source>
+        <translation>延迟累积分布 (CDF)</translation>
+    </message>
+    <message>
+        <source>Bandwidth over time</source>
+        <translation>带宽随时间变化</translation>
+    </message>
+    <message>
+        <source>Latency (p50) against message size</source>
+        <translation>延迟 (p50) 随消息大小变化</translation>
+    </message>
+    <message>
+        <source>Bandwidth against message size</source>
+        <translation>带宽随消息大小变化</translation>
+    </message>
+    <message>
+        <source>CPU time per message (both endpoints, from getrusage)</source>
+        <translation>每条消息的 CPU 时间（两端合计，取自 getrusage）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Reading the CPU bars.&lt;/b&gt; TCP: every message is a &lt;code&gt;send()&lt;/code&gt; and a &lt;code&gt;recv()&lt;/code&gt; system call, and the CPU copies the payload twice (into the socket buffer and out of it), so its time is mostly kernel (sys) time. RDMA on a NIC: the application posts work requests and polls completions from user space; the steady-state data path makes no system call and no CPU copy, and busy polling shows up as user time. &lt;b&gt;SoftRoCE (rdma_rxe) is different&lt;/b&gt;: posting a send is a system call and the kernel does the transport and copies, so it shows sys time a NIC would not spend.</source>
+        <translation>&lt;b&gt;如何读 CPU 柱状图。&lt;/b&gt;TCP：每条消息都是一次 &lt;code&gt;send()&lt;/code&gt; 和一次 &lt;code&gt;recv()&lt;/code&gt; 系统调用，CPU 还要把载荷复制两次（复制进套接字缓冲区，再复制出来），所以时间主要花在内核态 (sys)。网卡上的 RDMA：应用程序在用户态投递工作请求并轮询完成项；稳定状态下的数据路径既没有系统调用也没有 CPU 复制，忙轮询表现为用户态时间。&lt;b&gt;SoftRoCE (rdma_rxe) 不一样&lt;/b&gt;：投递一次发送就是一次系统调用，传输和复制都由内核完成，所以会出现网卡不会花费的内核态时间。</translation>
+    </message>
+    <message>
+        <source>latency (µs)</source>
+        <translation>延迟 (µs)</translation>
+    </message>
+    <message>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>iterations per bin</source>
+        <translation>每个区间的迭代次数</translation>
+    </message>
+    <message>
+        <source>iterations</source>
+        <translation>迭代次数</translation>
+    </message>
+    <message>
+        <source>CDF</source>
+        <translation>CDF</translation>
+    </message>
+    <message>
+        <source>% of iterations at or below</source>
+        <translation>不高于该值的迭代所占百分比</translation>
+    </message>
+    <message>
+        <source>MB/s (10^6 B/s)</source>
+        <translation>MB/s (10^6 B/s)</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Latency per iteration — %1, %2 (last %3)</source>
+        <translation>每次迭代的延迟 — %1，%2（最近 %3 次）</translation>
+    </message>
+    <message>
+        <source>Latency per iteration (latency kinds)</source>
+        <translation>每次迭代的延迟（延迟类测量）</translation>
+    </message>
+    <message>
+        <source>Latency histogram (latency kinds)</source>
+        <translation>延迟直方图（延迟类测量）</translation>
+    </message>
+    <message>
+        <source>Latency CDF (latency kinds)</source>
+        <translation>延迟累积分布（延迟类测量）</translation>
+    </message>
+    <message>
+        <source>Latency histogram — %1 iterations above p99.9 (%2 %3) not drawn</source>
+        <translation>延迟直方图 — 高于 p99.9（%2 %3）的 %1 次迭代未画出</translation>
+    </message>
+    <message>
+        <source>Latency histogram — %1 iterations</source>
+        <translation>延迟直方图 — %1 次迭代</translation>
+    </message>
+    <message>
+        <source>Latency CDF — %1, %2</source>
+        <translation>延迟累积分布 — %1，%2</translation>
+    </message>
+    <message>
+        <source>Bandwidth over time (bandwidth kinds)</source>
+        <translation>带宽随时间变化（带宽类测量）</translation>
+    </message>
+    <message>
+        <source>Bandwidth over time — %1, %2</source>
+        <translation>带宽随时间变化 — %1，%2</translation>
+    </message>
+    <message>
+        <source> (no finished %1 measurement yet)</source>
+        <translation>（还没有完成的 %1 测量）</translation>
+    </message>
+    <message>
+        <source>latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>message size (log scale)</source>
+        <translation>消息大小（对数坐标）</translation>
+    </message>
+    <message>
+        <source>µs (log scale)</source>
+        <translation>µs（对数坐标）</translation>
+    </message>
+    <message>
+        <source>MB/s, 10^6 B/s (log scale)</source>
+        <translation>MB/s，10^6 B/s（对数坐标）</translation>
+    </message>
+    <message>
+        <source>user µs per message</source>
+        <translation>每条消息的用户态 µs</translation>
+    </message>
+    <message>
+        <source>sys (kernel) µs per message</source>
+        <translation>每条消息的内核态 (sys) µs</translation>
+    </message>
+    <message>
+        <source>CPU time per message (no finished measurement yet)</source>
+        <translation>每条消息的 CPU 时间（还没有完成的测量）</translation>
+    </message>
+    <message>
+        <source>CPU time per message (both endpoints, from getrusage) — %1</source>
+        <translation>每条消息的 CPU 时间（两端合计，取自 getrusage）— %1</translation>
+    </message>
+    <message>
+        <source>µs per message</source>
+        <translation>每条消息的 µs</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::BenchSession</name>
     <message>
         <source>A measurement is already running: stop it first.</source>
@@ -294,40 +445,8 @@
         <translation>轨迹 (*.jsonl)</translation>
     </message>
     <message>
-        <source>Latency per iteration</source>
-        <translation>每次迭代的延迟</translation>
-    </message>
-    <message>
-        <source>Latency histogram</source>
-        <translation>延迟直方图</translation>
-    </message>
-    <message>
-        <source>Latency CDF</source>
-        <translation>延迟累积分布 (CDF)</translation>
-    </message>
-    <message>
-        <source>Bandwidth over time</source>
-        <translation>带宽随时间变化</translation>
-    </message>
-    <message>
-        <source>Latency (p50) against message size</source>
-        <translation>延迟 (p50) 随消息大小变化</translation>
-    </message>
-    <message>
-        <source>Bandwidth against message size</source>
-        <translation>带宽随消息大小变化</translation>
-    </message>
-    <message>
         <source>Live charts</source>
         <translation>实时图表</translation>
-    </message>
-    <message>
-        <source>CPU time per message (both endpoints, from getrusage)</source>
-        <translation>每条消息的 CPU 时间（两端合计，取自 getrusage）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Reading the CPU bars.&lt;/b&gt; TCP: every message is a &lt;code&gt;send()&lt;/code&gt; and a &lt;code&gt;recv()&lt;/code&gt; system call, and the CPU copies the payload twice (into the socket buffer and out of it), so its time is mostly kernel (sys) time. RDMA on a NIC: the application posts work requests and polls completions from user space; the steady-state data path makes no system call and no CPU copy, and busy polling shows up as user time. &lt;b&gt;SoftRoCE (rdma_rxe) is different&lt;/b&gt;: posting a send is a system call and the kernel does the transport and copies, so it shows sys time a NIC would not spend.</source>
-        <translation>&lt;b&gt;如何读 CPU 柱状图。&lt;/b&gt;TCP：每条消息都是一次 &lt;code&gt;send()&lt;/code&gt; 和一次 &lt;code&gt;recv()&lt;/code&gt; 系统调用，CPU 还要把载荷复制两次（复制进套接字缓冲区，再复制出来），所以时间主要花在内核态 (sys)。网卡上的 RDMA：应用程序在用户态投递工作请求并轮询完成项；稳定状态下的数据路径既没有系统调用也没有 CPU 复制，忙轮询表现为用户态时间。&lt;b&gt;SoftRoCE (rdma_rxe) 不一样&lt;/b&gt;：投递一次发送就是一次系统调用，传输和复制都由内核完成，所以会出现网卡不会花费的内核态时间。</translation>
     </message>
     <message>
         <source>CPU per message</source>
@@ -336,42 +455,6 @@
     <message>
         <source>TCP vs RDMA</source>
         <translation>TCP 对比 RDMA</translation>
-    </message>
-    <message>
-        <source>latency (µs)</source>
-        <translation>延迟 (µs)</translation>
-    </message>
-    <message>
-        <source>iteration</source>
-        <translation>迭代</translation>
-    </message>
-    <message>
-        <source>µs</source>
-        <translation>µs</translation>
-    </message>
-    <message>
-        <source>iterations per bin</source>
-        <translation>每个区间的迭代次数</translation>
-    </message>
-    <message>
-        <source>iterations</source>
-        <translation>迭代次数</translation>
-    </message>
-    <message>
-        <source>CDF</source>
-        <translation>CDF</translation>
-    </message>
-    <message>
-        <source>% of iterations at or below</source>
-        <translation>不高于该值的迭代所占百分比</translation>
-    </message>
-    <message>
-        <source>MB/s (10^6 B/s)</source>
-        <translation>MB/s (10^6 B/s)</translation>
-    </message>
-    <message>
-        <source>seconds</source>
-        <translation>秒</translation>
     </message>
     <message>
         <source>Starting …</source>
@@ -384,86 +467,6 @@
     <message>
         <source>%1 holds no measurement (no &quot;measure&quot; events): open it in the lesson window instead.</source>
         <translation>%1 中没有测量（没有 &quot;measure&quot; 事件）：请改在课程窗口中打开它。</translation>
-    </message>
-    <message>
-        <source>Latency per iteration — %1, %2 (last %3)</source>
-        <translation>每次迭代的延迟 — %1，%2（最近 %3 次）</translation>
-    </message>
-    <message>
-        <source>Latency per iteration (latency kinds)</source>
-        <translation>每次迭代的延迟（延迟类测量）</translation>
-    </message>
-    <message>
-        <source>Latency histogram (latency kinds)</source>
-        <translation>延迟直方图（延迟类测量）</translation>
-    </message>
-    <message>
-        <source>Latency CDF (latency kinds)</source>
-        <translation>延迟累积分布（延迟类测量）</translation>
-    </message>
-    <message>
-        <source>Latency histogram — %1 iterations above p99.9 (%2 %3) not drawn</source>
-        <translation>延迟直方图 — 高于 p99.9（%2 %3）的 %1 次迭代未画出</translation>
-    </message>
-    <message>
-        <source>Latency histogram — %1 iterations</source>
-        <translation>延迟直方图 — %1 次迭代</translation>
-    </message>
-    <message>
-        <source>Latency CDF — %1, %2</source>
-        <translation>延迟累积分布 — %1，%2</translation>
-    </message>
-    <message>
-        <source>Bandwidth over time (bandwidth kinds)</source>
-        <translation>带宽随时间变化（带宽类测量）</translation>
-    </message>
-    <message>
-        <source>Bandwidth over time — %1, %2</source>
-        <translation>带宽随时间变化 — %1，%2</translation>
-    </message>
-    <message>
-        <source> (no finished %1 measurement yet)</source>
-        <translation>（还没有完成的 %1 测量）</translation>
-    </message>
-    <message>
-        <source>latency</source>
-        <translation>延迟</translation>
-    </message>
-    <message>
-        <source>bandwidth</source>
-        <translation>带宽</translation>
-    </message>
-    <message>
-        <source>message size (log scale)</source>
-        <translation>消息大小（对数坐标）</translation>
-    </message>
-    <message>
-        <source>µs (log scale)</source>
-        <translation>µs（对数坐标）</translation>
-    </message>
-    <message>
-        <source>MB/s, 10^6 B/s (log scale)</source>
-        <translation>MB/s，10^6 B/s（对数坐标）</translation>
-    </message>
-    <message>
-        <source>user µs per message</source>
-        <translation>每条消息的用户态 µs</translation>
-    </message>
-    <message>
-        <source>sys (kernel) µs per message</source>
-        <translation>每条消息的内核态 (sys) µs</translation>
-    </message>
-    <message>
-        <source>CPU time per message (no finished measurement yet)</source>
-        <translation>每条消息的 CPU 时间（还没有完成的测量）</translation>
-    </message>
-    <message>
-        <source>CPU time per message (both endpoints, from getrusage) — %1</source>
-        <translation>每条消息的 CPU 时间（两端合计，取自 getrusage）— %1</translation>
-    </message>
-    <message>
-        <source>µs per message</source>
-        <translation>每条消息的 µs</translation>
     </message>
     <message>
         <source>Replay loaded: %1 measurements.</source>
@@ -1317,6 +1320,17 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     </message>
 </context>
 <context>
+    <name>rdmalab::app::EngineStatusLine</name>
+    <message>
+        <source>engine stopped · %1</source>
+        <translation>引擎已停止 · %1</translation>
+    </message>
+    <message>
+        <source>no RDMA device · %1</source>
+        <translation>没有 RDMA 设备 · %1</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::LabBrowser</name>
     <message>
         <source>These lab files did not load (%1):</source>
@@ -1703,51 +1717,7 @@ This run is kept in memory only: export its report before you close the window.<
     </message>
 </context>
 <context>
-    <name>rdmalab::app::MainWindow</name>
-    <message>
-        <source>Lesson finished: the device refused the request (%1), as this fault is meant to show; see the inspector for what it left unchanged.</source>
-        <translation>课程结束：设备拒绝了这个请求（%1），这正是这个故障要展示的；它没有改动哪些内容，请看检查器。</translation>
-    </message>
-    <message>
-        <source>an error</source>
-        <translation>一个错误</translation>
-    </message>
-    <message>
-        <source>Reading %1…</source>
-        <translation>正在读取 %1…</translation>
-    </message>
-    <message>
-        <source>Still opening the previous recording: wait until it is shown.</source>
-        <translation>上一个录制还在打开：请等它显示出来。</translation>
-    </message>
-    <message>
-        <source>There is no lesson &apos;%1&apos;; the lessons are: %2</source>
-        <translation>没有课程“%1”；现有课程：%2</translation>
-    </message>
-    <message>
-        <source>Lesson finished: the data moved and was verified.</source>
-        <translation>课程完成：数据已传送并通过校验。</translation>
-    </message>
-    <message>
-        <source>Lesson finished with an error: see the inspector.</source>
-        <translation>课程结束但出错：请查看检查器。</translation>
-    </message>
-    <message>
-        <source>There is no unfinished session to reopen in %1.</source>
-        <translation>%1 中没有可重新打开的未结束会话。</translation>
-    </message>
-    <message>
-        <source>Some lab files could not be loaded: %1</source>
-        <translation>部分实验文件无法载入：%1</translation>
-    </message>
-    <message>
-        <source>Open recording</source>
-        <translation>打开录制</translation>
-    </message>
-    <message>
-        <source>Traces (*.jsonl)</source>
-        <translation>轨迹 (*.jsonl)</translation>
-    </message>
+    <name>rdmalab::app::MainMenus</name>
     <message>
         <source>Save trace</source>
         <translation>保存轨迹</translation>
@@ -1759,10 +1729,6 @@ This run is kept in memory only: export its report before you close the window.<
     <message>
         <source>PNG (*.png)</source>
         <translation>PNG (*.png)</translation>
-    </message>
-    <message>
-        <source>rdmalab — RDMA data paths, step by step</source>
-        <translation>rdmalab — 一步一步看 RDMA 数据路径</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1789,6 +1755,34 @@ This run is kept in memory only: export its report before you close the window.<
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
+        <source>&amp;Presentation mode (full screen, large, high contrast)</source>
+        <translation>演示模式（全屏、大字体、高对比度）(&amp;P)</translation>
+    </message>
+    <message>
+        <source>P&amp;anels</source>
+        <translation>面板(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Devices</source>
+        <translation>设备(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;QP state machine</source>
+        <translation>QP 状态机(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Memory</source>
+        <translation>内存(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Timeline</source>
+        <translation>时间线(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Inspector</source>
+        <translation>检查器(&amp;I)</translation>
+    </message>
+    <message>
         <source>&amp;Labs</source>
         <translation>实验(&amp;L)</translation>
     </message>
@@ -1807,6 +1801,53 @@ This run is kept in memory only: export its report before you close the window.<
     <message>
         <source>&amp;Restart engine</source>
         <translation>重启引擎(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Where the engine runs…</source>
+        <translation>引擎在哪里运行(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>The VM&apos;s &amp;console log</source>
+        <translation>虚拟机的控制台日志(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Traces (*.jsonl)</source>
+        <translation>轨迹 (*.jsonl)</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::MainWindow</name>
+    <message>
+        <source>Lesson finished: the device refused the request (%1), as this fault is meant to show; see the inspector for what it left unchanged.</source>
+        <translation>课程结束：设备拒绝了这个请求（%1），这正是这个故障要展示的；它没有改动哪些内容，请看检查器。</translation>
+    </message>
+    <message>
+        <source>an error</source>
+        <translation>一个错误</translation>
+    </message>
+    <message>
+        <source>There is no lesson &apos;%1&apos;; the lessons are: %2</source>
+        <translation>没有课程“%1”；现有课程：%2</translation>
+    </message>
+    <message>
+        <source>Lesson finished: the data moved and was verified.</source>
+        <translation>课程完成：数据已传送并通过校验。</translation>
+    </message>
+    <message>
+        <source>Lesson finished with an error: see the inspector.</source>
+        <translation>课程结束但出错：请查看检查器。</translation>
+    </message>
+    <message>
+        <source>There is no unfinished session to reopen in %1.</source>
+        <translation>%1 中没有可重新打开的未结束会话。</translation>
+    </message>
+    <message>
+        <source>Some lab files could not be loaded: %1</source>
+        <translation>部分实验文件无法载入：%1</translation>
+    </message>
+    <message>
+        <source>rdmalab — RDMA data paths, step by step</source>
+        <translation>rdmalab — 一步一步看 RDMA 数据路径</translation>
     </message>
     <message>
         <source>The engine process stopped.</source>
@@ -1831,42 +1872,12 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
 本次会话只保存在内存中：开始另一节课程之前，请用“文件 ▸ 保存轨迹…”保存它。</translation>
     </message>
     <message>
-        <source>Cannot open the recording:
-%1</source>
-        <translation>无法打开录制：
-%1</translation>
-    </message>
-    <message>
-        <source>Bad recording</source>
-        <translation>录制文件有误</translation>
-    </message>
-    <message>
-        <source>%1 (a live session that ended without being closed)</source>
-        <translation>%1（一次未正常关闭就结束的实时会话）</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
         <source>Saved %1 events to %2</source>
         <translation>已将 %1 个事件保存到 %2</translation>
     </message>
     <message>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
-    </message>
-    <message>
-        <source>Could not write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-    <message>
-        <source>Step %1 of %2: %3</source>
-        <translation>第 %1 步，共 %2 步：%3</translation>
-    </message>
-    <message>
-        <source>Ready: %1 steps planned. Press Step or Play.</source>
-        <translation>就绪：计划了 %1 个步骤。请按“单步”或“播放”。</translation>
     </message>
     <message>
         <source>REPLAY of a recording of a live session that ended without being closed — device %1 on %2, recorded %3</source>
@@ -1919,50 +1930,6 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     <message>
         <source>The recording&apos;s note:</source>
         <translation>录制的备注：</translation>
-    </message>
-    <message>
-        <source>&amp;Presentation mode (full screen, large, high contrast)</source>
-        <translation>演示模式（全屏、大字体、高对比度）(&amp;P)</translation>
-    </message>
-    <message>
-        <source>P&amp;anels</source>
-        <translation>面板(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;Devices</source>
-        <translation>设备(&amp;D)</translation>
-    </message>
-    <message>
-        <source>&amp;QP state machine</source>
-        <translation>QP 状态机(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Memory</source>
-        <translation>内存(&amp;M)</translation>
-    </message>
-    <message>
-        <source>&amp;Timeline</source>
-        <translation>时间线(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;Inspector</source>
-        <translation>检查器(&amp;I)</translation>
-    </message>
-    <message>
-        <source>engine stopped · %1</source>
-        <translation>引擎已停止 · %1</translation>
-    </message>
-    <message>
-        <source>no RDMA device · %1</source>
-        <translation>没有 RDMA 设备 · %1</translation>
-    </message>
-    <message>
-        <source>&amp;Where the engine runs…</source>
-        <translation>引擎在哪里运行(&amp;W)…</translation>
-    </message>
-    <message>
-        <source>The VM&apos;s &amp;console log</source>
-        <translation>虚拟机的控制台日志(&amp;C)</translation>
     </message>
     <message>
         <source>No ACTIVE RDMA port on %1: create a SoftRoCE device there, or open a recording.</source>
@@ -2090,6 +2057,43 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     </message>
 </context>
 <context>
+    <name>rdmalab::app::RecordingOpener</name>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Still opening the previous recording: wait until it is shown.</source>
+        <translation>上一个录制还在打开：请等它显示出来。</translation>
+    </message>
+    <message>
+        <source>Open recording</source>
+        <translation>打开录制</translation>
+    </message>
+    <message>
+        <source>Traces (*.jsonl)</source>
+        <translation>轨迹 (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Cannot open the recording:
+%1</source>
+        <translation>无法打开录制：
+%1</translation>
+    </message>
+    <message>
+        <source>Bad recording</source>
+        <translation>录制文件有误</translation>
+    </message>
+    <message>
+        <source>%1 (a live session that ended without being closed)</source>
+        <translation>%1（一次未正常关闭就结束的实时会话）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::RecoveryBanner</name>
     <message>
         <source>The previous session (started %1, %2 events) ended without being closed: the app was killed or crashed. Its autosave keeps everything up to the last complete event: %3</source>
@@ -2122,6 +2126,17 @@ The last line was incomplete and is left out (%1).</source>
     <message>
         <source>Keep the file, but do not offer it again</source>
         <translation>保留文件，但不再提示</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::SessionLines</name>
+    <message>
+        <source>Step %1 of %2: %3</source>
+        <translation>第 %1 步，共 %2 步：%3</translation>
+    </message>
+    <message>
+        <source>Ready: %1 steps planned. Press Step or Play.</source>
+        <translation>就绪：计划了 %1 个步骤。请按“单步”或“播放”。</translation>
     </message>
 </context>
 <context>
@@ -2671,10 +2686,6 @@ Fix: run `ssh %4 rdmalab-cli --version` in a terminal to see the whole story.</s
     <message>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
-    </message>
-    <message>
-        <source>Could not write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>Saved the session as the lab %1 (rdmalab-cli lab run %1 replays it).</source>

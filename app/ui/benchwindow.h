@@ -1,7 +1,7 @@
 // The measurement window: runs `bench` on the engine process and draws its figures live (latency per
 // iteration, histogram, CDF with percentiles, bandwidth over time, latency and bandwidth against message
-// size, CPU per message), next to a TCP-versus-RDMA comparison page. Charts redraw on a single-shot
-// timer at most every kRedrawIntervalMs, however fast samples arrive.
+// size, CPU per message: BenchCharts), next to a TCP-versus-RDMA comparison page. Charts redraw on a
+// single-shot timer at most every kRedrawIntervalMs, however fast samples arrive.
 #pragma once
 
 #include "benchsession.h"
@@ -11,11 +11,7 @@
 #include <QMainWindow>
 #include <QTimer>
 
-#include <memory>
-
 class QAction;
-class QChart;
-class QChartView;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -27,8 +23,8 @@ class QTableWidget;
 namespace rdmalab::app {
 
 class Banner;
+class BenchCharts;
 class ComparisonPage;
-struct LiveCharts;
 
 struct BenchStartOptions {
     QStringList kinds;         ///< empty: nothing starts until Run is pressed
@@ -53,7 +49,6 @@ class BenchWindow : public QMainWindow {
     Q_OBJECT
   public:
     static constexpr int kRedrawIntervalMs = 40;
-    static constexpr int kTimeSeriesPoints = 2000; ///< latency samples the scrolling chart keeps
     static constexpr int kAutoplayStartDelayMs = 1000;
 
     explicit BenchWindow(const BenchStartOptions& options, QWidget* parent = nullptr);
@@ -78,15 +73,8 @@ class BenchWindow : public QMainWindow {
     void buildUi();
     void buildToolBar();
     void buildTabs();
-    void buildLiveSeries();
-    QChartView* makeChartView(const QString& objectName, const QString& title);
     void scheduleRedraw();
     void redraw();
-    void redrawTimeSeries(const BenchRun* run);
-    void redrawDistribution(const BenchRun* run);
-    void redrawBandwidth(const BenchRun* run);
-    void redrawSizeCharts();
-    void redrawCpu();
     void refreshTable();
     void refreshHeader();
     void refreshControls();
@@ -122,13 +110,10 @@ class BenchWindow : public QMainWindow {
            *statusLabel_ = nullptr;
     // The pages and the runs table.
     QTabWidget* tabs_ = nullptr;
-    QChartView *timeSeriesView_ = nullptr, *histogramView_ = nullptr, *cdfView_ = nullptr,
-               *bandwidthView_ = nullptr;
-    QChartView *sizeLatencyView_ = nullptr, *sizeBandwidthView_ = nullptr, *cpuView_ = nullptr;
+    BenchCharts* charts_ = nullptr; ///< the live and CPU pages
     ComparisonPage* comparison_ = nullptr;
     QTableWidget* runsTable_ = nullptr;
-    std::unique_ptr<LiveCharts> live_; ///< the persistent series the live charts update in place
-    bool resultsChanged_ = true;       ///< a run finished since the size/CPU charts were drawn
+    bool resultsChanged_ = true; ///< a run finished since the size/CPU charts were drawn
 };
 
 } // namespace rdmalab::app

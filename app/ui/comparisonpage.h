@@ -9,15 +9,13 @@
 
 #include <vector>
 
-class QChart;
-class QChartView;
-class QComboBox;
-class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
 class QTableWidget;
 
 namespace rdmalab::app {
+
+class PhysicsFloorBox;
 
 class ComparisonPage : public QWidget {
     Q_OBJECT
@@ -37,16 +35,11 @@ class ComparisonPage : public QWidget {
     void buildMeasuredBox();
     /// The literature's figures, in a box of their own.
     void buildLiteratureBox();
-    /// The serialization-time floor: a link rate and a size, the floor, and the chart against what was
-    /// measured.
-    void buildPhysicsBox();
-    void buildPhysicsChart();
     QString tx(const QString& english, const QString& chinese) const;
     void retranslate();
     void fillDeviceLabels();
     void fillComparisonTable();
     void fillLiteratureTable();
-    void updatePhysicsFloor();
     /// Row heights follow word-wrapped text; done once after the current event, however often asked.
     void scheduleRowLayout();
     void layoutRows();
@@ -67,17 +60,7 @@ class ComparisonPage : public QWidget {
     QGroupBox* literatureBox_ = nullptr;
     QLabel* literatureNote_ = nullptr;
     QTableWidget* literatureTable_ = nullptr;
-    QGroupBox* physicsBox_ = nullptr;
-    QLabel* rateLabel_ = nullptr;
-    QLabel* sizeLabel_ = nullptr;
-    QComboBox* rateCombo_ = nullptr;
-    QDoubleSpinBox* sizeSpin_ = nullptr;
-    QComboBox* sizeUnitCombo_ = nullptr;
-    QLabel* floorResultLabel_ = nullptr;
-    QLabel* floorNoteLabel_ = nullptr;
-    QLabel* measuredTimeLabel_ = nullptr;
-    QChartView* chartView_ = nullptr;
-    QChart* chart_ = nullptr;
+    PhysicsFloorBox* physicsBox_ = nullptr; ///< the serialization-time floor against what was measured
 };
 
 } // namespace rdmalab::app

@@ -15,6 +15,8 @@
 #include <QSpinBox>
 #include <QToolBar>
 
+#include <algorithm>
+
 namespace rdmalab::app {
 
 LessonToolBars::LessonToolBars(QMainWindow* window, const std::vector<Lesson>& lessons, const QString& lesson,
@@ -129,6 +131,11 @@ QString LessonToolBars::message() const {
 
 int LessonToolBars::speed() const {
     return speedSlider_->value();
+}
+
+int LessonToolBars::stepDelayMs(int speed) {
+    static constexpr int kDelays[] = {2500, 1800, 1300, 1000, 700, 500, 350, 220, 120, 40};
+    return kDelays[std::clamp(speed, 1, 10) - 1];
 }
 
 void LessonToolBars::setLanguage(const QString& language) {

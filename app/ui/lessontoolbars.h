@@ -39,6 +39,10 @@ class LessonToolBars : public QObject {
     QString message() const;
     /// The speed slider: 1 (slow) to 10 (fast).
     int speed() const;
+    /// The pause between steps while playing at `speed` (1 slow .. 10 fast).
+    static int stepDelayMs(int speed);
+    /// How fast the picture animates at `speed` (1 slow .. 10 fast): 1 is its normal pace.
+    static double animationSpeed(int speed) { return 0.5 + speed * 0.25; }
     /// The lessons' titles and the language choice follow the app's language.
     void setLanguage(const QString& language);
     void enablePlayer(bool step, bool play, bool pause, bool reset);

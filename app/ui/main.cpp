@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 namespace {
@@ -47,6 +48,161 @@ bool asksOnlyForText(int argc, char** argv) {
     return false;
 }
 
+/// The names of the options main() reads, each checked against the table when the app starts.
+struct OptionNames {
+    QString language = option("lang"), replay = option("replay"), bench = option("bench"),
+            size = option("size"), sweep = option("sweep"), maxSize = option("max-size"),
+            iters = option("iters"), seconds = option("seconds"), device = option("device"),
+            cpus = option("cpus"), tab = option("tab"), autoplay = option("autoplay"),
+            screenshot = option("screenshot"), exportFile = option("export"), quit = option("quit"),
+            engine = option("engine"), lesson = option("lesson"), present = option("present"),
+            delay = option("step-delay"), reopen = option("reopen-unfinished"), lab = option("lab"),
+            labs = option("labs"), report = option("report"), seed = option("seed"),
+            workbench = option("workbench"), windowSize = option("window-size"),
+            engineProgram = option("engine-program");
+};
+
+/// --engine local|vm|ssh://…, or (as before) the path of the rdmalab-cli to run locally: sets where every
+/// window's engine runs and returns the rdmalab-cli to run here (empty: the default); nullopt after saying
+/// why the value is refused.
+std::optional<QString> chooseEngine(const QCommandLineParser& parser, const OptionNames& o,
+                                    const rdmalab::app::VmOptions& vm) {
+    QString program = parser.value(o.engineProgram);
+    const QString where = parser.value(o.engine);
+    if (where == QLatin1String("vm")) {
+        rdmalab::app::EngineClient::setDefaultHost(rdmalab::app::EngineHost::Vm, vm);
+    } else if (where.startsWith(QLatin1String("ssh:"))) {
+        QString error;
+        auto ssh = rdmalab::app::parseSshUrl(where, &error);
+        if (!ssh) {
+            std::fprintf(stderr, "rdmalab: --engine: %s\n", qPrintable(error));
+            return std::nullopt;
+        }
+        ssh->program = program; // --engine-program names the rdmalab-cli on that host
+        program.clear();
+        rdmalab::app::EngineClient::setDefaultHost(rdmalab::app::EngineHost::Ssh, {}, *ssh);
+    } else if (where != QLatin1String("local")) {
+        if (!where.contains(QLatin1Char('/'))) {
+            std::fprintf(stderr,
+                         "rdmalab: --engine needs local, vm, ssh://[USER@]HOST[:PORT] or the path of "
+                         "rdmalab-cli, not '%s'\n",
+                         qPrintable(where));
+            return std::nullopt;
+        }
+        if (program.isEmpty()) program = where;
+    }
+    return program;
+}
+
+/// --window-size: the size to open at (a projector's 1280x720, for screenshots), instead of the screen's fit;
+/// an invalid size when not given, nullopt after saying why the value is refused.
+std::optional<QSize> openSize(const QCommandLineParser& parser, const OptionNames& o) {
+    if (!parser.isSet(o.windowSize)) return QSize();
+    const QSize size = rdmalab::app::parseWindowSize(parser.value(o.windowSize));
+    if (!size.isValid()) {
+        std::fprintf(stderr,
+                     "rdmalab: --window-size needs WIDTHxHEIGHT in pixels (e.g. 1280x720), not '%s'\n",
+                     qPrintable(parser.value(o.windowSize)));
+        return std::nullopt;
+    }
+    return size;
+}
+
+rdmalab::app::LabWindowOptions labOptions(const QCommandLineParser& parser, const OptionNames& o) {
+    rdmalab::app::LabWindowOptions options;
+    options.lab = parser.value(o.lab);
+    options.autoplay = parser.isSet(o.autoplay);
+    options.screenshot = parser.value(o.screenshot);
+    options.report = parser.value(o.report);
+    options.seed = parser.value(o.seed);
+    options.quitWhenDone = parser.isSet(o.quit);
+    return options;
+}
+
+/// --size (repeatable; the message sizes) and --cpus A[,B] of a measurement into `options`; false after
+/// saying why a value is refused.
+bool readSizesAndCpus(const QCommandLineParser& parser, const OptionNames& o, const QString& kind,
+                      rdmalab::app::BenchStartOptions& options) {
+    for (const auto& s : parser.values(o.size)) {
+        bool ok = false;
+        const qint64 v = s.toLongLong(&ok);
+        if (!ok || v <= 0) {
+            std::fprintf(stderr, "rdmalab: --size needs a positive number of bytes, not '%s'\n",
+                         qPrintable(s));
+            return false;
+        }
+        if (kind == "compare" && options.sizes == std::vector<qint64>{2, 65536}) options.sizes.clear();
+        options.sizes.push_back(v);
+    }
+    if (options.sizes.empty()) options.sizes = {2};
+    if (!parser.isSet(o.cpus)) return true;
+    const QStringList parts = parser.value(o.cpus).split(',');
+    for (const auto& part : parts) {
+        bool ok = false;
+        const int cpu = part.toInt(&ok);
+        if (!ok || cpu < 0 || cpu > 4095 || parts.size() > 2) {
+            std::fprintf(stderr, "rdmalab: --cpus needs A or A,B (CPU numbers, e.g. 0,1), not '%s'\n",
+                         qPrintable(parser.value(o.cpus)));
+            return false;
+        }
+        options.cpus.push_back(cpu);
+    }
+    return true;
+}
+
+/// The measurement window's options (--bench KIND|compare, or a --replay of a measurement); nullopt after
+/// saying why a value is refused.
+std::optional<rdmalab::app::BenchStartOptions> benchOptions(const QCommandLineParser& parser,
+                                                            const OptionNames& o, bool benchReplay) {
+    rdmalab::app::BenchStartOptions options;
+    const QString kind = parser.value(o.bench);
+    if (kind == "compare") {
+        options.kinds = rdmalab::app::BenchWindow::comparisonKinds();
+        options.sizes = {2, 65536};
+        options.tab = "compare";
+    } else if (!kind.isEmpty()) {
+        options.kinds = {kind};
+    }
+    if (!readSizesAndCpus(parser, o, kind, options)) return std::nullopt;
+    options.sweep = parser.isSet(o.sweep);
+    if (parser.isSet(o.maxSize)) options.maxSize = parser.value(o.maxSize).toLongLong();
+    if (parser.isSet(o.iters)) options.iters = std::max(1, parser.value(o.iters).toInt());
+    if (parser.isSet(o.seconds)) options.seconds = parser.value(o.seconds).toDouble();
+    options.device = parser.value(o.device);
+    if (parser.isSet(o.tab)) options.tab = parser.value(o.tab);
+    options.autoplay = parser.isSet(o.autoplay);
+    options.screenshot = parser.value(o.screenshot);
+    options.exportPath = parser.value(o.exportFile);
+    options.quitWhenDone = parser.isSet(o.quit);
+    options.replayFile = benchReplay ? parser.value(o.replay) : QString();
+    return options;
+}
+
+rdmalab::app::StartOptions lessonOptions(const QCommandLineParser& parser, const OptionNames& o) {
+    rdmalab::app::StartOptions options;
+    options.lesson = parser.value(o.lesson);
+    options.replayFile = parser.value(o.replay);
+    options.autoplay = parser.isSet(o.autoplay);
+    options.screenshot = parser.value(o.screenshot);
+    options.quitWhenDone = parser.isSet(o.quit);
+    options.presentation = parser.isSet(o.present);
+    options.reopenUnfinished = parser.isSet(o.reopen);
+    options.automaticEngineHost = !parser.isSet(o.engine);
+    if (parser.isSet(o.delay))
+        options.stepDelayMs = parser.value(o.delay).toInt();
+    else if (options.autoplay)
+        options.stepDelayMs = 60;
+    if (options.autoplay && !parser.isSet(o.delay)) options.animationSpeed = 4.0; // headless: no slow motion
+    return options;
+}
+
+/// Shows `window` (at `size` when valid) and runs the app until it ends.
+int runWindow(QApplication& app, QWidget& window, QSize size) {
+    if (size.isValid()) window.resize(size);
+    window.show();
+    return app.exec();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -75,168 +231,54 @@ int main(int argc, char** argv) {
 
     QCommandLineParser parser;
     rdmalab::app::addCommandLineOptions(parser); // every option, from the table the man page shows
-    const QString language = option("lang"), replay = option("replay"), bench = option("bench"),
-                  size = option("size"), sweep = option("sweep"), maxSize = option("max-size"),
-                  iters = option("iters"), seconds = option("seconds"), device = option("device"),
-                  cpus = option("cpus"), tab = option("tab"), autoplay = option("autoplay"),
-                  screenshot = option("screenshot"), exportFile = option("export"), quit = option("quit"),
-                  engine = option("engine"), lesson = option("lesson"), present = option("present"),
-                  delay = option("step-delay"), reopen = option("reopen-unfinished"), lab = option("lab"),
-                  labs = option("labs"), report = option("report"), seedOption = option("seed"),
-                  workbench = option("workbench"), windowSize = option("window-size"),
-                  engineProgram = option("engine-program");
+    const OptionNames o;
     parser.process(app);
-    // --engine local|vm, or (as before) the path of the rdmalab-cli to run locally.
-    QString program = parser.value(engineProgram);
-    const QString where = parser.value(engine);
     // The app's VM downloads Debian's kernel on first use (the status line shows how far).
     rdmalab::app::VmOptions vm;
     vm.downloadKernel = true;
-    if (where == QLatin1String("vm")) {
-        rdmalab::app::EngineClient::setDefaultHost(rdmalab::app::EngineHost::Vm, vm);
-    } else if (where.startsWith(QLatin1String("ssh:"))) {
-        QString error;
-        auto ssh = rdmalab::app::parseSshUrl(where, &error);
-        if (!ssh) {
-            std::fprintf(stderr, "rdmalab: --engine: %s\n", qPrintable(error));
-            return 2;
-        }
-        ssh->program = program; // --engine-program names the rdmalab-cli on that host
-        program.clear();
-        rdmalab::app::EngineClient::setDefaultHost(rdmalab::app::EngineHost::Ssh, {}, *ssh);
-    } else if (where != QLatin1String("local")) {
-        if (!where.contains(QLatin1Char('/'))) {
-            std::fprintf(stderr,
-                         "rdmalab: --engine needs local, vm, ssh://[USER@]HOST[:PORT] or the path of "
-                         "rdmalab-cli, not '%s'\n",
-                         qPrintable(where));
-            return 2;
-        }
-        if (program.isEmpty()) program = where;
-    }
-    // --window-size: the size to open at (a projector's 1280x720, for screenshots), instead of the screen's
-    // fit.
-    QSize openSize;
-    if (parser.isSet(windowSize)) {
-        openSize = rdmalab::app::parseWindowSize(parser.value(windowSize));
-        if (!openSize.isValid()) {
-            std::fprintf(stderr,
-                         "rdmalab: --window-size needs WIDTHxHEIGHT in pixels (e.g. 1280x720), not '%s'\n",
-                         qPrintable(parser.value(windowSize)));
-            return 2;
-        }
-    }
-    auto showAtSize = [&openSize](QWidget& window) {
-        if (openSize.isValid()) window.resize(openSize);
-        window.show();
-    };
+    const auto program = chooseEngine(parser, o, vm);
+    if (!program) return 2;
+    const auto size = openSize(parser, o);
+    if (!size) return 2;
 
     // The interface's language: --language, else the last choice (View ▸ Language), else the system's.
-    if (parser.isSet(language) && !rdmalab::app::Language::isKnown(parser.value(language))) {
+    if (parser.isSet(o.language) && !rdmalab::app::Language::isKnown(parser.value(o.language))) {
         std::fprintf(stderr, "rdmalab: --lang needs en (English) or zh (Simplified Chinese), not '%s'\n",
-                     qPrintable(parser.value(language)));
+                     qPrintable(parser.value(o.language)));
         return 2;
     }
     auto* appLanguage = rdmalab::app::Language::instance();
-    appLanguage->set(
-        rdmalab::app::Language::startLanguage(parser.isSet(language) ? parser.value(language) : QString()));
+    appLanguage->set(rdmalab::app::Language::startLanguage(parser.isSet(o.language) ? parser.value(o.language)
+                                                                                    : QString()));
     const QString lang = appLanguage->current();
-    if (parser.isSet(lab) || parser.isSet(labs)) {
-        rdmalab::app::LabWindowOptions o;
-        o.lab = parser.value(lab);
-        o.language = lang;
-        o.engineProgram = program;
-        o.autoplay = parser.isSet(autoplay);
-        o.screenshot = parser.value(screenshot);
-        o.report = parser.value(report);
-        o.seed = parser.value(seedOption);
-        o.quitWhenDone = parser.isSet(quit);
-        rdmalab::app::LabWindow window(o);
-        showAtSize(window);
-        return app.exec();
+    if (parser.isSet(o.lab) || parser.isSet(o.labs)) {
+        auto options = labOptions(parser, o);
+        options.language = lang;
+        options.engineProgram = *program;
+        rdmalab::app::LabWindow window(options);
+        return runWindow(app, window, *size);
     }
-    if (parser.isSet(workbench)) {
-        rdmalab::app::WorkbenchWindowOptions o;
-        o.language = lang;
-        o.engineProgram = program;
-        rdmalab::app::WorkbenchWindow window(o);
-        showAtSize(window);
-        return app.exec();
+    if (parser.isSet(o.workbench)) {
+        rdmalab::app::WorkbenchWindowOptions options;
+        options.language = lang;
+        options.engineProgram = *program;
+        rdmalab::app::WorkbenchWindow window(options);
+        return runWindow(app, window, *size);
     }
     const bool benchReplay =
-        parser.isSet(replay) && rdmalab::app::recordingHoldsMeasurements(parser.value(replay));
-    if (parser.isSet(bench) || benchReplay) {
-        rdmalab::app::BenchStartOptions o;
-        const QString kind = parser.value(bench);
-        if (kind == "compare") {
-            o.kinds = rdmalab::app::BenchWindow::comparisonKinds();
-            o.sizes = {2, 65536};
-            o.tab = "compare";
-        } else if (!kind.isEmpty()) {
-            o.kinds = {kind};
-        }
-        for (const auto& s : parser.values(size)) {
-            bool ok = false;
-            const qint64 v = s.toLongLong(&ok);
-            if (!ok || v <= 0) {
-                std::fprintf(stderr, "rdmalab: --size needs a positive number of bytes, not '%s'\n",
-                             qPrintable(s));
-                return 2;
-            }
-            if (kind == "compare" && o.sizes == std::vector<qint64>{2, 65536}) o.sizes.clear();
-            o.sizes.push_back(v);
-        }
-        if (o.sizes.empty()) o.sizes = {2};
-        o.sweep = parser.isSet(sweep);
-        if (parser.isSet(maxSize)) o.maxSize = parser.value(maxSize).toLongLong();
-        if (parser.isSet(iters)) o.iters = std::max(1, parser.value(iters).toInt());
-        if (parser.isSet(seconds)) o.seconds = parser.value(seconds).toDouble();
-        o.device = parser.value(device);
-        if (parser.isSet(cpus)) {
-            const QStringList parts = parser.value(cpus).split(',');
-            for (const auto& part : parts) {
-                bool ok = false;
-                const int cpu = part.toInt(&ok);
-                if (!ok || cpu < 0 || cpu > 4095 || parts.size() > 2) {
-                    std::fprintf(stderr, "rdmalab: --cpus needs A or A,B (CPU numbers, e.g. 0,1), not '%s'\n",
-                                 qPrintable(parser.value(cpus)));
-                    return 2;
-                }
-                o.cpus.push_back(cpu);
-            }
-        }
-        if (parser.isSet(tab)) o.tab = parser.value(tab);
-        o.autoplay = parser.isSet(autoplay);
-        o.screenshot = parser.value(screenshot);
-        o.exportPath = parser.value(exportFile);
-        o.quitWhenDone = parser.isSet(quit);
-        o.replayFile = benchReplay ? parser.value(replay) : QString();
-        o.language = lang;
-        o.engineProgram = program;
-        rdmalab::app::BenchWindow window(o);
-        showAtSize(window);
-        return app.exec();
+        parser.isSet(o.replay) && rdmalab::app::recordingHoldsMeasurements(parser.value(o.replay));
+    if (parser.isSet(o.bench) || benchReplay) {
+        auto options = benchOptions(parser, o, benchReplay);
+        if (!options) return 2;
+        options->language = lang;
+        options->engineProgram = *program;
+        rdmalab::app::BenchWindow window(*options);
+        return runWindow(app, window, *size);
     }
-
-    rdmalab::app::StartOptions options;
-    options.lesson = parser.value(lesson);
-    options.replayFile = parser.value(replay);
-    options.autoplay = parser.isSet(autoplay);
-    options.screenshot = parser.value(screenshot);
-    options.quitWhenDone = parser.isSet(quit);
-    options.presentation = parser.isSet(present);
+    auto options = lessonOptions(parser, o);
     options.language = lang;
-    options.engineProgram = program;
-    options.reopenUnfinished = parser.isSet(reopen);
-    options.automaticEngineHost = !parser.isSet(engine);
+    options.engineProgram = *program;
     options.vm = vm;
-    if (parser.isSet(delay))
-        options.stepDelayMs = parser.value(delay).toInt();
-    else if (options.autoplay)
-        options.stepDelayMs = 60;
-    if (options.autoplay && !parser.isSet(delay)) options.animationSpeed = 4.0; // headless: no slow motion
-
     rdmalab::app::MainWindow window(options);
-    showAtSize(window);
-    return app.exec();
+    return runWindow(app, window, *size);
 }

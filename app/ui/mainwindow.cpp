@@ -8,46 +8,34 @@
 #include "chartexport.h"
 #include "devicepanel.h"
 #include "enginebanner.h"
+#include "enginestatusline.h"
 #include "headlessrun.h"
 #include "inspector.h"
 #include "labstage/labstage.h"
 #include "language.h"
 #include "lessontoolbars.h"
+#include "mainmenus.h"
 #include "memoryview.h"
+#include "presentationlayout.h"
 #include "qpstateview.h"
+#include "recordingopener.h"
 #include "recoverybanner.h"
+#include "sessionlines.h"
 #include "timelinepanel.h"
 #include "tracefile.h"
 #include "windowparts.h"
 
-#include <QAction>
 #include <QApplication>
-#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QEvent>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QFrame>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
-#include <QLocale>
-#include <QMenu>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QResizeEvent>
-#include <QShortcut>
-#include <QSignalBlocker>
-#include <QSlider>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTimer>
-#include <QToolBar>
 #include <QVBoxLayout>
 
 namespace rdmalab::app {
@@ -61,19 +49,6 @@ QString lessonsDirectory() {
     QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/labs";
     if (QDir(beside).exists()) return beside;
     return QString::fromUtf8(build::labs_dir());
-}
-
-/// Where File ▸ Open recording starts: the installed example recordings, else the source tree's.
-QString recordingsDirectory() {
-    const QString beside = QCoreApplication::applicationDirPath() + "/../share/rdmalab/recordings";
-    if (QDir(beside).exists()) return QDir(beside).canonicalPath();
-    return QString::fromUtf8(build::source_dir()) + QStringLiteral("/tests/data");
-}
-
-int delayForSpeed(int slider) {
-    // Slider 1 (slow) .. 10 (fast): pause between steps while playing.
-    static constexpr int kDelays[] = {2500, 1800, 1300, 1000, 700, 500, 350, 220, 120, 40};
-    return kDelays[std::clamp(slider, 1, 10) - 1];
 }
 
 } // namespace
@@ -106,27 +81,35 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         });
     }
 
+    connectEngine();
+    connectController();
+    if (options_.stepDelayMs >= 0) controller_->setStepDelay(options_.stepDelayMs);
+    if (options_.animationSpeed >= 0) stage_->setAnimationSpeed(options_.animationSpeed);
+    if (options_.presentation) setPresentationMode(true);
+
+    headless_->setQuitWhenDone(options_.quitWhenDone);
+    connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { finishHeadless(false); });
+    if (options_.autoplay) {
+        // A VM boots first (its own bound is options_.vm.bootTimeoutSeconds).
+        const int seconds = 180 + (engine_->host() == EngineHost::Vm ? options_.vm.bootTimeoutSeconds : 0);
+        headless_->armDeadline(seconds * 1000,
+                               QStringLiteral("the lesson did not finish within %1 s").arg(seconds));
+    }
+    startFromOptions();
+}
+
+void MainWindow::connectEngine() {
     connect(engine_, &EngineClient::eventsArrived, this, &MainWindow::onEngineEvents);
     connect(engine_, &EngineClient::engineDied, this, &MainWindow::onEngineDied);
     connectEngineBanner(this, engine_, engineBanner_);
     // EngineClient has sent `hello` itself (onEngineEvents shows its answer).
     connect(engine_, &EngineClient::started, this, [this] {
-        endProgressLine();
+        engineLine_->endProgressLine();
         engine_->send("devices");
     });
-    connect(engine_, &EngineClient::startDownload, this, [this](qint64 done, qint64 total) {
-        // Shown in MB (an int range), hidden once the download is complete.
-        downloadBar_->setRange(0, static_cast<int>(total / 1000000) + 1);
-        downloadBar_->setValue(static_cast<int>(done / 1000000));
-        downloadBar_->setVisible(done < total);
-    });
-    connect(engine_, &EngineClient::startProgress, this, [this](const QString& text) {
-        engineHostLabel_->setText(text);
-        if (!headless()) return;
-        // One line, rewritten in place while the VM boots; ended before anything else is written.
-        std::fprintf(stderr, "\rrdmalab: %s", qPrintable(text));
-        progressLineOpen_ = true;
-    });
+}
+
+void MainWindow::connectController() {
     connect(controller_, &LessonController::eventsReady, this, &MainWindow::onEventsReady);
     connect(controller_, &LessonController::stateReset, this, [this] {
         timeline_->clear();
@@ -135,7 +118,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     });
     connect(controller_, &LessonController::changed, this, &MainWindow::refreshControls);
     connect(controller_, &LessonController::message, this, [this](const QString& m) {
-        sessionLabel_->setText(m.section('\n', 0, 0));
+        sessionLines_->setSessionText(m.section('\n', 0, 0));
         statusBar()->showMessage(m.section('\n', 0, 0), 10000);
     });
     connect(controller_, &LessonController::finishedChanged, this, [this](bool success) {
@@ -163,19 +146,9 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         }
     });
     connect(stage_, &LabStage::idle, controller_, &LessonController::animationsIdle);
+}
 
-    if (options_.stepDelayMs >= 0) controller_->setStepDelay(options_.stepDelayMs);
-    if (options_.animationSpeed >= 0) stage_->setAnimationSpeed(options_.animationSpeed);
-    if (options_.presentation) setPresentationMode(true);
-
-    headless_->setQuitWhenDone(options_.quitWhenDone);
-    connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { finishHeadless(false); });
-    if (options_.autoplay) {
-        // A VM boots first (its own bound is options_.vm.bootTimeoutSeconds).
-        const int seconds = 180 + (engine_->host() == EngineHost::Vm ? options_.vm.bootTimeoutSeconds : 0);
-        headless_->armDeadline(seconds * 1000,
-                               QStringLiteral("the lesson did not finish within %1 s").arg(seconds));
-    }
+void MainWindow::startFromOptions() {
     // An unattended run is not someone coming back to the app: it leaves the offer for the next start and
     // keeps its screenshot free of it.
     recoveryBanner_->collect(SessionAutosave::defaultDirectory(), !options_.autoplay);
@@ -229,31 +202,17 @@ void MainWindow::buildUi() {
     outer->addWidget(recoveryBanner_);
     connect(recoveryBanner_, &RecoveryBanner::reopenClicked, this, &MainWindow::reopenUnfinishedSession);
     connect(recoveryBanner_, &RecoveryBanner::dismissClicked, this, &MainWindow::dismissUnfinishedSession);
+    opener_ =
+        new RecordingOpener(this, recoveryBanner_, headless(),
+                            [this](std::vector<TraceEvent>&& events, const QString& title, bool recovered) {
+                                showReplay(std::move(events), title, recovered);
+                            });
+    connect(opener_, &RecordingOpener::headlessFailed, this,
+            [this] { finishHeadless(false, ReasonPrinted::yes); });
+    connect(opener_, &RecordingOpener::openEnabled, menus_, &MainMenus::setOpenRecordingEnabled);
 
-    sessionLabel_ = new QLabel;
-    sessionLabel_->setObjectName("sessionLabel");
-    QFont big = sessionLabel_->font();
-    big.setBold(true);
-    sessionLabel_->setFont(big);
-    stepLabel_ = new QLabel;
-    stepLabel_->setObjectName("stepLabel");
-    // Both show strings from the engine or a recording (device, host, step title): text, never markup.
-    sessionLabel_->setTextFormat(Qt::PlainText);
-    stepLabel_->setTextFormat(Qt::PlainText);
-    stepLabel_->setWordWrap(true);
-    sessionLabel_->setWordWrap(true); // a recording's note can be long: it must not widen the window
-    outer->addWidget(sessionLabel_);
-    outer->addWidget(stepLabel_);
-    engineHostLabel_ = new QLabel;
-    engineHostLabel_->setObjectName("engineHostLabel");
-    engineHostLabel_->setTextFormat(Qt::PlainText);
-    downloadBar_ = new QProgressBar;
-    downloadBar_->setObjectName("engineDownloadBar");
-    downloadBar_->setMaximumWidth(160);
-    downloadBar_->setFormat(QStringLiteral("%v / %m MB"));
-    downloadBar_->hide();
-    statusBar()->addPermanentWidget(downloadBar_);
-    statusBar()->addPermanentWidget(engineHostLabel_);
+    sessionLines_ = new SessionLines(outer, this);
+    engineLine_ = new EngineStatusLine(engine_, statusBar(), headless());
 
     // Every panel but the data path can be dragged shut or hidden (View ▸ Panels); the data path scales to
     // the room left (a 1280x720 projector, a 1024x768 screen).
@@ -278,113 +237,31 @@ void MainWindow::buildUi() {
     main->setSizes({680, 320}); // proportions; at 720 px high the timeline still shows a few rows
     outer->addWidget(main, 1);
     setCentralWidget(central);
-    buildPanelsMenu();
+    menus_->addPanels({{{devicePanel_, "showDevicePanelAction"},
+                        {stage_->qpState(), "showQpStateAction"},
+                        {stage_->memory(), "showMemoryAction"},
+                        {timelinePanel_->timeline(), "showTimelineAction"},
+                        {timelinePanel_->inspector(), "showInspectorAction"}}});
+    presentation_ = new PresentationLayout(this, menus_->devicePanelAction(), main);
+    connect(presentation_, &PresentationLayout::leaveRequested, this, [this] { setPresentationMode(false); });
     fitToScreen(this, QSize(1680, 1050));
     connectControls();
 }
 
-void MainWindow::openMeasurements() {
-    BenchStartOptions o;
-    o.language = language_;
-    o.engineProgram = options_.engineProgram;
-    auto* window = new BenchWindow(o);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    window->show();
-}
-
 void MainWindow::buildMenus() {
-    fileMenu_ = menuBar()->addMenu(QString());
-    fileMenu_->setObjectName("fileMenu");
-    openRecordingAction_ =
-        fileMenu_->addAction(QString(), QKeySequence::Open, this, &MainWindow::chooseRecording);
-    saveTraceAction_ = fileMenu_->addAction(QString(), QKeySequence::Save, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save trace"), "rdmalab-trace.jsonl",
-                                                          tr("Traces (*.jsonl)"));
-        if (!path.isEmpty()) saveTrace(path);
+    menus_ = new MainMenus(this, engine_);
+    connect(menus_, &MainMenus::openRecordingRequested, this, [this] { opener_->choose(); });
+    connect(menus_, &MainMenus::saveTraceRequested, this, &MainWindow::saveTrace);
+    connect(menus_, &MainMenus::exportPngRequested, this, &MainWindow::exportPng);
+    connect(menus_, &MainMenus::presentationToggled, this, &MainWindow::setPresentationMode);
+    connect(menus_, &MainMenus::labBrowserRequested, this,
+            [this] { openWindow<LabWindow, LabWindowOptions>(language_, options_.engineProgram); });
+    connect(menus_, &MainMenus::workbenchRequested, this, [this] {
+        openWindow<WorkbenchWindow, WorkbenchWindowOptions>(language_, options_.engineProgram);
     });
-    exportPngAction_ = fileMenu_->addAction(QString(), this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export PNG"), "rdmalab.png", tr("PNG (*.png)"));
-        if (!path.isEmpty()) exportPng(path);
-    });
-    fileMenu_->addSeparator();
-    quitAction_ = fileMenu_->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
-    viewMenu_ = menuBar()->addMenu(QString());
-    viewMenu_->setObjectName("viewMenu");
-    presentationAction_ = viewMenu_->addAction(QString());
-    presentationAction_->setObjectName("presentationAction");
-    presentationAction_->setCheckable(true);
-    presentationAction_->setShortcut(Qt::Key_F5);
-    connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
-    auto* leavePresentation = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    connect(leavePresentation, &QShortcut::activated, this, [this] {
-        if (presentation_) setPresentationMode(false);
-    });
-    Language::instance()->addMenu(viewMenu_);
-    labsMenu_ = menuBar()->addMenu(QString());
-    labsMenu_->setObjectName("labsMenu");
-    auto* openLabs = openLabsAction_ = labsMenu_->addAction(QString(), this, [this] {
-        LabWindowOptions o;
-        o.language = language_;
-        o.engineProgram = options_.engineProgram;
-        auto* window = new LabWindow(o);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->show();
-    });
-    openLabs->setObjectName("openLabsAction");
-    openLabs->setShortcut(Qt::CTRL | Qt::Key_L);
-    auto* openWorkbench = openWorkbenchAction_ = labsMenu_->addAction(QString(), this, [this] {
-        WorkbenchWindowOptions o;
-        o.language = language_;
-        o.engineProgram = options_.engineProgram;
-        auto* window = new WorkbenchWindow(o);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->show();
-    });
-    openWorkbench->setObjectName("openWorkbenchAction");
-    openWorkbench->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_W);
-    engineMenu_ = menuBar()->addMenu(QString());
-    engineMenu_->setObjectName("engineMenu");
-    engineHostAction_ = engineMenu_->addAction(QString(), this, [this] { devicePanel_->chooseEngineHost(); });
-    engineHostAction_->setObjectName("engineHostAction");
-    restartEngineAction_ = engineMenu_->addAction(QString(), this, &MainWindow::restartEngine);
-    vmConsoleAction_ = engineMenu_->addAction(QString(), this, [this] { devicePanel_->showVmConsole(); });
-    vmConsoleAction_->setObjectName("vmConsoleAction");
-    connect(engineMenu_, &QMenu::aboutToShow, this,
-            [this] { vmConsoleAction_->setEnabled(engine_->host() == EngineHost::Vm); });
-}
-
-void MainWindow::buildPanelsMenu() {
-    panelsMenu_ = new QMenu(this);
-    panelsMenu_->setObjectName("panelsMenu");
-    viewMenu_->insertMenu(presentationAction_, panelsMenu_);
-    viewMenu_->insertSeparator(presentationAction_);
-    const std::array<std::pair<QWidget*, const char*>, kPanelCount> panels{{
-        {devicePanel_, "showDevicePanelAction"},
-        {stage_->qpState(), "showQpStateAction"},
-        {stage_->memory(), "showMemoryAction"},
-        {timelinePanel_->timeline(), "showTimelineAction"},
-        {timelinePanel_->inspector(), "showInspectorAction"},
-    }};
-    for (std::size_t i = 0; i < panels.size(); ++i) {
-        auto* action = panelActions_[i] = panelsMenu_->addAction(QString());
-        action->setObjectName(panels[i].second);
-        action->setCheckable(true);
-        action->setChecked(true);
-        QWidget* panel = panels[i].first;
-        connect(action, &QAction::toggled, this, [this, panel](bool on) { showPanel(panel, on); });
-    }
-}
-
-void MainWindow::showPanel(QWidget* panel, bool on) {
-    panel->setVisible(on);
-    // A splitter whose panels are all hidden goes too, so the data path gets its room.
-    if (auto* splitter = qobject_cast<QSplitter*>(panel->parentWidget())) {
-        bool any = false;
-        for (int i = 0; i < splitter->count(); ++i)
-            any = any || !splitter->widget(i)->isHidden();
-        splitter->setVisible(any);
-    }
+    connect(menus_, &MainMenus::engineHostRequested, this, [this] { devicePanel_->chooseEngineHost(); });
+    connect(menus_, &MainMenus::restartEngineRequested, this, &MainWindow::restartEngine);
+    connect(menus_, &MainMenus::vmConsoleRequested, this, [this] { devicePanel_->showVmConsole(); });
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
@@ -401,38 +278,19 @@ void MainWindow::retranslateUi() {
     // Texts of another language have other widths: the toolbars may need one row more, or one less.
     QTimer::singleShot(0, toolBars_, &LessonToolBars::place);
     setWindowTitle(tr("rdmalab — RDMA data paths, step by step"));
-    fileMenu_->setTitle(tr("&File"));
-    openRecordingAction_->setText(tr("&Open recording…"));
-    saveTraceAction_->setText(tr("&Save trace…"));
-    exportPngAction_->setText(tr("&Export view as PNG…"));
-    quitAction_->setText(tr("&Quit"));
-    viewMenu_->setTitle(tr("&View"));
-    presentationAction_->setText(tr("&Presentation mode (full screen, large, high contrast)"));
-    panelsMenu_->setTitle(tr("P&anels"));
-    const QString panelTexts[kPanelCount] = {tr("&Devices"), tr("&QP state machine"), tr("&Memory"),
-                                             tr("&Timeline"), tr("&Inspector")};
-    for (int i = 0; i < kPanelCount; ++i)
-        panelActions_[i]->setText(panelTexts[i]);
-    labsMenu_->setTitle(tr("&Labs"));
-    openLabsAction_->setText(tr("&Lab browser…"));
-    openWorkbenchAction_->setText(tr("&Workbench…"));
-    engineMenu_->setTitle(tr("&Engine"));
-    restartEngineAction_->setText(tr("&Restart engine"));
-    engineHostAction_->setText(tr("&Where the engine runs…"));
-    vmConsoleAction_->setText(tr("The VM's &console log"));
-
+    menus_->retranslateUi();
     toolBars_->retranslateUi();
     restartEngineButton_->setText(Banner::tr("Restart engine"));
 
     // The session line: what it last said, in the new language.
     if (engineStopped_)
-        sessionLabel_->setText(tr("The engine process stopped."));
+        sessionLines_->setSessionText(tr("The engine process stopped."));
     else if (!haveDevice_ && devicePanel_->showsNoDevice())
-        sessionLabel_->setText(noDeviceSessionText());
+        sessionLines_->setSessionText(noDeviceSessionText());
     else if (helloResult_)
-        sessionLabel_->setText(engineReadyText(*helloResult_));
+        sessionLines_->setSessionText(engineReadyText(*helloResult_));
     else if (controller_->state().device.isEmpty())
-        sessionLabel_->setText(tr("Starting the engine…"));
+        sessionLines_->setSessionText(tr("Starting the engine…"));
     refreshEngineHost();
     refreshControls();
 }
@@ -445,23 +303,19 @@ void MainWindow::setLessonLanguage(const QString& language) {
 
 QWidget* MainWindow::buildDevicePanel() {
     devicePanel_ = new DevicePanel(engine_);
-    connect(devicePanel_, &DevicePanel::openRecordingRequested, this, &MainWindow::chooseRecording);
+    connect(devicePanel_, &DevicePanel::openRecordingRequested, opener_, &RecordingOpener::choose);
+    connect(opener_, &RecordingOpener::openEnabled, devicePanel_, &DevicePanel::setOpenRecordingEnabled);
     connect(devicePanel_, &DevicePanel::engineHostChosen, this, &MainWindow::switchEngineHost);
     connect(devicePanel_, &DevicePanel::softRoceCreated, this, &MainWindow::restartEngine);
     return devicePanel_;
-}
-
-void MainWindow::chooseRecording() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), recordingsDirectory(),
-                                                      tr("Traces (*.jsonl)"));
-    if (!path.isEmpty()) openRecording(path);
 }
 
 void MainWindow::connectControls() {
     connect(toolBars_, &LessonToolBars::playClicked, controller_, &LessonController::play);
     connect(toolBars_, &LessonToolBars::pauseClicked, controller_, &LessonController::pause);
     connect(toolBars_, &LessonToolBars::stepClicked, controller_, &LessonController::step);
-    connect(toolBars_, &LessonToolBars::measureClicked, this, &MainWindow::openMeasurements);
+    connect(toolBars_, &LessonToolBars::measureClicked, this,
+            [this] { openWindow<BenchWindow, BenchStartOptions>(language_, options_.engineProgram); });
     connect(toolBars_, &LessonToolBars::resetClicked, this, [this] {
         if (controller_->mode() == LessonController::Mode::Replay)
             controller_->reset();
@@ -472,12 +326,12 @@ void MainWindow::connectControls() {
     connect(toolBars_, &LessonToolBars::lessonChosen, this, [this] {
         if (haveDevice_) startSelectedLesson();
     });
-    connect(toolBars_, &LessonToolBars::speedChanged, this, [this](int value) {
-        controller_->setStepDelay(delayForSpeed(value));
-        stage_->setAnimationSpeed(0.5 + value * 0.25);
-    });
-    controller_->setStepDelay(delayForSpeed(toolBars_->speed()));
-    stage_->setAnimationSpeed(0.5 + toolBars_->speed() * 0.25);
+    auto applySpeed = [this](int speed) {
+        controller_->setStepDelay(LessonToolBars::stepDelayMs(speed));
+        stage_->setAnimationSpeed(LessonToolBars::animationSpeed(speed));
+    };
+    connect(toolBars_, &LessonToolBars::speedChanged, this, applySpeed);
+    applySpeed(toolBars_->speed());
     connect(timelinePanel_, &TimelinePanel::eventSelected, this, [this](std::uint64_t seq) {
         selectedSeq_ = seq;
         stage_->highlightSeq(seq);
@@ -505,14 +359,14 @@ void MainWindow::startSelectedLesson() {
 }
 
 void MainWindow::onEngineEvents(const std::vector<TraceEvent>& events) {
-    endProgressLine(); // the engine speaks: its start is over
+    engineLine_->endProgressLine(); // the engine speaks: its start is over
     for (const auto& e : events) {
         if (e.kind != EventKind::Result) continue;
         if (e.name == "devices") showDevices(e.data);
         if (e.name == "hello") {
             helloResult_ = e.data;
             engineStopped_ = false;
-            sessionLabel_->setText(engineReadyText(e.data));
+            sessionLines_->setSessionText(engineReadyText(e.data));
         }
     }
 }
@@ -543,7 +397,7 @@ void MainWindow::showDevices(const nlohmann::json& result) {
     }
     if (!haveDevice_) {
         devicePanel_->showNoDevice();
-        sessionLabel_->setText(noDeviceSessionText());
+        sessionLines_->setSessionText(noDeviceSessionText());
         refreshControls();
         if (options_.autoplay) {
             std::fprintf(stderr, "rdmalab: no RDMA device; cannot run the lesson live\n");
@@ -590,20 +444,13 @@ void MainWindow::autosave(const std::vector<TraceEvent>& events) {
     std::fprintf(stderr, "rdmalab: autosave failed: %s\n", qPrintable(autosave_.error()));
 }
 
-void MainWindow::endProgressLine() {
-    if (!progressLineOpen_) return;
-    std::fputc('\n', stderr);
-    progressLineOpen_ = false;
-}
-
 void MainWindow::onEngineDied(const QString& message) {
-    endProgressLine();
-    downloadBar_->hide();
+    engineLine_->engineDied();
     engineBanner_->showMessage(message);
     engineStopped_ = true;
     refreshEngineHost();
     if (headless()) std::fprintf(stderr, "rdmalab: %s\n", qPrintable(message));
-    sessionLabel_->setText(tr("The engine process stopped."));
+    sessionLines_->setSessionText(tr("The engine process stopped."));
     refreshControls();
     if (options_.autoplay && !headless_->finished()) finishHeadless(false, ReasonPrinted::yes);
 }
@@ -625,39 +472,12 @@ void MainWindow::switchEngineHost(EngineHost host, const SshOptions& ssh) {
 }
 
 void MainWindow::refreshEngineHost() {
-    if (controller_->mode() == LessonController::Mode::Replay) {
-        engineHostLabel_->clear();
-    } else if (engineStopped_) {
-        engineHostLabel_->setText(tr("engine stopped · %1").arg(engine_->where()));
-    } else if (!engineDevice_.isEmpty()) {
-        engineHostLabel_->setText(QStringLiteral("%1 · %2").arg(engineDevice_, engine_->where()));
-    } else if (helloResult_) {
-        engineHostLabel_->setText(tr("no RDMA device · %1").arg(engine_->where()));
-    }
+    engineLine_->refresh(controller_->mode() == LessonController::Mode::Replay, engineStopped_, engineDevice_,
+                         helloResult_.has_value());
 }
 
 void MainWindow::openRecording(const QString& path) {
-    openRecordingFile(path, false, {});
-}
-
-void MainWindow::openRecordingFile(const QString& path, bool recovered,
-                                   const std::function<void(bool)>& then) {
-    // Read on a thread of its own: a recording of 200,000 events takes seconds to parse, and the window
-    // stays responsive meanwhile (Open is refused until it is done).
-    const bool started = reader_->read(path, [this, recovered, then](RecordingReader::Result& result) {
-        openRecordingAction_->setEnabled(true);
-        devicePanel_->setOpenRecordingEnabled(true);
-        const bool opened = showRecording(result, recovered);
-        if (then) then(opened);
-    });
-    if (!started) {
-        statusBar()->showMessage(tr("Still opening the previous recording: wait until it is shown."), 10000);
-        if (then) then(false);
-        return;
-    }
-    openRecordingAction_->setEnabled(false);
-    devicePanel_->setOpenRecordingEnabled(false);
-    statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    opener_->open(path);
 }
 
 namespace {
@@ -671,76 +491,32 @@ QString recordedMode(const std::vector<TraceEvent>& events) {
 }
 } // namespace
 
-bool MainWindow::showRecording(RecordingReader::Result& result, bool recovered) {
-    const QString& path = result.path;
-    if (!result.events) {
-        const QString text = tr("Cannot open the recording:\n%1").arg(result.error.toString());
-        statusBar()->showMessage(text, 15000);
-        if (headless()) {
-            std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
-            finishHeadless(false, ReasonPrinted::yes);
-        } else {
-            QMessageBox box(QMessageBox::Warning, tr("Bad recording"), text, QMessageBox::Ok, this);
-            box.setTextFormat(Qt::PlainText); // the error quotes the file
-            box.exec();
-        }
-        return false;
-    }
-    statusBar()->clearMessage();
+void MainWindow::showReplay(std::vector<TraceEvent>&& events, const QString& title, bool recovered) {
     autosave_.restart(); // a replay ends the live session, and its file is complete
     recoveredReplay_ = recovered;
     // The recording's own lesson explains it ("op read" → the Read lesson), whatever was selected before;
     // selecting it here starts nothing.
-    if (const QString lesson = lessonOfMode(recordedMode(*result.events)); toolBars_->hasLesson(lesson))
+    if (const QString lesson = lessonOfMode(recordedMode(events)); toolBars_->hasLesson(lesson))
         toolBars_->showLessonQuietly(lesson);
-    controller_->startReplay(
-        std::move(*result.events),
-        recovered ? tr("%1 (a live session that ended without being closed)").arg(QFileInfo(path).fileName())
-                  : QFileInfo(path).fileName());
+    controller_->startReplay(std::move(events), title);
     refreshEngineHost();
-    if (!result.note.isEmpty()) {
-        statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(path).fileName(), result.note), 15000);
-        std::fprintf(stderr, "rdmalab: %s: %s\n", qPrintable(path), qPrintable(result.note));
-    }
     if (options_.autoplay) QTimer::singleShot(0, controller_, &LessonController::play);
-    return true;
 }
 
 const std::vector<UnfinishedSession>& MainWindow::unfinishedSessions() const {
-    return recoveryBanner_->sessions();
+    return opener_->unfinishedSessions();
 }
 
 void MainWindow::reopenUnfinishedSession() {
-    reopenFirstUnfinished({});
-}
-
-void MainWindow::reopenFirstUnfinished(const std::function<void(bool)>& then) {
-    if (unfinishedSessions().empty()) {
-        if (then) then(false);
-        return;
-    }
-    const QString path = unfinishedSessions().front().path;
-    openRecordingFile(path, true, [this, path, then](bool opened) {
-        if (opened) {
-            std::fprintf(stderr, "rdmalab: reopened %s as a replay: %zu events\n", qPrintable(path),
-                         controller_->replayEvents().size());
-            // The offer may have moved on while the file was read: the session reopened is the one forgotten.
-            if (!unfinishedSessions().empty() && unfinishedSessions().front().path == path)
-                dismissUnfinishedSession();
-        }
-        if (then) then(opened);
-    });
+    opener_->reopenFirstUnfinished();
 }
 
 void MainWindow::dismissUnfinishedSession() {
-    const QString error = recoveryBanner_->dismissFirst();
-    if (error.isEmpty()) return;
-    statusBar()->showMessage(error, 15000);
-    std::fprintf(stderr, "rdmalab: %s\n", qPrintable(error));
+    opener_->dismissFirstUnfinished();
 }
 
 void MainWindow::reopenAtStart() {
-    reopenFirstUnfinished([this](bool opened) {
+    opener_->reopenFirstUnfinished([this](bool opened) {
         if (!opened) {
             if (headless()) finishHeadless(false, ReasonPrinted::yes);
             return;
@@ -766,27 +542,9 @@ bool MainWindow::exportPng(const QString& path) {
 }
 
 void MainWindow::setPresentationMode(bool on) {
-    if (on == presentation_) return;
-    presentation_ = on;
+    if (!presentation_->set(on)) return;
     QTimer::singleShot(0, toolBars_, &LessonToolBars::place); // the font, so the toolbars' widths, change
-    if (presentationAction_ && presentationAction_->isChecked() != on) presentationAction_->setChecked(on);
-    // A projector gets the whole screen, and the data path the room of the device list (View ▸ Panels
-    // brings it back; leaving restores it as it was).
-    auto* mainSplitter = findChild<QSplitter*>(QStringLiteral("mainSplitter"));
-    if (on) {
-        devicePanelBeforePresentation_ = panelActions_[0]->isChecked();
-        panelActions_[0]->setChecked(false);
-        // The picture is what the room looks at: three quarters of the height (the timeline keeps a few
-        // rows).
-        splitterBeforePresentation_ = mainSplitter->sizes();
-        const int total = splitterBeforePresentation_.value(0) + splitterBeforePresentation_.value(1);
-        mainSplitter->setSizes({total * 3 / 4, total - total * 3 / 4});
-        if (realScreen(this)) setWindowState(windowState() | Qt::WindowFullScreen); // headless: as sized
-    } else {
-        panelActions_[0]->setChecked(devicePanelBeforePresentation_);
-        if (!splitterBeforePresentation_.isEmpty()) mainSplitter->setSizes(splitterBeforePresentation_);
-        setWindowState(windowState() & ~Qt::WindowFullScreen);
-    }
+    menus_->setPresentationChecked(on);
     applyPresentationLook(on);
     stage_->setPresentationMode(on);
     refreshInspector();
@@ -799,29 +557,10 @@ void MainWindow::refreshControls() {
     const bool canStep = ((live && running && haveDevice_) || replay) && !controller_->finished();
     toolBars_->enablePlayer(canStep && !controller_->busy(), canStep && !controller_->playing(),
                             controller_->playing(), (live && running) || replay);
-    const auto& s = controller_->state();
-    if (!s.device.isEmpty()) {
-        sessionLabel_->setText(lessonBannerText({.device = s.device,
-                                                 .softwareDevice = s.softwareDevice,
-                                                 .replay = replay,
-                                                 .host = s.host,
-                                                 .date = s.date,
-                                                 .recovered = recoveredReplay_,
-                                                 .note = s.sessionNote}));
-    }
-    if (s.step.index >= 0)
-        stepLabel_->setText(
-            tr("Step %1 of %2: %3").arg(s.step.index + 1).arg(s.step.count).arg(s.step.title));
-    else if (s.step.count == 0 && !s.step.title.isEmpty())
-        stepLabel_->setText(s.step.title);
-    else if (!s.plannedSteps.empty())
-        stepLabel_->setText(tr("Ready: %1 steps planned. Press Step or Play.").arg(s.plannedSteps.size()));
+    sessionLines_->showState(controller_->state(), replay, recoveredReplay_);
 }
 
 void MainWindow::refreshInspector() {
-    const auto& s = controller_->state();
-    const std::string lang = language_.toStdString();
-    QString out;
     // The event to describe: the selected one, else the last "interesting" event of the current step.
     const TraceEvent* shown = nullptr;
     if (selectedSeq_) {
@@ -830,30 +569,11 @@ void MainWindow::refreshInspector() {
     }
     if (!shown) shown = inspectedEvent(timeline_->events());
 
-    const auto* lesson = toolBars_->currentLesson();
-    if (lesson && controller_->mode() == LessonController::Mode::Live) {
-        out += "<h3>" + htmlText(QString::fromStdString(lesson->lab.title.get(lang))) + "</h3>";
-        if (s.step.index < 0)
-            out += "<p>" +
-                   htmlText(QString::fromStdString(
-                       lessonSummaryText(lesson->lab, s, toolBars_->size(), toolBars_->message(), lang))) +
-                   "</p>";
-    }
-    if (lesson && !s.step.id.isEmpty()) {
-        if (const auto* step = lesson->step(s.step.id.toStdString())) {
-            out += "<h4>" + htmlText(QString::fromStdString(step->title.get(lang))) + "</h4>";
-            out += failedRunNoteHtml(s, lang);
-            out +=
-                "<p>" +
-                htmlText(QString::fromStdString(lessonStepText(
-                    *step, s, controller_->sessionEvents(), toolBars_->size(), toolBars_->message(), lang))) +
-                "</p>";
-        }
-    }
-    if (shown) out += eventHtml(*shown);
-    out += outcomeHtml(s);
-    if (controller_->mode() == LessonController::Mode::Replay) out = replayNoteHtml(s) + out;
-    timelinePanel_->inspector()->setHtml(out);
+    const InspectedLesson lesson{toolBars_->currentLesson(), toolBars_->size(), toolBars_->message(),
+                                 &controller_->sessionEvents()};
+    timelinePanel_->inspector()->setHtml(inspectorHtml(
+        controller_->state(), lesson, shown, controller_->mode() == LessonController::Mode::Live,
+        controller_->mode() == LessonController::Mode::Replay, language_.toStdString()));
 }
 
 void MainWindow::finishHeadless(bool success, ReasonPrinted reason) {
@@ -861,7 +581,7 @@ void MainWindow::finishHeadless(bool success, ReasonPrinted reason) {
         return options_.screenshot.isEmpty() || saveScreenshot(grab().toImage(), options_.screenshot);
     });
     if (!first) return;
-    endProgressLine();
+    engineLine_->endProgressLine();
     const auto& state = controller_->state();
     if (success && controller_->mode() == LessonController::Mode::Live && state.memory[1].bytes.size() > 0) {
         // What the device did, in one line a script can check: B's buffer after the lesson.

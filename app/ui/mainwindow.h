@@ -6,29 +6,27 @@
 #include "headlessrun.h"
 #include "lessoncontroller.h"
 #include "lessons.h"
-#include "recordingreader.h"
 #include "softroceoffer.h"
 #include "timelinemodel.h"
 #include "tracefile.h"
 
 #include <QMainWindow>
 
-#include <array>
-#include <functional>
-
-class QAction;
 class QLabel;
-class QProgressBar;
-class QMenu;
 class QPushButton;
 
 namespace rdmalab::app {
 
 class Banner;
 class DevicePanel;
+class EngineStatusLine;
 class LabStage;
 class LessonToolBars;
+class MainMenus;
+class PresentationLayout;
+class RecordingOpener;
 class RecoveryBanner;
+class SessionLines;
 class TimelinePanel;
 
 struct StartOptions {
@@ -88,25 +86,22 @@ class MainWindow : public QMainWindow {
     /// The lesson texts (from the YAML files, in both languages) follow the app's language.
     void setLessonLanguage(const QString& language);
     void buildUi();
-    /// The measurement window (Measure TCP vs RDMA…), in the lesson's language.
-    void openMeasurements();
     void buildMenus();
-    /// View ▸ Panels: every panel but the data path can be hidden, to give the picture a small screen.
-    void buildPanelsMenu();
-    void showPanel(QWidget* panel, bool on);
     /// The device panel (devicePanel_), talking to the window by signals.
     QWidget* buildDevicePanel();
-    /// File ▸ Open recording…, and the device panel's button: the file dialog, then openRecording().
-    void chooseRecording();
     void connectControls();
+    /// The engine's events, answers, death and start (its download and boot progress in the status line).
+    void connectEngine();
+    /// The lesson's events, resets, messages and end (a headless run's screenshot waits for the picture).
+    void connectController();
+    /// Reopens an unfinished session, opens the replay, or starts the engine, as the options ask.
+    void startFromOptions();
     void loadLessons();
     void startSelectedLesson();
     void onEngineEvents(const std::vector<TraceEvent>& events);
     void onEventsReady(const std::vector<TraceEvent>& events);
     void onEngineDied(const QString& message);
     void restartEngine();
-    /// Headless: ends the boot progress line on stderr (a newline), if one is open.
-    void endProgressLine();
     /// Runs the engine on `host` from now on (stops the current one, starts the new one).
     void switchEngineHost(EngineHost host, const SshOptions& ssh);
     /// The status line's engine part: where the engine runs and on which device ("rxe0 · SoftRoCE VM (…)").
@@ -121,11 +116,8 @@ class MainWindow : public QMainWindow {
     enum class ReasonPrinted { no, yes };
     void finishHeadless(bool success, ReasonPrinted reason = ReasonPrinted::no);
     bool headless() const { return options_.autoplay || options_.quitWhenDone; }
-    /// Reads the recording on a thread of its own, then shows it (showRecording) and calls `then` with
-    /// whether it opened.
-    void openRecordingFile(const QString& path, bool recovered, const std::function<void(bool)>& then);
-    bool showRecording(RecordingReader::Result& result, bool recovered);
-    void reopenFirstUnfinished(const std::function<void(bool)>& then);
+    /// A recording read (RecordingOpener): its lesson selected, its events replayed.
+    void showReplay(std::vector<TraceEvent>&& events, const QString& title, bool recovered);
     void reopenAtStart();
 
     StartOptions options_;
@@ -133,33 +125,21 @@ class MainWindow : public QMainWindow {
     LessonController* controller_;
     TimelineModel* timeline_;
     TimelineFilter* filter_;
-    HeadlessRun* headless_; ///< how an --autoplay / --quit run ends (status 3 until it does)
-    RecordingReader* reader_ = new RecordingReader(this); ///< opens recordings off the GUI thread
-    std::vector<Lesson> lessons_;                         ///< the labs that are lessons (lessons.h)
+    HeadlessRun* headless_;             ///< how an --autoplay / --quit run ends (status 3 until it does)
+    RecordingOpener* opener_ = nullptr; ///< opens recordings and reopens unfinished sessions
+    std::vector<Lesson> lessons_;       ///< the labs that are lessons (lessons.h)
     QString lessonLoadErrors_;
     QString language_;
-    bool presentation_ = false;
-    bool devicePanelBeforePresentation_ = true; ///< View ▸ Panels ▸ Devices before presentation mode hid it
-    QList<int> splitterBeforePresentation_;     ///< the picture/timeline split before presentation mode
+    PresentationLayout* presentation_ = nullptr; ///< full screen, no device panel, the picture larger
     SessionAutosave autosave_;     ///< the live session, as it happens (SessionAutosave::defaultDirectory())
     bool recoveredReplay_ = false; ///< the replay is a recovered unfinished session
-    bool firstLiveStepReported_ = false;
-    bool progressLineOpen_ = false;    ///< headless: a boot progress line on stderr has no newline yet
-    bool automaticSwitchDone_ = false; ///< automaticEngineHost has switched to the VM once        ///<
-                                       ///< headless: "first live step" was written on stderr
+    bool firstLiveStepReported_ = false; ///< headless: "first live step" was written on stderr
+    bool automaticSwitchDone_ = false;   ///< automaticEngineHost has switched to the VM once
 
     // Widgets (object names match the member names without the trailing underscore).
     // The toolbars: the lesson, its size and message, the player, the speed and the language.
     LessonToolBars* toolBars_ = nullptr;
-    QAction* presentationAction_ = nullptr;
-    // Texts set by retranslateUi(): the menus and their actions.
-    QMenu *fileMenu_ = nullptr, *viewMenu_ = nullptr, *labsMenu_ = nullptr, *engineMenu_ = nullptr;
-    QAction *openRecordingAction_ = nullptr, *saveTraceAction_ = nullptr, *exportPngAction_ = nullptr,
-            *quitAction_ = nullptr, *openLabsAction_ = nullptr, *openWorkbenchAction_ = nullptr,
-            *restartEngineAction_ = nullptr, *engineHostAction_ = nullptr, *vmConsoleAction_ = nullptr;
-    static constexpr int kPanelCount = 5; ///< devices, QP state, memory, timeline, inspector
-    QMenu* panelsMenu_ = nullptr;
-    std::array<QAction*, kPanelCount> panelActions_{};
+    MainMenus* menus_ = nullptr;                ///< File, View (with Panels), Labs, Engine
     std::optional<nlohmann::json> helloResult_; ///< the engine's hello, shown again in another language
     bool engineStopped_ = false;
     // Above the views: the engine stopped (engineMessage, restartEngineButton), an earlier session is offered
@@ -167,11 +147,11 @@ class MainWindow : public QMainWindow {
     Banner* engineBanner_ = nullptr;
     RecoveryBanner* recoveryBanner_ = nullptr;
     QPushButton* restartEngineButton_ = nullptr;
-    QLabel *autosaveWarning_ = nullptr, *sessionLabel_ = nullptr, *stepLabel_ = nullptr;
+    QLabel* autosaveWarning_ = nullptr;
+    SessionLines* sessionLines_ = nullptr;
     // The status line's permanent part: where the engine runs, and its device (or how far its VM booted).
-    QLabel* engineHostLabel_ = nullptr;
-    QProgressBar* downloadBar_ = nullptr; ///< the VM's kernel download on first use
-    QString engineDevice_;                ///< the first device the engine reported; empty: none yet
+    EngineStatusLine* engineLine_ = nullptr;
+    QString engineDevice_; ///< the first device the engine reported; empty: none yet
     // The device panel: the devices and ports, or how to get one; where the engine runs.
     DevicePanel* devicePanel_ = nullptr;
     bool haveDevice_ = false; ///< the engine reported a port: lessons can run live

@@ -51,18 +51,32 @@ void QpStateView::paintEvent(QPaintEvent*) {
     const QColor bg = presentation_ ? Qt::black : palette().color(QPalette::Base);
     const QColor fg = presentation_ ? Qt::white : palette().color(QPalette::Text);
     p.fillRect(rect(), bg);
-    const double w = width(), h = height() * 0.62;
-    auto at = [&](QPointF pos) { return QPointF(pos.x() / 100.0 * w + 20, pos.y() / 100.0 * h + 8); };
+    const Geometry g{static_cast<double>(width()), height() * 0.62,
+                     QSizeF(width() * 0.17, presentation_ ? 34 : 26)};
     QFont font = p.font();
     font.setPointSizeF(presentation_ ? 13 : 9);
     font.setBold(true);
-    const QSizeF box(w * 0.17, presentation_ ? 34 : 26);
     // A narrow view (a small screen, a projector's large fonts) draws smaller names rather than cut ones.
     while (font.pointSizeF() > 6 &&
-           QFontMetricsF(font).horizontalAdvance(QStringLiteral("RESET")) > box.width() - 6)
+           QFontMetricsF(font).horizontalAdvance(QStringLiteral("RESET")) > g.box.width() - 6)
         font.setPointSizeF(font.pointSizeF() - 0.5);
     p.setFont(font);
 
+    drawTransitions(p, g, font, fg);
+    // Every state but RESET may move to ERR, every state to RESET (core/verbs.c qp_state_table).
+    // Below the tags that mark where A and B are in the lower row.
+    p.setPen(QPen(fg, 1, Qt::DotLine));
+    const double captionTop =
+        std::max(g.at({2, 72}).y(), g.at({2, 58}).y() + g.box.height() / 2 + 2 + g.box.height() * 0.6 + 2);
+    QRectF captionUsed;
+    p.drawText(QRectF(QPointF(g.at({2, 72}).x(), captionTop), QSizeF(g.w - 30, 40)),
+               Qt::AlignLeft | Qt::TextWordWrap, tr("any state but RESET → ERR; any state → RESET"),
+               &captionUsed);
+    drawStates(p, g, font, fg);
+    drawQpLines(p, font, std::max(g.h + 24, captionUsed.bottom() + 4));
+}
+
+void QpStateView::drawTransitions(QPainter& p, const Geometry& g, const QFont& font, const QColor& fg) const {
     // Transitions of the IBTA state diagram; the one RC QPs never take is dashed and says who takes it.
     auto nodeIndex = [](const QString& name) {
         for (int i = 0; i < 7; ++i)
@@ -75,13 +89,13 @@ void QpStateView::paintEvent(QPaintEvent*) {
     for (const Transition& edge : transitions()) {
         const int from = nodeIndex(edge.from), to = nodeIndex(edge.to);
         p.setPen(QPen(fg, 1.5, edge.dashed ? Qt::DashLine : Qt::SolidLine));
-        QPointF a = at(kNodes[from].pos), b = at(kNodes[to].pos);
+        QPointF a = g.at(kNodes[from].pos), b = g.at(kNodes[to].pos);
         if (a.y() == b.y()) {
-            a.rx() += box.width() / 2;
-            b.rx() -= box.width() / 2;
+            a.rx() += g.box.width() / 2;
+            b.rx() -= g.box.width() / 2;
         } else {
-            a.ry() += (b.y() > a.y() ? 1 : -1) * box.height() / 2;
-            b.ry() -= (b.y() > a.y() ? 1 : -1) * box.height() / 2;
+            a.ry() += (b.y() > a.y() ? 1 : -1) * g.box.height() / 2;
+            b.ry() -= (b.y() > a.y() ? 1 : -1) * g.box.height() / 2;
             const double shift = from < to ? -8 : 8;
             a.rx() += shift;
             b.rx() += shift;
@@ -104,19 +118,12 @@ void QpStateView::paintEvent(QPaintEvent*) {
             p.setFont(font);
         }
     }
-    // Every state but RESET may move to ERR, every state to RESET (core/verbs.c qp_state_table).
-    // Below the tags that mark where A and B are in the lower row.
-    p.setPen(QPen(fg, 1, Qt::DotLine));
-    const double captionTop =
-        std::max(at({2, 72}).y(), at({2, 58}).y() + box.height() / 2 + 2 + box.height() * 0.6 + 2);
-    QRectF captionUsed;
-    p.drawText(QRectF(QPointF(at({2, 72}).x(), captionTop), QSizeF(w - 30, 40)),
-               Qt::AlignLeft | Qt::TextWordWrap, tr("any state but RESET → ERR; any state → RESET"),
-               &captionUsed);
+}
 
+void QpStateView::drawStates(QPainter& p, const Geometry& g, const QFont& font, const QColor& fg) const {
     for (int i = 0; i < 7; ++i) {
-        const QPointF c = at(kNodes[i].pos);
-        const QRectF r(c - QPointF(box.width() / 2, box.height() / 2), box);
+        const QPointF c = g.at(kNodes[i].pos);
+        const QRectF r(c - QPointF(g.box.width() / 2, g.box.height() / 2), g.box);
         const QString name = kNodes[i].name;
         const bool inA = qps_[0].created && qps_[0].state == name;
         const bool inB = qps_[1].created && qps_[1].state == name;
@@ -133,7 +140,7 @@ void QpStateView::paintEvent(QPaintEvent*) {
         for (int s = 0; s < 2; ++s) {
             if (!(s == 0 ? inA : inB)) continue;
             const QRectF t(r.left() + tag * (r.width() / 2), r.bottom() + 2, r.width() / 2 - 2,
-                           box.height() * 0.6);
+                           g.box.height() * 0.6);
             p.setBrush(s == 0 ? kColorA : kColorB);
             p.setPen(Qt::NoPen);
             p.drawRoundedRect(t, 3, 3);
@@ -146,7 +153,9 @@ void QpStateView::paintEvent(QPaintEvent*) {
             ++tag;
         }
     }
+}
 
+void QpStateView::drawQpLines(QPainter& p, const QFont& font, double top) const {
     // Last transition of each QP, with the attribute mask it set.
     QFont text = font;
     text.setBold(false);
@@ -163,8 +172,7 @@ void QpStateView::paintEvent(QPaintEvent*) {
     }
     // Wrapped when both fit the room below the diagram, else one elided line each: B's line always shows.
     const QFontMetricsF metrics(text);
-    const double top = std::max(h + 24, captionUsed.bottom() + 4), room = height() - top,
-                 lineWidth = width() - 16;
+    const double room = height() - top, lineWidth = width() - 16;
     double wrapped = 0;
     for (const auto& line : lines)
         wrapped += metrics.boundingRect(QRectF(0, 0, lineWidth, 1e6), Qt::TextWordWrap, line).height() + 4;

@@ -4,9 +4,13 @@
 
 #include "labstate.h"
 
+#include <QPointF>
+#include <QSizeF>
 #include <QWidget>
 
 #include <vector>
+
+class QPainter;
 
 namespace rdmalab::app {
 
@@ -32,6 +36,19 @@ class QpStateView : public QWidget {
     void paintEvent(QPaintEvent* event) override;
 
   private:
+    /// Where the diagram goes: its 100 x 100 layout scaled to the upper part of the view (`w` by `h`), and
+    /// the size of a state's box.
+    struct Geometry {
+        double w, h;
+        QSizeF box;
+        QPointF at(QPointF pos) const { return {pos.x() / 100.0 * w + 20, pos.y() / 100.0 * h + 8}; }
+    };
+    void drawTransitions(QPainter& p, const Geometry& g, const QFont& font, const QColor& fg) const;
+    /// The states, each QP's in its colour with a tag under it.
+    void drawStates(QPainter& p, const Geometry& g, const QFont& font, const QColor& fg) const;
+    /// Each QP's number, type and state, and the attributes its last transition set, from `top` down.
+    void drawQpLines(QPainter& p, const QFont& font, double top) const;
+
     std::array<QpState, 2> qps_;
     bool presentation_ = false;
 };

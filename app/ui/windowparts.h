@@ -77,4 +77,15 @@ const QScreen* realScreen(const QWidget* window);
 /// 1024x768 screen (tst_appwidgets, tst_benchwindow), so the fitted size is the size they get.
 void fitToScreen(QMainWindow* window, QSize preferred);
 
+/// Opens another window of the app, in `language`, driving `engineProgram`; it is deleted when closed.
+template <class Window, class Options>
+void openWindow(const QString& language, const QString& engineProgram) {
+    Options o;
+    o.language = language;
+    o.engineProgram = engineProgram;
+    auto* window = new Window(o);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+}
+
 } // namespace rdmalab::app

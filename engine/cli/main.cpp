@@ -133,19 +133,27 @@ int cmd_devices(const std::vector<std::string>& args) {
     }
 }
 
-int cmd_op(const std::vector<std::string>& args) {
-    if (args.empty()) return usage_error("op: missing OPCODE");
+/// Where `op` runs: both sides here, or one side of a pair over rdma_cm.
+enum class OpMode { Loopback, Listen, Connect };
+
+/// What `op` was asked on its command line.
+struct OpRequest {
     OperationOptions options;
-    const auto op = op_kind_from_string(args[0]);
-    if (!op) return usage_error(fmt::format("op: unknown OPCODE '{}'", args[0]));
-    options.op = *op;
     bool json = false;
-    bool size_given = false;
     std::string trace_path;
     bool wire = false;
     std::string pcapng_path;
-    enum class Mode { Loopback, Listen, Connect } mode = Mode::Loopback;
+    OpMode mode = OpMode::Loopback;
     CmOptions cm;
+};
+
+/// Reads `op`'s arguments into `r`: 0, or the status of the usage error it has reported.
+int parse_op_args(const std::vector<std::string>& args, OpRequest& r) {
+    if (args.empty()) return usage_error("op: missing OPCODE");
+    const auto op = op_kind_from_string(args[0]);
+    if (!op) return usage_error(fmt::format("op: unknown OPCODE '{}'", args[0]));
+    r.options.op = *op;
+    bool size_given = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const auto& a = args[i];
         auto value = [&](const char* what) -> std::optional<std::string> {
@@ -154,74 +162,78 @@ int cmd_op(const std::vector<std::string>& args) {
             return args[++i];
         };
         if (a == "--json") {
-            json = true;
+            r.json = true;
         } else if (a == "--inline") {
-            options.inline_data = true;
+            r.options.inline_data = true;
         } else if (a == "--size") {
             auto v = value("--size");
             auto n = v ? parse_number(*v) : std::nullopt;
             if (!n) return usage_error("op: --size needs a byte count (e.g. 64, 4k, 1M)");
-            options.size = *n;
+            r.options.size = *n;
             size_given = true;
         } else if (a == "--message") {
             auto v = value("--message");
             if (!v) return usage_error("op: --message needs a text");
-            options.message = *v;
+            r.options.message = *v;
         } else if (a == "--device") {
             auto v = value("--device");
             if (!v) return usage_error("op: --device needs a device name");
-            options.device = *v;
+            r.options.device = *v;
         } else if (a == "--ib-port") {
             auto v = value("--ib-port");
             auto n = v ? parse_number(*v) : std::nullopt;
             if (!n || *n == 0 || *n > 255) return usage_error("op: --ib-port needs a port number 1..255");
-            options.port = static_cast<std::uint8_t>(*n);
+            r.options.port = static_cast<std::uint8_t>(*n);
         } else if (a == "--fault") {
             auto v = value("--fault");
             auto f = v ? fault_kind_from_string(*v) : std::nullopt;
             if (!f || *f == FaultKind::None)
                 return usage_error("op: --fault needs one of " + allowed_values("op", "--fault"));
-            options.fault = *f;
+            r.options.fault = *f;
         } else if (a == "--listen") {
-            mode = Mode::Listen;
-            if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) cm.address = args[++i];
+            r.mode = OpMode::Listen;
+            if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) r.cm.address = args[++i];
         } else if (a == "--connect") {
             auto v = value("--connect");
             if (!v) return usage_error("op: --connect needs the listener's host or IP address");
-            mode = Mode::Connect;
-            cm.address = *v;
+            r.mode = OpMode::Connect;
+            r.cm.address = *v;
         } else if (a == "--cm-port") {
             auto v = value("--cm-port");
             auto n = v ? parse_number(*v) : std::nullopt;
             if (!n || *n == 0 || *n > 65535) return usage_error("op: --cm-port needs a port number 1..65535");
-            cm.port = static_cast<std::uint16_t>(*n);
+            r.cm.port = static_cast<std::uint16_t>(*n);
         } else if (a == "--trace") {
             auto v = value("--trace");
             if (!v) return usage_error("op: --trace needs a file name");
-            trace_path = *v;
+            r.trace_path = *v;
         } else if (a == "--wire") {
-            wire = true;
+            r.wire = true;
         } else if (a == "--pcapng") {
             auto v = value("--pcapng");
             if (!v) return usage_error("op: --pcapng needs a file name");
-            pcapng_path = *v;
+            r.pcapng_path = *v;
         } else {
             return usage_error(fmt::format("op: unknown argument '{}'", a));
         }
     }
-    if (!size_given && (options.op == OpKind::CompareSwap || options.op == OpKind::FetchAdd))
-        options.size = 8;
-    if (!pcapng_path.empty() && !wire)
+    if (!size_given && (r.options.op == OpKind::CompareSwap || r.options.op == OpKind::FetchAdd))
+        r.options.size = 8;
+    if (!r.pcapng_path.empty() && !r.wire)
         return usage_error("op: --pcapng saves the capture of --wire: add --wire");
-    if (const auto problem = validate(options); !problem.empty()) return usage_error("op: " + problem);
+    if (const auto problem = validate(r.options); !problem.empty()) return usage_error("op: " + problem);
+    return 0;
+}
 
-    auto tracer = std::make_shared<Tracer>();
-    std::shared_ptr<JsonLinesSink> json_sink, trace_sink;
-    if (json) {
+/// Adds `op`'s sinks to `tracer`: the JSON lines or the described steps on standard output, and the --trace
+/// file; false after saying why that file cannot be written.
+bool add_op_sinks(const OpRequest& r, Tracer& tracer, std::shared_ptr<JsonLinesSink>& json_sink,
+                  std::shared_ptr<JsonLinesSink>& trace_sink) {
+    if (r.json) {
         json_sink = std::make_shared<JsonLinesSink>(stdout, true);
-        tracer->add_sink(json_sink);
+        tracer.add_sink(json_sink);
     } else {
-        tracer->add_sink(std::make_shared<CallbackSink>([](const TraceEvent& e) {
+        tracer.add_sink(std::make_shared<CallbackSink>([](const TraceEvent& e) {
             if (e.kind == EventKind::Step)
                 std::printf("\n%s\n", describe(e).c_str());
             else
@@ -229,27 +241,40 @@ int cmd_op(const std::vector<std::string>& args) {
             std::fflush(stdout);
         }));
     }
-    if (!trace_path.empty()) {
+    if (!r.trace_path.empty()) {
         try {
-            trace_sink = std::make_shared<JsonLinesSink>(trace_path);
-            tracer->add_sink(trace_sink);
+            trace_sink = std::make_shared<JsonLinesSink>(r.trace_path);
+            tracer.add_sink(trace_sink);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "rdmalab-cli: %s\n", e.what());
-            return kExitFailure;
+            return false;
         }
     }
+    return true;
+}
+
+int cmd_op(const std::vector<std::string>& args) {
+    OpRequest r;
+    if (const int status = parse_op_args(args, r); status != 0) return status;
+    const OperationOptions& options = r.options;
+    const bool json = r.json;
+    const OpMode mode = r.mode;
+    const CmOptions& cm = r.cm;
+    auto tracer = std::make_shared<Tracer>();
+    std::shared_ptr<JsonLinesSink> json_sink, trace_sink;
+    if (!add_op_sinks(r, *tracer, json_sink, trace_sink)) return kExitFailure;
     tracer->record(session_event(options.device, fmt::format("op {}", to_string(options.op))));
     bool success = false;
     std::optional<cli::WireSession> wire_session;
-    if (wire)
+    if (r.wire)
         wire_session.emplace(
-            cli::WireRequest{.loopback = mode == Mode::Loopback,
+            cli::WireRequest{.loopback = mode == OpMode::Loopback,
                              .address = cm.address,
-                             .listening = mode == Mode::Listen,
-                             .pcapng = pcapng_path,
+                             .listening = mode == OpMode::Listen,
+                             .pcapng = r.pcapng_path,
                              .operation = fmt::format("{} {} B", to_string(options.op), options.size),
                              .window = std::nullopt},
-            *tracer, mode == Mode::Listen ? Endpoint::B : Endpoint::A);
+            *tracer, mode == OpMode::Listen ? Endpoint::B : Endpoint::A);
     auto finish = [&](const nlohmann::json& result, const OperationOutcome& outcome) {
         if (wire_session && !wire_session->finish()) success = false;
         if (json) {
@@ -262,22 +287,22 @@ int cmd_op(const std::vector<std::string>& args) {
             std::printf("\n%s: %s\n", outcome.success ? "OK" : "FAILED", outcome.summary.c_str());
         }
     };
-    if (mode == Mode::Loopback) {
+    if (mode == OpMode::Loopback) {
         LoopbackOperation operation(options, tracer);
         operation.run_all();
         success = operation.outcome().success;
         operation.teardown();
         finish(outcome_json(operation), operation.outcome());
     } else {
-        if (mode == Mode::Listen && !json)
+        if (mode == OpMode::Listen && !json)
             std::printf("B: waiting for A on %s:%u (start `rdmalab-cli op %s --connect HOST` there)\n",
                         cm.address.empty() ? "0.0.0.0" : cm.address.c_str(), cm.port,
                         std::string(to_string(options.op)).c_str());
-        const auto outcome = mode == Mode::Listen ? run_cm_listener(options, cm, tracer)
-                                                  : run_cm_connector(options, cm, tracer);
+        const auto outcome = mode == OpMode::Listen ? run_cm_listener(options, cm, tracer)
+                                                    : run_cm_connector(options, cm, tracer);
         success = outcome.success;
         nlohmann::json result = {{"op", to_string(options.op)}, {"fault", to_string(options.fault)},
-                                 {"size", options.size},        {"side", mode == Mode::Listen ? "B" : "A"},
+                                 {"size", options.size},        {"side", mode == OpMode::Listen ? "B" : "A"},
                                  {"success", outcome.success},  {"summary", outcome.summary},
                                  {"checks", outcome.checks}};
         if (outcome.error) result["error"] = outcome.error->to_json();
@@ -286,135 +311,156 @@ int cmd_op(const std::vector<std::string>& args) {
     tracer->flush();
     // Both checked: a lost trace is a failure even when the operation itself succeeded.
     const bool json_ok = !json_sink || trace_written(*json_sink, "standard output");
-    const bool trace_ok = !trace_sink || trace_written(*trace_sink, "'" + trace_path + "'");
+    const bool trace_ok = !trace_sink || trace_written(*trace_sink, "'" + r.trace_path + "'");
     return success && json_ok && trace_ok ? 0 : kExitFailure;
 }
 
-int cmd_bench(const std::vector<std::string>& args) {
-    if (args.empty()) return usage_error("bench: missing KIND");
+/// Where `bench` runs: both sides here, or one side of a pair over rdma_cm.
+enum class BenchMode { Loopback, Listen, Connect };
+
+/// What `bench` was asked on its command line.
+struct BenchRequest {
     BenchOptions options;
-    const auto kind = bench_kind_from_string(args[0]);
-    if (!kind) return usage_error(fmt::format("bench: unknown KIND '{}'", args[0]));
-    options.kind = *kind;
     bool json = false, sweep = false, samples = false;
-    enum class Mode { Loopback, Listen, Connect } mode = Mode::Loopback;
+    BenchMode mode = BenchMode::Loopback;
     RemoteBenchOptions remote;
-    std::vector<std::string> measuring; // options only the measuring side takes
-    bool wire = false, wire_bounds = false;
+    std::vector<std::string> measuring; ///< options only the measuring side takes
+    bool wire = false;                  ///< --wire: capture a window of the measurement's packets
+    bool wire_bounds = false;           ///< --wire-packets, --wire-ms or --pcapng was given
     wire::CaptureWindow wire_window;
     std::string pcapng_path;
+};
+
+/// Reads `bench`'s arguments into `r`: 0, or the status of the usage error it has reported.
+int parse_bench_args(const std::vector<std::string>& args, BenchRequest& r) {
+    if (args.empty()) return usage_error("bench: missing KIND");
+    const auto kind = bench_kind_from_string(args[0]);
+    if (!kind) return usage_error(fmt::format("bench: unknown KIND '{}'", args[0]));
+    r.options.kind = *kind;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const auto& a = args[i];
         if (a != "--listen" && a != "--connect" && a != "--cm-port" && a != "--json" && a != "--cpus")
-            measuring.push_back(a);
+            r.measuring.push_back(a);
         auto number = [&](const char* what) -> std::optional<std::uint64_t> {
             if (i + 1 >= args.size()) return std::nullopt;
             (void)what;
             return parse_number(args[++i]);
         };
         if (a == "--json") {
-            json = true;
+            r.json = true;
         } else if (a == "--sweep") {
-            sweep = true;
+            r.sweep = true;
         } else if (a == "--samples") {
-            samples = true;
+            r.samples = true;
         } else if (a == "--events") {
-            options.completion_events = true;
+            r.options.completion_events = true;
         } else if (a == "--size") {
             auto n = number("--size");
             if (!n || *n == 0 || *n > (1ULL << 30)) return usage_error("bench: --size needs 1 B .. 1 GiB");
-            options.size = *n;
+            r.options.size = *n;
         } else if (a == "--iters") {
             auto n = number("--iters");
             if (!n || *n == 0 || *n > 100000000) return usage_error("bench: --iters needs 1 .. 100000000");
-            options.iterations = static_cast<int>(*n);
+            r.options.iterations = static_cast<int>(*n);
         } else if (a == "--warmup") {
             auto n = number("--warmup");
             if (!n || *n > 1000000) return usage_error("bench: --warmup needs 0 .. 1000000");
-            options.warmup = static_cast<int>(*n);
+            r.options.warmup = static_cast<int>(*n);
         } else if (a == "--window") {
             auto n = number("--window");
             if (!n || *n == 0 || *n > 1024) return usage_error("bench: --window needs 1 .. 1024");
-            options.window = static_cast<int>(*n);
+            r.options.window = static_cast<int>(*n);
         } else if (a == "--seconds") {
             if (i + 1 >= args.size()) return usage_error("bench: --seconds needs a duration");
-            options.seconds = parse_seconds(args[++i]).value_or(-1);
-            if (!(options.seconds > 0) || options.seconds > 3600)
+            r.options.seconds = parse_seconds(args[++i]).value_or(-1);
+            if (!(r.options.seconds > 0) || r.options.seconds > 3600)
                 return usage_error("bench: --seconds needs 0 < S <= 3600");
         } else if (a == "--device") {
             if (i + 1 >= args.size()) return usage_error("bench: --device needs a name");
-            options.device = args[++i];
+            r.options.device = args[++i];
         } else if (a == "--cpus") {
             const auto cpus = i + 1 < args.size() ? parse_cpus(args[++i]) : std::nullopt;
             if (!cpus) return usage_error("bench: --cpus needs A or A,B (CPU numbers, e.g. --cpus 0,1)");
-            options.cpu_a = cpus->a;
-            if (cpus->b >= 0) options.cpu_b = cpus->b;
+            r.options.cpu_a = cpus->a;
+            if (cpus->b >= 0) r.options.cpu_b = cpus->b;
         } else if (a == "--listen") {
-            mode = Mode::Listen;
-            if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) remote.address = args[++i];
+            r.mode = BenchMode::Listen;
+            if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) r.remote.address = args[++i];
         } else if (a == "--connect") {
             if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
                 return usage_error("bench: --connect needs the listener's host or IP address");
-            mode = Mode::Connect;
-            remote.address = args[++i];
+            r.mode = BenchMode::Connect;
+            r.remote.address = args[++i];
         } else if (a == "--cm-port") {
             auto n = number("--cm-port");
             if (!n || *n == 0 || *n > 65535)
                 return usage_error("bench: --cm-port needs a port number 1..65535");
-            remote.port = static_cast<std::uint16_t>(*n);
+            r.remote.port = static_cast<std::uint16_t>(*n);
         } else if (a == "--wire") {
-            wire = true;
+            r.wire = true;
         } else if (a == "--wire-packets") {
             auto n = number("--wire-packets");
             if (!n || *n == 0 || *n > 300000) return usage_error("bench: --wire-packets needs 1 .. 300000");
-            wire_window.packets = static_cast<std::size_t>(*n);
-            wire_bounds = true;
+            r.wire_window.packets = static_cast<std::size_t>(*n);
+            r.wire_bounds = true;
         } else if (a == "--wire-ms") {
             auto n = number("--wire-ms");
             if (!n || *n == 0 || *n > 60000) return usage_error("bench: --wire-ms needs 1 .. 60000");
-            wire_window.span_ms = *n;
-            wire_bounds = true;
+            r.wire_window.span_ms = *n;
+            r.wire_bounds = true;
         } else if (a == "--pcapng") {
             if (i + 1 >= args.size()) return usage_error("bench: --pcapng needs a file name");
-            pcapng_path = args[++i];
-            wire_bounds = true;
+            r.pcapng_path = args[++i];
+            r.wire_bounds = true;
         } else {
             return usage_error(fmt::format("bench: unknown argument '{}'", a));
         }
     }
-    if (mode == Mode::Listen) {
-        remote.cpu = options.cpu_a;
-        if (options.cpu_b)
-            return usage_error("bench --listen: --cpus takes one CPU here (this process is B)");
-        if (!measuring.empty() || json)
-            return usage_error(fmt::format("bench --listen: '{}' belongs to the measuring side (--connect), "
-                                           "which chooses sizes and counts; the listener takes only [ADDR], "
-                                           "--cm-port and --cpus",
-                                           json ? std::string("--json") : measuring.front()));
-        try {
-            run_remote_bench_listener(options.kind, remote, [](const std::string& line) {
-                std::printf("%s\n", line.c_str());
-                std::fflush(stdout);
-            });
-        } catch (const RdmaError& e) {
-            std::fprintf(stderr, "%s\n", e.what());
-            return kExitFailure;
-        }
-        return 0;
+    return 0;
+}
+
+/// `bench --listen`: side B of a measurement that the other host (--connect) chooses and runs.
+int run_bench_listener(BenchRequest& r) {
+    r.remote.cpu = r.options.cpu_a;
+    if (r.options.cpu_b) return usage_error("bench --listen: --cpus takes one CPU here (this process is B)");
+    if (!r.measuring.empty() || r.json)
+        return usage_error(fmt::format("bench --listen: '{}' belongs to the measuring side (--connect), "
+                                       "which chooses sizes and counts; the listener takes only [ADDR], "
+                                       "--cm-port and --cpus",
+                                       r.json ? std::string("--json") : r.measuring.front()));
+    try {
+        run_remote_bench_listener(r.options.kind, r.remote, [](const std::string& line) {
+            std::printf("%s\n", line.c_str());
+            std::fflush(stdout);
+        });
+    } catch (const RdmaError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return kExitFailure;
     }
-    if (options.completion_events && (mode == Mode::Connect || options.kind != BenchKind::SendLat))
+    return 0;
+}
+
+int cmd_bench(const std::vector<std::string>& args) {
+    BenchRequest r;
+    if (const int status = parse_bench_args(args, r); status != 0) return status;
+    if (r.mode == BenchMode::Listen) return run_bench_listener(r);
+    BenchOptions& options = r.options;
+    const bool json = r.json, sweep = r.sweep, samples = r.samples;
+    const BenchMode mode = r.mode;
+    const RemoteBenchOptions& remote = r.remote;
+    if (options.completion_events && (mode == BenchMode::Connect || options.kind != BenchKind::SendLat))
         return usage_error("bench: --events applies to send_lat in a loopback pair only");
-    if (mode == Mode::Connect && options.cpu_b)
+    if (mode == BenchMode::Connect && options.cpu_b)
         return usage_error("bench --connect: --cpus takes one CPU here (this process is A; pin B with its "
                            "own --cpus)");
-    if (mode == Mode::Connect && !options.device.empty())
+    if (mode == BenchMode::Connect && !options.device.empty())
         return usage_error("bench --connect: --device does not apply; rdma_cm uses the device of the "
                            "interface that routes to HOST");
-    if (wire_bounds && !wire)
+    if (r.wire_bounds && !r.wire)
         return usage_error(
             "bench: --wire-packets, --wire-ms and --pcapng bound and save the capture of --wire: "
             "add --wire");
-    if (wire && sweep)
+    if (r.wire && sweep)
         return usage_error("bench: --wire captures one measurement: choose one --size, not --sweep");
     if (options.kind == BenchKind::AtomicLat) options.size = 8;
     options.keep_samples = samples;
@@ -430,13 +476,13 @@ int cmd_bench(const std::vector<std::string>& args) {
             std::printf(" %s\n", describe(e).c_str());
     }));
     std::optional<cli::WireSession> wire_session;
-    if (wire)
+    if (r.wire)
         wire_session.emplace(
-            cli::WireRequest{.loopback = mode != Mode::Connect,
+            cli::WireRequest{.loopback = mode != BenchMode::Connect,
                              .address = remote.address,
-                             .pcapng = pcapng_path,
+                             .pcapng = r.pcapng_path,
                              .operation = fmt::format("bench {} {} B", to_string(options.kind), options.size),
-                             .window = wire_window},
+                             .window = r.wire_window},
             wire_tracer, Endpoint::A);
     const std::vector<std::size_t> sizes =
         sweep ? (options.kind == BenchKind::AtomicLat ? std::vector<std::size_t>{8} : sweep_sizes())
@@ -450,7 +496,7 @@ int cmd_bench(const std::vector<std::string>& args) {
             o.size = size;
             // Large messages take long under emulation: scale the count down, keep at least 100.
             if (sweep && o.seconds <= 0) o.iterations = sweep_iterations(options.iterations, size);
-            if (mode == Mode::Connect) {
+            if (mode == BenchMode::Connect) {
                 // One connection per size; the last one tells the listener to exit afterwards.
                 remote_results.push_back(run_remote_bench(o, remote, k + 1 == sizes.size()));
                 results.push_back(remote_results.back().result);
@@ -469,13 +515,13 @@ int cmd_bench(const std::vector<std::string>& args) {
     if (json) {
         nlohmann::json out = nlohmann::json::array();
         for (std::size_t k = 0; k < results.size(); ++k)
-            out.push_back(mode == Mode::Connect ? to_json(remote_results[k], samples)
-                                                : to_json(results[k], samples));
-        if (wire) out[0]["wire"] = wire_report;
+            out.push_back(mode == BenchMode::Connect ? to_json(remote_results[k], samples)
+                                                     : to_json(results[k], samples));
+        if (r.wire) out[0]["wire"] = wire_report;
         std::printf("%s\n", (sweep ? out : out[0]).dump(2).c_str());
     } else {
         std::printf("%s", format_table(results).c_str());
-        if (mode == Mode::Connect)
+        if (mode == BenchMode::Connect)
             std::printf(" peer: %s  mode: %s\n", remote_results.front().peer.c_str(),
                         remote_results.front().mode.c_str());
         for (const auto& note : results.front().notes)

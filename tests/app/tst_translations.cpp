@@ -267,10 +267,9 @@ class TranslationsTest : public QObject {
     void theTranslationIsEmbedded() {
         QVERIFY(QFile::exists(QStringLiteral(":/i18n/rdmalab_zh_CN.qm")));
         Language::instance()->set(QStringLiteral("zh"));
-        QCOMPARE(QCoreApplication::translate("rdmalab::app::MainWindow", "&File"),
-                 QStringLiteral("文件(&F)"));
+        QCOMPARE(QCoreApplication::translate("rdmalab::app::MainMenus", "&File"), QStringLiteral("文件(&F)"));
         Language::instance()->set(QStringLiteral("en"));
-        QCOMPARE(QCoreApplication::translate("rdmalab::app::MainWindow", "&File"), QStringLiteral("&File"));
+        QCOMPARE(QCoreApplication::translate("rdmalab::app::MainMenus", "&File"), QStringLiteral("&File"));
     }
 
     void theMainWindowSwitchesLive() {

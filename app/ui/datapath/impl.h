@@ -159,6 +159,14 @@ struct DataPathView::Impl {
     // illustration.cpp: between a posted request and its completion
     QPainterPath packetPath(int from, QPointF start, QPointF end) const;
     void illustrate(int s, const PendingSend& w, const QString& status);
+    /// A note faded in over `at` (an error's in the error colour), held a moment.
+    void note(QRectF at, const QString& text, bool error);
+    /// Side `hs`'s request was flushed: its QP is in ERR, the request goes straight to its CQ.
+    void illustrateFlushed(std::size_t hs);
+    /// A READ's or an atomic's bytes, taken at B and sent back to side `s`, landing in its buffer (unless
+    /// A's lkey is refused there).
+    void illustrateFetch(int s, datapath::Fault fault, bool atomic, const QString& bytes, QRectF bufferA,
+                         QRectF bufferB, const datapath::PathStory& pathStory);
 };
 
 } // namespace rdmalab::app

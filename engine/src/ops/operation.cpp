@@ -148,9 +148,14 @@ void LoopbackOperation::record_memory(Endpoint endpoint, const std::string& when
 }
 
 void LoopbackOperation::plan() {
-    const auto& o = options_;
-    const std::string op_name(wr_opcode_name(wr_opcode(o.op)));
+    plan_resources();
+    plan_connection();
+    plan_work();
+    plan_ending();
+}
 
+void LoopbackOperation::plan_resources() {
+    const auto& o = options_;
     add("open_device", "Open the RDMA device, check the port is ACTIVE and pick its RoCE v2 GID",
         Endpoint::None, [this] {
             context_ = Context::open(options_.device, tracer_);
@@ -174,37 +179,7 @@ void LoopbackOperation::plan() {
             fmt::format("{}: register a {}-byte buffer with access {} (ibv_reg_mr)", char(ep), o.size,
                         access == 0 ? std::string("none (local read only)")
                                     : fmt::format("{}", fmt::join(access_flag_names(access), "|"))),
-            ep, [this, ep, access] {
-                auto& s = side(ep);
-                // Checked once for the whole operation, before A's buffer: two buffers and the copies of
-                // them kept to verify the outcome. One large buffer allocated and the next refused would
-                // fit; all four may not, and the kernel's OOM killer explains nothing.
-                if (ep == Endpoint::A)
-                    if (auto shortfall = explain_memory_shortfall(
-                            4 * std::uint64_t(options_.size),
-                            fmt::format("A's and B's {}-byte buffers and the copies that verify them",
-                                        options_.size))) {
-                        // Traced as a failing verb's error is, so front ends show it with the step.
-                        if (tracer_ && tracer_->enabled())
-                            tracer_->record(Endpoint::A, EventKind::Error, shortfall->verb, {},
-                                            shortfall->to_json());
-                        throw RdmaError(std::move(*shortfall));
-                    }
-                s.mr = MemoryRegion::allocate(s.pd, options_.size, access,
-                                              ep == Endpoint::A ? "A buffer" : "B buffer");
-                // The application fills its buffers: the source of the data is A for send/write, B for read.
-                auto bytes = s.mr->bytes();
-                const bool source = (ep == Endpoint::A) != (options_.op == OpKind::Read);
-                if (is_atomic(options_.op)) {
-                    const std::uint64_t value = ep == Endpoint::B ? options_.atomic_initial : 0;
-                    std::memcpy(bytes.data(), &value, sizeof value);
-                } else if (source) {
-                    fill_pattern(bytes, options_.message);
-                    expected_.assign(bytes.begin(), bytes.end());
-                }
-                s.before.assign(bytes.begin(), bytes.end());
-                record_memory(ep, "after registration; the application filled the buffer");
-            });
+            ep, [this, ep, access] { register_buffer(ep, access); });
     }
     for (Endpoint ep : {Endpoint::A, Endpoint::B})
         add(fmt::format("create_cq_{}", char(ep)),
@@ -219,6 +194,39 @@ void LoopbackOperation::plan() {
                 cap.max_inline_data = options_.inline_data ? static_cast<std::uint32_t>(options_.size) : 0;
                 s.qp = QueuePair::create(s.pd, s.cq, s.cq, IBV_QPT_RC, cap);
             });
+}
+
+void LoopbackOperation::register_buffer(Endpoint ep, unsigned access) {
+    auto& s = side(ep);
+    // Checked once for the whole operation, before A's buffer: two buffers and the copies of
+    // them kept to verify the outcome. One large buffer allocated and the next refused would
+    // fit; all four may not, and the kernel's OOM killer explains nothing.
+    if (ep == Endpoint::A)
+        if (auto shortfall = explain_memory_shortfall(
+                4 * std::uint64_t(options_.size),
+                fmt::format("A's and B's {}-byte buffers and the copies that verify them", options_.size))) {
+            // Traced as a failing verb's error is, so front ends show it with the step.
+            if (tracer_ && tracer_->enabled())
+                tracer_->record(Endpoint::A, EventKind::Error, shortfall->verb, {}, shortfall->to_json());
+            throw RdmaError(std::move(*shortfall));
+        }
+    s.mr = MemoryRegion::allocate(s.pd, options_.size, access, ep == Endpoint::A ? "A buffer" : "B buffer");
+    // The application fills its buffers: the source of the data is A for send/write, B for read.
+    auto bytes = s.mr->bytes();
+    const bool source = (ep == Endpoint::A) != (options_.op == OpKind::Read);
+    if (is_atomic(options_.op)) {
+        const std::uint64_t value = ep == Endpoint::B ? options_.atomic_initial : 0;
+        std::memcpy(bytes.data(), &value, sizeof value);
+    } else if (source) {
+        fill_pattern(bytes, options_.message);
+        expected_.assign(bytes.begin(), bytes.end());
+    }
+    s.before.assign(bytes.begin(), bytes.end());
+    record_memory(ep, "after registration; the application filled the buffer");
+}
+
+void LoopbackOperation::plan_connection() {
+    const auto& o = options_;
     constexpr unsigned qp_access =
         IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
     for (Endpoint ep : {Endpoint::A, Endpoint::B})
@@ -251,6 +259,11 @@ void LoopbackOperation::plan() {
                 if (options_.fault == FaultKind::NoRecv) rts.rnr_retry = 0;
                 side(ep).qp->to_rts(rts);
             });
+}
+
+void LoopbackOperation::plan_work() {
+    const auto& o = options_;
+    const std::string op_name(wr_opcode_name(wr_opcode(o.op)));
     const bool post_recv = needs_recv(o.op) && o.fault != FaultKind::NoRecv;
     if (post_recv)
         add("post_recv_B",
@@ -273,28 +286,7 @@ void LoopbackOperation::plan() {
     if (o.fault == FaultKind::BadRkey) post_title += " with a wrong rkey";
     if (o.fault == FaultKind::OutOfBounds) post_title += " that runs past the end of B's region";
     if (o.fault == FaultKind::NoRecv) post_title += " while B has no receive posted";
-    add("post_send_A", post_title, Endpoint::A, [this] {
-        SendRequest wr;
-        wr.wr_id = kWrIdMain;
-        wr.opcode = wr_opcode(options_.op);
-        wr.inline_data = options_.inline_data;
-        wr.sges.push_back({a_->mr->address(), static_cast<std::uint32_t>(a_->mr->length()), a_->mr->lkey()});
-        if (options_.op == OpKind::SendImm || options_.op == OpKind::WriteImm)
-            wr.imm_data = options_.imm_data;
-        if (!is_send(options_.op)) {
-            wr.remote_addr = b_->mr->address();
-            wr.rkey = b_->mr->rkey();
-            if (options_.fault == FaultKind::BadRkey) wr.rkey ^= 0x00ff0000u;  // not a key B registered
-            if (options_.fault == FaultKind::OutOfBounds) wr.remote_addr += 1; // last byte falls outside
-        }
-        if (options_.op == OpKind::CompareSwap) {
-            wr.compare_add = options_.atomic_initial;
-            wr.swap = options_.atomic_operand;
-        } else if (options_.op == OpKind::FetchAdd) {
-            wr.compare_add = options_.atomic_operand;
-        }
-        a_->qp->post_send(wr);
-    });
+    add("post_send_A", post_title, Endpoint::A, [this] { post_request(); });
     add("poll_cq_A", "A: poll its completion queue for the send-side completion (ibv_poll_cq)", Endpoint::A,
         [this] {
             auto wcs = a_->cq->poll_until(1, std::chrono::milliseconds(options_.timeout_ms));
@@ -314,7 +306,32 @@ void LoopbackOperation::plan() {
                 auto wcs = b_->cq->poll_until(1, std::chrono::milliseconds(options_.timeout_ms));
                 if (!wcs.empty()) outcome_.responder_completion = wcs.front();
             });
-    if (o.fault == FaultKind::None) {
+}
+
+void LoopbackOperation::post_request() {
+    SendRequest wr;
+    wr.wr_id = kWrIdMain;
+    wr.opcode = wr_opcode(options_.op);
+    wr.inline_data = options_.inline_data;
+    wr.sges.push_back({a_->mr->address(), static_cast<std::uint32_t>(a_->mr->length()), a_->mr->lkey()});
+    if (options_.op == OpKind::SendImm || options_.op == OpKind::WriteImm) wr.imm_data = options_.imm_data;
+    if (!is_send(options_.op)) {
+        wr.remote_addr = b_->mr->address();
+        wr.rkey = b_->mr->rkey();
+        if (options_.fault == FaultKind::BadRkey) wr.rkey ^= 0x00ff0000u;  // not a key B registered
+        if (options_.fault == FaultKind::OutOfBounds) wr.remote_addr += 1; // last byte falls outside
+    }
+    if (options_.op == OpKind::CompareSwap) {
+        wr.compare_add = options_.atomic_initial;
+        wr.swap = options_.atomic_operand;
+    } else if (options_.op == OpKind::FetchAdd) {
+        wr.compare_add = options_.atomic_operand;
+    }
+    a_->qp->post_send(wr);
+}
+
+void LoopbackOperation::plan_ending() {
+    if (options_.fault == FaultKind::None) {
         add("verify", "Check that the bytes really moved and the completions are right", Endpoint::None,
             [this] { finish_success(); });
     } else {

@@ -96,7 +96,20 @@ class LoopbackOperation {
   private:
     struct Side;
     class SyscallsCounted;
+    /// The steps, in order: the resources, the connection, the work request and its completions, the check.
     void plan();
+    /// Device, PDs, buffers, CQs and QPs of both sides.
+    void plan_resources();
+    /// Each QP from RESET to RTS, pointed at the other.
+    void plan_connection();
+    /// B's receive when the opcode takes one, A's work request, both completions.
+    void plan_work();
+    /// The bytes checked, or what a fault leaves behind (the QP's state, a flushed request).
+    void plan_ending();
+    /// Side `ep`'s buffer registered with `access` and filled by its application.
+    void register_buffer(Endpoint ep, unsigned access);
+    /// A's work request, with the fault's wrong key or address when there is one.
+    void post_request();
     void add(std::string id, std::string title, Endpoint endpoint, std::function<void()> action);
     void step(const std::string& id, Endpoint endpoint);
     void record_memory(Endpoint endpoint, const std::string& when);

@@ -1,0 +1,58 @@
+// How the main window opens recordings: File ▸ Open recording…'s dialog (starting at the example
+// recordings), the reading on a thread of its own (Open refused meanwhile), a recording that cannot be
+// opened, and the unfinished sessions the recovery banner offers, reopened as replays.
+#pragma once
+
+#include "recordingreader.h"
+#include "tracefile.h"
+
+#include <QObject>
+
+#include <functional>
+#include <vector>
+
+class QMainWindow;
+
+namespace rdmalab::app {
+
+class RecoveryBanner;
+
+class RecordingOpener : public QObject {
+    Q_OBJECT
+  public:
+    /// Shows the events read as a replay titled `title`; `recovered`: an unfinished session reopened.
+    using ShowReplay =
+        std::function<void(std::vector<TraceEvent>&& events, const QString& title, bool recovered)>;
+
+    /// Messages go to `window`'s status line (a headless run also writes them on stderr, and never opens
+    /// a dialog); `recovery` offers the unfinished sessions.
+    RecordingOpener(QMainWindow* window, RecoveryBanner* recovery, bool headless, ShowReplay showReplay);
+
+    /// The file dialog, then open().
+    void choose();
+    /// Reads `path`, then shows it and calls `then` with whether it opened.
+    void open(const QString& path, bool recovered = false, const std::function<void(bool)>& then = {});
+    /// Opens the offered unfinished session as a replay and stops offering it.
+    void reopenFirstUnfinished(const std::function<void(bool)>& then = {});
+    /// Stops offering the unfinished session (its file stays); offers the next one, if any.
+    void dismissFirstUnfinished();
+    const std::vector<UnfinishedSession>& unfinishedSessions() const;
+
+  signals:
+    /// Open is refused while a recording is read (false), and offered again once it is shown (true).
+    void openEnabled(bool enabled);
+    /// A headless run could not open its recording; why is written on stderr.
+    void headlessFailed();
+
+  private:
+    bool show(RecordingReader::Result& result, bool recovered);
+
+    QMainWindow* window_;
+    RecoveryBanner* recovery_;
+    bool headless_;
+    ShowReplay showReplay_;
+    RecordingReader* reader_ = new RecordingReader(this); ///< opens recordings off the GUI thread
+    std::size_t shownEvents_ = 0;                         ///< the events of the replay shown last
+};
+
+} // namespace rdmalab::app
