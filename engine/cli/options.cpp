@@ -130,11 +130,11 @@ CliSpec build() {
     bench.summary = "Measure RDMA or TCP latency or bandwidth, with perftest's methodology.";
     bench.synopsis = {
         "bench KIND [--size N | --sweep] [--iters N | --seconds S] [--warmup N] [--window N] [--device NAME] "
-        "[--cpus A[,B]] [--events] [--json] [--samples]",
+        "[--cpus A[,B]] [--events] [--json] [--samples] [--trace-wr [--trace-wr-rounds N]]",
         "bench KIND --listen [ADDR] [--cm-port N] [--cpus B]",
         "bench KIND --connect HOST [--cm-port N] [--size N | --sweep] [--iters N | --seconds S] [--warmup N] "
         "[--window N] [--cpus A] [--json] [--samples] [--wire [--wire-packets N] [--wire-ms MS] [--pcapng "
-        "FILE]]",
+        "FILE]] [--trace-wr [--trace-wr-rounds N]]",
     };
     bench.description = {
         "`bench` measures on a loopback pair in one process; with --listen (B, serves one peer and exits) "
@@ -186,6 +186,15 @@ CliSpec build() {
         {.name = "--json",
          .help = "Print the result as JSON (bench-format.md); with --sweep an array, one result per size."},
         {.name = "--samples", .help = "With --json, include every latency sample (samples_us)."},
+        {.name = "--trace-wr",
+         .help = "RDMA kinds, one size: measure untraced and with every post, poll and completion of the "
+                 "measuring loop recorded in the binary trace tier, alternately, and report what tracing "
+                 "cost per work request and the run's pipeline: work requests outstanding against the "
+                 "window, posts per doorbell, completions per poll, empty polls (wr_trace in --json)."},
+        {.name = "--trace-wr-rounds",
+         .value = "N",
+         .help = "With --trace-wr: how many untraced and how many traced runs, 1 to 20.",
+         .default_value = "3"},
         {.name = "--wire",
          .help = "With --connect: capture a window of the measurement's RoCE v2 packets on the network "
                  "interface towards the listener (libpcap; needs CAP_NET_RAW): from the connection's first "

@@ -150,6 +150,49 @@ class BenchDeviceTest : public QObject {
             QVERIFY(j["msg_rate_Mpps"].toDouble() > 0);
         }
     }
+
+    void everyWorkRequestOfABandwidthRunIsTraced() {
+        // --trace-wr: each traced run records every post (warm-up and measured), every poll and every
+        // completion of A's loop; the pipeline keeps at most the window outstanding and retires them all.
+        const int warmup = 32, iters = 640, window = 16;
+        const auto run = runCli({"bench", "write_bw", "--size", "64", "--iters", QString::number(iters),
+                                 "--warmup", QString::number(warmup), "--window", QString::number(window),
+                                 "--trace-wr", "--trace-wr-rounds", "2", "--json"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const auto j = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(j["iters"].toInt(), iters);
+        const auto t = j["wr_trace"].toObject();
+        QCOMPARE(t["rounds"].toInt(), 2);
+        QCOMPARE(t["untraced"].toArray().size(), 2);
+        QCOMPARE(t["traced"].toArray().size(), 2);
+        QCOMPARE(t["overruns"].toInt(), 0);
+        QVERIFY(t["ratio"].toDouble() > 0);
+        const auto p = t["pipeline"].toObject();
+        const auto total = p["total"].toObject();
+        QCOMPARE(p["depth"].toInt(), window);
+        QCOMPARE(p["signal_every"].toInt(), window / 2);
+        QCOMPARE(total["posts"].toInt(), warmup + iters);
+        QCOMPARE(total["doorbells"].toInt(), warmup + iters);
+        QCOMPARE(total["completed"].toInt(), warmup + iters);
+        // One signaled request in window / 2 (and the last): that many completions.
+        QCOMPARE(total["completions"].toInt(), (warmup + iters) / (window / 2));
+        QCOMPARE(total["outstanding_max"].toInt(), window);
+        QCOMPARE(total["outstanding_end"].toInt(), 0);
+        QCOMPARE(p["completion_errors"].toInt(), 0);
+        // Records: posts, polls (hit and empty) and completions, each once.
+        QCOMPARE(p["records"].toInt(), total["posts"].toInt() + total["polls_hit"].toInt() +
+                                           total["polls_empty"].toInt() + total["completions"].toInt());
+        QVERIFY(!p["buckets"].toArray().isEmpty());
+    }
+
+    void tracingWorkRequestsIsRefusedWhereItDoesNotApply() {
+        const auto tcp = runCli({"bench", "tcp_lat", "--trace-wr"});
+        QCOMPARE(tcp.exitCode, 2);
+        QVERIFY2(tcp.err.contains("an RDMA kind and one --size"), qPrintable(tcp.err));
+        const auto rounds = runCli({"bench", "write_bw", "--trace-wr-rounds", "2"});
+        QCOMPARE(rounds.exitCode, 2);
+        QVERIFY2(rounds.err.contains("add --trace-wr"), qPrintable(rounds.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(BenchDeviceTest)

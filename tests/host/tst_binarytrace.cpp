@@ -1,7 +1,9 @@
 // The binary tier (rdmalab/format/binary_trace.hpp): records come out of a ring in the order they went in;
 // a full ring drops and counts; records of several threads drained while they are written all arrive
-// exactly once, in each thread's order, or are counted as dropped; ticks convert to the trace's clock.
+// exactly once, in each thread's order, or are counted as dropped; ticks convert to the trace's clock; a
+// measured loop's records fold into its pipeline (outstanding requests, doorbells, polls) in bounded buckets.
 #include "rdmalab/format/binary_trace.hpp"
+#include "rdmalab/format/pipeline.hpp"
 #include "rdmalab/format/trace.hpp"
 
 #include <QtTest>
@@ -90,6 +92,63 @@ class BinaryTraceTest : public QObject {
         // The conversion lands between the two readings of the trace's clock, give or take 100 µs.
         QVERIFY2(ns + 100'000 >= before && ns <= after + 100'000,
                  qPrintable(QString("%1 not within [%2, %3]").arg(ns).arg(before).arg(after)));
+    }
+
+    void aLoopsRecordsFoldIntoItsPipeline() {
+        // A bandwidth loop's shape with a depth of 4, one in 2 signaled: four posts (one a list of two), an
+        // empty poll, then a poll that retires two, another post, a poll that retires the rest. Ticks are
+        // nanoseconds (the clock_monotonic calibration), 1 µs apart.
+        Calibration ns;
+        ns.source = "clock_monotonic";
+        std::uint64_t t = 1'000'000;
+        auto at = [&](RecordKind kind, std::uint32_t aux = 0, std::uint16_t code = 0) {
+            Record r;
+            r.ticks = (t += 1000);
+            r.kind = kind;
+            r.aux = aux;
+            r.code = code;
+            return r;
+        };
+        const std::vector<Record> records = {
+            at(RecordKind::Post),          at(RecordKind::Post),
+            at(RecordKind::PostList, 2),   at(RecordKind::PollEmpty),
+            at(RecordKind::PollHit, 1),    at(RecordKind::Completion, 2),
+            at(RecordKind::Post),          at(RecordKind::PollHit, 2),
+            at(RecordKind::Completion, 2), at(RecordKind::Completion, 1, 12),
+        };
+        PipelineFolder folder(ns, 4, 2000);
+        folder.set_depth(4, 2);
+        folder.add(records);
+        const PipelineSummary& s = folder.summary();
+        QCOMPARE(s.records, std::uint64_t(10));
+        QCOMPARE(s.total.posts, std::uint64_t(5));
+        QCOMPARE(s.total.doorbells, std::uint64_t(4));
+        QCOMPARE(s.total.completions, std::uint64_t(3));
+        QCOMPARE(s.total.completed, std::uint64_t(5));
+        QCOMPARE(s.total.polls_hit, std::uint64_t(2));
+        QCOMPARE(s.total.polls_empty, std::uint64_t(1));
+        QCOMPARE(s.total.outstanding_max, std::uint64_t(4));
+        QCOMPARE(s.total.outstanding_end, std::uint64_t(0));
+        QCOMPARE(s.completion_errors, std::uint64_t(1));
+        // 9 µs of records in at most 4 buckets: the width doubled from 2 µs to 4 µs.
+        QCOMPARE(s.span_ns, std::uint64_t(9000));
+        QCOMPARE(s.bucket_ns, std::uint64_t(4000));
+        QCOMPARE(s.buckets.size(), std::size_t(3));
+        // [0, 4 µs): three post calls and the empty poll, four in flight at the end.
+        QCOMPARE(s.buckets[0].posts, std::uint64_t(4));
+        QCOMPARE(s.buckets[0].outstanding_end, std::uint64_t(4));
+        QCOMPARE(s.buckets[0].polls_empty, std::uint64_t(1));
+        // [4, 8 µs): a poll retires two, one more posted, three in flight at the end.
+        QCOMPARE(s.buckets[1].completed, std::uint64_t(2));
+        QCOMPARE(s.buckets[1].outstanding_max, std::uint64_t(4));
+        QCOMPARE(s.buckets[1].outstanding_end, std::uint64_t(3));
+        // [8, 12 µs): the last two completions retire the other three.
+        QCOMPARE(s.buckets[2].completed, std::uint64_t(3));
+        QCOMPARE(s.buckets[2].outstanding_end, std::uint64_t(0));
+        const auto json = to_json(s);
+        QCOMPARE(json["posts_per_doorbell"].get<double>(), 1.25);
+        QCOMPARE(json["completions_per_poll"].get<double>(), 1.5);
+        QCOMPARE(json["buckets"].size(), std::size_t(3));
     }
 };
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs inside the SoftRoCE VM (started by tests/run-all.sh): the tests labelled "device" of each build in
 # RDMALAB_DEVICE_PRESETS (default "dev asan"; the asan build's selection is RDMALAB_ASAN_DEVICE_FILTER,
-# which run-all.sh sets and explains), then the curriculum and a soak of RDMALAB_SOAK_RUNS runs (0: none)
+# which run-all.sh sets and explains), then the curriculum, the cost of tracing every work request, and a soak of RDMALAB_SOAK_RUNS runs (0: none)
 # with the dev build. A missing device is a failure here, not a skip.
 # CTest's output is streamed as it runs, verbose (every function's PASS line, which run-all.sh counts),
 # and kept in build/device-PRESET.log, so when the VM's time limit stops a run, the console shows which
@@ -41,6 +41,13 @@ soak_runs=${RDMALAB_SOAK_RUNS:-40}
 if [ "$soak_runs" -gt 0 ]; then
   echo "---- soak (dev build): tests/bench/soak.sh --runs $soak_runs --every 10"
   tests/bench/soak.sh --runs "$soak_runs" --every 10 --cli build/dev/engine/rdmalab-cli || status=1
+fi
+# What tracing every work request costs (issue 34): write_bw at 64 B untraced and traced, alternated in one
+# invocation; the ratio is reported here, not asserted (a benchmark, not a timed test; docs/trace-format.md).
+if [ "${RDMALAB_TRACE_WR_BENCH:-1}" = 1 ]; then
+  echo "---- the binary tier on the device: bench write_bw --size 64 --iters 20000 --trace-wr --trace-wr-rounds 5"
+  build/dev/engine/rdmalab-cli bench write_bw --size 64 --iters 20000 --trace-wr --trace-wr-rounds 5 |
+    grep -E "tracing every work request|pipeline:" || status=1
 fi
 kill "$reporter" 2>/dev/null
 exit $status

@@ -89,6 +89,9 @@ BenchResult latency_loop(const BenchOptions& o, const RdmaEnd& a, std::size_t si
     double start = 0, end = 0, prev_post = 0;
     long measured = 0;
     const long messages_per_iteration = full ? 1 : 2;
+    const WrRecorder record(o, a.qp);
+    const auto length = static_cast<std::uint32_t>(size);
+    const auto opcode = static_cast<std::uint16_t>(wr.opcode);
     warmup_begins();
     for (long i = 0;; ++i) {
         if (i < o.warmup && o.feed && o.feed->stop_requested()) { // stopped in the warm-up: no samples
@@ -118,21 +121,34 @@ BenchResult latency_loop(const BenchOptions& o, const RdmaEnd& a, std::size_t si
             // ib_write_lat's client: post the WRITE, wait for its completion, then for the peer's.
             const std::uint8_t tag = write_lat_tag(i);
             *src_last = tag;
+            wr.wr_id = static_cast<std::uint64_t>(i) + 1;
             post_send(a.qp, wr);
-            poll_one(a.scq, stall, "RDMA_WRITE");
+            record(fast::RecordKind::Post, wr.wr_id, length, opcode);
+            const ibv_wc wc = poll_one(a.scq, stall, "RDMA_WRITE");
+            record(fast::RecordKind::Completion, wc.wr_id, wc.byte_len,
+                   static_cast<std::uint16_t>(wc.status));
             stall.reset();
             while (*in != tag)
                 stall.tick("B's RDMA WRITE reply");
         } else if (o.kind == BenchKind::SendLat) {
             // ib_send_lat's client: post the SEND, wait for its completion, then for the reply's receive
             // completion, and post that receive again if still needed.
+            wr.wr_id = static_cast<std::uint64_t>(i) + 1;
             post_send(a.qp, wr);
-            complete_one(a.scq, a.scq_channel, stall, "SEND");
+            record(fast::RecordKind::Post, wr.wr_id, length, opcode);
+            const ibv_wc wc = complete_one(a.scq, a.scq_channel, stall, "SEND");
+            record(fast::RecordKind::Completion, wc.wr_id, wc.byte_len,
+                   static_cast<std::uint16_t>(wc.status));
             complete_one(a.rcq, a.rcq_channel, stall, "RECV of B's reply");
             if (repost_after(i + 1)) post_recv(a.qp, *a.mr, size);
         } else {
+            wr.wr_id = static_cast<std::uint64_t>(i) + 1;
             post_send(a.qp, wr);
-            poll_one(a.scq, stall, o.kind == BenchKind::ReadLat ? "RDMA_READ" : "ATOMIC_FETCH_AND_ADD");
+            record(fast::RecordKind::Post, wr.wr_id, length, opcode);
+            const ibv_wc wc =
+                poll_one(a.scq, stall, o.kind == BenchKind::ReadLat ? "RDMA_READ" : "ATOMIC_FETCH_AND_ADD");
+            record(fast::RecordKind::Completion, wc.wr_id, wc.byte_len,
+                   static_cast<std::uint16_t>(wc.status));
         }
     }
     const Usage u1 = Usage::take();
@@ -161,14 +177,13 @@ BenchResult bandwidth_loop(const BenchOptions& o, const RdmaEnd& a, std::size_t 
                                               : IBV_WR_SEND;
     wr.wr.rdma.remote_addr = a.peer_addr;
     wr.wr.rdma.rkey = a.peer_rkey;
-    // perftest signals one work request in cq_mod (100, at most its tx depth) and, above 8 KiB, every
-    // one ("to prevent incorrect BW calculation"). With the default window of 64, one in 32 keeps the
-    // send queue from draining before a completion frees it.
-    const long signal_every =
-        size > kSignalEveryAbove ? 1 : std::max(1, std::min(window / 2, kMaxSignalInterval));
+    const long signal_every = signal_interval(window, size);
     std::deque<long> signaled_upto;              // posted-count at each signaled request, oldest first
     long target = long(o.warmup) + o.iterations; // work requests to post (fixed-count mode)
     long posted = 0, completed = 0, measured_from = 0;
+    const WrRecorder record(o, a.qp);
+    const auto length = static_cast<std::uint32_t>(size);
+    const auto opcode = static_cast<std::uint16_t>(wr.opcode);
     Usage u0 = Usage::take(), u1;
     double start = now_us(), end = start;
     bool started = false, stopped = false;
@@ -193,17 +208,25 @@ BenchResult bandwidth_loop(const BenchOptions& o, const RdmaEnd& a, std::size_t 
             // unsignaled requests before it, since an RC send queue completes in order.
             const bool last = o.seconds <= 0 && posted + 1 == target;
             wr.send_flags = ((posted + 1) % signal_every == 0 || last) ? IBV_SEND_SIGNALED : 0;
+            wr.wr_id = static_cast<std::uint64_t>(posted) + 1;
             post_send(a.qp, wr);
+            record(fast::RecordKind::Post, wr.wr_id, length, opcode);
             ++posted;
             if (wr.send_flags) signaled_upto.push_back(posted);
         }
         const int n = ibv_poll_cq(a.scq, 16, wcs);
         if (n < 0) throw RdmaError(explain_errno("ibv_poll_cq", -n));
+        record(n == 0 ? fast::RecordKind::PollEmpty : fast::RecordKind::PollHit, 0, 0, 0,
+               static_cast<std::uint32_t>(n));
         if (n == 0)
             stall.tick("a bandwidth completion");
         else
             stall.reset();
         for (int k = 0; k < n; ++k) {
+            // A signaled completion retires the unsignaled requests posted before it.
+            const long retired = signaled_upto.front() - completed;
+            record(fast::RecordKind::Completion, wcs[k].wr_id, wcs[k].byte_len,
+                   static_cast<std::uint16_t>(wcs[k].status), static_cast<std::uint32_t>(retired));
             if (wcs[k].status != IBV_WC_SUCCESS)
                 throw RdmaError(explain_wc_status(wcs[k].status, "bandwidth"));
             completed = signaled_upto.front();

@@ -25,6 +25,12 @@ constexpr int kMaxSignalInterval = 100;
 constexpr long kSendLatRecvDepth = 512;
 /// Queue depth of the other latency kinds: one request in flight and a few to spare.
 constexpr int kLatencyDepth = 4;
+/// One bandwidth work request in this many is signaled: perftest's cq_mod (100, at most its tx depth) and,
+/// above 8 KiB, every one ("to prevent incorrect BW calculation"). With the default window of 64, one in
+/// 32 keeps the send queue from draining before a completion frees it.
+inline long signal_interval(int window, std::size_t size) {
+    return size > kSignalEveryAbove ? 1 : std::max(1, std::min(window / 2, kMaxSignalInterval));
+}
 /// Receives posted beyond the window for send_bw, so a SEND never arrives before B re-posts.
 constexpr int kSendBwSpareRecvs = 2;
 /// Receives B keeps posted for send_bw.
@@ -68,6 +74,23 @@ void post_recv(ibv_qp* qp, const MemoryRegion& mr, std::size_t size);
 /// the destination [0, size) of the peer's; the opcode follows `kind` (atomics: fetch-and-add 1).
 ibv_send_wr latency_wr(BenchKind kind, const MemoryRegion& local, std::uint64_t peer_addr,
                        std::uint32_t peer_rkey, std::size_t size, ibv_sge& sge);
+
+/// Writes one event of A's loop into the binary tier when BenchOptions::wr_tracer asks for it: a branch
+/// when it does not, a clock read and a 32-byte store when it does.
+class WrRecorder {
+  public:
+    WrRecorder(const BenchOptions& o, const ibv_qp* qp)
+        : ring_(o.wr_tracer ? &o.wr_tracer->ring() : nullptr), qpn_(qp->qp_num) {}
+    void operator()(fast::RecordKind kind, std::uint64_t wr_id = 0, std::uint32_t length = 0,
+                    std::uint16_t code = 0, std::uint32_t aux = 0) const noexcept {
+        if (ring_ != nullptr)
+            ring_->push(fast::Record{fast::Clock::now(), wr_id, qpn_, length, kind, code, aux});
+    }
+
+  private:
+    fast::Ring* ring_;
+    std::uint32_t qpn_;
+};
 
 /// A's end of an RDMA measurement and the peer's region.
 struct RdmaEnd {

@@ -131,8 +131,54 @@ nlohmann::json to_json(const BenchResult& r, bool with_samples) {
         j["bw_Gbps"] = figure(r.bw_Gbps);
         j["msg_rate_Mpps"] = figure(r.msg_rate_Mpps);
     }
+    if (r.wr_trace) {
+        const auto& t = *r.wr_trace;
+        j["wr_trace"] = {
+            {"rounds", t.rounds},
+            {"figure", t.figure},
+            {"untraced", t.untraced},
+            {"traced", t.traced},
+            {"ratio", t.ratio},
+            {"ns_per_wr", t.ns_per_wr},
+            {"records", t.records},
+            {"overruns", t.overruns},
+            {"clock", {{"source", t.calibration.source}, {"ns_per_tick", t.calibration.ns_per_tick}}},
+            {"pipeline", fast::to_json(t.pipeline)}};
+    }
     return j;
 }
+
+namespace {
+
+/// `--trace-wr`'s lines: the cost of tracing next to the figure it was measured on, and the pipeline.
+std::string format_wr_trace(const std::vector<BenchResult>& results) {
+    std::string out;
+    for (const auto& r : results) {
+        if (!r.wr_trace) continue;
+        const auto& t = *r.wr_trace;
+        const auto median_of = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            return v.empty() ? 0.0 : v[v.size() / 2];
+        };
+        const auto& p = t.pipeline;
+        out += fmt::format(
+            " {:>9} tracing every work request: {} {:.2f} untraced, {:.2f} traced (medians of {}); "
+            "ratio {:.3f}, {:+.0f} ns per work request on {}\n",
+            r.size, t.figure, median_of(t.untraced), median_of(t.traced), t.rounds, t.ratio, t.ns_per_wr,
+            r.device);
+        out += fmt::format(
+            " {:>9} pipeline: depth {}, signaled 1 in {}, most outstanding {}, {:.2f} posts per "
+            "doorbell, {:.2f} completions per poll, {} empty polls of {}; {} records, {} dropped\n",
+            "", p.depth, p.signal_every, p.total.outstanding_max,
+            p.total.doorbells ? double(p.total.posts) / double(p.total.doorbells) : 0.0,
+            p.total.polls_hit ? double(p.total.completions) / double(p.total.polls_hit) : 0.0,
+            p.total.polls_empty, p.total.polls_empty + p.total.polls_hit, t.records, t.overruns);
+    }
+    if (!out.empty()) out += std::string(90, '-') + "\n";
+    return out;
+}
+
+} // namespace
 
 std::string format_table(const std::vector<BenchResult>& results) {
     static constexpr const char* kNoSamples = "no samples (stopped before the first measured iteration)";
@@ -190,6 +236,7 @@ std::string format_table(const std::vector<BenchResult>& results) {
     }
     if (!note.empty()) out += " syscalls not measured: " + note + "\n";
     out += std::string(90, '-') + "\n";
+    out += format_wr_trace(results);
     return out;
 }
 

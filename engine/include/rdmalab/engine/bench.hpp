@@ -2,13 +2,16 @@
 // (ping-pong halved for SEND/WRITE latency, busy polling, warm-up excluded) and the CPU they cost.
 #pragma once
 
+#include "rdmalab/format/binary_trace.hpp"
 #include "rdmalab/format/measurement.hpp"
+#include "rdmalab/format/pipeline.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -73,6 +76,9 @@ struct BenchOptions {
     /// polling, as perftest's --events. Other kinds and two-host runs refuse it.
     bool completion_events = false;
     BenchFeed* feed = nullptr; ///< optional: live samples/progress out, stop requests in
+    /// Optional: A's loop writes every post, poll and completion of the run (warm-up included) into this
+    /// tracer's binary tier: a 32-byte record each, no allocation (RDMA kinds; TCP records nothing).
+    fast::BinaryTracer* wr_tracer = nullptr;
 };
 
 /// Latency statistics in microseconds.
@@ -96,6 +102,19 @@ struct CpuCost {
     std::string syscalls_note;
 };
 
+/// `bench --trace-wr`: what tracing every work request cost, measured in the same invocation, and the
+/// pipeline the traced runs recorded.
+struct WrTraceReport {
+    int rounds = 0;                       ///< untraced and traced runs, alternated
+    std::vector<double> untraced, traced; ///< each run's figure: MB/s (bandwidth) or p50 µs (latency)
+    std::string figure;                   ///< "bw_MBps" or "p50_us"
+    double ratio = 0;     ///< traced over untraced throughput (latency: untraced p50 over traced p50)
+    double ns_per_wr = 0; ///< added time per work request, from the two medians
+    std::uint64_t records = 0, overruns = 0;
+    fast::Calibration calibration;
+    fast::PipelineSummary pipeline; ///< the last traced run's
+};
+
 struct BenchResult {
     BenchKind kind = BenchKind::WriteLat;
     std::string device;    ///< "rxe0", or "loopback TCP (lo)"
@@ -110,6 +129,7 @@ struct BenchResult {
     std::optional<int> cpu_a, cpu_b; ///< the CPUs the endpoints were pinned to, if they were
     bool completion_events = false;  ///< the endpoints slept on completion events instead of busy polling
     std::vector<std::string> notes;
+    std::optional<WrTraceReport> wr_trace; ///< with --trace-wr
 
     /// False when not one iteration was measured (a stop before the first): then there are no statistics,
     /// and to_json reports `no_samples: true` with null figures instead of zeros.
@@ -118,6 +138,12 @@ struct BenchResult {
 
 /// Runs one measurement. Throws RdmaError (verbs) or std::runtime_error (sockets) on failure.
 BenchResult run_bench(const BenchOptions& options);
+
+/// `--trace-wr`: runs `measure` untraced and with every work request traced, alternately `rounds` times
+/// each, and returns the traced result (the median traced run's figures) with its WrTraceReport.
+/// `measure` is run_bench or a two-host run; it gets the options with wr_tracer set or not.
+BenchResult run_traced_comparison(const BenchOptions& options, int rounds,
+                                  const std::function<BenchResult(const BenchOptions&)>& measure);
 
 /// The stable JSON form documented in docs/bench-format.md.
 nlohmann::json to_json(const BenchResult& result, bool with_samples = false);
