@@ -13,8 +13,9 @@
 namespace rdmalab::cli {
 
 BenchJob::BenchJob(std::shared_ptr<Tracer> tracer, nlohmann::json id, std::vector<BenchOptions> runs,
-                   BenchRunner runner)
-    : tracer_(std::move(tracer)), id_(std::move(id)), runs_(std::move(runs)), runner_(std::move(runner)) {
+                   BenchRunner runner, bool trace_wr)
+    : tracer_(std::move(tracer)), id_(std::move(id)), runs_(std::move(runs)), runner_(std::move(runner)),
+      trace_wr_(trace_wr) {
     worker_ = std::thread([this] { work(); });
     reporter_ = std::thread([this] { report(); });
 }
@@ -55,7 +56,7 @@ void BenchJob::work() {
                                          {"kind", to_string(o.kind)},
                                          {"size", o.size},
                                          {"iters", o.iterations}});
-            BenchResult result = runner_(o);
+            BenchResult result = measure(o);
             std::lock_guard lock(run_mutex_);
             drain(); // the last samples before the result
             nlohmann::json j = to_json(result, false);
@@ -77,6 +78,26 @@ void BenchJob::work() {
     wake_.notify_all();
     emit(protocol::kBenchDone, std::move(done));
     tracer_->flush();
+}
+
+BenchResult BenchJob::measure(const BenchOptions& o) {
+    if (!trace_wr_ || kMeasurementKinds[static_cast<std::size_t>(o.kind)].tcp) return runner_(o);
+    // The untraced run only gives the figure tracing is compared with: the live view shows the traced one.
+    const auto measure_one = [this](const BenchOptions& each) {
+        feed_.set_muted(each.wr_tracer == nullptr);
+        BenchResult result = runner_(each);
+        feed_.set_muted(false);
+        return result;
+    };
+    return run_traced_comparison(o, 1, measure_one, [this](fast::PipelineFolder& folder) {
+        const fast::PipelineBucket recent = folder.take_recent();
+        std::lock_guard lock(pipeline_mutex_);
+        fast::merge(pipeline_, recent);
+        pipeline_t_ns_ = folder.summary().span_ns;
+        pipeline_depth_ = folder.summary().depth;
+        pipeline_signal_every_ = folder.summary().signal_every;
+        pipeline_fresh_ = true;
+    });
 }
 
 void BenchJob::report() {
@@ -111,6 +132,18 @@ void BenchJob::drain() {
               {"elapsed_s", s.elapsed_s}});
     }
     last_messages_ = s.messages;
+    std::lock_guard lock(pipeline_mutex_);
+    if (!pipeline_fresh_) return;
+    nlohmann::json slice = fast::to_json(pipeline_);
+    slice["index"] = current_;
+    slice["kind"] = to_string(o.kind);
+    slice["size"] = o.size;
+    slice["t_s"] = static_cast<double>(pipeline_t_ns_) / 1e9;
+    slice["depth"] = pipeline_depth_;
+    slice["signal_every"] = pipeline_signal_every_;
+    emit(protocol::kBenchPipeline, std::move(slice));
+    pipeline_ = {};
+    pipeline_fresh_ = false;
 }
 
 void BenchJob::emit(std::string_view name, nlohmann::json data) {

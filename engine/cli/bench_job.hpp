@@ -26,8 +26,10 @@ class BenchJob {
     static constexpr int kReportIntervalMs = 40;
 
     /// Starts both threads: `runs` in order, each through `runner`, every event to `tracer` with `id`.
+    /// With `trace_wr`, each RDMA run is measured untraced and then with every work request in the binary
+    /// tier (run_traced_comparison, one round), and the traced run's pipeline streams as bench.pipeline.
     BenchJob(std::shared_ptr<Tracer> tracer, nlohmann::json id, std::vector<BenchOptions> runs,
-             BenchRunner runner);
+             BenchRunner runner, bool trace_wr = false);
     /// Stops the measurement and joins both threads.
     ~BenchJob();
     BenchJob(const BenchJob&) = delete;
@@ -45,6 +47,8 @@ class BenchJob {
     void report();
     /// Emits what the feed published since the last drain (caller holds run_mutex_).
     void drain();
+    /// Runs `o` (traced against untraced when trace_wr_ and the kind is RDMA).
+    BenchResult measure(const BenchOptions& o);
     void emit(std::string_view name, nlohmann::json data);
 
     std::shared_ptr<Tracer> tracer_;
@@ -56,6 +60,11 @@ class BenchJob {
     std::size_t current_ = 0;
     std::size_t sent_ = 0;
     long last_messages_ = 0;
+    bool trace_wr_ = false;
+    std::mutex pipeline_mutex_;     ///< guards the two below: the drainer thread writes, the reporter reads
+    fast::PipelineBucket pipeline_; ///< the traced run's pipeline since the last report
+    std::uint64_t pipeline_t_ns_ = 0, pipeline_depth_ = 0, pipeline_signal_every_ = 0;
+    bool pipeline_fresh_ = false;
     std::atomic<bool> done_{false};
     std::mutex wake_mutex_;
     std::condition_variable wake_;

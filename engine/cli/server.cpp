@@ -288,7 +288,7 @@ nlohmann::json Server::Impl::progress(std::size_t index, bool ok) const {
 // ---- measurements (bench.*) ---------------------------------------------------------------------------
 
 /// bench.start: {"kind"|"kinds", "size"|"sizes"|"sweep", "iters", "seconds", "warmup", "window",
-/// "device", "max_size", "cpus"}; runs every kind at every size, kinds outermost.
+/// "device", "max_size", "cpus", "trace_wr"}; runs every kind at every size, kinds outermost.
 void Server::Impl::start_bench(const nlohmann::json& id, const CommandFields& f) {
     auto fail = [&](const std::string& message) {
         reply(id, protocol::kBenchStart, false, {{"error", message}});
@@ -342,6 +342,7 @@ void Server::Impl::start_bench(const nlohmann::json& id, const CommandFields& f)
         sizes.push_back(std::size_t(f.integer("size", 1, 1LL << 30, 2)));
     }
     const std::string device = f.string("device", "");
+    const bool trace_wr = f.boolean("trace_wr", false);
     std::vector<BenchOptions> runs;
     for (auto kind : kinds) {
         for (auto size : sizes) {
@@ -366,7 +367,7 @@ void Server::Impl::start_bench(const nlohmann::json& id, const CommandFields& f)
     for (const auto& r : runs)
         plan.push_back({{"kind", to_string(r.kind)}, {"size", r.size}, {"iters", r.iterations}});
     reply(id, protocol::kBenchStart, true, {{"runs", plan}});
-    bench_ = std::make_unique<BenchJob>(tracer_, id, std::move(runs), runner_);
+    bench_ = std::make_unique<BenchJob>(tracer_, id, std::move(runs), runner_, trace_wr);
 }
 
 void Server::Impl::stop_bench(const nlohmann::json& id, const CommandFields&) {

@@ -6,9 +6,7 @@
 
 namespace rdmalab::fast {
 
-namespace {
-
-void merge_into(PipelineBucket& into, const PipelineBucket& later) {
+void merge(PipelineBucket& into, const PipelineBucket& later) {
     into.posts += later.posts;
     into.doorbells += later.doorbells;
     into.completed += later.completed;
@@ -19,7 +17,7 @@ void merge_into(PipelineBucket& into, const PipelineBucket& later) {
     into.outstanding_end = later.outstanding_end;
 }
 
-nlohmann::json bucket_json(const PipelineBucket& b) {
+nlohmann::json to_json(const PipelineBucket& b) {
     return {{"posts", b.posts},
             {"doorbells", b.doorbells},
             {"completed", b.completed},
@@ -29,6 +27,8 @@ nlohmann::json bucket_json(const PipelineBucket& b) {
             {"outstanding_max", b.outstanding_max},
             {"outstanding_end", b.outstanding_end}};
 }
+
+namespace {
 
 double ratio(std::uint64_t numerator, std::uint64_t denominator) {
     return denominator == 0 ? 0.0 : static_cast<double>(numerator) / static_cast<double>(denominator);
@@ -60,7 +60,7 @@ void PipelineFolder::halve() {
     merged.reserve(buckets.size() / 2 + 1);
     for (std::size_t i = 0; i < buckets.size(); i += 2) {
         merged.push_back(buckets[i]);
-        if (i + 1 < buckets.size()) merge_into(merged.back(), buckets[i + 1]);
+        if (i + 1 < buckets.size()) merge(merged.back(), buckets[i + 1]);
     }
     buckets = std::move(merged);
     summary_.bucket_ns *= 2;
@@ -121,15 +121,24 @@ void PipelineFolder::add(const Record& record) {
     }
     change.outstanding_max = std::max(bucket.outstanding_max, outstanding_);
     change.outstanding_end = outstanding_;
-    merge_into(bucket, change);
+    merge(bucket, change);
     change.outstanding_max = std::max(summary_.total.outstanding_max, outstanding_);
-    merge_into(summary_.total, change);
+    merge(summary_.total, change);
+    change.outstanding_max = std::max(recent_.outstanding_max, outstanding_);
+    merge(recent_, change);
+}
+
+PipelineBucket PipelineFolder::take_recent() {
+    PipelineBucket taken = recent_;
+    recent_ = {};
+    recent_.outstanding_max = recent_.outstanding_end = outstanding_;
+    return taken;
 }
 
 nlohmann::json to_json(const PipelineSummary& summary) {
     nlohmann::json buckets = nlohmann::json::array();
     for (const auto& b : summary.buckets)
-        buckets.push_back(bucket_json(b));
+        buckets.push_back(to_json(b));
     const auto& t = summary.total;
     return {{"bucket_ns", summary.bucket_ns},
             {"span_ns", summary.span_ns},
@@ -137,7 +146,7 @@ nlohmann::json to_json(const PipelineSummary& summary) {
             {"depth", summary.depth},
             {"signal_every", summary.signal_every},
             {"completion_errors", summary.completion_errors},
-            {"total", bucket_json(t)},
+            {"total", to_json(t)},
             {"posts_per_doorbell", ratio(t.posts, t.doorbells)},
             {"completions_per_poll", ratio(t.completions, t.polls_hit)},
             {"empty_poll_share", ratio(t.polls_empty, t.polls_hit + t.polls_empty)},

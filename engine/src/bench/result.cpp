@@ -21,6 +21,7 @@ BenchFeed::Snapshot BenchFeed::take() {
 }
 
 void BenchFeed::add_sample(double sample_us, double now) {
+    if (muted_) return;
     local_.push_back(sample_us);
     local_messages_ = static_cast<long>(local_messages_ + 1);
     if (now - last_publish_us_ >= kPublishIntervalUs) {
@@ -30,6 +31,7 @@ void BenchFeed::add_sample(double sample_us, double now) {
 }
 
 void BenchFeed::progress(long messages, double elapsed_s, double now) {
+    if (muted_) return;
     local_messages_ = messages;
     local_elapsed_s_ = elapsed_s;
     if (now - last_publish_us_ >= kPublishIntervalUs) {

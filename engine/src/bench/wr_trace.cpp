@@ -30,7 +30,8 @@ double figure_of(const BenchResult& r) {
 } // namespace
 
 BenchResult run_traced_comparison(const BenchOptions& options, int rounds,
-                                  const std::function<BenchResult(const BenchOptions&)>& measure) {
+                                  const std::function<BenchResult(const BenchOptions&)>& measure,
+                                  const std::function<void(fast::PipelineFolder&)>& after_batch) {
     const MeasurementKind& kind = kMeasurementKinds[static_cast<std::size_t>(options.kind)];
     if (kind.tcp) throw std::invalid_argument("--trace-wr traces work requests: RDMA kinds only");
     WrTraceReport report;
@@ -49,7 +50,12 @@ BenchResult run_traced_comparison(const BenchOptions& options, int rounds,
                          latency ? 1
                                  : static_cast<std::uint64_t>(
                                        bench_detail::signal_interval(options.window, options.size)));
-        tracer.start([&folder](std::span<const fast::Record> batch) { folder.add(batch); }, 2000);
+        tracer.start(
+            [&](std::span<const fast::Record> batch) {
+                folder.add(batch);
+                if (after_batch) after_batch(folder);
+            },
+            2000);
         BenchOptions traced = options;
         traced.wr_tracer = &tracer;
         BenchResult run = measure(traced);

@@ -46,6 +46,9 @@ class BenchFeed {
     void publish();
     /// Forgets everything (between measurements of a sweep).
     void reset();
+    /// While muted (set by the loop's own thread between runs), samples and progress are dropped — a
+    /// comparison run that a live view should not show — and stop requests still arrive.
+    void set_muted(bool muted) { muted_ = muted; }
 
   private:
     std::vector<double> local_;
@@ -57,6 +60,7 @@ class BenchFeed {
     long shared_messages_ = 0;
     double shared_elapsed_s_ = 0;
     std::atomic<bool> stop_{false};
+    bool muted_ = false;
 };
 
 struct BenchOptions {
@@ -142,8 +146,11 @@ BenchResult run_bench(const BenchOptions& options);
 /// `--trace-wr`: runs `measure` untraced and with every work request traced, alternately `rounds` times
 /// each, and returns the traced result (the median traced run's figures) with its WrTraceReport.
 /// `measure` is run_bench or a two-host run; it gets the options with wr_tracer set or not.
+/// `after_batch`, when set, is called on the drainer thread after each batch of records is folded (a live
+/// view takes the folder's recent slice there).
 BenchResult run_traced_comparison(const BenchOptions& options, int rounds,
-                                  const std::function<BenchResult(const BenchOptions&)>& measure);
+                                  const std::function<BenchResult(const BenchOptions&)>& measure,
+                                  const std::function<void(fast::PipelineFolder&)>& after_batch = {});
 
 /// The stable JSON form documented in docs/bench-format.md.
 nlohmann::json to_json(const BenchResult& result, bool with_samples = false);

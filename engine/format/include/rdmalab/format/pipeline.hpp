@@ -47,6 +47,9 @@ class PipelineFolder {
     void add(std::span<const Record> records);
     void set_depth(std::uint64_t depth, std::uint64_t signal_every);
     const PipelineSummary& summary() const { return summary_; }
+    /// What happened since the last call (its outstanding figures start at the level then): for a live
+    /// view that shows the run as it goes.
+    PipelineBucket take_recent();
 
   private:
     void add(const Record& record);
@@ -59,7 +62,13 @@ class PipelineFolder {
     bool started_ = false;
     std::uint64_t first_ns_ = 0;
     std::uint64_t outstanding_ = 0;
+    PipelineBucket recent_;
 };
+
+/// Adds `later` to `into`: sums, the larger outstanding_max, later's outstanding_end.
+void merge(PipelineBucket& into, const PipelineBucket& later);
+/// One bucket's JSON form (the fields of PipelineBucket).
+nlohmann::json to_json(const PipelineBucket& bucket);
 
 /// The JSON form documented in docs/bench-format.md ("wr_trace.pipeline").
 nlohmann::json to_json(const PipelineSummary& summary);

@@ -73,6 +73,8 @@ inline constexpr std::string_view kBenchBegin = "bench.begin";       ///< a run 
 inline constexpr std::string_view kBenchSamples = "bench.samples";   ///< a latency run's new samples
 inline constexpr std::string_view kBenchProgress = "bench.progress"; ///< a bandwidth run's progress
 inline constexpr std::string_view kBenchResult = "bench.result";     ///< a run's figures
-inline constexpr std::string_view kBenchDone = "bench.done";         ///< the measurement ended
+/// a traced run's pipeline since the last one (bench.start's trace_wr)
+inline constexpr std::string_view kBenchPipeline = "bench.pipeline";
+inline constexpr std::string_view kBenchDone = "bench.done"; ///< the measurement ended
 
 } // namespace rdmalab::protocol
