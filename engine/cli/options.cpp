@@ -27,27 +27,13 @@ std::string byte_size(std::size_t bytes) {
     return fmt::format("{} B", bytes);
 }
 
-CliSpec build() {
-    const OperationOptions op_defaults;
-    const BenchOptions bench_defaults;
-    const RemoteBenchOptions remote_defaults;
-    std::vector<std::string> faults;
-    for (const auto name : fault_kind_names())
-        if (fault_kind_from_string(name) != FaultKind::None) faults.emplace_back(name);
-    const auto sweep = sweep_sizes();
-    const std::string size_suffixes = "k and M multiply by 1024 and 1048576 (4k, 1M)";
+/// What the help of a size option says of its suffixes.
+constexpr std::string_view kSizeSuffixes = "k and M multiply by 1024 and 1048576 (4k, 1M)";
 
-    CliSpec spec;
-    spec.summary = "the headless front end of rdmalab, and the engine process of its desktop app";
-    spec.description = {
-        "rdmalab is a teaching lab for RDMA data paths. Its engine makes real verbs calls on a real RDMA "
-        "device (a SoftRoCE rdma_rxe device or an RDMA NIC); `rdmalab-cli` is its command-line front end: "
-        "it lists devices, performs single operations while printing every verbs call, and measures "
-        "latency and bandwidth of RDMA next to TCP. The desktop app, rdmalab(1), runs it as its engine "
-        "process.",
-        "Sizes and counts take k and M suffixes (1024 and 1048576): 4k, 1M.",
-    };
+// The table, a function for each command and for a long list of options so that none grows long. The
+// defaults and the lists of values come from the engine, so the help cannot drift from what it does.
 
+CommandSpec devices_command() {
     CommandSpec devices;
     devices.name = "devices";
     devices.summary = "List the RDMA devices, their ports and GIDs.";
@@ -58,44 +44,44 @@ CliSpec build() {
     devices.options = {
         {.name = "--json", .help = "Print {\"devices\": [...]} as JSON instead of text."},
     };
+    return devices;
+}
 
-    CommandSpec op;
-    op.name = "op";
-    op.summary = "Perform one RDMA operation and print every verbs call.";
-    op.synopsis = {"op OPCODE [--size N] [--message TEXT] [--device NAME] [--ib-port N] [--inline] "
-                   "[--fault KIND] [--json] [--trace FILE] [--listen [ADDR] | --connect HOST] [--cm-port N] "
-                   "[--wire] [--pcapng FILE]"};
-    op.description = {fmt::format(
-        "`op` sets up a loopback pair (endpoints A and B on one device, RC-connected through the port's "
-        "RoCE v2 GID), performs the operation once, checks that the data really moved and prints every "
-        "verbs call. With --listen (B) and --connect HOST (A) the operation runs between two processes or "
-        "two hosts through rdma_cm instead (start the listener first; default --cm-port {}).",
-        kDefaultCmPort)};
-    op.argument = OptionSpec{.value = "OPCODE", .help = "The operation.", .values = strings(op_kind_names())};
-    op.options = {
+/// The --fault kinds that inject something (all but "none").
+std::vector<std::string> injected_faults() {
+    std::vector<std::string> faults;
+    for (const auto name : fault_kind_names())
+        if (fault_kind_from_string(name) != FaultKind::None) faults.emplace_back(name);
+    return faults;
+}
+
+/// The options of `op`.
+std::vector<OptionSpec> op_options() {
+    const OperationOptions defaults;
+    return {
         {.name = "--size",
          .value = "N",
-         .help =
-             "Message size in bytes, 1 B to 1 GiB; " + size_suffixes + ". cas and faa always move 8 bytes.",
-         .default_value = std::to_string(op_defaults.size)},
+         .help = fmt::format("Message size in bytes, 1 B to 1 GiB; {}. cas and faa always move 8 bytes.",
+                             kSizeSuffixes),
+         .default_value = std::to_string(defaults.size)},
         {.name = "--message",
          .value = "TEXT",
          .help = "Text written to the message buffer, repeated to fill --size.",
-         .default_value = op_defaults.message},
+         .default_value = defaults.message},
         {.name = "--device",
          .value = "NAME",
          .help = "RDMA device to use, as `rdmalab-cli devices` names it (default: the first)."},
         {.name = "--ib-port",
          .value = "N",
          .help = "Port of the device, 1 to 255.",
-         .default_value = std::to_string(op_defaults.port)},
+         .default_value = std::to_string(defaults.port)},
         {.name = "--inline", .help = "Post the payload inline (IBV_SEND_INLINE): SEND and RDMA WRITE only."},
         {.name = "--fault",
          .value = "KIND",
          .help = "Inject a real fault and check that the device reports it: bad-rkey, no-remote-access and "
                  "out-of-bounds need a one-sided operation (write, write_imm, read, cas, faa), no-recv a "
                  "two-sided one (send, send_imm). The expected fault counts as success.",
-         .values = faults},
+         .values = injected_faults()},
         {.name = "--json",
          .help = "Print the trace as JSON Lines, one event per line (trace-format.md), ending with the "
                  "result, instead of text."},
@@ -124,53 +110,60 @@ CliSpec build() {
          .help = "With --wire: also save the packets as pcapng, each with a comment naming the operation "
                  "(Wireshark opens it as RoCE)."},
     };
+}
 
-    CommandSpec bench;
-    bench.name = "bench";
-    bench.summary = "Measure RDMA or TCP latency or bandwidth, with perftest's methodology.";
-    bench.synopsis = {
-        "bench KIND [--size N | --sweep] [--iters N | --seconds S] [--warmup N] [--window N] [--device NAME] "
-        "[--cpus A[,B]] [--events] [--json] [--samples] [--trace-wr [--trace-wr-rounds N]]",
-        "bench KIND --listen [ADDR] [--cm-port N] [--cpus B]",
-        "bench KIND --connect HOST [--cm-port N] [--size N | --sweep] [--iters N | --seconds S] [--warmup N] "
-        "[--window N] [--cpus A] [--json] [--samples] [--wire [--wire-packets N] [--wire-ms MS] [--pcapng "
-        "FILE]] [--trace-wr [--trace-wr-rounds N]]",
-    };
-    bench.description = {
-        "`bench` measures on a loopback pair in one process; with --listen (B, serves one peer and exits) "
-        "and "
-        "--connect HOST (A, measures and prints) it measures between two processes or hosts: RDMA kinds "
-        "through rdma_cm, tcp_* over TCP to HOST on --cm-port. --cpus pins endpoint A (the measuring thread) "
-        "and B to CPUs, as taskset does for perftest, sockperf and iperf3: compare tools only with the same "
-        "placement."};
-    bench.argument = OptionSpec{.value = "KIND",
-                                .help = "What to measure: *_lat kinds measure latency, *_bw kinds bandwidth.",
-                                .values = strings(bench_kind_names())};
-    bench.options = {
+CommandSpec op_command() {
+    CommandSpec op;
+    op.name = "op";
+    op.summary = "Perform one RDMA operation and print every verbs call.";
+    op.synopsis = {"op OPCODE [--size N] [--message TEXT] [--device NAME] [--ib-port N] [--inline] "
+                   "[--fault KIND] [--json] [--trace FILE] [--listen [ADDR] | --connect HOST] [--cm-port N] "
+                   "[--wire] [--pcapng FILE]"};
+    op.description = {fmt::format(
+        "`op` sets up a loopback pair (endpoints A and B on one device, RC-connected through the port's "
+        "RoCE v2 GID), performs the operation once, checks that the data really moved and prints every "
+        "verbs call. With --listen (B) and --connect HOST (A) the operation runs between two processes or "
+        "two hosts through rdma_cm instead (start the listener first; default --cm-port {}).",
+        kDefaultCmPort)};
+    op.argument = OptionSpec{.value = "OPCODE", .help = "The operation.", .values = strings(op_kind_names())};
+    op.options = op_options();
+    return op;
+}
+
+/// The --sweep help: the sizes it measures come from the engine.
+std::string sweep_help() {
+    const auto sweep = sweep_sizes();
+    return fmt::format("Measure every size from {} to {} (powers of two) instead of one; large sizes "
+                       "take fewer iterations (at least 100).",
+                       byte_size(sweep.front()), byte_size(sweep.back()));
+}
+
+/// The options of `bench`.
+std::vector<OptionSpec> bench_options() {
+    const BenchOptions defaults;
+    const RemoteBenchOptions remote_defaults;
+    return {
         {.name = "--size",
          .value = "N",
-         .help =
-             "Message size in bytes, 1 B to 1 GiB; " + size_suffixes + ". atomic_lat always moves 8 bytes.",
-         .default_value = std::to_string(bench_defaults.size)},
-        {.name = "--sweep",
-         .help = fmt::format("Measure every size from {} to {} (powers of two) instead of one; large sizes "
-                             "take fewer iterations (at least 100).",
-                             byte_size(sweep.front()), byte_size(sweep.back()))},
+         .help = fmt::format("Message size in bytes, 1 B to 1 GiB; {}. atomic_lat always moves 8 bytes.",
+                             kSizeSuffixes),
+         .default_value = std::to_string(defaults.size)},
+        {.name = "--sweep", .help = sweep_help()},
         {.name = "--iters",
          .value = "N",
          .help = "Measured iterations per size, 1 to 100000000.",
-         .default_value = std::to_string(bench_defaults.iterations)},
+         .default_value = std::to_string(defaults.iterations)},
         {.name = "--seconds",
          .value = "S",
          .help = "Measure each size for S seconds (0 < S <= 3600) instead of a number of iterations."},
         {.name = "--warmup",
          .value = "N",
          .help = "Iterations before measuring, not counted, 0 to 1000000.",
-         .default_value = std::to_string(bench_defaults.warmup)},
+         .default_value = std::to_string(defaults.warmup)},
         {.name = "--window",
          .value = "N",
          .help = "Bandwidth kinds: work requests kept outstanding (perftest's tx depth), 1 to 1024.",
-         .default_value = std::to_string(bench_defaults.window)},
+         .default_value = std::to_string(defaults.window)},
         {.name = "--device",
          .value = "NAME",
          .help =
@@ -226,7 +219,35 @@ CliSpec build() {
              "and tcp_bw.",
          .default_value = std::to_string(remote_defaults.port)},
     };
+}
 
+CommandSpec bench_command() {
+    CommandSpec bench;
+    bench.name = "bench";
+    bench.summary = "Measure RDMA or TCP latency or bandwidth, with perftest's methodology.";
+    bench.synopsis = {
+        "bench KIND [--size N | --sweep] [--iters N | --seconds S] [--warmup N] [--window N] [--device NAME] "
+        "[--cpus A[,B]] [--events] [--json] [--samples] [--trace-wr [--trace-wr-rounds N]]",
+        "bench KIND --listen [ADDR] [--cm-port N] [--cpus B]",
+        "bench KIND --connect HOST [--cm-port N] [--size N | --sweep] [--iters N | --seconds S] [--warmup N] "
+        "[--window N] [--cpus A] [--json] [--samples] [--wire [--wire-packets N] [--wire-ms MS] [--pcapng "
+        "FILE]] [--trace-wr [--trace-wr-rounds N]]",
+    };
+    bench.description = {
+        "`bench` measures on a loopback pair in one process; with --listen (B, serves one peer and exits) "
+        "and "
+        "--connect HOST (A, measures and prints) it measures between two processes or hosts: RDMA kinds "
+        "through rdma_cm, tcp_* over TCP to HOST on --cm-port. --cpus pins endpoint A (the measuring thread) "
+        "and B to CPUs, as taskset does for perftest, sockperf and iperf3: compare tools only with the same "
+        "placement."};
+    bench.argument = OptionSpec{.value = "KIND",
+                                .help = "What to measure: *_lat kinds measure latency, *_bw kinds bandwidth.",
+                                .values = strings(bench_kind_names())};
+    bench.options = bench_options();
+    return bench;
+}
+
+CommandSpec serve_command() {
     CommandSpec serve;
     serve.name = "serve";
     serve.summary = "Run as the engine process that the desktop app drives.";
@@ -240,36 +261,12 @@ CliSpec build() {
          .help = "Read one JSON command per line on standard input and write JSON Lines events on standard "
                  "output."},
     };
+    return serve;
+}
 
-    CommandSpec lab;
-    lab.name = "lab";
-    lab.summary = "Check, list and run labs: YAML files that script real verbs calls (lab-format.md).";
-    lab.synopsis = {
-        "lab check FILE...", "lab list [--json] [--dir DIR]",
-        "lab run ID|FILE [--param NAME=VALUE]... [--seed TEXT] [--lang LANG] [--json] [--trace FILE] "
-        "[--device NAME]",
-        "lab run --all [--dir DIR] [--seed TEXT] [--lang LANG] [--json] [--trace FILE] [--device NAME]"};
-    lab.description = {
-        "`lab check` parses and validates each lab file without a device: syntax, unknown or duplicate keys, "
-        "types and ranges of every field, actions, flags, statuses and errno names, objects used before they "
-        "are created or of the wrong kind, placeholders that name nothing, parameter defaults, texts without "
-        "English. It prints `FILE: ok (N steps)` or one line `FILE:LINE:COLUMN: field 'F': message` per bad "
-        "file, and exits with status 1 when any file is bad.",
-        "`lab list` lists the labs under DIR, sorted by chapter: id, chapter, level, minutes, title in "
-        "English and Chinese, and each parameter with its type, default and range; a bad file is reported on "
-        "standard error and makes the status 1. DIR is by default $RDMALAB_LABS_DIR, else share/rdmalab/labs "
-        "of the installation, else the labs/ of the source tree rdmalab-cli was built from.",
-        "`lab run` performs a lab on the device, one step at a time, and prints each step's title, its "
-        "explanation (in --lang) and every expectation as held or BROKEN with the value the device showed. "
-        "A lab is named by its id (looked up under --dir, by default as for `lab list`) or by its file. When "
-        "a step's action fails unexpectedly, the later steps are not run and the lab's objects are "
-        "destroyed, "
-        "children before parents. The status is 0 only when every expectation held. `lab run --all` runs "
-        "every lab under --dir, prints only what broke, and ends with a table: lab, chapter, steps, "
-        "expectations held and broken, steps not run, seconds."};
-    lab.argument =
-        OptionSpec{.value = "SUBCOMMAND", .help = "What to do.", .values = {"list", "check", "run"}};
-    lab.options = {
+/// The options of `lab`.
+std::vector<OptionSpec> lab_options() {
+    return {
         {.name = "--json",
          .help = "list: print {\"labs\": [...]} as JSON instead of text. run: print the trace as JSON Lines "
                  "(with a check event per expectation, per step and per lab) instead of text."},
@@ -299,8 +296,53 @@ CliSpec build() {
          .help = "run: the device to open, whatever the lab's open_device step names."},
         {.name = "--all", .help = "run: run every lab under --dir and print a summary table."},
     };
+}
 
-    spec.commands = {devices, op, bench, serve, lab};
+CommandSpec lab_command() {
+    CommandSpec lab;
+    lab.name = "lab";
+    lab.summary = "Check, list and run labs: YAML files that script real verbs calls (lab-format.md).";
+    lab.synopsis = {
+        "lab check FILE...", "lab list [--json] [--dir DIR]",
+        "lab run ID|FILE [--param NAME=VALUE]... [--seed TEXT] [--lang LANG] [--json] [--trace FILE] "
+        "[--device NAME]",
+        "lab run --all [--dir DIR] [--seed TEXT] [--lang LANG] [--json] [--trace FILE] [--device NAME]"};
+    lab.description = {
+        "`lab check` parses and validates each lab file without a device: syntax, unknown or duplicate keys, "
+        "types and ranges of every field, actions, flags, statuses and errno names, objects used before they "
+        "are created or of the wrong kind, placeholders that name nothing, parameter defaults, texts without "
+        "English. It prints `FILE: ok (N steps)` or one line `FILE:LINE:COLUMN: field 'F': message` per bad "
+        "file, and exits with status 1 when any file is bad.",
+        "`lab list` lists the labs under DIR, sorted by chapter: id, chapter, level, minutes, title in "
+        "English and Chinese, and each parameter with its type, default and range; a bad file is reported on "
+        "standard error and makes the status 1. DIR is by default $RDMALAB_LABS_DIR, else share/rdmalab/labs "
+        "of the installation, else the labs/ of the source tree rdmalab-cli was built from.",
+        "`lab run` performs a lab on the device, one step at a time, and prints each step's title, its "
+        "explanation (in --lang) and every expectation as held or BROKEN with the value the device showed. "
+        "A lab is named by its id (looked up under --dir, by default as for `lab list`) or by its file. When "
+        "a step's action fails unexpectedly, the later steps are not run and the lab's objects are "
+        "destroyed, "
+        "children before parents. The status is 0 only when every expectation held. `lab run --all` runs "
+        "every lab under --dir, prints only what broke, and ends with a table: lab, chapter, steps, "
+        "expectations held and broken, steps not run, seconds."};
+    lab.argument =
+        OptionSpec{.value = "SUBCOMMAND", .help = "What to do.", .values = {"list", "check", "run"}};
+    lab.options = lab_options();
+    return lab;
+}
+
+CliSpec build() {
+    CliSpec spec;
+    spec.summary = "the headless front end of rdmalab, and the engine process of its desktop app";
+    spec.description = {
+        "rdmalab is a teaching lab for RDMA data paths. Its engine makes real verbs calls on a real RDMA "
+        "device (a SoftRoCE rdma_rxe device or an RDMA NIC); `rdmalab-cli` is its command-line front end: "
+        "it lists devices, performs single operations while printing every verbs call, and measures "
+        "latency and bandwidth of RDMA next to TCP. The desktop app, rdmalab(1), runs it as its engine "
+        "process.",
+        "Sizes and counts take k and M suffixes (1024 and 1048576): 4k, 1M.",
+    };
+    spec.commands = {devices_command(), op_command(), bench_command(), serve_command(), lab_command()};
     spec.global_options = {
         {.name = "--help",
          .short_name = "-h",
@@ -393,15 +435,15 @@ std::string help_entry(const OptionSpec& o) {
 }
 
 man::Option man_option(const OptionSpec& o) {
-    man::Option m;
-    if (!o.short_name.empty()) m.names.push_back(o.short_name);
-    if (!o.name.empty()) m.names.push_back(o.name);
-    m.value = o.value;
-    m.value_optional = o.value_optional;
-    m.help = o.help;
-    m.values = o.values;
-    m.default_value = o.default_value;
-    return m;
+    std::vector<std::string> names;
+    if (!o.short_name.empty()) names.push_back(o.short_name);
+    if (!o.name.empty()) names.push_back(o.name);
+    return {.names = std::move(names),
+            .value = o.value,
+            .value_optional = o.value_optional,
+            .help = o.help,
+            .values = o.values,
+            .default_value = o.default_value};
 }
 
 } // namespace

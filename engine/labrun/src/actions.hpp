@@ -30,10 +30,14 @@ std::uint64_t timed(const std::function<void()>& call);
 void remember(State& s, const std::string& name);
 /// Sets the {E.qp.*} values of QP `name` from its current state. actions_qp.cpp.
 void set_qp_values(State& s, const std::string& name);
-/// The results of a step that created QP `qp` in RESET: qpn, the granted capacities, state. actions_qp.cpp.
-void created_qp_results(const QueuePair& qp, Results& out);
-/// A QP's default first send PSN: fixed pseudo-random per QP number. actions_qp.cpp.
-std::uint32_t first_psn(std::uint32_t qpn);
+/// The capacities a create_qp or create_qp_ex step asks for (max_send_wr 16, max_recv_wr 16, max_send_sge 1,
+/// max_recv_sge 1, max_inline_data 0 unless it says otherwise). actions_qp.cpp, as the one below.
+QpCapacity requested_capacity(const Step& step);
+/// Keeps QP `qp` that a create step made as `name`: its first send PSN (the step's `psn`, else a fixed
+/// pseudo-random one per QP number), destroyed at teardown, its {E.qp.*} values, and the step's results
+/// (qpn, the granted capacities, state).
+void keep_created_qp(State& s, const Step& step, const std::string& name,
+                     const std::shared_ptr<QueuePair>& qp, Results& out);
 /// open_device with `address`: binds an rdma_cm id to the address and borrows the context of the device
 /// it bound to, so the lab's PDs and CQs are on the device rdma_cm uses. actions_cm.cpp.
 std::shared_ptr<Context> open_device_by_address(State& s, const std::string& address, DeviceState& d);

@@ -64,17 +64,9 @@ void do_create_qp_ex(State& s, const Step& step, StepResult& r) {
     const ibv_qp_type type = qp_ex_type(text(step, "type", "rc"));
     const auto ops_names = flag_list(arg(step, "send_ops"));
     const std::uint64_t ops = send_ops_bits(ops_names);
-    QpCapacity cap;
-    cap.max_send_wr = static_cast<std::uint32_t>(integer(step, "max_send_wr", 16));
-    cap.max_recv_wr = static_cast<std::uint32_t>(integer(step, "max_recv_wr", 16));
-    cap.max_send_sge = static_cast<std::uint32_t>(integer(step, "max_send_sge", 1));
-    cap.max_recv_sge = static_cast<std::uint32_t>(integer(step, "max_recv_sge", 1));
-    cap.max_inline_data = static_cast<std::uint32_t>(integer(step, "max_inline_data", 0));
+    const QpCapacity cap = requested_capacity(step);
     auto qp = QueuePair::create_ex(pd, send_cq, recv_cq, type, cap, ops, xrcd, endpoint_of(name));
-    s.qps[name] = QpState{qp, static_cast<std::uint32_t>(integer(step, "psn", first_psn(qp->qp_num()))), 0};
-    remember(s, name);
-    set_qp_values(s, name);
-    created_qp_results(*qp, r.results);
+    keep_created_qp(s, step, name, qp, r.results);
     auto& out = r.results;
     std::string joined;
     for (const auto& n : ops_names)

@@ -104,17 +104,7 @@ void simple_transition(State& s, const Step& step, StepResult& r, Transition how
     transition_results(s, name, report, dur, r.results);
 }
 
-} // namespace
-
-void set_qp_values(State& s, const std::string& name) {
-    const auto& q = s.qps.at(name);
-    s.values[name + ".qpn"] = std::to_string(q.qp->qp_num());
-    s.values[name + ".psn"] = std::to_string(q.psn);
-    s.values[name + ".state"] = state_name(q.qp->last_known_state());
-    s.values[name + ".type"] = lower(qp_type_name(q.qp->type()));
-    s.values[name + ".access"] = access_names(q.access);
-}
-
+/// The results of a step that created QP `qp` in RESET: qpn, the granted capacities, state.
 void created_qp_results(const QueuePair& qp, std::map<std::string, std::string>& out) {
     const auto& got = qp.capacity();
     out["qpn"] = std::to_string(qp.qp_num());
@@ -126,10 +116,40 @@ void created_qp_results(const QueuePair& qp, std::map<std::string, std::string>&
     out["state"] = "reset";
 }
 
+/// A QP's default first send PSN.
 std::uint32_t first_psn(std::uint32_t qpn) {
     // A fixed pseudo-random 24-bit PSN per QP number, as rc_pingpong draws one with lrand48, but repeatable.
     std::minstd_rand random(qpn + 1);
     return static_cast<std::uint32_t>(random()) & 0xffffff;
+}
+
+} // namespace
+
+void set_qp_values(State& s, const std::string& name) {
+    const auto& q = s.qps.at(name);
+    s.values[name + ".qpn"] = std::to_string(q.qp->qp_num());
+    s.values[name + ".psn"] = std::to_string(q.psn);
+    s.values[name + ".state"] = state_name(q.qp->last_known_state());
+    s.values[name + ".type"] = lower(qp_type_name(q.qp->type()));
+    s.values[name + ".access"] = access_names(q.access);
+}
+
+QpCapacity requested_capacity(const Step& step) {
+    QpCapacity cap;
+    cap.max_send_wr = static_cast<std::uint32_t>(integer(step, "max_send_wr", 16));
+    cap.max_recv_wr = static_cast<std::uint32_t>(integer(step, "max_recv_wr", 16));
+    cap.max_send_sge = static_cast<std::uint32_t>(integer(step, "max_send_sge", 1));
+    cap.max_recv_sge = static_cast<std::uint32_t>(integer(step, "max_recv_sge", 1));
+    cap.max_inline_data = static_cast<std::uint32_t>(integer(step, "max_inline_data", 0));
+    return cap;
+}
+
+void keep_created_qp(State& s, const Step& step, const std::string& name,
+                     const std::shared_ptr<QueuePair>& qp, Results& out) {
+    s.qps[name] = QpState{qp, static_cast<std::uint32_t>(integer(step, "psn", first_psn(qp->qp_num()))), 0};
+    remember(s, name);
+    set_qp_values(s, name);
+    created_qp_results(*qp, out);
 }
 
 void do_create_qp(State& s, const Step& step, StepResult& r) {
@@ -139,19 +159,11 @@ void do_create_qp(State& s, const Step& step, StepResult& r) {
     auto recv_cq = arg(step, "recv_cq") ? s.object(s.cqs, step, "recv_cq") : send_cq;
     const std::string type = text(step, "type", "rc");
     const ibv_qp_type qp_type = type == "ud" ? IBV_QPT_UD : type == "uc" ? IBV_QPT_UC : IBV_QPT_RC;
-    QpCapacity cap;
-    cap.max_send_wr = static_cast<std::uint32_t>(integer(step, "max_send_wr", 16));
-    cap.max_recv_wr = static_cast<std::uint32_t>(integer(step, "max_recv_wr", 16));
-    cap.max_send_sge = static_cast<std::uint32_t>(integer(step, "max_send_sge", 1));
-    cap.max_recv_sge = static_cast<std::uint32_t>(integer(step, "max_recv_sge", 1));
-    cap.max_inline_data = static_cast<std::uint32_t>(integer(step, "max_inline_data", 0));
+    const QpCapacity cap = requested_capacity(step);
     std::shared_ptr<SharedReceiveQueue> srq;
     if (arg(step, "srq")) srq = s.object(s.srqs, step, "srq");
     auto qp = QueuePair::create(pd, send_cq, recv_cq, qp_type, cap, endpoint_of(name), srq);
-    s.qps[name] = QpState{qp, static_cast<std::uint32_t>(integer(step, "psn", first_psn(qp->qp_num()))), 0};
-    remember(s, name);
-    set_qp_values(s, name);
-    created_qp_results(*qp, r.results);
+    keep_created_qp(s, step, name, qp, r.results);
 }
 
 void do_connect(State& s, const Step& step, StepResult&) {

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <string_view>
 #include <sys/resource.h>
 
@@ -359,125 +360,120 @@ ErrorInfo explain_modify_qp_error(int err, ibv_qp_type type, ibv_qp_state from, 
     return info;
 }
 
+namespace {
+
+/// What a failed completion status most likely means in practice and what to do about it: the cause names
+/// the usual culprits (and what SoftRoCE reports instead of the IBTA status), the fix the remedy.
+struct WcStatusAdvice {
+    ibv_wc_status status;
+    const char* cause;
+    const char* fix;
+};
+
+constexpr WcStatusAdvice kWcStatusAdvice[] = {
+    {IBV_WC_REM_ACCESS_ERR,
+     "The responder refused the access: the rkey does not name a region of the responder QP's "
+     "protection domain, the remote range [remote_addr, remote_addr+length) lies outside that "
+     "region, or the region was registered without the IBV_ACCESS_REMOTE_WRITE, REMOTE_READ or "
+     "REMOTE_ATOMIC flag the operation needs (a region registered with LOCAL_WRITE only refuses "
+     "them all).",
+     "Use the rkey and address the peer actually registered and sent you, stay within its length, "
+     "and register the peer's region with the access the operation needs."},
+    {IBV_WC_RNR_RETRY_EXC_ERR,
+     "A message that consumes a receive work request (SEND, SEND with immediate, RDMA WRITE with "
+     "immediate) arrived while the responder had none posted, so it answered with an RNR NAK "
+     "(receiver not ready). With rnr_retry n (0 to 6) the requester retries n times and fails at the "
+     "(n+1)th "
+     "RNR NAK: rnr_retry 0 fails at the first one. rnr_retry 7 retries without limit and never "
+     "fails this way.",
+     "Post receives (ibv_post_recv) on the responder before the peer sends, one per incoming "
+     "message, or raise rnr_retry in the RTR->RTS transition (7 = retry without limit)."},
+    {IBV_WC_WR_FLUSH_ERR,
+     "The QP is in the Error state, moved there by an error on it or by a transition to ERR. "
+     "Entering ERR flushes every work request still outstanding on the send and the receive queue, "
+     "and every request posted afterwards is flushed too. A request posted after the error was never "
+     "executed; one that was outstanding when it happened may already have been sent, and carried "
+     "out by the responder, before its completion was flushed.",
+     "Find the cause: the first completion with another status, or an asynchronous event. On "
+     "SoftRoCE in Linux 6.12 a request that failed at the requester (a bad lkey, a READ on a UC "
+     "QP) is itself reported as flushed, so check the first flushed request's lkeys, lengths and "
+     "opcode (Linux 6.1 reports it as LOC_QP_OP_ERR). Then move the QP to RESET, connect it "
+     "again (INIT, RTR, RTS) and post the receives anew."},
+    {IBV_WC_RETRY_EXC_ERR,
+     "The requester used up its retry_cnt retransmissions: each one followed either a local ACK "
+     "timeout (4.096 µs · 2^timeout with no ACK or NAK) or a NAK for a PSN sequence error (a lost "
+     "packet). The peer QP is gone or not in RTR/RTS, the QP number or GID in this QP's path is "
+     "wrong, "
+     "or the link is down or drops packets. (A refused rkey is answered with a NAK: REM_ACCESS_ERR, "
+     "not this status.)",
+     "Check the remote QP number, GID and state, and the link (`rdma link show`). In the IBTA "
+     "retry_cnt 7 means 7 retransmissions; SoftRoCE (rxe) treats 7 as retrying without limit, "
+     "so there this status needs retry_cnt 0 to 6."},
+    {IBV_WC_LOC_PROT_ERR,
+     "A local scatter/gather entry of this work request does not refer to a region valid for it: "
+     "its lkey is wrong or of another protection domain, its range lies outside the region, or the "
+     "region lacks LOCAL_WRITE where the NIC writes into it. For an RDMA READ or an atomic this is "
+     "the requester's own buffer, checked when the response arrives: the responder's rkey was "
+     "accepted (a refused rkey gives REM_ACCESS_ERR). SoftRoCE reports a bad lkey in a SEND or RDMA "
+     "WRITE otherwise: Linux 6.1 as LOC_QP_OP_ERR, Linux 6.12 as WR_FLUSH_ERR.",
+     "Use the lkey and an address range of a region of the QP's protection domain, registered "
+     "with LOCAL_WRITE when the NIC writes into it (RDMA READ and atomic targets, receives)."},
+    {IBV_WC_LOC_ACCESS_ERR,
+     "On the responder: an RDMA WRITE with immediate from the peer hit a protection error on this "
+     "side's memory (the rkey, the range or the region's REMOTE_WRITE access), reported on the "
+     "receive it consumed; the peer's request completes with REM_ACCESS_ERR. (SoftRoCE, rxe in "
+     "Linux 6.1, reports that receive as REM_ACCESS_ERR too.)",
+     "Give the peer the rkey, address and length of a region registered with "
+     "IBV_ACCESS_REMOTE_WRITE (and LOCAL_WRITE) for its RDMA WRITE with immediate."},
+    {IBV_WC_LOC_LEN_ERR,
+     "The receive buffer is shorter than the message that arrived for it, the message is longer "
+     "than the port's max_msg_sz, or an RDMA READ response carried another length than requested. "
+     "(SoftRoCE, rxe in Linux 6.1, reports a receive too short for a SEND as LOC_QP_OP_ERR.)",
+     "Post receive buffers at least as large as the largest message the peer sends, and keep "
+     "messages within max_msg_sz."},
+    {IBV_WC_LOC_QP_OP_ERR,
+     "The QP found this work request, or the receive it used, inconsistent. On SoftRoCE (rxe, Linux "
+     "6.1): on the requester, a bad lkey in a SEND or RDMA WRITE (IBTA: LOC_PROT_ERR; Linux 6.12 "
+     "reports that request as WR_FLUSH_ERR); on the responder, a receive too short for the arriving "
+     "SEND (IBTA: LOC_LEN_ERR) or a receive into a "
+     "region registered without LOCAL_WRITE (IBTA: LOC_PROT_ERR); the sender then gets REM_OP_ERR.",
+     "Check the lkeys and lengths of the work request, and on a responder the size of the "
+     "posted receives and that their regions have LOCAL_WRITE."},
+    {IBV_WC_REM_INV_REQ_ERR,
+     "The responder found the request invalid (not an rkey failure, which is REM_ACCESS_ERR): its QP "
+     "does not allow the operation (the qp_access_flags set in RESET->INIT lack REMOTE_WRITE, "
+     "REMOTE_READ or REMOTE_ATOMIC), the SEND is longer than the receive posted for it (SoftRoCE, "
+     "rxe in Linux 6.1, answers that with REM_OP_ERR), an RDMA length is above 2^31 bytes, or an "
+     "atomic's remote address is not 8-byte aligned.",
+     "Set the responder QP's qp_access_flags in RESET->INIT for the operations it serves, post "
+     "receives at least as long as the messages, and keep atomics 8-byte aligned."},
+    {IBV_WC_REM_OP_ERR,
+     "The responder could not complete the request for a reason on its side: the receive it used was "
+     "malformed (that receive completes with LOC_QP_OP_ERR on the responder), or its QP failed. "
+     "SoftRoCE (rxe, Linux 6.1) answers this way when the SEND is longer than the posted receive "
+     "(IBTA: REM_INV_REQ_ERR) or the receive's region lacks LOCAL_WRITE.",
+     "Look at the responder's receive completion: post receives large enough for the message, "
+     "in regions registered with LOCAL_WRITE."},
+};
+
+} // namespace
+
 ErrorInfo explain_wc_status(ibv_wc_status status, const std::string& opcode) {
-    // A completion status is not an errno; the cause and the fix depend on the status (below).
+    // A completion status is not an errno; the cause and the fix depend on the status (kWcStatusAdvice).
     ErrorInfo info{.verb = fmt::format("completion of {}", opcode),
                    .err = 0,
                    .code = std::string(wc_status_name(status)),
                    .meaning = std::string(wc_status_meaning(status)),
-                   .cause = {},
-                   .fix = {}};
-    switch (status) {
-    case IBV_WC_REM_ACCESS_ERR:
-        info.cause =
-            "The responder refused the access: the rkey does not name a region of the responder QP's "
-            "protection domain, the remote range [remote_addr, remote_addr+length) lies outside that "
-            "region, or the region was registered without the IBV_ACCESS_REMOTE_WRITE, REMOTE_READ or "
-            "REMOTE_ATOMIC flag the operation needs (a region registered with LOCAL_WRITE only refuses "
-            "them all).";
-        info.fix =
-            "Use the rkey and address the peer actually registered and sent you, stay within its length, "
-            "and register the peer's region with the access the operation needs.";
-        break;
-    case IBV_WC_RNR_RETRY_EXC_ERR:
-        info.cause =
-            "A message that consumes a receive work request (SEND, SEND with immediate, RDMA WRITE with "
-            "immediate) arrived while the responder had none posted, so it answered with an RNR NAK "
-            "(receiver not ready). With rnr_retry n (0 to 6) the requester retries n times and fails at the "
-            "(n+1)th "
-            "RNR NAK: rnr_retry 0 fails at the first one. rnr_retry 7 retries without limit and never "
-            "fails this way.";
-        info.fix = "Post receives (ibv_post_recv) on the responder before the peer sends, one per incoming "
-                   "message, or raise rnr_retry in the RTR->RTS transition (7 = retry without limit).";
-        break;
-    case IBV_WC_WR_FLUSH_ERR:
-        info.cause =
-            "The QP is in the Error state, moved there by an error on it or by a transition to ERR. "
-            "Entering ERR flushes every work request still outstanding on the send and the receive queue, "
-            "and every request posted afterwards is flushed too. A request posted after the error was never "
-            "executed; one that was outstanding when it happened may already have been sent, and carried "
-            "out by the responder, before its completion was flushed.";
-        info.fix =
-            "Find the cause: the first completion with another status, or an asynchronous event. On "
-            "SoftRoCE in Linux 6.12 a request that failed at the requester (a bad lkey, a READ on a UC "
-            "QP) is itself reported as flushed, so check the first flushed request's lkeys, lengths and "
-            "opcode (Linux 6.1 reports it as LOC_QP_OP_ERR). Then move the QP to RESET, connect it "
-            "again (INIT, RTR, RTS) and post the receives anew.";
-        break;
-    case IBV_WC_RETRY_EXC_ERR:
-        info.cause =
-            "The requester used up its retry_cnt retransmissions: each one followed either a local ACK "
-            "timeout (4.096 µs · 2^timeout with no ACK or NAK) or a NAK for a PSN sequence error (a lost "
-            "packet). The peer QP is gone or not in RTR/RTS, the QP number or GID in this QP's path is "
-            "wrong, "
-            "or the link is down or drops packets. (A refused rkey is answered with a NAK: REM_ACCESS_ERR, "
-            "not this status.)";
-        info.fix = "Check the remote QP number, GID and state, and the link (`rdma link show`). In the IBTA "
-                   "retry_cnt 7 means 7 retransmissions; SoftRoCE (rxe) treats 7 as retrying without limit, "
-                   "so there this status needs retry_cnt 0 to 6.";
-        break;
-    case IBV_WC_LOC_PROT_ERR:
-        info.cause =
-            "A local scatter/gather entry of this work request does not refer to a region valid for it: "
-            "its lkey is wrong or of another protection domain, its range lies outside the region, or the "
-            "region lacks LOCAL_WRITE where the NIC writes into it. For an RDMA READ or an atomic this is "
-            "the requester's own buffer, checked when the response arrives: the responder's rkey was "
-            "accepted (a refused rkey gives REM_ACCESS_ERR). SoftRoCE reports a bad lkey in a SEND or RDMA "
-            "WRITE otherwise: Linux 6.1 as LOC_QP_OP_ERR, Linux 6.12 as WR_FLUSH_ERR.";
-        info.fix = "Use the lkey and an address range of a region of the QP's protection domain, registered "
-                   "with LOCAL_WRITE when the NIC writes into it (RDMA READ and atomic targets, receives).";
-        break;
-    case IBV_WC_LOC_ACCESS_ERR:
-        info.cause =
-            "On the responder: an RDMA WRITE with immediate from the peer hit a protection error on this "
-            "side's memory (the rkey, the range or the region's REMOTE_WRITE access), reported on the "
-            "receive it consumed; the peer's request completes with REM_ACCESS_ERR. (SoftRoCE, rxe in "
-            "Linux 6.1, reports that receive as REM_ACCESS_ERR too.)";
-        info.fix = "Give the peer the rkey, address and length of a region registered with "
-                   "IBV_ACCESS_REMOTE_WRITE (and LOCAL_WRITE) for its RDMA WRITE with immediate.";
-        break;
-    case IBV_WC_LOC_LEN_ERR:
-        info.cause =
-            "The receive buffer is shorter than the message that arrived for it, the message is longer "
-            "than the port's max_msg_sz, or an RDMA READ response carried another length than requested. "
-            "(SoftRoCE, rxe in Linux 6.1, reports a receive too short for a SEND as LOC_QP_OP_ERR.)";
-        info.fix = "Post receive buffers at least as large as the largest message the peer sends, and keep "
-                   "messages within max_msg_sz.";
-        break;
-    case IBV_WC_LOC_QP_OP_ERR:
-        info.cause =
-            "The QP found this work request, or the receive it used, inconsistent. On SoftRoCE (rxe, Linux "
-            "6.1): on the requester, a bad lkey in a SEND or RDMA WRITE (IBTA: LOC_PROT_ERR; Linux 6.12 "
-            "reports that request as WR_FLUSH_ERR); on the responder, a receive too short for the arriving "
-            "SEND (IBTA: LOC_LEN_ERR) or a receive into a "
-            "region registered without LOCAL_WRITE (IBTA: LOC_PROT_ERR); the sender then gets REM_OP_ERR.";
-        info.fix = "Check the lkeys and lengths of the work request, and on a responder the size of the "
-                   "posted receives and that their regions have LOCAL_WRITE.";
-        break;
-    case IBV_WC_REM_INV_REQ_ERR:
-        info.cause =
-            "The responder found the request invalid (not an rkey failure, which is REM_ACCESS_ERR): its QP "
-            "does not allow the operation (the qp_access_flags set in RESET->INIT lack REMOTE_WRITE, "
-            "REMOTE_READ or REMOTE_ATOMIC), the SEND is longer than the receive posted for it (SoftRoCE, "
-            "rxe in Linux 6.1, answers that with REM_OP_ERR), an RDMA length is above 2^31 bytes, or an "
-            "atomic's remote address is not 8-byte aligned.";
-        info.fix = "Set the responder QP's qp_access_flags in RESET->INIT for the operations it serves, post "
-                   "receives at least as long as the messages, and keep atomics 8-byte aligned.";
-        break;
-    case IBV_WC_REM_OP_ERR:
-        info.cause =
-            "The responder could not complete the request for a reason on its side: the receive it used was "
-            "malformed (that receive completes with LOC_QP_OP_ERR on the responder), or its QP failed. "
-            "SoftRoCE (rxe, Linux 6.1) answers this way when the SEND is longer than the posted receive "
-            "(IBTA: REM_INV_REQ_ERR) or the receive's region lacks LOCAL_WRITE.";
-        info.fix = "Look at the responder's receive completion: post receives large enough for the message, "
-                   "in regions registered with LOCAL_WRITE.";
-        break;
-    default:
-        info.cause = "The meaning above is what the specification says of this status; the completion's "
-                     "vendor_err (in the trace) is the device's own code for it.";
-        info.fix = "Check the work request fields and the peer QP state.";
-        break;
+                   .cause =
+                       "The meaning above is what the specification says of this status; the completion's "
+                       "vendor_err (in the trace) is the device's own code for it.",
+                   .fix = "Check the work request fields and the peer QP state."};
+    const auto* row =
+        std::find_if(std::begin(kWcStatusAdvice), std::end(kWcStatusAdvice),
+                     [status](const WcStatusAdvice& advice) { return advice.status == status; });
+    if (row != std::end(kWcStatusAdvice)) {
+        info.cause = row->cause;
+        info.fix = row->fix;
     }
     return info;
 }

@@ -222,289 +222,387 @@ void side_failed(const char* side, const RdmaError& e, OperationOutcome& out) {
     out.summary = fmt::format("{} failed: {} {}", side, e.info().verb, e.info().code);
 }
 
-} // namespace
-
-OperationOutcome run_cm_listener(const OperationOptions& options, const CmOptions& cm,
-                                 const std::shared_ptr<Tracer>& tracer) {
+/// Runs one side: `steps(side, out)` performs it and returns whether its checks held; an RdmaError stops
+/// it, and the summary names the side (`name`).
+template <class Steps>
+OperationOutcome run_side(const std::shared_ptr<Tracer>& tracer, Endpoint endpoint, const char* name,
+                          const Steps& steps) {
     OperationOutcome out;
-    Side b;
-    b.tracer = tracer;
-    b.endpoint = Endpoint::B;
+    Side side;
+    side.tracer = tracer;
+    side.endpoint = endpoint;
     try {
-        b.step("listen", fmt::format("B: listen for a connection on {}:{} (rdma_listen)",
-                                     cm.address.empty() ? "0.0.0.0" : cm.address, cm.port));
-        b.create_id(&b.listen_id.id);
-        const detail::AddrInfo addr = detail::resolve_ipv4(cm.address, cm.port, true);
-        b.traced("rdma_bind_addr", rdma_bind_addr(b.listen_id.id, addr->ai_addr),
-                 {{"address", cm.address.empty() ? "0.0.0.0" : cm.address}, {"port", cm.port}});
-        b.traced("rdma_listen", rdma_listen(b.listen_id.id, 1), {{"backlog", 1}});
-
-        rdma_cm_id* conn = nullptr;
-        auto req = b.wait_event(RDMA_CM_EVENT_CONNECT_REQUEST, cm.accept_timeout_ms, &conn);
-        b.id.id = conn;
-        RequestData r{};
-        if (req.size() < sizeof r) {
-            rdma_reject(conn, nullptr, 0);
-            throw RdmaError(ErrorInfo{.verb = "rdma_accept",
-                                      .err = EPROTO,
-                                      .code = "EPROTO",
-                                      .meaning = "the connection request is not from rdmalab",
-                                      .cause = "The peer's private data is missing or too short.",
-                                      .fix = "Connect with `rdmalab-cli op OPCODE --connect HOST`."});
-        }
-        std::memcpy(&r, req.data(), sizeof r);
-        const auto op = static_cast<OpKind>(r.op);
-        const auto fault = static_cast<FaultKind>(r.fault);
-        const std::size_t size = be32toh(r.size);
-        if (be32toh(r.magic) != kMagic || r.version != kWireVersion || op != options.op) {
-            rdma_reject(conn, nullptr, 0);
-            throw RdmaError(ErrorInfo{
-                .verb = "rdma_accept",
-                .err = EPROTO,
-                .code = "rejected",
-                .meaning = fmt::format("A asked for '{}', this side serves '{}'",
-                                       r.op <= 6 ? to_string(op) : "?", to_string(options.op)),
-                .cause = "The two sides were started with different OPCODEs (or different rdmalab versions).",
-                .fix = "Start both sides with the same OPCODE."});
-        }
-        b.step("setup_B",
-               fmt::format("B: PD, {}-byte region with access {}, CQ and RC QP on the device rdma_cm "
-                           "chose",
-                           size, fmt::join(access_flag_names(responder_access(op, fault)), "|")));
-        b.setup_objects(size, responder_access(op, fault), "B buffer");
-        auto bytes = b.mr->bytes();
-        std::uint64_t initial = 0;
-        if (is_atomic(op)) {
-            initial = options.atomic_initial;
-            std::memcpy(bytes.data(), &initial, 8);
-        } else if (op == OpKind::Read) {
-            fill_pattern(bytes, options.message);
-        }
-        const std::vector<std::uint8_t> before(bytes.begin(), bytes.end());
-        b.step("connect_B", "B: INIT, post a receive if the operation needs one, RTR, RTS, then accept");
-        b.transition(IBV_QPS_INIT, "RESET->INIT");
-        const bool post_recv = needs_recv(op) && fault != FaultKind::NoRecv;
-        if (post_recv) {
-            RecvRequest recv;
-            recv.wr_id = 2;
-            if (op != OpKind::WriteImm)
-                recv.sges.push_back({b.mr->address(), static_cast<std::uint32_t>(size), b.mr->lkey()});
-            b.qp->post_recv(recv);
-        }
-        b.transition(IBV_QPS_RTR, "INIT->RTR");
-        b.transition(IBV_QPS_RTS, "RTR->RTS");
-        ReplyData reply{};
-        reply.magic = htobe32(kMagic);
-        reply.rkey = htobe32(b.mr->rkey());
-        reply.addr = htobe64(b.mr->address());
-        reply.length = htobe32(static_cast<std::uint32_t>(size));
-        reply.payload_hash = htobe64(fnv1a(bytes.data(), bytes.size()));
-        reply.initial = htobe64(initial);
-        rdma_conn_param param{};
-        param.private_data = &reply;
-        param.private_data_len = sizeof reply;
-        param.responder_resources = 1;
-        param.initiator_depth = 1;
-        // The RNR retry count a side sends is the one its *peer* uses: the CM REP carries how often the
-        // REQ's sender (A) retries after an RNR NAK, and rdma_init_qp_attr gives A's RTS that value. So the
-        // no-recv fault (A fails at the first RNR NAK) is set here, by B.
-        param.rnr_retry_count = fault == FaultKind::NoRecv ? 0 : 7;
-        param.qp_num = b.qp->qp_num();
-        b.traced("rdma_accept", rdma_accept(conn, &param),
-                 {{"qp_num", b.qp->qp_num()},
-                  {"rkey", b.mr->rkey()},
-                  {"addr", fmt::format("0x{:x}", b.mr->address())}});
-        b.wait_event(RDMA_CM_EVENT_ESTABLISHED, cm.timeout_ms);
-
-        b.step("serve_B", "B: wait for A's operation and its disconnect");
-        if (post_recv) {
-            auto wcs = b.cq->poll_until(1, std::chrono::milliseconds(cm.timeout_ms));
-            if (!wcs.empty()) out.responder_completion = wcs.front();
-        }
-        b.wait_event(RDMA_CM_EVENT_DISCONNECTED, cm.timeout_ms);
-        rdma_disconnect(conn);
-        b.context->poll_async_events();
-
-        Checklist check{out.checks};
-        const bool changed = !std::equal(bytes.begin(), bytes.end(), before.begin());
-        if (fault != FaultKind::None) {
-            check(!changed || fault == FaultKind::NoRecv,
-                  "B's buffer is unchanged: the faulty access was refused");
-            out.summary = fmt::format("served fault {}; B's QP state {}", to_string(fault),
-                                      qp_state_name(b.qp->query_state()));
-        } else if (is_atomic(op)) {
-            std::uint64_t now = 0;
-            std::memcpy(&now, bytes.data(), 8);
-            const std::uint64_t want =
-                op == OpKind::CompareSwap ? be64toh(r.operand) : initial + be64toh(r.operand);
-            check(now == want,
-                  fmt::format("B's 8 bytes changed from {} to {} (expected {})", initial, now, want));
-        } else if (op == OpKind::Read) {
-            check(!changed, "B's buffer is unchanged: A read it without B's CPU taking part");
-        } else {
-            check(fnv1a(bytes.data(), bytes.size()) == be64toh(r.payload_hash),
-                  fmt::format("B's buffer holds the {} bytes A sent (hash matches)", size));
-            if (needs_recv(op)) {
-                const auto& wc = out.responder_completion;
-                check(wc && wc->ok() && wc->byte_len == size,
-                      fmt::format("B's receive completion {} byte_len {}",
-                                  wc ? wc_status_name(wc->status) : "missing", wc ? wc->byte_len : 0));
-                if (op != OpKind::Send)
-                    check(wc && wc->imm_data == be32toh(r.imm), "B's completion carries A's immediate data");
-            }
-        }
-        out.responder_qp_state = std::string(qp_state_name(b.qp->query_state()));
-        if (out.summary.empty())
-            out.summary =
-                check.ok ? fmt::format("B served {} of {} bytes over rdma_cm and verified its memory on {}",
-                                       to_string(op), size, b.context->device_name())
-                         : "B's verification failed";
-        finish_side(tracer, Endpoint::B, check.ok, out);
+        const bool ok = steps(side, out);
+        finish_side(tracer, endpoint, ok, out);
     } catch (const RdmaError& e) {
-        side_failed("B", e, out);
+        side_failed(name, e, out);
     }
     return out;
 }
 
+/// A connection event's private data as a T, or nothing when the peer sent less: it is no rdmalab peer.
+template <class T> std::optional<T> private_data_as(const std::vector<std::uint8_t>& bytes) {
+    if (bytes.size() < sizeof(T)) return std::nullopt;
+    T value{};
+    std::memcpy(&value, bytes.data(), sizeof value);
+    return value;
+}
+
+/// An EPROTO failure of `verb`: the peer's private data does not follow rdmalab's protocol.
+ErrorInfo protocol_error(const char* verb, const char* code, std::string meaning, const char* cause,
+                         const char* fix) {
+    return ErrorInfo{
+        .verb = verb, .err = EPROTO, .code = code, .meaning = std::move(meaning), .cause = cause, .fix = fix};
+}
+
+/// What rdma_connect and rdma_accept are given: `data` as the private data, one RDMA READ or atomic
+/// outstanding each way, this QP's number, and the RNR retry count the *peer* is to use (see
+/// accept_connection).
+template <class T>
+rdma_conn_param conn_param(const T& data, std::uint32_t qp_num, std::uint8_t rnr_retry_count) {
+    rdma_conn_param param{};
+    param.private_data = &data;
+    param.private_data_len = sizeof data;
+    param.responder_resources = 1;
+    param.initiator_depth = 1;
+    param.rnr_retry_count = rnr_retry_count;
+    param.qp_num = qp_num;
+    return param;
+}
+
+// B, the listener: listen_on, accept_request, setup_responder, accept_connection, serve, verify_responder.
+
+/// What A asked B to serve, from its connect request.
+struct ServedRequest {
+    OpKind op = OpKind::Send;
+    FaultKind fault = FaultKind::None;
+    std::size_t size = 0;
+    RequestData wire{}; ///< the request as it arrived, big-endian
+};
+
+/// B's first step: an rdma_cm id listening on the address and port of `cm`.
+void listen_on(Side& b, const CmOptions& cm) {
+    const std::string address = cm.address.empty() ? "0.0.0.0" : cm.address;
+    b.step("listen", fmt::format("B: listen for a connection on {}:{} (rdma_listen)", address, cm.port));
+    b.create_id(&b.listen_id.id);
+    const detail::AddrInfo addr = detail::resolve_ipv4(cm.address, cm.port, true);
+    b.traced("rdma_bind_addr", rdma_bind_addr(b.listen_id.id, addr->ai_addr),
+             {{"address", address}, {"port", cm.port}});
+    b.traced("rdma_listen", rdma_listen(b.listen_id.id, 1), {{"backlog", 1}});
+}
+
+/// Waits for A's connect request (its id becomes `b.id`) and reads what A asks for; rejects a request
+/// that is not rdmalab's or that asks for another operation than the one B serves.
+ServedRequest accept_request(Side& b, OpKind served, const CmOptions& cm) {
+    rdma_cm_id* conn = nullptr;
+    const auto bytes = b.wait_event(RDMA_CM_EVENT_CONNECT_REQUEST, cm.accept_timeout_ms, &conn);
+    b.id.id = conn;
+    const auto wire = private_data_as<RequestData>(bytes);
+    if (!wire) {
+        rdma_reject(conn, nullptr, 0);
+        throw RdmaError(protocol_error("rdma_accept", "EPROTO", "the connection request is not from rdmalab",
+                                       "The peer's private data is missing or too short.",
+                                       "Connect with `rdmalab-cli op OPCODE --connect HOST`."));
+    }
+    const ServedRequest request{.op = static_cast<OpKind>(wire->op),
+                                .fault = static_cast<FaultKind>(wire->fault),
+                                .size = be32toh(wire->size),
+                                .wire = *wire};
+    if (be32toh(wire->magic) != kMagic || wire->version != kWireVersion || request.op != served) {
+        rdma_reject(conn, nullptr, 0);
+        throw RdmaError(protocol_error(
+            "rdma_accept", "rejected",
+            fmt::format("A asked for '{}', this side serves '{}'",
+                        wire->op <= 6 ? to_string(request.op) : "?", to_string(served)),
+            "The two sides were started with different OPCODEs (or different rdmalab versions).",
+            "Start both sides with the same OPCODE."));
+    }
+    return request;
+}
+
+/// B's objects, its region holding what the operation needs there: the atomic's initial value (returned)
+/// or the data A reads.
+std::uint64_t setup_responder(Side& b, const ServedRequest& request, const OperationOptions& options) {
+    const unsigned access = responder_access(request.op, request.fault);
+    b.step("setup_B",
+           fmt::format("B: PD, {}-byte region with access {}, CQ and RC QP on the device rdma_cm chose",
+                       request.size, fmt::join(access_flag_names(access), "|")));
+    b.setup_objects(request.size, access, "B buffer");
+    const auto bytes = b.mr->bytes();
+    std::uint64_t initial = 0;
+    if (is_atomic(request.op)) {
+        initial = options.atomic_initial;
+        std::memcpy(bytes.data(), &initial, 8);
+    } else if (request.op == OpKind::Read) {
+        fill_pattern(bytes, options.message);
+    }
+    return initial;
+}
+
+/// B readies its QP (INIT, the receive the operation consumes, RTR, RTS) and accepts, telling A where its
+/// region is and what it holds. Returns whether a receive was posted.
+bool accept_connection(Side& b, const ServedRequest& request, std::uint64_t initial, const CmOptions& cm) {
+    b.step("connect_B", "B: INIT, post a receive if the operation needs one, RTR, RTS, then accept");
+    b.transition(IBV_QPS_INIT, "RESET->INIT");
+    const bool post_recv = needs_recv(request.op) && request.fault != FaultKind::NoRecv;
+    if (post_recv) {
+        RecvRequest recv;
+        recv.wr_id = 2;
+        if (request.op != OpKind::WriteImm)
+            recv.sges.push_back({b.mr->address(), static_cast<std::uint32_t>(request.size), b.mr->lkey()});
+        b.qp->post_recv(recv);
+    }
+    b.transition(IBV_QPS_RTR, "INIT->RTR");
+    b.transition(IBV_QPS_RTS, "RTR->RTS");
+    const auto bytes = b.mr->bytes();
+    ReplyData reply{};
+    reply.magic = htobe32(kMagic);
+    reply.rkey = htobe32(b.mr->rkey());
+    reply.addr = htobe64(b.mr->address());
+    reply.length = htobe32(static_cast<std::uint32_t>(request.size));
+    reply.payload_hash = htobe64(fnv1a(bytes.data(), bytes.size()));
+    reply.initial = htobe64(initial);
+    // The RNR retry count a side sends is the one its *peer* uses: the CM REP carries how often the
+    // REQ's sender (A) retries after an RNR NAK, and rdma_init_qp_attr gives A's RTS that value. So the
+    // no-recv fault (A fails at the first RNR NAK) is set here, by B.
+    rdma_conn_param param = conn_param(reply, b.qp->qp_num(), request.fault == FaultKind::NoRecv ? 0 : 7);
+    b.traced("rdma_accept", rdma_accept(b.id.id, &param),
+             {{"qp_num", b.qp->qp_num()},
+              {"rkey", b.mr->rkey()},
+              {"addr", fmt::format("0x{:x}", b.mr->address())}});
+    b.wait_event(RDMA_CM_EVENT_ESTABLISHED, cm.timeout_ms);
+    return post_recv;
+}
+
+/// B waits while A works: for its receive's completion if it posted one, then for A's disconnect.
+void serve(Side& b, bool post_recv, const CmOptions& cm, OperationOutcome& out) {
+    b.step("serve_B", "B: wait for A's operation and its disconnect");
+    if (post_recv) {
+        auto wcs = b.cq->poll_until(1, std::chrono::milliseconds(cm.timeout_ms));
+        if (!wcs.empty()) out.responder_completion = wcs.front();
+    }
+    b.wait_event(RDMA_CM_EVENT_DISCONNECTED, cm.timeout_ms);
+    rdma_disconnect(b.id.id);
+    b.context->poll_async_events();
+}
+
+/// B's checks of its region (`before` is what it held before A's operation) and of its receive's
+/// completion; with a fault, also the summary. Returns whether every check held.
+bool verify_responder(const Side& b, const ServedRequest& request, std::uint64_t initial,
+                      const std::vector<std::uint8_t>& before, OperationOutcome& out) {
+    Checklist check{out.checks};
+    const auto bytes = b.mr->bytes();
+    const bool changed = !std::equal(bytes.begin(), bytes.end(), before.begin());
+    const OpKind op = request.op;
+    if (request.fault != FaultKind::None) {
+        check(!changed || request.fault == FaultKind::NoRecv,
+              "B's buffer is unchanged: the faulty access was refused");
+        out.summary = fmt::format("served fault {}; B's QP state {}", to_string(request.fault),
+                                  qp_state_name(b.qp->query_state()));
+    } else if (is_atomic(op)) {
+        std::uint64_t now = 0;
+        std::memcpy(&now, bytes.data(), 8);
+        const std::uint64_t operand = be64toh(request.wire.operand);
+        const std::uint64_t want = op == OpKind::CompareSwap ? operand : initial + operand;
+        check(now == want,
+              fmt::format("B's 8 bytes changed from {} to {} (expected {})", initial, now, want));
+    } else if (op == OpKind::Read) {
+        check(!changed, "B's buffer is unchanged: A read it without B's CPU taking part");
+    } else {
+        check(fnv1a(bytes.data(), bytes.size()) == be64toh(request.wire.payload_hash),
+              fmt::format("B's buffer holds the {} bytes A sent (hash matches)", request.size));
+        if (needs_recv(op)) {
+            const auto& wc = out.responder_completion;
+            check(wc && wc->ok() && wc->byte_len == request.size,
+                  fmt::format("B's receive completion {} byte_len {}",
+                              wc ? wc_status_name(wc->status) : "missing", wc ? wc->byte_len : 0));
+            if (op != OpKind::Send)
+                check(wc && wc->imm_data == be32toh(request.wire.imm),
+                      "B's completion carries A's immediate data");
+        }
+    }
+    return check.ok;
+}
+
+// A, the connector: resolve_route, setup_requester, connect_to_listener, perform_operation,
+// verify_requester, disconnect_from_listener.
+
+/// A's first step: the address and the route to the listener, which choose the device.
+void resolve_route(Side& a, const CmOptions& cm) {
+    a.step("resolve", fmt::format("A: resolve {}:{} to an RDMA device and a route (rdma_resolve_addr, "
+                                  "rdma_resolve_route)",
+                                  cm.address, cm.port));
+    a.create_id(&a.id.id);
+    const detail::AddrInfo addr = detail::resolve_ipv4(cm.address, cm.port, false);
+    a.traced("rdma_resolve_addr", rdma_resolve_addr(a.id.id, nullptr, addr->ai_addr, 2000),
+             {{"host", cm.address}, {"port", cm.port}});
+    a.wait_event(RDMA_CM_EVENT_ADDR_RESOLVED, cm.timeout_ms);
+    a.traced("rdma_resolve_route", rdma_resolve_route(a.id.id, 2000));
+    a.wait_event(RDMA_CM_EVENT_ROUTE_RESOLVED, cm.timeout_ms);
+}
+
+/// A's objects on that device, its region holding what it sends, its QP in INIT.
+void setup_requester(Side& a, const OperationOptions& options, std::size_t size) {
+    a.step("setup_A", "A: PD, region, CQ and RC QP on the device rdma_cm chose");
+    a.setup_objects(size, requester_access(options.op), "A buffer");
+    if (!is_atomic(options.op) && options.op != OpKind::Read) fill_pattern(a.mr->bytes(), options.message);
+    a.transition(IBV_QPS_INIT, "RESET->INIT");
+}
+
+/// A connects, asking B for the operation, and learns B's region from the reply; its QP ends in RTS.
+ReplyData connect_to_listener(Side& a, const OperationOptions& options, std::size_t size,
+                              const CmOptions& cm) {
+    a.step("connect_A", "A: connect, exchanging QP numbers and B's address and rkey (rdma_connect)");
+    const auto bytes = a.mr->bytes();
+    RequestData req{};
+    req.magic = htobe32(kMagic);
+    req.version = kWireVersion;
+    req.op = static_cast<std::uint8_t>(options.op);
+    req.fault = static_cast<std::uint8_t>(options.fault);
+    req.size = htobe32(static_cast<std::uint32_t>(size));
+    req.imm = htobe32(options.imm_data);
+    req.payload_hash = htobe64(fnv1a(bytes.data(), bytes.size()));
+    req.operand = htobe64(options.atomic_operand);
+    req.compare = htobe64(options.atomic_initial);
+    // B's retries (the REQ's count is the REP sender's); A's come from B's REP
+    rdma_conn_param param = conn_param(req, a.qp->qp_num(), 7);
+    param.retry_count = 7;
+    a.traced("rdma_connect", rdma_connect(a.id.id, &param), {{"qp_num", a.qp->qp_num()}});
+    const auto rep = private_data_as<ReplyData>(a.wait_event(RDMA_CM_EVENT_CONNECT_RESPONSE, cm.timeout_ms));
+    if (!rep)
+        throw RdmaError(protocol_error("rdma_connect", "EPROTO", "the peer is not an rdmalab listener",
+                                       "The accept carried no rdmalab private data.",
+                                       "Start B with `rdmalab-cli op OPCODE --listen`."));
+    if (a.tracer && a.tracer->enabled())
+        a.tracer->record(Endpoint::A, EventKind::Data, "peer_region", {{"rkey", be32toh(rep->rkey)}},
+                         {{"addr", fmt::format("0x{:x}", be64toh(rep->addr))},
+                          {"length", be32toh(rep->length)},
+                          {"why", "B's buffer address and rkey, received in the connection's private data"}});
+    a.transition(IBV_QPS_RTR, "INIT->RTR");
+    a.transition(IBV_QPS_RTS, "RTR->RTS");
+    a.traced("rdma_establish", rdma_establish(a.id.id));
+    return *rep;
+}
+
+/// A posts the operation to B's region (spoiled as the fault asks) and polls for its completion.
+void perform_operation(Side& a, const OperationOptions& options, std::size_t size, const ReplyData& rep,
+                       OperationOutcome& out) {
+    const OpKind op = options.op;
+    a.step("post_send_A", fmt::format("A: post {} to B's region", wr_opcode_name(wr_opcode(op))));
+    SendRequest wr;
+    wr.wr_id = 1;
+    wr.opcode = wr_opcode(op);
+    wr.inline_data = options.inline_data;
+    wr.sges.push_back({a.mr->address(), static_cast<std::uint32_t>(size), a.mr->lkey()});
+    if (op == OpKind::SendImm || op == OpKind::WriteImm) wr.imm_data = options.imm_data;
+    if (!is_send(op)) {
+        wr.remote_addr = be64toh(rep.addr) + (options.fault == FaultKind::OutOfBounds ? 1 : 0);
+        wr.rkey = be32toh(rep.rkey) ^ (options.fault == FaultKind::BadRkey ? 0x00ff0000u : 0u);
+    }
+    if (op == OpKind::CompareSwap) {
+        wr.compare_add = options.atomic_initial;
+        wr.swap = options.atomic_operand;
+    } else if (op == OpKind::FetchAdd) {
+        wr.compare_add = options.atomic_operand;
+    }
+    a.qp->post_send(wr);
+    a.step("poll_cq_A", "A: poll for the completion");
+    auto wcs = a.cq->poll_until(1, std::chrono::milliseconds(options.timeout_ms));
+    if (!wcs.empty()) out.requester_completion = wcs.front();
+}
+
+/// A's checks of its completion, its QP's state and (for a READ or an atomic) its buffer against what B
+/// reported in `rep`. Returns whether every check held.
+bool verify_requester(const Side& a, const OperationOptions& options, std::size_t size, const ReplyData& rep,
+                      OperationOutcome& out) {
+    const OpKind op = options.op;
+    const auto bytes = a.mr->bytes();
+    const std::string opcode(wr_opcode_name(wr_opcode(op)));
+    Checklist check{out.checks};
+    const auto expected = expected_status(options.fault);
+    const auto& wc = out.requester_completion;
+    check_requester_status(check, wc, expected);
+    if (options.fault != FaultKind::None) {
+        out.requester_qp_state = std::string(qp_state_name(a.qp->query_state()));
+        check_requester_in_error(check, out.requester_qp_state);
+        if (wc && !wc->ok()) out.error = explain_wc_status(wc->status, opcode);
+    } else if (wc && wc->ok()) {
+        check(wc->opcode == expected_wc_opcode(op),
+              fmt::format("A's completion opcode {}", wc_opcode_name(wc->opcode)));
+        if (op == OpKind::Read)
+            check(fnv1a(bytes.data(), bytes.size()) == be64toh(rep.payload_hash),
+                  fmt::format("A's buffer holds the {} bytes of B's buffer (hash matches)", size));
+        if (is_atomic(op)) {
+            std::uint64_t old = 0;
+            std::memcpy(&old, bytes.data(), 8);
+            check(old == be64toh(rep.initial),
+                  fmt::format("A received B's old value {} (expected {})", old, be64toh(rep.initial)));
+        }
+        if (!is_atomic(op) && op != OpKind::Read)
+            out.checks.push_back("info B verifies the bytes it received");
+        out.requester_qp_state = std::string(qp_state_name(a.qp->query_state()));
+    } else if (wc) {
+        out.error = explain_wc_status(wc->status, opcode);
+    }
+    return check.ok;
+}
+
+/// A's last step: it disconnects and waits for the disconnect to complete.
+void disconnect_from_listener(Side& a, const CmOptions& cm) {
+    a.step("disconnect_A", "A: disconnect (rdma_disconnect)");
+    a.traced("rdma_disconnect", rdma_disconnect(a.id.id));
+    try {
+        a.wait_event(RDMA_CM_EVENT_DISCONNECTED, cm.timeout_ms);
+    } catch (const RdmaError&) {
+        // B may already be gone; the operation's result stands.
+    }
+    a.context->poll_async_events();
+}
+
+} // namespace
+
+OperationOutcome run_cm_listener(const OperationOptions& options, const CmOptions& cm,
+                                 const std::shared_ptr<Tracer>& tracer) {
+    return run_side(tracer, Endpoint::B, "B", [&](Side& b, OperationOutcome& out) {
+        listen_on(b, cm);
+        const ServedRequest request = accept_request(b, options.op, cm);
+        const std::uint64_t initial = setup_responder(b, request, options);
+        const auto bytes = b.mr->bytes();
+        const std::vector<std::uint8_t> before(bytes.begin(), bytes.end());
+        const bool post_recv = accept_connection(b, request, initial, cm);
+        serve(b, post_recv, cm, out);
+        const bool ok = verify_responder(b, request, initial, before, out);
+        out.responder_qp_state = std::string(qp_state_name(b.qp->query_state()));
+        if (out.summary.empty())
+            out.summary =
+                ok ? fmt::format("B served {} of {} bytes over rdma_cm and verified its memory on {}",
+                                 to_string(request.op), request.size, b.context->device_name())
+                   : "B's verification failed";
+        return ok;
+    });
+}
+
 OperationOutcome run_cm_connector(const OperationOptions& options, const CmOptions& cm,
                                   const std::shared_ptr<Tracer>& tracer) {
-    OperationOutcome out;
-    Side a;
-    a.tracer = tracer;
-    a.endpoint = Endpoint::A;
-    const OpKind op = options.op;
-    const std::size_t size = is_atomic(op) ? 8 : options.size;
-    try {
-        a.step("resolve", fmt::format("A: resolve {}:{} to an RDMA device and a route (rdma_resolve_addr, "
-                                      "rdma_resolve_route)",
-                                      cm.address, cm.port));
-        a.create_id(&a.id.id);
-        const detail::AddrInfo addr = detail::resolve_ipv4(cm.address, cm.port, false);
-        a.traced("rdma_resolve_addr", rdma_resolve_addr(a.id.id, nullptr, addr->ai_addr, 2000),
-                 {{"host", cm.address}, {"port", cm.port}});
-        a.wait_event(RDMA_CM_EVENT_ADDR_RESOLVED, cm.timeout_ms);
-        a.traced("rdma_resolve_route", rdma_resolve_route(a.id.id, 2000));
-        a.wait_event(RDMA_CM_EVENT_ROUTE_RESOLVED, cm.timeout_ms);
-
-        a.step("setup_A", "A: PD, region, CQ and RC QP on the device rdma_cm chose");
-        a.setup_objects(size, requester_access(op), "A buffer");
-        auto bytes = a.mr->bytes();
-        if (!is_atomic(op) && op != OpKind::Read) fill_pattern(bytes, options.message);
-        a.transition(IBV_QPS_INIT, "RESET->INIT");
-
-        a.step("connect_A", "A: connect, exchanging QP numbers and B's address and rkey (rdma_connect)");
-        RequestData req{};
-        req.magic = htobe32(kMagic);
-        req.version = kWireVersion;
-        req.op = static_cast<std::uint8_t>(op);
-        req.fault = static_cast<std::uint8_t>(options.fault);
-        req.size = htobe32(static_cast<std::uint32_t>(size));
-        req.imm = htobe32(options.imm_data);
-        req.payload_hash = htobe64(fnv1a(bytes.data(), bytes.size()));
-        req.operand = htobe64(options.atomic_operand);
-        req.compare = htobe64(options.atomic_initial);
-        rdma_conn_param param{};
-        param.private_data = &req;
-        param.private_data_len = sizeof req;
-        param.responder_resources = 1;
-        param.initiator_depth = 1;
-        param.retry_count = 7;
-        param.rnr_retry_count = 7; // B's retries (the REQ's count is the REP sender's); A's come from B's REP
-        param.qp_num = a.qp->qp_num();
-        a.traced("rdma_connect", rdma_connect(a.id.id, &param), {{"qp_num", a.qp->qp_num()}});
-        auto rep_bytes = a.wait_event(RDMA_CM_EVENT_CONNECT_RESPONSE, cm.timeout_ms);
-        ReplyData rep{};
-        if (rep_bytes.size() < sizeof rep)
-            throw RdmaError(ErrorInfo{.verb = "rdma_connect",
-                                      .err = EPROTO,
-                                      .code = "EPROTO",
-                                      .meaning = "the peer is not an rdmalab listener",
-                                      .cause = "The accept carried no rdmalab private data.",
-                                      .fix = "Start B with `rdmalab-cli op OPCODE --listen`."});
-        std::memcpy(&rep, rep_bytes.data(), sizeof rep);
-        std::uint64_t remote_addr = be64toh(rep.addr);
-        std::uint32_t rkey = be32toh(rep.rkey);
-        if (tracer && tracer->enabled())
-            tracer->record(
-                Endpoint::A, EventKind::Data, "peer_region", {{"rkey", rkey}},
-                {{"addr", fmt::format("0x{:x}", remote_addr)},
-                 {"length", be32toh(rep.length)},
-                 {"why", "B's buffer address and rkey, received in the connection's private data"}});
-        a.transition(IBV_QPS_RTR, "INIT->RTR");
-        a.transition(IBV_QPS_RTS, "RTR->RTS");
-        a.traced("rdma_establish", rdma_establish(a.id.id));
-
-        a.step("post_send_A", fmt::format("A: post {} to B's region", wr_opcode_name(wr_opcode(op))));
-        SendRequest wr;
-        wr.wr_id = 1;
-        wr.opcode = wr_opcode(op);
-        wr.inline_data = options.inline_data;
-        wr.sges.push_back({a.mr->address(), static_cast<std::uint32_t>(size), a.mr->lkey()});
-        if (op == OpKind::SendImm || op == OpKind::WriteImm) wr.imm_data = options.imm_data;
-        if (!is_send(op)) {
-            wr.remote_addr = remote_addr + (options.fault == FaultKind::OutOfBounds ? 1 : 0);
-            wr.rkey = rkey ^ (options.fault == FaultKind::BadRkey ? 0x00ff0000u : 0u);
-        }
-        if (op == OpKind::CompareSwap) {
-            wr.compare_add = options.atomic_initial;
-            wr.swap = options.atomic_operand;
-        } else if (op == OpKind::FetchAdd) {
-            wr.compare_add = options.atomic_operand;
-        }
-        a.qp->post_send(wr);
-        a.step("poll_cq_A", "A: poll for the completion");
-        auto wcs = a.cq->poll_until(1, std::chrono::milliseconds(options.timeout_ms));
-        if (!wcs.empty()) out.requester_completion = wcs.front();
-
-        Checklist check{out.checks};
-        const auto expected = expected_status(options.fault);
-        const auto& wc = out.requester_completion;
-        check(wc && wc->status == expected,
-              fmt::format("A's completion status {} (expected {})",
-                          wc ? wc_status_name(wc->status) : "missing", wc_status_name(expected)));
-        if (options.fault != FaultKind::None) {
-            out.requester_qp_state = std::string(qp_state_name(a.qp->query_state()));
-            check(out.requester_qp_state == "ERR",
-                  fmt::format("A's QP state {} (expected ERR)", out.requester_qp_state));
-            if (wc && !wc->ok())
-                out.error = explain_wc_status(wc->status, std::string(wr_opcode_name(wr.opcode)));
-        } else if (wc && wc->ok()) {
-            check(wc->opcode == expected_wc_opcode(op),
-                  fmt::format("A's completion opcode {}", wc_opcode_name(wc->opcode)));
-            if (op == OpKind::Read)
-                check(fnv1a(bytes.data(), bytes.size()) == be64toh(rep.payload_hash),
-                      fmt::format("A's buffer holds the {} bytes of B's buffer (hash matches)", size));
-            if (is_atomic(op)) {
-                std::uint64_t old = 0;
-                std::memcpy(&old, bytes.data(), 8);
-                check(old == be64toh(rep.initial),
-                      fmt::format("A received B's old value {} (expected {})", old, be64toh(rep.initial)));
-            }
-            if (!is_atomic(op) && op != OpKind::Read)
-                out.checks.push_back("info B verifies the bytes it received");
-            out.requester_qp_state = std::string(qp_state_name(a.qp->query_state()));
-        } else if (wc) {
-            out.error = explain_wc_status(wc->status, std::string(wr_opcode_name(wr.opcode)));
-        }
-        a.step("disconnect_A", "A: disconnect (rdma_disconnect)");
-        a.traced("rdma_disconnect", rdma_disconnect(a.id.id));
-        try {
-            a.wait_event(RDMA_CM_EVENT_DISCONNECTED, cm.timeout_ms);
-        } catch (const RdmaError&) {
-            // B may already be gone; the operation's result stands.
-        }
-        a.context->poll_async_events();
-        out.summary = check.ok ? (options.fault == FaultKind::None
-                                      ? fmt::format("{} of {} bytes over rdma_cm completed on {}",
-                                                    to_string(op), size, a.context->device_name())
-                                      : fmt::format("fault {} observed over rdma_cm: {} and QP in ERR",
-                                                    to_string(options.fault), wc_status_name(expected)))
-                               : "A's operation did not verify";
-        finish_side(tracer, Endpoint::A, check.ok, out);
-    } catch (const RdmaError& e) {
-        side_failed("A", e, out);
-    }
-    return out;
+    return run_side(tracer, Endpoint::A, "A", [&](Side& a, OperationOutcome& out) {
+        const std::size_t size = is_atomic(options.op) ? 8 : options.size;
+        resolve_route(a, cm);
+        setup_requester(a, options, size);
+        const ReplyData rep = connect_to_listener(a, options, size, cm);
+        perform_operation(a, options, size, rep, out);
+        const bool ok = verify_requester(a, options, size, rep, out);
+        disconnect_from_listener(a, cm);
+        if (!ok)
+            out.summary = "A's operation did not verify";
+        else if (options.fault == FaultKind::None)
+            out.summary = fmt::format("{} of {} bytes over rdma_cm completed on {}", to_string(options.op),
+                                      size, a.context->device_name());
+        else
+            out.summary =
+                fmt::format("fault {} observed over rdma_cm: {} and QP in ERR", to_string(options.fault),
+                            wc_status_name(expected_status(options.fault)));
+        return ok;
+    });
 }
 
 detail::AddrInfo detail::resolve_ipv4(const std::string& host, std::uint16_t port, bool passive) {

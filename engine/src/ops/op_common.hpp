@@ -1,10 +1,13 @@
 // Helpers shared by the loopback and rdma_cm operations (internal to the engine).
 #pragma once
 
+#include "rdmalab/engine/names.hpp"
 #include "rdmalab/engine/operation.hpp"
 
+#include <fmt/format.h>
 #include <infiniband/verbs.h>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -92,6 +95,19 @@ struct Checklist {
         ok = ok && pass;
     }
 };
+
+/// A's completion carries the status the operation expects (`expected_status` of its fault).
+inline void check_requester_status(Checklist& check, const std::optional<Completion>& wc,
+                                   ibv_wc_status expected) {
+    check(wc && wc->status == expected,
+          fmt::format("A's completion status {} (expected {})", wc ? wc_status_name(wc->status) : "missing",
+                      wc_status_name(expected)));
+}
+
+/// After a fault, A's QP is in the Error state (`qp_state` as qp_state_name gives it).
+inline void check_requester_in_error(Checklist& check, const std::string& qp_state) {
+    check(qp_state == "ERR", fmt::format("A's QP state {} (expected ERR)", qp_state));
+}
 
 /// Fills `bytes` with `message` repeated.
 inline void fill_pattern(std::span<std::uint8_t> bytes, const std::string& message) {

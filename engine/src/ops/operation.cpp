@@ -430,11 +430,8 @@ void LoopbackOperation::finish_fault() {
     Checklist check{out.checks};
     const auto expected = expected_status(options_.fault);
     const auto& wc = out.requester_completion;
-    check(wc && wc->status == expected,
-          fmt::format("A's completion status {} (expected {})", wc ? wc_status_name(wc->status) : "missing",
-                      wc_status_name(expected)));
-    check(out.requester_qp_state == "ERR",
-          fmt::format("A's QP state {} (expected ERR)", out.requester_qp_state));
+    check_requester_status(check, wc, expected);
+    check_requester_in_error(check, out.requester_qp_state);
     check(!flushed.empty() && flushed.front().status == IBV_WC_WR_FLUSH_ERR,
           fmt::format("the next work request completed with {} (expected IBV_WC_WR_FLUSH_ERR)",
                       flushed.empty() ? "nothing" : wc_status_name(flushed.front().status)));

@@ -54,6 +54,20 @@ nlohmann::json private_data_json(const std::string& data) {
     return {{"private_data", data}, {"private_data_len", data.size()}};
 }
 
+/// `param` carrying `private_data` (which must outlive it), and the arguments its trace event shows: the
+/// private data and the parameters rdma_connect and rdma_accept share.
+rdma_conn_param with_private_data(const rdma_conn_param& param, const std::string& private_data,
+                                  nlohmann::json& args) {
+    rdma_conn_param p = param;
+    p.private_data = private_data.empty() ? nullptr : private_data.data();
+    p.private_data_len = static_cast<std::uint8_t>(private_data.size());
+    args = private_data_json(private_data);
+    args["responder_resources"] = p.responder_resources;
+    args["initiator_depth"] = p.initiator_depth;
+    args["rnr_retry_count"] = p.rnr_retry_count;
+    return p;
+}
+
 } // namespace
 
 std::string cm_event_name(rdma_cm_event_type type) {
@@ -206,25 +220,15 @@ void CmId::resolve_route(std::chrono::milliseconds timeout) {
 }
 
 void CmId::connect(const rdma_conn_param& param, const std::string& private_data) {
-    rdma_conn_param p = param;
-    p.private_data = private_data.empty() ? nullptr : private_data.data();
-    p.private_data_len = static_cast<std::uint8_t>(private_data.size());
-    nlohmann::json args = private_data_json(private_data);
-    args["responder_resources"] = p.responder_resources;
-    args["initiator_depth"] = p.initiator_depth;
+    nlohmann::json args;
+    rdma_conn_param p = with_private_data(param, private_data, args);
     args["retry_count"] = p.retry_count;
-    args["rnr_retry_count"] = p.rnr_retry_count;
     traced("rdma_connect", rdma_connect(id_, &p), std::move(args));
 }
 
 void CmId::accept(const rdma_conn_param& param, const std::string& private_data) {
-    rdma_conn_param p = param;
-    p.private_data = private_data.empty() ? nullptr : private_data.data();
-    p.private_data_len = static_cast<std::uint8_t>(private_data.size());
-    nlohmann::json args = private_data_json(private_data);
-    args["responder_resources"] = p.responder_resources;
-    args["initiator_depth"] = p.initiator_depth;
-    args["rnr_retry_count"] = p.rnr_retry_count;
+    nlohmann::json args;
+    rdma_conn_param p = with_private_data(param, private_data, args);
     traced("rdma_accept", rdma_accept(id_, &p), std::move(args));
 }
 

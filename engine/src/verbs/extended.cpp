@@ -5,6 +5,7 @@
 #include "rdmalab/engine/verbs.hpp"
 #include "verbs/qp_capacity.hpp"
 #include "verbs/traced_call.hpp"
+#include "verbs/work_request.hpp"
 
 #include <fmt/format.h>
 
@@ -150,12 +151,7 @@ void QueuePair::post_atomic_write(std::uint64_t wr_id, std::uint32_t rkey, std::
     std::uint8_t payload[8];
     std::memcpy(payload, &value, sizeof payload); // the 8 bytes as they lie in memory (host order)
     traced_call(
-        VerbCall{.scope = trace_,
-                 .verb = "ibv_wr_atomic_write",
-                 .kind = EventKind::PostWr,
-                 .event = "ATOMIC_WRITE",
-                 .syscalls = syscalls_.get(),
-                 .tally = &last_post_syscalls_},
+        post_call(trace_, "ibv_wr_atomic_write", "ATOMIC_WRITE", syscalls_.get(), last_post_syscalls_),
         [&] {
             if (qpx == nullptr || qpx->wr_atomic_write == nullptr) {
                 errno = EOPNOTSUPP;

@@ -4,6 +4,7 @@
 #include "rdmalab/engine/verbs.hpp"
 #include "verbs/qp_capacity.hpp"
 #include "verbs/traced_call.hpp"
+#include "verbs/work_request.hpp"
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
@@ -16,14 +17,6 @@ namespace rdmalab {
 using namespace detail;
 
 namespace {
-
-std::vector<ibv_sge> to_ibv_sges(const std::vector<Sge>& sges) {
-    std::vector<ibv_sge> out;
-    out.reserve(sges.size());
-    for (const auto& s : sges)
-        out.push_back({s.addr, s.length, s.lkey});
-    return out;
-}
 
 /// What in a QP's requested capacity exceeds the device's limits, for an ibv_create_qp failure.
 std::string create_qp_problem(const Context& context, ibv_qp_type type, const QpCapacity& capacity, int err) {
@@ -52,20 +45,6 @@ std::string create_qp_problem(const Context& context, ibv_qp_type type, const Qp
     for (std::size_t i = 0; i < over.size(); ++i)
         text += (i ? ", " : "") + over[i];
     return text;
-}
-
-/// A posted request's scatter/gather list as its event shows it: the entries, their total length, and
-/// the first entry's lkey among the ids.
-void sg_fields(const std::vector<Sge>& sges, nlohmann::json& ids, nlohmann::json& data) {
-    nlohmann::json sg = nlohmann::json::array();
-    std::uint64_t total = 0;
-    for (const auto& s : sges) {
-        sg.push_back({{"addr", hex(s.addr)}, {"length", s.length}, {"lkey", s.lkey}});
-        total += s.length;
-    }
-    data["sg_list"] = sg;
-    data["length"] = total;
-    if (!sges.empty()) ids["lkey"] = sges.front().lkey;
 }
 
 /// The remote side of a request as its event shows it: the address and rkey of a Write, Read or atomic,
@@ -253,12 +232,8 @@ void QueuePair::post_send(const SendRequest& request) {
     ibv_send_wr wr = to_ibv_send_wr(request, sges);
     ibv_send_wr* bad = nullptr;
     traced_call(
-        VerbCall{.scope = trace_,
-                 .verb = "ibv_post_send",
-                 .kind = EventKind::PostWr,
-                 .event = wr_opcode_name(request.opcode),
-                 .syscalls = syscalls_.get(),
-                 .tally = &last_post_syscalls_},
+        post_call(trace_, "ibv_post_send", wr_opcode_name(request.opcode), syscalls_.get(),
+                  last_post_syscalls_),
         [&] { return ibv_post_send(qp_, &wr, &bad); },
         [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
             ids = {{"qpn", qp_->qp_num}, {"wr_id", request.wr_id}};
@@ -301,12 +276,8 @@ void QueuePair::post_send_list(std::span<const SendRequest> requests) {
     ibv_send_wr* bad = nullptr;
     const SendRequest& first = requests.front();
     traced_call(
-        VerbCall{.scope = trace_,
-                 .verb = "ibv_post_send",
-                 .kind = EventKind::PostWr,
-                 .event = wr_opcode_name(first.opcode),
-                 .syscalls = syscalls_.get(),
-                 .tally = &last_post_syscalls_},
+        post_call(trace_, "ibv_post_send", wr_opcode_name(first.opcode), syscalls_.get(),
+                  last_post_syscalls_),
         [&] { return ibv_post_send(qp_, wrs.data(), &bad); },
         [&](const auto& call, nlohmann::json& ids, nlohmann::json& data) {
             ids = {{"qpn", qp_->qp_num}, {"wr_id", first.wr_id}};
@@ -340,19 +311,11 @@ void QueuePair::post_send_list(std::span<const SendRequest> requests) {
 }
 
 void QueuePair::post_recv(const RecvRequest& request) {
-    std::vector<ibv_sge> sges = to_ibv_sges(request.sges);
-    ibv_recv_wr wr{};
-    wr.wr_id = request.wr_id;
-    wr.sg_list = sges.empty() ? nullptr : sges.data();
-    wr.num_sge = static_cast<int>(sges.size());
+    std::vector<ibv_sge> sges;
+    ibv_recv_wr wr = to_ibv_recv_wr(request, sges);
     ibv_recv_wr* bad = nullptr;
     traced_call(
-        VerbCall{.scope = trace_,
-                 .verb = "ibv_post_recv",
-                 .kind = EventKind::PostWr,
-                 .event = "RECV",
-                 .syscalls = syscalls_.get(),
-                 .tally = &last_post_syscalls_},
+        post_call(trace_, "ibv_post_recv", "RECV", syscalls_.get(), last_post_syscalls_),
         [&] { return ibv_post_recv(qp_, &wr, &bad); },
         [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
             ids = {{"qpn", qp_->qp_num}, {"wr_id", request.wr_id}};

@@ -2,6 +2,7 @@
 // ibv_destroy_srq, each traced, with the explanation of a refused call.
 #include "rdmalab/engine/verbs.hpp"
 #include "verbs/traced_call.hpp"
+#include "verbs/work_request.hpp"
 
 #include <fmt/format.h>
 
@@ -62,13 +63,7 @@ SharedReceiveQueue::~SharedReceiveQueue() {
 
 void SharedReceiveQueue::post_recv(const RecvRequest& request) {
     std::vector<ibv_sge> sges;
-    sges.reserve(request.sges.size());
-    for (const auto& s : request.sges)
-        sges.push_back({s.addr, s.length, s.lkey});
-    ibv_recv_wr wr{};
-    wr.wr_id = request.wr_id;
-    wr.sg_list = sges.empty() ? nullptr : sges.data();
-    wr.num_sge = static_cast<int>(sges.size());
+    ibv_recv_wr wr = to_ibv_recv_wr(request, sges);
     ibv_recv_wr* bad = nullptr;
     traced_call(
         VerbCall{.scope = trace_, .verb = "ibv_post_srq_recv", .kind = EventKind::PostWr, .event = "RECV"},
@@ -76,15 +71,7 @@ void SharedReceiveQueue::post_recv(const RecvRequest& request) {
         [&](const auto&, nlohmann::json& ids, nlohmann::json& data) {
             ids = {{"srq", srq_->handle}, {"wr_id", request.wr_id}};
             data["queue"] = "srq";
-            nlohmann::json sg = nlohmann::json::array();
-            std::uint64_t total = 0;
-            for (const auto& s : request.sges) {
-                sg.push_back({{"addr", hex(s.addr)}, {"length", s.length}, {"lkey", s.lkey}});
-                total += s.length;
-            }
-            data["sg_list"] = sg;
-            data["length"] = total;
-            if (!request.sges.empty()) ids["lkey"] = request.sges.front().lkey;
+            sg_fields(request.sges, ids, data);
         },
         [&](const auto& call) {
             const std::string detail = fmt::format("posting a receive on SRQ {}", srq_->handle);
