@@ -4,7 +4,22 @@
 
 namespace rdmalab::app {
 
-ProcessTransport::ProcessTransport(QObject* parent) : EngineTransport(parent) {
+void ChildProcessTransport::endProcess(int graceMs) {
+    if (process_.state() == QProcess::NotRunning) return;
+    process_.closeWriteChannel();
+    if (!process_.waitForFinished(graceMs)) {
+        process_.kill();
+        process_.waitForFinished(1000);
+    }
+}
+
+void ChildProcessTransport::killProcess() {
+    if (process_.state() == QProcess::NotRunning) return;
+    process_.kill();
+    process_.waitForFinished(2000);
+}
+
+ProcessTransport::ProcessTransport(QObject* parent) : ChildProcessTransport(parent) {
     process_.setReadChannel(QProcess::StandardOutput);
     connect(&process_, &QProcess::started, this, &EngineTransport::opened);
     connect(&process_, &QProcess::readyReadStandardOutput, this, &EngineTransport::readyRead);
@@ -28,18 +43,11 @@ void ProcessTransport::open(const QString& program) {
 }
 
 void ProcessTransport::close() {
-    if (process_.state() == QProcess::NotRunning) return;
-    process_.closeWriteChannel();
-    if (!process_.waitForFinished(2000)) {
-        process_.kill();
-        process_.waitForFinished(1000);
-    }
+    endProcess(2000);
 }
 
 void ProcessTransport::kill() {
-    if (process_.state() == QProcess::NotRunning) return;
-    process_.kill();
-    process_.waitForFinished(2000);
+    killProcess();
 }
 
 QString ProcessTransport::where() const {

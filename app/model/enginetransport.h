@@ -57,22 +57,36 @@ class EngineTransport : public QObject {
     void downloadProgress(qint64 done, qint64 total);
 };
 
+/// An engine behind a child process whose stdin and stdout are the engine's stream: rdmalab-cli itself
+/// (ProcessTransport), or the ssh that runs it on another host (SshTransport).
+class ChildProcessTransport : public EngineTransport {
+    Q_OBJECT
+  public:
+    using EngineTransport::EngineTransport;
+    QIODevice* device() override { return &process_; }
+    bool isOpen() const override { return process_.state() == QProcess::Running; }
+    bool isActive() const override { return process_.state() != QProcess::NotRunning; }
+    qint64 processId() const override { return process_.processId(); }
+
+  protected:
+    /// Closes the process's stdin (the engine reads its end of input and quits), gives it `graceMs` to end,
+    /// then kills it. Blocks until it has ended.
+    void endProcess(int graceMs);
+    /// Kills the process. Blocks until it has ended.
+    void killProcess();
+
+    QProcess process_; ///< the engine's process (or the ssh that runs it)
+};
+
 /// `rdmalab-cli serve --stdio` as a child process: commands on its stdin, events from its stdout.
-class ProcessTransport : public EngineTransport {
+class ProcessTransport : public ChildProcessTransport {
     Q_OBJECT
   public:
     explicit ProcessTransport(QObject* parent = nullptr);
     void open(const QString& program) override;
-    QIODevice* device() override { return &process_; }
-    bool isOpen() const override { return process_.state() == QProcess::Running; }
-    bool isActive() const override { return process_.state() != QProcess::NotRunning; }
     void close() override;
     void kill() override;
-    qint64 processId() const override { return process_.processId(); }
     QString where() const override;
-
-  private:
-    QProcess process_;
 };
 
 } // namespace rdmalab::app

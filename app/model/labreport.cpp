@@ -20,20 +20,21 @@ QString verdictCell(const QString& verdict) {
     return QStringLiteral("<td class=na>– not applicable</td>");
 }
 
-} // namespace
-
-QString labReportHtml(const LabSession& session, const QMap<QString, QString>& parameterDefaults,
-                      const QDateTime& when) {
-    const bool zh = session.language() == QLatin1String("zh");
+/// The device as the report names it: its name, whether it is software, and its kernel.
+QString deviceText(const LabSession& session) {
     const auto device = session.device();
     const bool software = device.value(QStringLiteral("software")) == QLatin1String("yes");
-    QString deviceText = device.isEmpty() ? QStringLiteral("—") : device.value(QStringLiteral("name"));
-    if (software)
-        deviceText += QStringLiteral(" (SoftRoCE: software RDMA, timings are not hardware timings)");
+    QString text = device.isEmpty() ? QStringLiteral("—") : device.value(QStringLiteral("name"));
+    if (software) text += QStringLiteral(" (SoftRoCE: software RDMA, timings are not hardware timings)");
     if (device.contains(QStringLiteral("kernel")))
-        deviceText += QStringLiteral(", Linux ") + device.value(QStringLiteral("kernel"));
-    QString html;
-    html +=
+        text += QStringLiteral(", Linux ") + device.value(QStringLiteral("kernel"));
+    return text;
+}
+
+/// The document's head (language, title, style) and the lab's title.
+QString headHtml(const LabSession& session) {
+    const bool zh = session.language() == QLatin1String("zh");
+    QString html =
         QStringLiteral("<!DOCTYPE html>\n<html lang=\"%1\"><head><meta charset=\"utf-8\">"
                        "<title>%2</title><style>"
                        "body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
@@ -42,11 +43,18 @@ QString labReportHtml(const LabSession& session, const QMap<QString, QString>& p
                        "font-weight:bold}.na{color:#666}.text{white-space:pre-wrap}</style></head><body>\n")
             .arg(zh ? QStringLiteral("zh-CN") : QStringLiteral("en"), esc(session.labTitle()));
     html += QStringLiteral("<h1>%1</h1>\n").arg(esc(session.labTitle()));
-    html +=
+    return html;
+}
+
+/// The table of the run: lab, device, date, result, predictions and questions, seed, every parameter with
+/// where its value came from.
+QString metaTableHtml(const LabSession& session, const QMap<QString, QString>& parameterDefaults,
+                      const QDateTime& when) {
+    QString html =
         QStringLiteral("<table class=meta><tr><th>Lab</th><td>%1</td></tr><tr><th>Device</th><td>%2</td></tr>"
                        "<tr><th>Date</th><td>%3</td></tr><tr><th>Result</th><td>%4 held, %5 broken, "
                        "%6 of %7 steps run</td></tr>%8")
-            .arg(esc(session.labId()), esc(deviceText), esc(when.toString(Qt::ISODate)))
+            .arg(esc(session.labId()), esc(deviceText(session)), esc(when.toString(Qt::ISODate)))
             .arg(session.heldCount())
             .arg(session.brokenCount())
             .arg(std::min(session.nextStep(), session.rowCount()))
@@ -76,72 +84,101 @@ QString labReportHtml(const LabSession& session, const QMap<QString, QString>& p
                     .arg(esc(it.key()), esc(it.value()), origin);
     }
     html += QStringLiteral("</table>\n");
-    for (int i = 0; i < session.rowCount(); ++i) {
-        const auto& row = session.row(i);
-        html +=
-            QStringLiteral("<h2>%1. %2</h2>\n").arg(i + 1).arg(esc(row.title.isEmpty() ? row.id : row.title));
-        html += QStringLiteral("<p><code>%1</code> · %2</p>\n").arg(esc(row.action), esc(row.state));
-        if (row.state == QLatin1String("skipped"))
-            html += QStringLiteral("<p>Skipped: %1</p>\n").arg(esc(row.skippedBecause));
-        else if (!row.text.isEmpty())
-            html += QStringLiteral("<p class=text>%1</p>\n").arg(esc(row.text));
-        if (!row.error.isEmpty()) html += QStringLiteral("<pre>%1</pre>\n").arg(esc(row.error));
-        if (const auto& p = row.prediction; row.predicts && !p.question.isEmpty()) {
-            QString answer;
-            if (p.marked())
-                answer = QStringLiteral("<span class=%1>%2</span> predicted: %3 · the device: %4")
-                             .arg(p.right() ? QStringLiteral("held") : QStringLiteral("broken"),
-                                  p.right() ? QStringLiteral("✓ right") : QStringLiteral("✗ wrong"),
-                                  esc(p.choiceText(p.chosen)), esc(p.choiceText(p.answer)));
-            else
-                answer = QStringLiteral("no prediction made") +
-                         (p.answer.isEmpty() ? QString() : QStringLiteral(" · the device: ") + esc(p.answer));
-            html += QStringLiteral("<p class=predict>Prediction: %1<br>%2%3</p>\n")
-                        .arg(esc(p.question), answer,
-                             p.why.isEmpty()
-                                 ? QString()
-                                 : QStringLiteral("<br><small>") + esc(p.why) + QStringLiteral("</small>"));
+    return html;
+}
+
+/// A step's prediction: the question, what the student chose and what the device did; empty when the step
+/// asks for none.
+QString predictionHtml(const LabSession::StepRow& row) {
+    const auto& p = row.prediction;
+    if (!row.predicts || p.question.isEmpty()) return {};
+    QString answer;
+    if (p.marked())
+        answer = QStringLiteral("<span class=%1>%2</span> predicted: %3 · the device: %4")
+                     .arg(p.right() ? QStringLiteral("held") : QStringLiteral("broken"),
+                          p.right() ? QStringLiteral("✓ right") : QStringLiteral("✗ wrong"),
+                          esc(p.choiceText(p.chosen)), esc(p.choiceText(p.answer)));
+    else
+        answer = QStringLiteral("no prediction made") +
+                 (p.answer.isEmpty() ? QString() : QStringLiteral(" · the device: ") + esc(p.answer));
+    return QStringLiteral("<p class=predict>Prediction: %1<br>%2%3</p>\n")
+        .arg(esc(p.question), answer,
+             p.why.isEmpty() ? QString()
+                             : QStringLiteral("<br><small>") + esc(p.why) + QStringLiteral("</small>"));
+}
+
+/// Step `i` (from 0): its title, action and state, its text or why it was skipped, its error, its
+/// prediction and the verdict on each expectation.
+QString stepHtml(const LabSession::StepRow& row, int i) {
+    QString html =
+        QStringLiteral("<h2>%1. %2</h2>\n").arg(i + 1).arg(esc(row.title.isEmpty() ? row.id : row.title));
+    html += QStringLiteral("<p><code>%1</code> · %2</p>\n").arg(esc(row.action), esc(row.state));
+    if (row.state == QLatin1String("skipped"))
+        html += QStringLiteral("<p>Skipped: %1</p>\n").arg(esc(row.skippedBecause));
+    else if (!row.text.isEmpty())
+        html += QStringLiteral("<p class=text>%1</p>\n").arg(esc(row.text));
+    if (!row.error.isEmpty()) html += QStringLiteral("<pre>%1</pre>\n").arg(esc(row.error));
+    html += predictionHtml(row);
+    if (row.verdicts.empty()) return html;
+    html += QStringLiteral("<table><tr><th>Verdict</th><th>Expectation</th><th>Observed</th></tr>\n");
+    for (const auto& v : row.verdicts)
+        html += QStringLiteral("<tr>%1<td>%2: %3%4</td><td>%5</td></tr>\n")
+                    .arg(verdictCell(v.verdict), esc(v.kind), esc(v.description),
+                         v.why.isEmpty()
+                             ? QString()
+                             : QStringLiteral("<br><small>") + esc(v.why) + QStringLiteral("</small>"),
+                         esc(v.observed));
+    html += QStringLiteral("</table>\n");
+    return html;
+}
+
+/// The lab's questions with the choices ticked, the right ones and the explanation; empty without any.
+QString questionsHtml(const LabSession& session) {
+    if (session.questions().empty()) return {};
+    QString html = QStringLiteral("<h2>Questions</h2>\n<p>%1 of %2 answered right.</p>\n")
+                       .arg(session.questionsRight())
+                       .arg(session.questions().size());
+    int n = 0;
+    for (const auto& q : session.questions()) {
+        html += QStringLiteral("<h3>%1. %2</h3>\n<ul>").arg(++n).arg(esc(q.text));
+        for (int c = 0; c < q.choices.size(); ++c) {
+            const bool ticked = q.given.contains(c), correct = q.correct.contains(c);
+            html += QStringLiteral("<li>%1 %2%3</li>")
+                        .arg(ticked ? QStringLiteral("☒") : QStringLiteral("☐"), esc(q.choices.at(c)),
+                             correct ? QStringLiteral(" <span class=held>(right)</span>") : QString());
         }
-        if (row.verdicts.empty()) continue;
-        html += QStringLiteral("<table><tr><th>Verdict</th><th>Expectation</th><th>Observed</th></tr>\n");
-        for (const auto& v : row.verdicts)
-            html += QStringLiteral("<tr>%1<td>%2: %3%4</td><td>%5</td></tr>\n")
-                        .arg(verdictCell(v.verdict), esc(v.kind), esc(v.description),
-                             v.why.isEmpty()
-                                 ? QString()
-                                 : QStringLiteral("<br><small>") + esc(v.why) + QStringLiteral("</small>"),
-                             esc(v.observed));
-        html += QStringLiteral("</table>\n");
+        html += QStringLiteral("</ul>\n<p>%1</p>\n")
+                    .arg(!q.answered ? QStringLiteral("Not answered.")
+                         : q.right() ? QStringLiteral("<span class=held>✓ Answered right.</span>")
+                                     : QStringLiteral("<span class=broken>✗ Answered wrong.</span>"));
+        if (q.answered && !q.explanation.isEmpty())
+            html += QStringLiteral("<p><small>%1</small></p>\n").arg(esc(q.explanation));
     }
-    if (!session.questions().empty()) {
-        html += QStringLiteral("<h2>Questions</h2>\n<p>%1 of %2 answered right.</p>\n")
-                    .arg(session.questionsRight())
-                    .arg(session.questions().size());
-        int n = 0;
-        for (const auto& q : session.questions()) {
-            html += QStringLiteral("<h3>%1. %2</h3>\n<ul>").arg(++n).arg(esc(q.text));
-            for (int c = 0; c < q.choices.size(); ++c) {
-                const bool ticked = q.given.contains(c), correct = q.correct.contains(c);
-                html += QStringLiteral("<li>%1 %2%3</li>")
-                            .arg(ticked ? QStringLiteral("☒") : QStringLiteral("☐"), esc(q.choices.at(c)),
-                                 correct ? QStringLiteral(" <span class=held>(right)</span>") : QString());
-            }
-            html += QStringLiteral("</ul>\n<p>%1</p>\n")
-                        .arg(!q.answered ? QStringLiteral("Not answered.")
-                             : q.right() ? QStringLiteral("<span class=held>✓ Answered right.</span>")
-                                         : QStringLiteral("<span class=broken>✗ Answered wrong.</span>"));
-            if (q.answered && !q.explanation.isEmpty())
-                html += QStringLiteral("<p><small>%1</small></p>\n").arg(esc(q.explanation));
-        }
-    }
+    return html;
+}
+
+/// The run's trace, attached as a JSON Lines download.
+QString traceHtml(const LabSession& session) {
     QByteArray trace;
     for (const auto& e : session.events())
         trace += QByteArray::fromStdString(to_json_line(e)) + '\n';
-    html += QStringLiteral("<h2>Trace</h2>\n<p>%1 events recorded on the device during this run: "
-                           "<a id=trace download=\"%2.jsonl\" href=\"data:application/x-ndjson;base64,%3\">"
-                           "download the trace (JSON Lines)</a>.</p>\n")
-                .arg(session.events().size())
-                .arg(esc(session.labId()), QString::fromLatin1(trace.toBase64()));
+    return QStringLiteral("<h2>Trace</h2>\n<p>%1 events recorded on the device during this run: "
+                          "<a id=trace download=\"%2.jsonl\" href=\"data:application/x-ndjson;base64,%3\">"
+                          "download the trace (JSON Lines)</a>.</p>\n")
+        .arg(session.events().size())
+        .arg(esc(session.labId()), QString::fromLatin1(trace.toBase64()));
+}
+
+} // namespace
+
+QString labReportHtml(const LabSession& session, const QMap<QString, QString>& parameterDefaults,
+                      const QDateTime& when) {
+    QString html = headHtml(session);
+    html += metaTableHtml(session, parameterDefaults, when);
+    for (int i = 0; i < session.rowCount(); ++i)
+        html += stepHtml(session.row(i), i);
+    html += questionsHtml(session);
+    html += traceHtml(session);
     html += QStringLiteral("</body></html>\n");
     return html;
 }

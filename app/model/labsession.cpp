@@ -34,6 +34,73 @@ void readAsk(const nlohmann::json& ask, LabSession::Prediction& prediction) {
         prediction.choices.push_back({qs(c.text("value")), qs(c.text("text"))});
 }
 
+/// Adds each member of `object` (when it is one) to `into`, a string as its text, anything else as JSON.
+void addTexts(const nlohmann::json* object, QMap<QString, QString>& into) {
+    if (object == nullptr || !object->is_object()) return;
+    for (const auto& [key, value] : object->items())
+        into[qs(key)] = value.is_string() ? qs(value.get<std::string>()) : qs(value.dump());
+}
+
+/// A step as lab.start lists it: before it ran.
+LabSession::StepRow readPlannedStep(const Fields& s) {
+    LabSession::StepRow row;
+    row.id = qs(s.text("id"));
+    row.title = qs(s.text("title"));
+    row.action = qs(s.text("action"));
+    row.predicts = s.get<bool>("predict", false);
+    return row;
+}
+
+/// An end-of-lab question as lab.start lists it.
+LabSession::Question readQuestion(const Fields& q) {
+    LabSession::Question question;
+    question.multiple = q.text("kind") == "multiple";
+    question.text = qs(q.text("text"));
+    int i = 0;
+    for (const auto& c : q.objects("choices")) {
+        question.choices << qs(c.text("text"));
+        if (c.get<bool>("correct", false)) question.correct << i;
+        ++i;
+    }
+    question.explanation = qs(q.text("explanation"));
+    return question;
+}
+
+/// One expectation's verdict as lab.step's outcome reports it.
+LabSession::Verdict readVerdict(const Fields& x) {
+    LabSession::Verdict v;
+    v.kind = qs(x.text("kind"));
+    v.description = qs(x.text("description"));
+    v.observed = qs(x.text("observed"));
+    v.why = qs(x.text("why"));
+    const bool applies = x.get<bool>("applies", true);
+    v.verdict = !applies ? QStringLiteral("not_applicable")
+                         : (x.get<bool>("held", false) ? QStringLiteral("held") : QStringLiteral("broken"));
+    return v;
+}
+
+/// Folds lab.step's answer (`data`, `ok` as it says) into the row of the step that ran: its state, text,
+/// error, results, verdicts and the answer to its prediction.
+void readStepAnswer(const Fields& data, bool ok, LabSession::StepRow& row) {
+    row.state = qs(data.text("state", "broken"));
+    row.text = qs(data.text("text"));
+    if (!data.text("title").empty()) row.title = qs(data.text("title"));
+    row.error = qs(data.text("error"));
+    const Fields outcome = data.object("outcome");
+    row.skippedBecause = qs(outcome.text("skipped_because"));
+    row.results.clear();
+    addTexts(outcome.raw("results"), row.results);
+    row.verdicts.clear();
+    for (const auto& x : outcome.objects("expectations"))
+        row.verdicts.push_back(readVerdict(x));
+    if (const auto* predicted = outcome.raw("predicted"); predicted && predicted->is_object()) {
+        const Fields p(*predicted, "predicted");
+        row.prediction.answer = qs(p.text("answer"));
+        row.prediction.why = qs(p.text("why"));
+    }
+    if (!ok && row.error.isEmpty()) row.error = qs(data.text("error"));
+}
+
 } // namespace
 
 QString LabSession::Prediction::choiceText(const QString& value) const {
@@ -280,50 +347,38 @@ void LabSession::onResult(const TraceEvent& result) {
     pendingId_ = -1;
     const Fields data(result.data, "data");
     const bool ok = data.get<bool>("ok", false);
-    if (pendingCmd_ == protocol::kLabStart) {
-        if (!ok) {
-            error_ = qs(data.text("error", std::string(protocol::kLabStart) + " failed"));
-            emit failed(error_);
-            return;
-        }
-        const Fields lab = data.object("lab");
-        labId_ = qs(lab.text("id"));
-        labTitle_ = qs(lab.text("title"));
-        if (const auto* values = data.raw("values"); values && values->is_object())
-            for (const auto& [key, value] : values->items())
-                seededValues_[qs(key)] = value.is_string() ? qs(value.get<std::string>()) : qs(value.dump());
-        beginResetModel();
-        rows_.clear();
-        for (const auto& s : data.objects("steps")) {
-            StepRow row;
-            row.id = qs(s.text("id"));
-            row.title = qs(s.text("title"));
-            row.action = qs(s.text("action"));
-            row.predicts = s.get<bool>("predict", false);
-            rows_.push_back(row);
-        }
-        if (const auto* ask = data.raw("ask"); ask && ask->is_object() && !rows_.empty())
-            readAsk(*ask, rows_.front().prediction);
-        for (const auto& q : data.objects("questions")) {
-            Question question;
-            question.multiple = q.text("kind") == "multiple";
-            question.text = qs(q.text("text"));
-            int i = 0;
-            for (const auto& c : q.objects("choices")) {
-                question.choices << qs(c.text("text"));
-                if (c.get<bool>("correct", false)) question.correct << i;
-                ++i;
-            }
-            question.explanation = qs(q.text("explanation"));
-            questions_.push_back(question);
-        }
-        endResetModel();
-        started_ = true;
-        emit labStarted();
+    if (pendingCmd_ == protocol::kLabStart)
+        onStartResult(data, ok);
+    else
+        onStepResult(data, ok);
+}
+
+void LabSession::onStartResult(const Fields& data, bool ok) {
+    if (!ok) {
+        error_ = qs(data.text("error", std::string(protocol::kLabStart) + " failed"));
+        emit failed(error_);
         return;
     }
-    // lab.step: an answer about no step (the engine refused the command itself, e.g. the run it belongs to
-    // is gone) ends the session with the engine's reason; a step it names must be one of the lab's.
+    const Fields lab = data.object("lab");
+    labId_ = qs(lab.text("id"));
+    labTitle_ = qs(lab.text("title"));
+    addTexts(data.raw("values"), seededValues_);
+    beginResetModel();
+    rows_.clear();
+    for (const auto& s : data.objects("steps"))
+        rows_.push_back(readPlannedStep(s));
+    if (const auto* ask = data.raw("ask"); ask && ask->is_object() && !rows_.empty())
+        readAsk(*ask, rows_.front().prediction);
+    for (const auto& q : data.objects("questions"))
+        questions_.push_back(readQuestion(q));
+    endResetModel();
+    started_ = true;
+    emit labStarted();
+}
+
+void LabSession::onStepResult(const Fields& data, bool ok) {
+    // An answer about no step (the engine refused the command itself, e.g. the run it belongs to is gone)
+    // ends the session with the engine's reason; a step it names must be one of the lab's.
     const auto* stepIndex = data.raw("step_index");
     if (!stepIndex) {
         playing_ = false;
@@ -343,40 +398,9 @@ void LabSession::onResult(const TraceEvent& result) {
     }
     nextStep_ = data.get<int>("next_step", index + 1);
     done_ = data.get<bool>("done", false);
-    {
-        auto& row = rows_[static_cast<std::size_t>(index)];
-        row.state = qs(data.text("state", "broken"));
-        row.text = qs(data.text("text"));
-        if (!data.text("title").empty()) row.title = qs(data.text("title"));
-        row.error = qs(data.text("error"));
-        const Fields outcome = data.object("outcome");
-        row.skippedBecause = qs(outcome.text("skipped_because"));
-        row.results.clear();
-        if (const auto* results = outcome.raw("results"); results && results->is_object())
-            for (const auto& [key, value] : results->items())
-                row.results[qs(key)] = value.is_string() ? qs(value.get<std::string>()) : qs(value.dump());
-        row.verdicts.clear();
-        for (const auto& x : outcome.objects("expectations")) {
-            Verdict v;
-            v.kind = qs(x.text("kind"));
-            v.description = qs(x.text("description"));
-            v.observed = qs(x.text("observed"));
-            v.why = qs(x.text("why"));
-            const bool applies = x.get<bool>("applies", true);
-            v.verdict =
-                !applies ? QStringLiteral("not_applicable")
-                         : (x.get<bool>("held", false) ? QStringLiteral("held") : QStringLiteral("broken"));
-            row.verdicts.push_back(v);
-        }
-        if (const auto* predicted = outcome.raw("predicted"); predicted && predicted->is_object()) {
-            const Fields p(*predicted, "predicted");
-            row.prediction.answer = qs(p.text("answer"));
-            row.prediction.why = qs(p.text("why"));
-        }
-        if (!ok && row.error.isEmpty()) row.error = qs(data.text("error"));
-        const QModelIndex changed = this->index(index);
-        emit dataChanged(changed, changed);
-    }
+    readStepAnswer(data, ok, rows_[static_cast<std::size_t>(index)]);
+    const QModelIndex changed = this->index(index);
+    emit dataChanged(changed, changed);
     if (const auto* ask = data.raw("ask");
         ask && ask->is_object() && nextStep_ >= 0 && nextStep_ < static_cast<int>(rows_.size()))
         readAsk(*ask, rows_[static_cast<std::size_t>(nextStep_)].prediction);

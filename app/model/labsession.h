@@ -16,6 +16,10 @@
 #include <string_view>
 #include <vector>
 
+namespace rdmalab {
+class Fields;
+}
+
 namespace rdmalab::app {
 
 class LabSession : public QAbstractListModel {
@@ -152,6 +156,10 @@ class LabSession : public QAbstractListModel {
   private:
     void onEvents(const std::vector<TraceEvent>& events);
     void onResult(const TraceEvent& result);
+    /// lab.start's answer: the lab, its steps and questions, the values the seed drew.
+    void onStartResult(const Fields& data, bool ok);
+    /// lab.step's answer: the step that ran, what comes next, and the summary once done.
+    void onStepResult(const Fields& data, bool ok);
     /// Sends `cmd` (a protocol:: name) and waits for its answer (pendingCmd_, pendingId_).
     void send(std::string_view cmd, const nlohmann::json& fields);
 

@@ -26,12 +26,13 @@ quint64 parseHex(const QString& text) {
     return ok ? value : 0;
 }
 
-/// The part of [offset, offset + length) inside the first `size` bytes, as (offset, length) with both in
-/// [0, size]; nothing when it lies outside. Computed without overflow, however large the input.
+/// The wr_id a completion event names (in its data, else in its ids).
 quint64 completionWrId(const TraceEvent& e) {
     return static_cast<quint64>(lenientInt(e.data, "wr_id", lenientInt(e.ids, "wr_id", 0)));
 }
 
+/// The part of [offset, offset + length) inside the first `size` bytes, as (offset, length) with both in
+/// [0, size]; nothing when it lies outside. Computed without overflow, however large the input.
 std::optional<std::pair<int, int>> clip(quint64 offset, quint64 length, qsizetype size) {
     const auto limit = static_cast<quint64>(std::clamp<qsizetype>(size, 0, INT_MAX));
     if (offset >= limit || length == 0) return std::nullopt;
@@ -168,192 +169,238 @@ void LabState::applyObjects(const TraceEvent& e) {
     }
 }
 
-bool LabState::apply(const TraceEvent& e) {
-    applyObjects(e);
-    const auto side = sideOf(e);
-    const Fields d(e.data, "data");
-    const Fields ids(e.ids, "ids");
-    if (e.kind == EventKind::Step) stepSyscalls = {};
+namespace {
+// The steps of LabState::apply, one per kind of event; each returns true if something visible changed.
+
+/// The system calls of the step's post or poll, when its event counted them (or said why not).
+void noteStepSyscalls(LabState& s, const TraceEvent& e, const Fields& d) {
+    if (e.kind == EventKind::Step) s.stepSyscalls = {};
     const std::string verb = e.kind == EventKind::PostWr ? d.text("verb") : e.name;
     if ((e.kind == EventKind::Verb || e.kind == EventKind::PostWr) &&
         (verb == "ibv_post_send" || verb == "ibv_post_recv" || verb == "ibv_poll_cq")) {
         const auto count = d.find<qint64>("syscalls");
         const auto why = d.find<std::string>("syscalls_why");
-        if (count || why) stepSyscalls = {count, why ? QString::fromStdString(*why) : QString()};
+        if (count || why) s.stepSyscalls = {count, why ? QString::fromStdString(*why) : QString()};
     }
-    switch (e.kind) {
-    case EventKind::Session:
-        device = text(d, "device");
-        host = text(d, "host");
-        date = text(d, "date");
-        mode = text(d, "mode");
-        softwareDevice = d.object("device_info").get<bool>("software", softwareDevice);
-        sessionNote = text(d, "note");
-        deviceClassKnown = deviceClassKnown || d.object("device_info").has("software");
-        return true;
-    case EventKind::Step:
-        step.id = QString::fromStdString(e.name);
-        step.title = text(d, "title");
-        step.index = d.get<int>("index", -1);
-        step.count = d.get<int>("count", 0);
-        step.sideless = !side.has_value();
-        if (side) step.side = *side;
-        step.texts.clear();
-        return true;
-    case EventKind::Verb: {
-        const bool ok = d.get<std::int64_t>("ret", -1) == 0;
-        if (!side) {
-            if (e.name == "ibv_query_port" && ok) portMtu = d.get<int>("active_mtu", 0);
-            if (e.name == "ibv_query_gid_ex" && ok) gid = text(d, "gid");
-            return false;
-        }
-        if (e.name == "ibv_reg_mr" && ok) {
-            auto& r = regions[index(*side)];
-            r.registered = true;
-            r.label = text(d, "label");
-            r.lkey = ids.get<quint32>("lkey", 0);
-            r.rkey = ids.get<quint32>("rkey", 0);
-            const Fields args = d.object("args");
-            r.addr = parseHex(text(args, "addr"));
-            r.length = args.get<quint64>("length", 0);
-            r.access = texts(args, "access");
-            r.seq = e.seq;
-            return true;
-        }
-        if (e.name == "ibv_dereg_mr") {
-            regions[index(*side)] = RegionState{};
-            return true;
-        }
-        if (e.name == "ibv_create_qp" && ok) {
-            auto& q = qps[index(*side)];
-            q = QpState{};
-            q.created = true;
-            q.qpn = ids.get<quint32>("qpn", 0);
-            q.type = text(d.object("args"), "qp_type");
-            q.state = QStringLiteral("RESET");
-            q.seq = e.seq;
-            return true;
-        }
-        if (e.name == "ibv_destroy_qp") {
-            qps[index(*side)] = QpState{};
-            return true;
-        }
-        if (e.name == "ibv_query_qp" && ok) {
-            const auto qpn = ids.get<quint32>("qpn", 0);
-            auto& q = qps[index(*side)];
-            if (q.created && q.qpn == qpn) q.state = text(d, "state");
-            return true;
-        }
+}
+
+bool applySession(LabState& s, const Fields& d) {
+    s.device = text(d, "device");
+    s.host = text(d, "host");
+    s.date = text(d, "date");
+    s.mode = text(d, "mode");
+    s.softwareDevice = d.object("device_info").get<bool>("software", s.softwareDevice);
+    s.sessionNote = text(d, "note");
+    s.deviceClassKnown = s.deviceClassKnown || d.object("device_info").has("software");
+    return true;
+}
+
+bool applyStep(LabState& s, const TraceEvent& e, const Fields& d, std::optional<Side> side) {
+    auto& step = s.step;
+    step.id = QString::fromStdString(e.name);
+    step.title = text(d, "title");
+    step.index = d.get<int>("index", -1);
+    step.count = d.get<int>("count", 0);
+    step.sideless = !side.has_value();
+    if (side) step.side = *side;
+    step.texts.clear();
+    return true;
+}
+
+bool applyVerb(LabState& s, const TraceEvent& e, const Fields& d, const Fields& ids,
+               std::optional<Side> side) {
+    const bool ok = d.get<std::int64_t>("ret", -1) == 0;
+    if (!side) {
+        if (e.name == "ibv_query_port" && ok) s.portMtu = d.get<int>("active_mtu", 0);
+        if (e.name == "ibv_query_gid_ex" && ok) s.gid = text(d, "gid");
         return false;
     }
-    case EventKind::QpState: {
-        if (!side) return false;
-        if (d.get<std::int64_t>("ret", -1) != 0) return true;
-        const Fields a = d.object("attrs");
-        auto& q = qps[index(*side)];
-        q.state = text(d, "to");
-        q.lastTransition = QString::fromStdString(e.name);
-        q.lastMask = texts(d, "attr_mask");
-        q.lastAttributes = a.json();
-        q.lastAccessFlags = texts(a, "qp_access_flags");
-        q.destQpn = a.get<quint32>("dest_qp_num", q.destQpn);
-        q.sqPsn = a.get<quint32>("sq_psn", q.sqPsn);
-        q.rqPsn = a.get<quint32>("rq_psn", q.rqPsn);
-        q.pathMtu = a.get<int>("path_mtu", q.pathMtu);
-        if (const auto v = a.find<int>("retry_cnt")) q.retryCnt = *v;
-        if (const auto v = a.find<int>("rnr_retry")) q.rnrRetry = *v;
+    if (e.name == "ibv_reg_mr" && ok) {
+        auto& r = s.regions[index(*side)];
+        r.registered = true;
+        r.label = text(d, "label");
+        r.lkey = ids.get<quint32>("lkey", 0);
+        r.rkey = ids.get<quint32>("rkey", 0);
+        const Fields args = d.object("args");
+        r.addr = parseHex(text(args, "addr"));
+        r.length = args.get<quint64>("length", 0);
+        r.access = texts(args, "access");
+        r.seq = e.seq;
+        return true;
+    }
+    if (e.name == "ibv_dereg_mr") {
+        s.regions[index(*side)] = RegionState{};
+        return true;
+    }
+    if (e.name == "ibv_create_qp" && ok) {
+        auto& q = s.qps[index(*side)];
+        q = QpState{};
+        q.created = true;
+        q.qpn = ids.get<quint32>("qpn", 0);
+        q.type = text(d.object("args"), "qp_type");
+        q.state = QStringLiteral("RESET");
         q.seq = e.seq;
         return true;
     }
-    case EventKind::PostWr: {
-        if (!side || d.get<std::int64_t>("ret", -1) != 0) return true;
-        WorkRequestState w;
-        w.side = *side;
-        w.queue = text(d, "queue");
-        w.opcode = QString::fromStdString(e.name);
-        w.wrId = ids.get<quint64>("wr_id", 0);
-        w.length = d.get<quint64>("length", 0);
-        w.seq = e.seq;
-        workRequests.push_back(w);
+    if (e.name == "ibv_destroy_qp") {
+        s.qps[index(*side)] = QpState{};
         return true;
     }
-    case EventKind::Wc: {
-        if (!side) return false;
-        CompletionState c;
-        c.side = *side;
-        c.status = QString::fromStdString(e.name);
-        c.statusMeaning = text(d, "status_meaning");
-        c.opcode = text(d, "opcode");
-        c.byteLen = d.get<quint32>("byte_len", 0);
-        c.wrId = d.get<quint64>("wr_id", 0);
-        c.immData = d.find<quint32>("imm_data");
-        c.seq = e.seq;
-        completions.push_back(c);
-        for (auto& w : workRequests)
-            if (w.side == c.side && w.wrId == c.wrId && !w.completed) {
-                w.completed = true;
-                break;
-            }
+    if (e.name == "ibv_query_qp" && ok) {
+        const auto qpn = ids.get<quint32>("qpn", 0);
+        auto& q = s.qps[index(*side)];
+        if (q.created && q.qpn == qpn) q.state = text(d, "state");
         return true;
     }
-    case EventKind::Data: {
-        if (!side || e.name != "memory") return false;
-        auto& m = memory[index(*side)];
-        m.bytes = QByteArray::fromHex(QByteArray::fromStdString(d.get<std::string>("hex", {})));
-        m.length = d.get<quint64>("length", 0);
-        m.when = text(d, "when");
-        // Ranges are relative to the whole buffer; the views show only the bytes the event carries.
-        m.changed.clear();
-        for (const auto& range : d.objects("changed"))
-            if (auto part =
-                    clip(range.get<quint64>("offset", 0), range.get<quint64>("length", 0), m.bytes.size()))
-                m.changed.push_back(*part);
-        m.seq = e.seq;
+    return false;
+}
+
+bool applyQpState(LabState& s, const TraceEvent& e, const Fields& d, std::optional<Side> side) {
+    if (!side) return false;
+    if (d.get<std::int64_t>("ret", -1) != 0) return true;
+    const Fields a = d.object("attrs");
+    auto& q = s.qps[index(*side)];
+    q.state = text(d, "to");
+    q.lastTransition = QString::fromStdString(e.name);
+    q.lastMask = texts(d, "attr_mask");
+    q.lastAttributes = a.json();
+    q.lastAccessFlags = texts(a, "qp_access_flags");
+    q.destQpn = a.get<quint32>("dest_qp_num", q.destQpn);
+    q.sqPsn = a.get<quint32>("sq_psn", q.sqPsn);
+    q.rqPsn = a.get<quint32>("rq_psn", q.rqPsn);
+    q.pathMtu = a.get<int>("path_mtu", q.pathMtu);
+    if (const auto v = a.find<int>("retry_cnt")) q.retryCnt = *v;
+    if (const auto v = a.find<int>("rnr_retry")) q.rnrRetry = *v;
+    q.seq = e.seq;
+    return true;
+}
+
+bool applyPostWr(LabState& s, const TraceEvent& e, const Fields& d, const Fields& ids,
+                 std::optional<Side> side) {
+    if (!side || d.get<std::int64_t>("ret", -1) != 0) return true;
+    WorkRequestState w;
+    w.side = *side;
+    w.queue = text(d, "queue");
+    w.opcode = QString::fromStdString(e.name);
+    w.wrId = ids.get<quint64>("wr_id", 0);
+    w.length = d.get<quint64>("length", 0);
+    w.seq = e.seq;
+    s.workRequests.push_back(w);
+    return true;
+}
+
+bool applyWc(LabState& s, const TraceEvent& e, const Fields& d, std::optional<Side> side) {
+    if (!side) return false;
+    CompletionState c;
+    c.side = *side;
+    c.status = QString::fromStdString(e.name);
+    c.statusMeaning = text(d, "status_meaning");
+    c.opcode = text(d, "opcode");
+    c.byteLen = d.get<quint32>("byte_len", 0);
+    c.wrId = d.get<quint64>("wr_id", 0);
+    c.immData = d.find<quint32>("imm_data");
+    c.seq = e.seq;
+    s.completions.push_back(c);
+    for (auto& w : s.workRequests)
+        if (w.side == c.side && w.wrId == c.wrId && !w.completed) {
+            w.completed = true;
+            break;
+        }
+    return true;
+}
+
+bool applyData(LabState& s, const TraceEvent& e, const Fields& d, std::optional<Side> side) {
+    if (!side || e.name != "memory") return false;
+    auto& m = s.memory[index(*side)];
+    m.bytes = QByteArray::fromHex(QByteArray::fromStdString(d.get<std::string>("hex", {})));
+    m.length = d.get<quint64>("length", 0);
+    m.when = text(d, "when");
+    // Ranges are relative to the whole buffer; the views show only the bytes the event carries.
+    m.changed.clear();
+    for (const auto& range : d.objects("changed"))
+        if (auto part =
+                clip(range.get<quint64>("offset", 0), range.get<quint64>("length", 0), m.bytes.size()))
+            m.changed.push_back(*part);
+    m.seq = e.seq;
+    return true;
+}
+
+bool applyCheck(LabState& s, const TraceEvent& e, const Fields& d) {
+    // A lab step's summary (step_held, step_broken, step_skipped) carries no verdict of its own: its
+    // expectations' events, which do, set the picture's banner.
+    if (!d.has("ok")) return false;
+    s.verified = d.get<bool>("ok", false);
+    s.faultObserved = e.name == "fault_observed";
+    s.checkSummary = text(d, "summary");
+    s.checkLines = texts(d, "checks");
+    return true;
+}
+
+bool applyError(LabState& s, const Fields& d) {
+    s.lastErrorCode = text(d, "code");
+    s.lastError =
+        QStringLiteral("%1 failed: %2 (%3)\ncause: %4\nfix: %5")
+            .arg(text(d, "verb"), text(d, "code"), text(d, "meaning"), text(d, "cause"), text(d, "fix"));
+    return true;
+}
+
+bool applyResult(LabState& s, const TraceEvent& e, const Fields& d) {
+    // A lesson's last word: what failed, if anything (a fault lesson's refusal).
+    if (e.name == "op") {
+        const auto& data = e.data;
+        if (data.is_object() && data.contains("error") && data.at("error").is_object() &&
+            data.at("error").contains("code") && data.at("error").at("code").is_string())
+            s.lastErrorCode = QString::fromStdString(data.at("error").at("code").get<std::string>());
+        return false;
+    }
+    if (e.name == protocol::kLabStep) {
+        // The runner's explanation of the step that ran, in both languages (a lesson's recording keeps
+        // it).
+        std::map<QString, QString> ran;
+        const Fields texts = d.object("texts");
+        for (const char* language : {"en", "zh"})
+            if (texts.has(language)) ran[QString::fromLatin1(language)] = text(texts, language);
+        if (d.get<int>("step_index", -1) != s.step.index || ran.empty()) return false;
+        s.step.texts = std::move(ran);
         return true;
     }
+    if ((e.name != protocol::kLabStart && e.name != protocol::kOpStart) || !d.get<bool>("ok", false) ||
+        !d.has("steps"))
+        return false;
+    s.plannedSteps.clear();
+    for (const auto& step : d.objects("steps"))
+        s.plannedSteps.push_back(text(step, "title"));
+    return true;
+}
+} // namespace
+
+bool LabState::apply(const TraceEvent& e) {
+    applyObjects(e);
+    const auto side = sideOf(e);
+    const Fields d(e.data, "data");
+    const Fields ids(e.ids, "ids");
+    noteStepSyscalls(*this, e, d);
+    switch (e.kind) {
+    case EventKind::Session:
+        return applySession(*this, d);
+    case EventKind::Step:
+        return applyStep(*this, e, d, side);
+    case EventKind::Verb:
+        return applyVerb(*this, e, d, ids, side);
+    case EventKind::QpState:
+        return applyQpState(*this, e, d, side);
+    case EventKind::PostWr:
+        return applyPostWr(*this, e, d, ids, side);
+    case EventKind::Wc:
+        return applyWc(*this, e, d, side);
+    case EventKind::Data:
+        return applyData(*this, e, d, side);
     case EventKind::Check:
-        // A lab step's summary (step_held, step_broken, step_skipped) carries no verdict of its own: its
-        // expectations' events, which do, set the picture's banner.
-        if (!d.has("ok")) return false;
-        verified = d.get<bool>("ok", false);
-        faultObserved = e.name == "fault_observed";
-        checkSummary = text(d, "summary");
-        checkLines = texts(d, "checks");
-        return true;
+        return applyCheck(*this, e, d);
     case EventKind::Error:
-        lastErrorCode = text(d, "code");
-        lastError =
-            QStringLiteral("%1 failed: %2 (%3)\ncause: %4\nfix: %5")
-                .arg(text(d, "verb"), text(d, "code"), text(d, "meaning"), text(d, "cause"), text(d, "fix"));
-        return true;
-    case EventKind::Result: {
-        // A lesson's last word: what failed, if anything (a fault lesson's refusal).
-        if (e.name == "op") {
-            const auto& data = e.data;
-            if (data.is_object() && data.contains("error") && data.at("error").is_object() &&
-                data.at("error").contains("code") && data.at("error").at("code").is_string())
-                lastErrorCode = QString::fromStdString(data.at("error").at("code").get<std::string>());
-            return false;
-        }
-        if (e.name == protocol::kLabStep) {
-            // The runner's explanation of the step that ran, in both languages (a lesson's recording keeps
-            // it).
-            std::map<QString, QString> ran;
-            const Fields texts = d.object("texts");
-            for (const char* language : {"en", "zh"})
-                if (texts.has(language)) ran[QString::fromLatin1(language)] = text(texts, language);
-            if (d.get<int>("step_index", -1) != step.index || ran.empty()) return false;
-            step.texts = std::move(ran);
-            return true;
-        }
-        if ((e.name != protocol::kLabStart && e.name != protocol::kOpStart) || !d.get<bool>("ok", false) ||
-            !d.has("steps"))
-            return false;
-        plannedSteps.clear();
-        for (const auto& s : d.objects("steps"))
-            plannedSteps.push_back(text(s, "title"));
-        return true;
-    }
+        return applyError(*this, d);
+    case EventKind::Result:
+        return applyResult(*this, e, d);
     case EventKind::Measure:
     case EventKind::Packet: // the wire lane will draw these (issue 33); the picture does not change yet
         return false;

@@ -25,6 +25,21 @@ int bandwidthPreference(const QString& kind) {
     return 3;
 }
 
+/// The estimate `seconds` drawn from `run` (at `runIndex`), by its p50 latency or its bandwidth (`figure`).
+TransferEstimate estimateFrom(const BenchRun& run, int runIndex, double seconds, bool fromLatency,
+                              double figure) {
+    TransferEstimate e;
+    e.seconds = seconds;
+    e.runIndex = runIndex;
+    e.kind = run.kind;
+    e.runSize = run.size;
+    e.device = run.device;
+    e.softwareDevice = run.softwareDevice;
+    e.fromLatency = fromLatency;
+    e.figure = figure;
+    return e;
+}
+
 } // namespace
 
 std::optional<TransferEstimate> estimateTransferTime(const std::vector<BenchRun>& runs, double bytes,
@@ -38,16 +53,7 @@ std::optional<TransferEstimate> estimateTransferTime(const std::vector<BenchRun>
             const BenchRun& run = runs[i];
             if (run.kind != kind || !run.finished || !ofTransport(run, transport) || !run.latency) continue;
             if (static_cast<double>(run.size) != bytes) continue;
-            TransferEstimate e;
-            e.seconds = run.latency->p50 * 1e-6;
-            e.runIndex = i;
-            e.kind = run.kind;
-            e.runSize = run.size;
-            e.device = run.device;
-            e.softwareDevice = run.softwareDevice;
-            e.fromLatency = true;
-            e.figure = run.latency->p50;
-            return e;
+            return estimateFrom(run, i, run.latency->p50 * 1e-6, /*fromLatency=*/true, run.latency->p50);
         }
     }
     int best = -1;
@@ -68,16 +74,7 @@ std::optional<TransferEstimate> estimateTransferTime(const std::vector<BenchRun>
     }
     if (best < 0) return std::nullopt;
     const BenchRun& run = runs[best];
-    TransferEstimate e;
-    e.seconds = bytes / (run.bwMBps * 1e6);
-    e.runIndex = best;
-    e.kind = run.kind;
-    e.runSize = run.size;
-    e.device = run.device;
-    e.softwareDevice = run.softwareDevice;
-    e.fromLatency = false;
-    e.figure = run.bwMBps;
-    return e;
+    return estimateFrom(run, best, bytes / (run.bwMBps * 1e6), /*fromLatency=*/false, run.bwMBps);
 }
 
 } // namespace rdmalab::app

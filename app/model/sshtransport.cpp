@@ -94,7 +94,7 @@ SshFailure classifySshFailure(int exitCode, const QString& err) {
 }
 
 SshTransport::SshTransport(SshOptions options, QObject* parent)
-    : EngineTransport(parent), options_(std::move(options)) {
+    : ChildProcessTransport(parent), options_(std::move(options)) {
     process_.setReadChannel(QProcess::StandardOutput);
     process_.setProcessChannelMode(QProcess::SeparateChannels);
     connect(&process_, &QProcess::started, this, &EngineTransport::opened);
@@ -163,18 +163,13 @@ void SshTransport::open(const QString& /*program: this machine's, HOST runs its 
 void SshTransport::close() {
     if (process_.state() == QProcess::NotRunning) return;
     ending_ = true;
-    process_.closeWriteChannel(); // the engine reads its end of input and quits; so does ssh
-    if (!process_.waitForFinished(3000)) {
-        process_.kill();
-        process_.waitForFinished(1000);
-    }
+    endProcess(3000); // the engine reads its end of input and quits; so does ssh
 }
 
 void SshTransport::kill() {
     if (process_.state() == QProcess::NotRunning) return;
     ending_ = true;
-    process_.kill(); // the remote engine reads end of input when the session closes, and quits
-    process_.waitForFinished(2000);
+    killProcess(); // the remote engine reads end of input when the session closes, and quits
 }
 
 void SshTransport::onFinished(int exitCode, QProcess::ExitStatus status) {

@@ -43,7 +43,7 @@ enum class SshFailure {
 SshFailure classifySshFailure(int exitCode, const QString& standardError);
 
 /// `ssh HOST rdmalab-cli serve --stdio` as a child process: commands on its stdin, events from its stdout.
-class SshTransport : public EngineTransport {
+class SshTransport : public ChildProcessTransport {
     Q_OBJECT
   public:
     explicit SshTransport(SshOptions options, QObject* parent = nullptr);
@@ -51,12 +51,8 @@ class SshTransport : public EngineTransport {
 
     /// Connects; `program` (this machine's rdmalab-cli) is not used: HOST runs its own (options.program).
     void open(const QString& program) override;
-    QIODevice* device() override { return &process_; }
-    bool isOpen() const override { return process_.state() == QProcess::Running; }
-    bool isActive() const override { return process_.state() != QProcess::NotRunning; }
     void close() override;
     void kill() override;
-    qint64 processId() const override { return process_.processId(); }
     /// "HOST over SSH".
     QString where() const override;
 
@@ -71,7 +67,6 @@ class SshTransport : public EngineTransport {
     QString failureBeforeAnswer(int exitCode, const QString& err) const;
 
     SshOptions options_;
-    QProcess process_;
     QString standardError_; ///< ssh's standard error (with the remote engine's), its last 4 KB
     bool answered_ = false; ///< the engine has written something
     bool ending_ = false;   ///< close() or kill(): ssh's end is expected

@@ -41,15 +41,19 @@ void WorkbenchSession::send(std::string_view cmd, const nlohmann::json& fields) 
     pendingId_ = engine_->send(protocolName(cmd), fields);
 }
 
-void WorkbenchSession::start(const QString& language) {
-    if (pendingId_ >= 0) return;
-    queue_.clear();
+void WorkbenchSession::clearSession() {
     beginResetModel();
     rows_.clear();
     endResetModel();
     state_.reset();
     qpStates_.clear();
     regionBytes_.clear();
+}
+
+void WorkbenchSession::start(const QString& language) {
+    if (pendingId_ >= 0) return;
+    queue_.clear();
+    clearSession();
     started_ = false;
     language_ = language;
     send(protocol::kWorkStart, {{"lang", language.toStdString()}});
@@ -144,12 +148,7 @@ void WorkbenchSession::onResult(const TraceEvent& result) {
         return;
     }
     if (cmd == protocol::kWorkReset) {
-        beginResetModel();
-        rows_.clear();
-        endResetModel();
-        state_.reset();
-        qpStates_.clear();
-        regionBytes_.clear();
+        clearSession();
         emit sessionReset();
         sendNext(); // steps queued after the reset (Build the pair on an existing pair), else idle
         return;

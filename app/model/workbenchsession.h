@@ -81,6 +81,8 @@ class WorkbenchSession : public QAbstractListModel {
     /// Sends `cmd` (a protocol:: name) and waits for its answer (pendingCmd_, pendingId_).
     void send(std::string_view cmd, const nlohmann::json& fields);
     void sendNext();
+    /// Forgets the session's steps, state, QP states and region bytes (a new session, or work.reset).
+    void clearSession();
 
     EngineClient* engine_;
     std::vector<StepRow> rows_;

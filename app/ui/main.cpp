@@ -108,14 +108,20 @@ std::optional<QSize> openSize(const QCommandLineParser& parser, const OptionName
     return size;
 }
 
+/// What the lab, measurement and lesson windows read alike: --autoplay, --screenshot and --quit.
+template <typename Options>
+void readRunToTheEnd(const QCommandLineParser& parser, const OptionNames& o, Options& options) {
+    options.autoplay = parser.isSet(o.autoplay);
+    options.screenshot = parser.value(o.screenshot);
+    options.quitWhenDone = parser.isSet(o.quit);
+}
+
 rdmalab::app::LabWindowOptions labOptions(const QCommandLineParser& parser, const OptionNames& o) {
     rdmalab::app::LabWindowOptions options;
     options.lab = parser.value(o.lab);
-    options.autoplay = parser.isSet(o.autoplay);
-    options.screenshot = parser.value(o.screenshot);
+    readRunToTheEnd(parser, o, options);
     options.report = parser.value(o.report);
     options.seed = parser.value(o.seed);
-    options.quitWhenDone = parser.isSet(o.quit);
     return options;
 }
 
@@ -170,10 +176,8 @@ std::optional<rdmalab::app::BenchStartOptions> benchOptions(const QCommandLinePa
     if (parser.isSet(o.seconds)) options.seconds = parser.value(o.seconds).toDouble();
     options.device = parser.value(o.device);
     if (parser.isSet(o.tab)) options.tab = parser.value(o.tab);
-    options.autoplay = parser.isSet(o.autoplay);
-    options.screenshot = parser.value(o.screenshot);
+    readRunToTheEnd(parser, o, options);
     options.exportPath = parser.value(o.exportFile);
-    options.quitWhenDone = parser.isSet(o.quit);
     options.replayFile = benchReplay ? parser.value(o.replay) : QString();
     return options;
 }
@@ -182,9 +186,7 @@ rdmalab::app::StartOptions lessonOptions(const QCommandLineParser& parser, const
     rdmalab::app::StartOptions options;
     options.lesson = parser.value(o.lesson);
     options.replayFile = parser.value(o.replay);
-    options.autoplay = parser.isSet(o.autoplay);
-    options.screenshot = parser.value(o.screenshot);
-    options.quitWhenDone = parser.isSet(o.quit);
+    readRunToTheEnd(parser, o, options);
     options.presentation = parser.isSet(o.present);
     options.reopenUnfinished = parser.isSet(o.reopen);
     options.automaticEngineHost = !parser.isSet(o.engine);
@@ -196,8 +198,14 @@ rdmalab::app::StartOptions lessonOptions(const QCommandLineParser& parser, const
     return options;
 }
 
-/// Shows `window` (at `size` when valid) and runs the app until it ends.
-int runWindow(QApplication& app, QWidget& window, QSize size) {
+/// Opens a Window with `options` in the app's `language` and with its engine (`engineProgram`; empty: the
+/// default), at `size` when valid, and runs the app until it ends.
+template <typename Window, typename Options>
+int runWindow(QApplication& app, Options options, const QString& language, const QString& engineProgram,
+              QSize size) {
+    options.language = language;
+    options.engineProgram = engineProgram;
+    Window window(options);
     if (size.isValid()) window.resize(size);
     window.show();
     return app.exec();
@@ -251,34 +259,19 @@ int main(int argc, char** argv) {
     appLanguage->set(rdmalab::app::Language::startLanguage(parser.isSet(o.language) ? parser.value(o.language)
                                                                                     : QString()));
     const QString lang = appLanguage->current();
-    if (parser.isSet(o.lab) || parser.isSet(o.labs)) {
-        auto options = labOptions(parser, o);
-        options.language = lang;
-        options.engineProgram = *program;
-        rdmalab::app::LabWindow window(options);
-        return runWindow(app, window, *size);
-    }
-    if (parser.isSet(o.workbench)) {
-        rdmalab::app::WorkbenchWindowOptions options;
-        options.language = lang;
-        options.engineProgram = *program;
-        rdmalab::app::WorkbenchWindow window(options);
-        return runWindow(app, window, *size);
-    }
+    if (parser.isSet(o.lab) || parser.isSet(o.labs))
+        return runWindow<rdmalab::app::LabWindow>(app, labOptions(parser, o), lang, *program, *size);
+    if (parser.isSet(o.workbench))
+        return runWindow<rdmalab::app::WorkbenchWindow>(app, rdmalab::app::WorkbenchWindowOptions{}, lang,
+                                                        *program, *size);
     const bool benchReplay =
         parser.isSet(o.replay) && rdmalab::app::recordingHoldsMeasurements(parser.value(o.replay));
     if (parser.isSet(o.bench) || benchReplay) {
         auto options = benchOptions(parser, o, benchReplay);
         if (!options) return 2;
-        options->language = lang;
-        options->engineProgram = *program;
-        rdmalab::app::BenchWindow window(*options);
-        return runWindow(app, window, *size);
+        return runWindow<rdmalab::app::BenchWindow>(app, *options, lang, *program, *size);
     }
     auto options = lessonOptions(parser, o);
-    options.language = lang;
-    options.engineProgram = *program;
     options.vm = vm;
-    rdmalab::app::MainWindow window(options);
-    return runWindow(app, window, *size);
+    return runWindow<rdmalab::app::MainWindow>(app, options, lang, *program, *size);
 }

@@ -53,7 +53,7 @@ constexpr std::array<Field, 8> kBytesFields = {{
     {.name = "length", .type = Type::size, .max = 16 * kGiB, .doc = "default: the length of the value"},
     {.name = "text", .type = Type::text, .doc = "the bytes of this text (repeated over `length`)"},
     {.name = "hex", .type = Type::hex, .doc = "these bytes, in hex"},
-    {.name = "u64", .type = Type::u64, .doc = "an 8-byte value in host order"},
+    kU64Field,
     {.name = "zero", .type = Type::boolean, .doc = "all zero (true) or not all zero (false)"},
     {.name = "same_as", .type = Type::map, .fields = kSameAsFields, .doc = "equal to another region's bytes"},
 }};

@@ -29,42 +29,24 @@ constexpr std::array<sv, 5> kQpExTypes = {"rc", "uc", "ud", "xrc_send", "xrc_rec
 constexpr std::array<sv, 13> kSendOps = {"write", "write_imm", "send",        "send_imm", "read",
                                          "cas",   "faa",       "local_inv",   "bind_mw",  "send_inv",
                                          "tso",   "flush",     "atomic_write"};
-constexpr std::array<Field, 13> kCreateQpEx = {{
-    {.name = "as", .type = Type::new_object, .required = true, .object_kind = "qp", .doc = "name, e.g. A.qp"},
-    {.name = "pd",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "pd",
-     .doc = "the protection domain"},
-    {.name = "type",
-     .type = Type::choice,
-     .choices = kQpExTypes,
-     .doc = "rc (default), uc, ud, xrc_send or xrc_recv"},
-    {.name = "send_cq",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "cq",
-     .doc = "completion queue of the send queue"},
-    {.name = "recv_cq",
-     .type = Type::object,
-     .object_kind = "cq",
-     .doc = "of the receive queue (default: send_cq)"},
-    {.name = "send_ops",
-     .type = Type::flags,
-     .choices = kSendOps,
-     .doc =
-         "send_ops_flags: the operations ibv_wr_* may post (default: none, the classic ibv_post_send only)"},
-    {.name = "xrcd", .type = Type::object, .object_kind = "xrcd", .doc = "xrc_recv: its XRC domain"},
-    {.name = "max_send_wr", .type = Type::integer, .max = 1 << 20, .doc = "send queue depth (default 16)"},
-    {.name = "max_recv_wr", .type = Type::integer, .max = 1 << 20, .doc = "receive queue depth (default 16)"},
-    {.name = "max_send_sge", .type = Type::integer, .max = 1024, .doc = "SGEs per send WR (default 1)"},
-    {.name = "max_recv_sge", .type = Type::integer, .max = 1024, .doc = "SGEs per receive WR (default 1)"},
-    {.name = "max_inline_data", .type = Type::integer, .max = 1 << 20, .doc = "inline bytes (default 0)"},
-    {.name = "psn",
-     .type = Type::integer,
-     .max = 0xffffff,
-     .doc = "its first send PSN (default: a fixed pseudo-random one per QP number)"},
-}};
+constexpr auto kCreateQpEx = join_fields(
+    std::array<Field, 7>{{
+        kNewQpField,
+        kPdField,
+        {.name = "type",
+         .type = Type::choice,
+         .choices = kQpExTypes,
+         .doc = "rc (default), uc, ud, xrc_send or xrc_recv"},
+        kSendCqField,
+        kRecvCqField,
+        {.name = "send_ops",
+         .type = Type::flags,
+         .choices = kSendOps,
+         .doc = "send_ops_flags: the operations ibv_wr_* may post (default: none, the classic ibv_post_send "
+                "only)"},
+        {.name = "xrcd", .type = Type::object, .object_kind = "xrcd", .doc = "xrc_recv: its XRC domain"},
+    }},
+    kQpCapacityFields);
 constexpr std::array<sv, 8> kCreateQpExResults = {"qpn",          "max_send_wr",  "max_recv_wr",
                                                   "max_send_sge", "max_recv_sge", "max_inline_data",
                                                   "state",        "send_ops"};
@@ -91,8 +73,8 @@ constexpr std::array<Field, 5> kPostAtomicWrite = {{
      .type = Type::u64,
      .required = true,
      .doc = "the 8 bytes written, as a value in host order"},
-    {.name = "signaled", .type = Type::boolean, .doc = "IBV_SEND_SIGNALED (default true)"},
-    {.name = "wr_id", .type = Type::u64, .doc = "work request id (default: the step's number)"},
+    kSignaledField,
+    kWrIdField,
 }};
 constexpr std::array<sv, 2> kPostAtomicWriteResults = {"posted", "syscalls"};
 

@@ -51,11 +51,7 @@ constexpr std::array<Field, 8> kRegMr = {{
      .required = true,
      .object_kind = "mr",
      .doc = "name, e.g. B.buf"},
-    {.name = "pd",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "pd",
-     .doc = "the protection domain"},
+    kPdField,
     {.name = "size", .type = Type::size, .required = true, .min = 1, .max = 16 * kGiB, .doc = "bytes"},
     {.name = "access",
      .type = Type::flags,
@@ -89,7 +85,7 @@ constexpr std::array<Field, 5> kWriteMemory = {{
     {.name = "offset", .type = Type::size, .max = 16 * kGiB, .doc = "where (default 0)"},
     {.name = "string", .type = Type::text, .doc = "bytes of this text (a step's `text` is its explanation)"},
     {.name = "hex", .type = Type::hex, .doc = "bytes in hex, e.g. 00ff10"},
-    {.name = "u64", .type = Type::u64, .doc = "an 8-byte value in host order"},
+    kU64Field,
 }};
 
 constexpr std::array<Field, 1> kCreateChannel = {{
@@ -109,39 +105,33 @@ constexpr std::array<Field, 3> kCreateCq = {{
 }};
 constexpr std::array<sv, 1> kCreateCqResults = {"cqe"};
 
-constexpr std::array<Field, 12> kCreateQp = {{
-    {.name = "as", .type = Type::new_object, .required = true, .object_kind = "qp", .doc = "name, e.g. A.qp"},
-    {.name = "pd",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "pd",
-     .doc = "the protection domain"},
-    {.name = "type", .type = Type::choice, .choices = kQpTypes, .doc = "rc (default), uc or ud"},
-    {.name = "send_cq",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "cq",
-     .doc = "completion queue of the send queue"},
-    {.name = "recv_cq",
-     .type = Type::object,
-     .object_kind = "cq",
-     .doc = "of the receive queue (default: send_cq)"},
-    {.name = "max_send_wr", .type = Type::integer, .max = 1 << 20, .doc = "send queue depth (default 16)"},
-    {.name = "max_recv_wr", .type = Type::integer, .max = 1 << 20, .doc = "receive queue depth (default 16)"},
-    {.name = "max_send_sge", .type = Type::integer, .max = 1024, .doc = "SGEs per send WR (default 1)"},
-    {.name = "max_recv_sge", .type = Type::integer, .max = 1024, .doc = "SGEs per receive WR (default 1)"},
-    {.name = "max_inline_data", .type = Type::integer, .max = 1 << 20, .doc = "inline bytes (default 0)"},
-    {.name = "psn",
-     .type = Type::integer,
-     .max = 0xffffff,
-     .doc = "its first send PSN (default: a fixed pseudo-random one per QP number)"},
-    {.name = "srq",
-     .type = Type::object,
-     .object_kind = "srq",
-     .doc = "take receives from this SRQ (no receive queue of its own)"},
-}};
+constexpr auto kCreateQp = join_fields(
+    std::array<Field, 5>{{
+        kNewQpField,
+        kPdField,
+        {.name = "type", .type = Type::choice, .choices = kQpTypes, .doc = "rc (default), uc or ud"},
+        kSendCqField,
+        kRecvCqField,
+    }},
+    kQpCapacityFields,
+    std::array<Field, 1>{{
+        {.name = "srq",
+         .type = Type::object,
+         .object_kind = "srq",
+         .doc = "take receives from this SRQ (no receive queue of its own)"},
+    }});
 constexpr std::array<sv, 7> kCreateQpResults = {
     "qpn", "max_send_wr", "max_recv_wr", "max_send_sge", "max_recv_sge", "max_inline_data", "state"};
+
+// What connect sets in one call and to_rtr and to_rts set step by step.
+constexpr Field kPathMtuField = {.name = "mtu",
+                                 .type = Type::choice,
+                                 .choices = kMtus,
+                                 .doc = "path MTU (default: the port's active MTU)"};
+constexpr Field kRetryCntField = {
+    .name = "retry_cnt", .type = Type::integer, .max = 7, .doc = "transport retries (default 7)"};
+constexpr Field kRnrRetryField = {
+    .name = "rnr_retry", .type = Type::integer, .max = 7, .doc = "RNR retries, 7 = no limit (default 7)"};
 
 constexpr std::array<Field, 11> kConnect = {{
     {.name = "a", .type = Type::object, .required = true, .object_kind = "qp", .doc = "one RC or UC QP"},
@@ -150,16 +140,13 @@ constexpr std::array<Field, 11> kConnect = {{
      .type = Type::flags,
      .choices = kAccessFlags,
      .doc = "qp_access_flags of both (default remote_write, remote_read, remote_atomic)"},
-    {.name = "mtu",
-     .type = Type::choice,
-     .choices = kMtus,
-     .doc = "path MTU (default: the port's active MTU)"},
+    kPathMtuField,
     {.name = "timeout",
      .type = Type::integer,
      .max = 31,
      .doc = "local ACK timeout: 4.096 us * 2^timeout (default 14)"},
-    {.name = "retry_cnt", .type = Type::integer, .max = 7, .doc = "transport retries (default 7)"},
-    {.name = "rnr_retry", .type = Type::integer, .max = 7, .doc = "RNR retries, 7 = no limit (default 7)"},
+    kRetryCntField,
+    kRnrRetryField,
     {.name = "min_rnr_timer",
      .type = Type::integer,
      .max = 31,
@@ -181,7 +168,7 @@ constexpr std::array<Field, 4> kToInit = {{
      .type = Type::flags,
      .choices = kAccessFlags,
      .doc = "RC/UC: qp_access_flags (default remote_write, remote_read, remote_atomic)"},
-    {.name = "qkey", .type = Type::u64, .max = 0xffffffff, .doc = "UD: the Q_Key (default 0x11111111)"},
+    kQkeyField,
     {.name = "port", .type = Type::integer, .min = 1, .max = 255, .doc = "port (default: the lab's port)"},
 }};
 constexpr std::array<Field, 7> kToRtr = {{
@@ -190,10 +177,7 @@ constexpr std::array<Field, 7> kToRtr = {{
      .type = Type::object,
      .object_kind = "qp",
      .doc = "RC/UC: the remote QP (its number, PSN and GID)"},
-    {.name = "mtu",
-     .type = Type::choice,
-     .choices = kMtus,
-     .doc = "path MTU (default: the port's active MTU)"},
+    kPathMtuField,
     {.name = "min_rnr_timer", .type = Type::integer, .max = 31, .doc = "encoded RNR NAK delay (default 1)"},
     {.name = "max_dest_rd_atomic",
      .type = Type::integer,
@@ -205,8 +189,8 @@ constexpr std::array<Field, 7> kToRtr = {{
 constexpr std::array<Field, 6> kToRts = {{
     {.name = "qp", .type = Type::object, .required = true, .object_kind = "qp", .doc = "the QP (RTR)"},
     {.name = "timeout", .type = Type::integer, .max = 31, .doc = "local ACK timeout (default 14)"},
-    {.name = "retry_cnt", .type = Type::integer, .max = 7, .doc = "transport retries (default 7)"},
-    {.name = "rnr_retry", .type = Type::integer, .max = 7, .doc = "RNR retries, 7 = no limit (default 7)"},
+    kRetryCntField,
+    kRnrRetryField,
     {.name = "max_rd_atomic",
      .type = Type::integer,
      .max = 255,
@@ -217,7 +201,7 @@ constexpr std::array<Field, 6> kToRts = {{
      .doc = "first send PSN (default: the QP's psn)"},
 }};
 constexpr std::array<Field, 1> kQpOnly = {{
-    {.name = "qp", .type = Type::object, .required = true, .object_kind = "qp", .doc = "the QP"},
+    kQpField,
 }};
 constexpr std::array<sv, 4> kTransitionResults = {"from", "to", "mask", "dur_ns"};
 
@@ -242,7 +226,7 @@ constexpr std::array<Field, 15> kModifyAttrs = {{
     {.name = "max_rd_atomic", .type = Type::integer, .max = 255},
 }};
 constexpr std::array<Field, 4> kModifyQp = {{
-    {.name = "qp", .type = Type::object, .required = true, .object_kind = "qp", .doc = "the QP"},
+    kQpField,
     {.name = "state",
      .type = Type::choice,
      .required = true,
@@ -266,11 +250,7 @@ constexpr std::array<Field, 4> kCreateAh = {{
      .required = true,
      .object_kind = "ah",
      .doc = "name, e.g. A.ah_b"},
-    {.name = "pd",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "pd",
-     .doc = "the protection domain"},
+    kPdField,
     {.name = "peer",
      .type = Type::object,
      .object_kind = "qp",

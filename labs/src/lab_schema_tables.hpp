@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -76,6 +77,55 @@ inline constexpr std::array<sv, 21> kAsyncEvents = {"cq_err",
                                                     "none"};
 
 // ---- fields more than one family takes ------------------------------------------------------------------
+
+inline constexpr Field kPdField = {.name = "pd",
+                                   .type = Type::object,
+                                   .required = true,
+                                   .object_kind = "pd",
+                                   .doc = "the protection domain"};
+inline constexpr Field kQpField = {
+    .name = "qp", .type = Type::object, .required = true, .object_kind = "qp", .doc = "the QP"};
+inline constexpr Field kWrIdField = {
+    .name = "wr_id", .type = Type::u64, .doc = "work request id (default: the step's number)"};
+inline constexpr Field kSignaledField = {
+    .name = "signaled", .type = Type::boolean, .doc = "IBV_SEND_SIGNALED (default true)"};
+inline constexpr Field kQkeyField = {
+    .name = "qkey", .type = Type::u64, .max = 0xffffffff, .doc = "UD: the Q_Key (default 0x11111111)"};
+/// write_memory's and the `bytes` expectation's value as a number.
+inline constexpr Field kU64Field = {.name = "u64", .type = Type::u64, .doc = "an 8-byte value in host order"};
+
+/// The new QP's name and its completion queues (create_qp, create_qp_ex, cm_create_qp).
+inline constexpr Field kNewQpField = {
+    .name = "as", .type = Type::new_object, .required = true, .object_kind = "qp", .doc = "name, e.g. A.qp"};
+inline constexpr Field kSendCqField = {.name = "send_cq",
+                                       .type = Type::object,
+                                       .required = true,
+                                       .object_kind = "cq",
+                                       .doc = "completion queue of the send queue"};
+inline constexpr Field kRecvCqField = {.name = "recv_cq",
+                                       .type = Type::object,
+                                       .object_kind = "cq",
+                                       .doc = "of the receive queue (default: send_cq)"};
+/// The queue sizes and first PSN of create_qp and create_qp_ex, in this order.
+inline constexpr std::array<Field, 6> kQpCapacityFields = {{
+    {.name = "max_send_wr", .type = Type::integer, .max = 1 << 20, .doc = "send queue depth (default 16)"},
+    {.name = "max_recv_wr", .type = Type::integer, .max = 1 << 20, .doc = "receive queue depth (default 16)"},
+    {.name = "max_send_sge", .type = Type::integer, .max = 1024, .doc = "SGEs per send WR (default 1)"},
+    {.name = "max_recv_sge", .type = Type::integer, .max = 1024, .doc = "SGEs per receive WR (default 1)"},
+    {.name = "max_inline_data", .type = Type::integer, .max = 1 << 20, .doc = "inline bytes (default 0)"},
+    {.name = "psn",
+     .type = Type::integer,
+     .max = 0xffffff,
+     .doc = "its first send PSN (default: a fixed pseudo-random one per QP number)"},
+}};
+
+/// The rows of `parts`, one table after another: a table that shares a run of rows with another.
+template <std::size_t... N> constexpr auto join_fields(const std::array<Field, N>&... parts) {
+    std::array<Field, (N + ...)> out{};
+    auto next = out.begin();
+    ((next = std::copy(parts.begin(), parts.end(), next)), ...);
+    return out;
+}
 
 /// The remote side of a WRITE, READ or atomic: a peer's region by name, or a raw address and key.
 inline constexpr std::array<Field, 6> kRemoteFields = {{

@@ -36,9 +36,9 @@ constexpr Field kSges{.name = "sge",
                       .doc = "the scatter/gather list, in order (default: none, a zero-length request)"};
 
 constexpr std::array<Field, 4> kPostRecv = {{
-    {.name = "qp", .type = Type::object, .required = true, .object_kind = "qp", .doc = "the QP"},
+    kQpField,
     kSges,
-    {.name = "wr_id", .type = Type::u64, .doc = "work request id (default: the step's number)"},
+    kWrIdField,
     {.name = "count",
      .type = Type::integer,
      .min = 1,
@@ -47,29 +47,34 @@ constexpr std::array<Field, 4> kPostRecv = {{
 }};
 constexpr std::array<sv, 3> kPostResults = {"posted", "calls", "syscalls"};
 
+// What bind_mw (a type 1 window) and a bind_mw post (type 2) take alike.
+constexpr Field kBindRegionField = {.name = "mr",
+                                    .type = Type::object,
+                                    .required = true,
+                                    .object_kind = "mr",
+                                    .doc = "the region (registered with mw_bind)"};
+constexpr Field kBindOffsetField = {.name = "offset",
+                                    .type = Type::size,
+                                    .max = 16 * kGiB,
+                                    .doc = "the window's start in the region (default 0)"};
+constexpr Field kBindAccessField = {.name = "access",
+                                    .type = Type::flags,
+                                    .choices = kAccessFlags,
+                                    .doc = "remote access the window grants (default none)"};
+
 /// What a memory window is bound to: a part of a region and the remote access it grants.
 constexpr std::array<Field, 4> kBindFields = {{
-    {.name = "mr",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "mr",
-     .doc = "the region (registered with mw_bind)"},
-    {.name = "offset",
-     .type = Type::size,
-     .max = 16 * kGiB,
-     .doc = "the window's start in the region (default 0)"},
+    kBindRegionField,
+    kBindOffsetField,
     {.name = "length",
      .type = Type::size,
      .max = 16 * kGiB,
      .doc = "bytes (default: the rest of the region; 0 unbinds a type 1 window)"},
-    {.name = "access",
-     .type = Type::flags,
-     .choices = kAccessFlags,
-     .doc = "remote access the window grants (default none)"},
+    kBindAccessField,
 }};
 
 constexpr std::array<Field, 23> kPostSend = {{
-    {.name = "qp", .type = Type::object, .required = true, .object_kind = "qp", .doc = "the QP"},
+    kQpField,
     {.name = "opcode", .type = Type::choice, .required = true, .choices = kOpcodes, .doc = "what to do"},
     kSges,
     {.name = "remote",
@@ -80,7 +85,7 @@ constexpr std::array<Field, 23> kPostSend = {{
     {.name = "compare", .type = Type::u64, .doc = "cas: the expected value"},
     {.name = "swap", .type = Type::u64, .doc = "cas: the new value"},
     {.name = "add", .type = Type::u64, .doc = "faa: what to add"},
-    {.name = "signaled", .type = Type::boolean, .doc = "IBV_SEND_SIGNALED (default true)"},
+    kSignaledField,
     {.name = "inline", .type = Type::boolean, .doc = "IBV_SEND_INLINE (default false)"},
     {.name = "solicited", .type = Type::boolean, .doc = "IBV_SEND_SOLICITED (default false)"},
     {.name = "fence", .type = Type::boolean, .doc = "IBV_SEND_FENCE (default false)"},
@@ -89,8 +94,8 @@ constexpr std::array<Field, 23> kPostSend = {{
      .type = Type::object,
      .object_kind = "qp",
      .doc = "UD: the destination QP (its number)"},
-    {.name = "qkey", .type = Type::u64, .max = 0xffffffff, .doc = "UD: the Q_Key (default 0x11111111)"},
-    {.name = "wr_id", .type = Type::u64, .doc = "work request id (default: the step's number)"},
+    kQkeyField,
+    kWrIdField,
     {.name = "count",
      .type = Type::integer,
      .min = 1,
@@ -180,17 +185,18 @@ constexpr std::array<Field, 1> kWait = {{
 
 // ---- shared receive queues, async events, memory windows ------------------------------------------------
 
+constexpr Field kSrqField = {.name = "srq",
+                             .type = Type::object,
+                             .required = true,
+                             .object_kind = "srq",
+                             .doc = "the shared receive queue"};
 constexpr std::array<Field, 4> kCreateSrq = {{
     {.name = "as",
      .type = Type::new_object,
      .required = true,
      .object_kind = "srq",
      .doc = "name, e.g. B.srq"},
-    {.name = "pd",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "pd",
-     .doc = "the protection domain"},
+    kPdField,
     {.name = "max_wr",
      .type = Type::integer,
      .min = 1,
@@ -200,11 +206,7 @@ constexpr std::array<Field, 4> kCreateSrq = {{
 }};
 constexpr std::array<sv, 3> kCreateSrqResults = {"max_wr", "max_sge", "handle"};
 constexpr std::array<Field, 4> kPostSrqRecv = {{
-    {.name = "srq",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "srq",
-     .doc = "the shared receive queue"},
+    kSrqField,
     kSges,
     {.name = "wr_id", .type = Type::u64, .doc = "work request id of the first (default: the step's number)"},
     {.name = "count",
@@ -215,11 +217,7 @@ constexpr std::array<Field, 4> kPostSrqRecv = {{
 }};
 constexpr std::array<sv, 1> kPostedResult = {"posted"};
 constexpr std::array<Field, 2> kModifySrq = {{
-    {.name = "srq",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "srq",
-     .doc = "the shared receive queue"},
+    kSrqField,
     {.name = "limit",
      .type = Type::integer,
      .required = true,
@@ -244,11 +242,7 @@ constexpr std::array<Field, 3> kAllocMw = {{
      .required = true,
      .object_kind = "mw",
      .doc = "name, e.g. B.win"},
-    {.name = "pd",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "pd",
-     .doc = "the protection domain"},
+    kPdField,
     {.name = "type",
      .type = Type::choice,
      .choices = kMwTypes,
@@ -262,25 +256,15 @@ constexpr std::array<Field, 8> kBindMw = {{
      .required = true,
      .object_kind = "qp",
      .doc = "a QP of the window's PD in RTS: the bind is posted on it"},
-    {.name = "mr",
-     .type = Type::object,
-     .required = true,
-     .object_kind = "mr",
-     .doc = "the region (registered with mw_bind)"},
-    {.name = "offset",
-     .type = Type::size,
-     .max = 16 * kGiB,
-     .doc = "the window's start in the region (default 0)"},
+    kBindRegionField,
+    kBindOffsetField,
     {.name = "length",
      .type = Type::size,
      .max = 16 * kGiB,
      .doc = "bytes (default: the rest of the region; 0 unbinds)"},
-    {.name = "access",
-     .type = Type::flags,
-     .choices = kAccessFlags,
-     .doc = "remote access the window grants (default none)"},
-    {.name = "wr_id", .type = Type::u64, .doc = "work request id (default: the step's number)"},
-    {.name = "signaled", .type = Type::boolean, .doc = "IBV_SEND_SIGNALED (default true)"},
+    kBindAccessField,
+    kWrIdField,
+    kSignaledField,
 }};
 constexpr std::array<sv, 2> kBindMwResults = {"rkey", "old_rkey"};
 constexpr std::array<Field, 1> kMwOnly = {{
