@@ -135,7 +135,8 @@ fi
 # The tsan build: the engine's multi-threaded code (the engine process's worker and reporter threads, a
 # benchmark's peer thread, the lab runner's thread) and the host suites that drive it (label threads);
 # --full builds and runs every host suite under it.
-tsan_targets=(--target rdmalab-cli tst_serve_abuse tst_bench tst_trace tst_cli_args tst_binarytrace)
+# threads_suites (tests/CMakeLists.txt) is every suite labelled threads, and rdmalab-cli.
+tsan_targets=(--target threads_suites)
 tsan_tests=(-L threads)
 [ $mode = full ] && tsan_targets=() tsan_tests=()
 for preset in "${presets[@]}"; do
