@@ -281,6 +281,51 @@ class CliDeviceTest : public QObject {
                  qPrintable(opReply["error"].toString()));
     }
 
+    void serveStreamsTheTracedRunsPipeline() {
+        // trace_wr: write_bw runs untraced (quietly) then traced; the bench.pipeline slices add up to the
+        // traced run's pipeline in bench.result, and write_lat streams only the traced run's samples. A
+        // warm-up of 64 (a multiple of the 16 that one signaled completion retires) makes the posts exact.
+        const QByteArray script =
+            R"({"id":1,"cmd":"bench.start","kinds":["write_bw","write_lat"],"size":64,"iters":2000,"warmup":64,"window":32,"trace_wr":true}
+{"id":2,"cmd":"bench.wait"}
+{"id":3,"cmd":"quit"}
+)";
+        const auto run = runCli({"serve", "--stdio"}, {}, script);
+        QCOMPARE(run.exitCode, 0);
+        qint64 posts = 0, completed = 0, slices = 0, samples = 0;
+        double lastT = -1; // write_bw's slices
+        QHash<int, QJsonObject> results;
+        for (const auto& e : jsonLines(run.out)) {
+            const auto d = e["data"].toObject();
+            if (e["name"] == "bench.pipeline") {
+                // write_lat's traced run streams its pipeline too: one work request in flight at most.
+                const int depth = d["index"].toInt() == 0 ? 32 : 1;
+                QCOMPARE(d["depth"].toInt(), depth);
+                QVERIFY(d["outstanding_max"].toInt() <= depth);
+                if (d["index"].toInt() != 0) continue;
+                QVERIFY(d["t_s"].toDouble() >= lastT); // in time order
+                lastT = d["t_s"].toDouble();
+                posts += d["posts"].toInteger();
+                completed += d["completed"].toInteger();
+                ++slices;
+            }
+            if (e["name"] == "bench.samples") samples += d["samples_us"].toArray().size();
+            if (e["name"] == "bench.result") results[d["index"].toInt()] = d;
+        }
+        QVERIFY(slices > 0);
+        const auto bw = results[0]["wr_trace"].toObject();
+        QCOMPARE(bw["rounds"].toInt(), 1);
+        QCOMPARE(bw["overruns"].toInt(), 0);
+        const auto total = bw["pipeline"].toObject()["total"].toObject();
+        QCOMPARE(total["posts"].toInteger(), qint64(2064));
+        QCOMPARE(posts, qint64(2064));
+        QCOMPARE(completed, qint64(2064));
+        const auto lat = results[1]["wr_trace"].toObject();
+        QCOMPARE(lat["figure"].toString(), QString("p50_us"));
+        QCOMPARE(lat["pipeline"].toObject()["total"].toObject()["posts"].toInteger(), qint64(2064));
+        QCOMPARE(samples, qint64(2000)); // the traced run's samples only
+    }
+
     void benchCountsSystemCallsPerMessage() {
         // TCP enters the kernel for every send() and recv(); on SoftRoCE each post is a system call
         // (the doorbell) while polling the CQ stays in user space. The test bed mounts tracefs.
