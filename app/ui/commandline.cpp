@@ -102,7 +102,9 @@ QList<CommandLineEntry> commandLineTable() {
          .description = "Play the lesson (or run the measurement) to the end without waiting for input.",
          .group = unattended},
         {.names = {"screenshot"},
-         .description = "Save a PNG of the window when the lesson or measurement ends.",
+         .description =
+             "Save a PNG of the window when the lesson, lab or measurement ends (the workbench: once its "
+             "session has started).",
          .valueName = "file",
          .group = unattended},
         {.names = {"seed"},

@@ -182,6 +182,13 @@ std::optional<rdmalab::app::BenchStartOptions> benchOptions(const QCommandLinePa
     return options;
 }
 
+rdmalab::app::WorkbenchWindowOptions workbenchOptions(const QCommandLineParser& parser,
+                                                      const OptionNames& o) {
+    rdmalab::app::WorkbenchWindowOptions options;
+    readRunToTheEnd(parser, o, options);
+    return options;
+}
+
 rdmalab::app::StartOptions lessonOptions(const QCommandLineParser& parser, const OptionNames& o) {
     rdmalab::app::StartOptions options;
     options.lesson = parser.value(o.lesson);
@@ -262,8 +269,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(o.lab) || parser.isSet(o.labs))
         return runWindow<rdmalab::app::LabWindow>(app, labOptions(parser, o), lang, *program, *size);
     if (parser.isSet(o.workbench))
-        return runWindow<rdmalab::app::WorkbenchWindow>(app, rdmalab::app::WorkbenchWindowOptions{}, lang,
-                                                        *program, *size);
+        return runWindow<rdmalab::app::WorkbenchWindow>(app, workbenchOptions(parser, o), lang, *program,
+                                                        *size);
     const bool benchReplay =
         parser.isSet(o.replay) && rdmalab::app::recordingHoldsMeasurements(parser.value(o.replay));
     if (parser.isSet(o.bench) || benchReplay) {

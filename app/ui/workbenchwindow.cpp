@@ -3,6 +3,7 @@
 #include "language.h"
 
 #include "engineclient.h"
+#include "headlessrun.h"
 #include "labcatalog.h"
 #include "labstage/labstage.h"
 #include "savefile.h"
@@ -50,8 +51,9 @@ QString preview(const QByteArray& bytes) {
 
 WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget* parent)
     : QMainWindow(parent), options_(options), engine_(new EngineClient(this)),
-      session_(new WorkbenchSession(engine_, this)) {
+      session_(new WorkbenchSession(engine_, this)), headless_(new HeadlessRun(1, this)) {
     setObjectName(QStringLiteral("workbenchWindow"));
+    headless_->setQuitWhenDone(options_.quitWhenDone);
     if (!options_.engineProgram.isEmpty()) engine_->setProgram(options_.engineProgram);
     if (!options_.troubleshoot.isEmpty()) {
         labs::LabError error;
@@ -77,14 +79,17 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
         engineReady_ = false;
         setNotice(message);
         refresh();
+        finishHeadless(false);
     });
     connect(session_, &WorkbenchSession::sessionStarted, this, [this] {
         if (trouble_) setUpTroubleshooting();
         refresh();
+        if (!trouble_) finishHeadless(true);
     });
     connect(session_, &WorkbenchSession::idle, this, [this] {
         if (firstCheckRow_ >= 0) onChecksDone();
         refresh();
+        if (trouble_) finishHeadless(session_->started()); // the broken set-up is built
     });
     connect(session_, &WorkbenchSession::eventsApplied, this, &WorkbenchWindow::onEvents);
     connect(session_, &WorkbenchSession::eventsRecorded, this, [this](const std::vector<TraceEvent>& events) {
@@ -104,8 +109,10 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
         detail_->clear();
         refresh();
     });
-    connect(session_, &WorkbenchSession::failed, this,
-            [this](const QString& message) { setNotice(tr("Failed: %1").arg(message)); });
+    connect(session_, &WorkbenchSession::failed, this, [this](const QString& message) {
+        setNotice(tr("Failed: %1").arg(message));
+        if (!session_->started()) finishHeadless(false); // e.g. no RDMA device where the engine runs
+    });
     connect(session_, &WorkbenchSession::saved, this, [this](const QString& yaml) {
         if (const QString error = writeFileAtomically(savePath_, yaml.toUtf8()); !error.isEmpty()) {
             setNotice(error);
@@ -278,6 +285,14 @@ void WorkbenchWindow::onChecksDone() {
     checkResult_->setText(summary);
     checkResult_->show();
     emit fixChecked(fixed, summary);
+}
+
+void WorkbenchWindow::finishHeadless(bool started) {
+    if ((options_.screenshot.isEmpty() && !options_.quitWhenDone) || headless_->finished()) return;
+    if (!started) std::fprintf(stderr, "rdmalab: %s\n", qPrintable(status_->text()));
+    headless_->finish(started, [this] {
+        return options_.screenshot.isEmpty() || saveScreenshot(grab().toImage(), options_.screenshot);
+    });
 }
 
 void WorkbenchWindow::changeEvent(QEvent* event) {

@@ -27,6 +27,7 @@ class QTextBrowser;
 namespace rdmalab::app {
 
 class EngineClient;
+class HeadlessRun;
 class LabStage;
 class WorkbenchControls;
 class WorkbenchSession;
@@ -37,6 +38,9 @@ struct WorkbenchWindowOptions {
     /// A troubleshooting lab's file: the workbench builds its broken set-up, shows the task, and Check my fix
     /// runs the lab's checks on whatever the student made of it (docs/lab-format.md, Troubleshooting labs).
     QString troubleshoot;
+    bool autoplay = false;     ///< unused: a workbench has nothing to play (main.cpp's options read it)
+    QString screenshot;        ///< PNG of the window once the session has started, or the engine failed
+    bool quitWhenDone = false; ///< exit then (0: the session started; 1: it did not)
 };
 
 class WorkbenchWindow : public QMainWindow {
@@ -97,6 +101,9 @@ class WorkbenchWindow : public QMainWindow {
     QPushButton *check_ = nullptr, *setUpAgain_ = nullptr, *applySolution_ = nullptr;
     EngineClient* engine_;
     WorkbenchSession* session_;
+    HeadlessRun* headless_; ///< how a --screenshot / --quit run ends: when the session starts, or cannot
+    /// Ends a --screenshot / --quit run: the picture of the window as it is, and the status.
+    void finishHeadless(bool started);
     /// The session as it happens (workbench-*.jsonl in the sessions folder, with a marker while it runs):
     /// a killed window loses nothing, and the main window offers it at the next start.
     SessionAutosave autosave_{SessionAutosave::defaultDirectory(), QStringLiteral("workbench-")};

@@ -55,6 +55,22 @@ class AppCliTest : public QObject {
         QVERIFY2(nothing.err.contains("Nothing to play: name a lab with --lab ID."), qPrintable(nothing.err));
     }
 
+    void theWorkbenchWithQuitEndsOnceItsSessionHasStartedOrCannot() {
+        // It used to ignore --screenshot and --quit and run until killed. Started (with or without a device:
+        // the pair is built later), it shows itself and ends 0; an engine that cannot start ends it 1.
+        QTemporaryDir dir;
+        const QString png = dir.filePath("workbench.png");
+        const auto run = runApp({"--workbench", "--window-size", "1280x720", "--screenshot", png, "--quit"},
+                                {}, dir.path());
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QCOMPARE(QImage(png).size(), QSize(1280, 720));
+        const auto noEngine =
+            runApp({"--workbench", "--engine-program", "/nonexistent/rdmalab-cli", "--quit"}, {}, dir.path());
+        QCOMPARE(noEngine.exitCode, 1);
+        QVERIFY2(noEngine.err.contains("Could not start the engine process '/nonexistent/rdmalab-cli'"),
+                 qPrintable(noEngine.err));
+    }
+
     void windowSizeSetsTheScreenshotsSize() {
         QTemporaryDir dir;
         const QString png = dir.filePath("small.png");
