@@ -6,6 +6,29 @@
 
 namespace rdmalab::app {
 
+namespace {
+
+/// wr_trace of a bench.result (absent: nullopt).
+std::optional<WrTraceFigures> wrTraceOf(const Fields& result) {
+    if (!result.has("wr_trace")) return std::nullopt;
+    const Fields w = result.object("wr_trace");
+    WrTraceFigures f;
+    f.rounds = w.get<int>("rounds", 0);
+    f.figure = QString::fromStdString(w.text("figure"));
+    f.untraced = w.list<double>("untraced");
+    f.traced = w.list<double>("traced");
+    f.ratio = w.get<double>("ratio", 0.0);
+    f.nsPerWr = w.get<double>("ns_per_wr", 0.0);
+    f.records = w.get<qint64>("records", 0);
+    f.overruns = w.get<qint64>("overruns", 0);
+    const Fields clock = w.object("clock");
+    f.clockSource = QString::fromStdString(clock.text("source"));
+    f.nsPerTick = clock.get<double>("ns_per_tick", 0.0);
+    return f;
+}
+
+} // namespace
+
 QString BenchRun::applyResult(const nlohmann::json& result) {
     const Fields r(result, "data");
     const auto resultKind = r.find<std::string>("kind");
@@ -55,6 +78,12 @@ QString BenchRun::applyResult(const nlohmann::json& result) {
     cpu.sysUsPerMsg = c.get<double>("sys_us_per_msg", cpu.sysUsPerMsg);
     cpu.switchesPerMsg = c.get<double>("switches_per_msg", cpu.switchesPerMsg);
     if (const auto syscalls = c.find<double>("syscalls_per_msg")) cpu.syscallsPerMsg = syscalls;
+    wrTrace = wrTraceOf(r);
+    if (wrTrace && pipelineDepth == 0) { // a recording without bench.pipeline events still states the depth
+        const Fields p = r.object("wr_trace").object("pipeline");
+        pipelineDepth = p.get<qint64>("depth", 0);
+        signalEvery = p.get<qint64>("signal_every", 0);
+    }
     notes.clear();
     for (const auto& note : r.texts("notes"))
         notes << QString::fromStdString(note);
@@ -70,6 +99,33 @@ void BenchRun::appendSamples(std::vector<double> batch) {
     const auto middle = static_cast<std::ptrdiff_t>(sortedUs.size());
     sortedUs.insert(sortedUs.end(), batch.begin(), batch.end());
     std::inplace_merge(sortedUs.begin(), sortedUs.begin() + middle, sortedUs.end());
+}
+
+void BenchRun::appendPipelineSlice(const nlohmann::json& data) {
+    const Fields d(data, "data");
+    PipelineSlice slice;
+    slice.tS = d.get<double>("t_s", 0.0);
+    const std::pair<const char*, std::uint64_t*> counts[] = {
+        {"posts", &slice.bucket.posts},
+        {"doorbells", &slice.bucket.doorbells},
+        {"completed", &slice.bucket.completed},
+        {"completions", &slice.bucket.completions},
+        {"polls_hit", &slice.bucket.polls_hit},
+        {"polls_empty", &slice.bucket.polls_empty},
+        {"outstanding_max", &slice.bucket.outstanding_max},
+        {"outstanding_end", &slice.bucket.outstanding_end}};
+    for (const auto& [name, target] : counts)
+        *target = d.get<std::uint64_t>(name, 0);
+    pipelineDepth = d.get<qint64>("depth", pipelineDepth);
+    signalEvery = d.get<qint64>("signal_every", signalEvery);
+    pipeline.push_back(slice);
+}
+
+fast::PipelineBucket BenchRun::pipelineTotal() const {
+    fast::PipelineBucket total;
+    for (const auto& slice : pipeline)
+        fast::merge(total, slice.bucket);
+    return total;
 }
 
 double headlineValue(const BenchRun& run) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "rdmalab/format/measurement.hpp"
+#include "rdmalab/format/pipeline.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,27 @@ struct BandwidthPoint {
     double MBps = 0;
 };
 
+/// One slice of a traced run's pipeline (a bench.pipeline event): what the measured loop did since the
+/// previous slice.
+struct PipelineSlice {
+    double tS = 0; ///< end of the slice: seconds since the run's first traced record
+    fast::PipelineBucket bucket;
+};
+
+/// What tracing every work request cost (bench.result's `wr_trace`; docs/bench-format.md).
+struct WrTraceFigures {
+    int rounds = 0;               ///< untraced and traced runs each, alternated
+    QString figure;               ///< the figure compared: "bw_MBps" or "p50_us"
+    std::vector<double> untraced; ///< each untraced run's figure, in order
+    std::vector<double> traced;   ///< each traced run's figure, in order
+    double ratio = 0;             ///< traced over untraced throughput (latency: untraced p50 over traced)
+    double nsPerWr = 0;           ///< time tracing added per work request, from the medians
+    qint64 records = 0;           ///< binary-tier records of the last traced run
+    qint64 overruns = 0;          ///< records a full ring dropped (0: every one kept)
+    QString clockSource;          ///< "tsc" or "clock_monotonic"
+    double nsPerTick = 0;
+};
+
 struct BenchRun {
     int index = -1;          ///< position in the engine's plan
     QString kind;            ///< send_lat, write_lat, read_lat, atomic_lat, tcp_lat, write_bw, ...
@@ -59,6 +81,11 @@ struct BenchRun {
     std::vector<BandwidthPoint> bandwidth; ///< bandwidth kinds
     double lastProgressS = 0;
     double lastProgressBytes = 0;
+    // Every work request traced (bench.start's trace_wr):
+    std::vector<PipelineSlice> pipeline;   ///< the traced run's slices, from bench.pipeline, in order
+    qint64 pipelineDepth = 0;              ///< send-queue depth the loop kept (the window; 1 for latency)
+    qint64 signalEvery = 0;                ///< one work request in this many is signaled
+    std::optional<WrTraceFigures> wrTrace; ///< from the result's wr_trace
 
     /// The kind's entry in the shared vocabulary (rdmalab/format/measurement.hpp); nullptr for a name it
     /// lacks.
@@ -78,6 +105,10 @@ struct BenchRun {
     /// Appends a batch of samples. Keeps sortedUs by sorting the batch and merging it (linear), so the
     /// live histogram and CDF never re-sort everything measured so far.
     void appendSamples(std::vector<double> batch);
+    /// Appends a bench.pipeline event's slice (its `data`); throws FieldError for a field of the wrong type.
+    void appendPipelineSlice(const nlohmann::json& data);
+    /// The pipeline's slices summed (outstanding_max the largest, outstanding_end the last).
+    fast::PipelineBucket pipelineTotal() const;
 };
 
 /// The figure a comparison shows for a run: p50 latency (µs) for latency kinds, MB/s for bandwidth; 0 for

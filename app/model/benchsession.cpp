@@ -52,6 +52,7 @@ bool BenchSession::start(const Request& request) {
             cpus.push_back(cpu);
         fields["cpus"] = cpus;
     }
+    if (request.traceWr) fields["trace_wr"] = true;
     clear();
     requestId_ = engine_->send(protocolName(protocol::kBenchStart), fields);
     if (requestId_ < 0) {
@@ -182,6 +183,8 @@ void BenchSession::apply(const TraceEvent& e) {
             run->lastProgressS = t;
             run->lastProgressBytes = bytes;
         }
+    } else if (e.name == protocol::kBenchPipeline) {
+        run->appendPipelineSlice(d.json());
     } else if (e.name == protocol::kBenchResult) {
         const QString error = run->applyResult(d.json());
         if (!error.isEmpty()) {

@@ -27,8 +27,9 @@ class BenchSession : public QObject {
         double seconds = 0; ///< > 0: run each measurement this long instead of `iters`
         int warmup = 100;
         int window = 64;
-        QString device;  ///< empty: the engine's first device
-        QList<int> cpus; ///< [A] or [A, B]: pin the endpoints to these CPUs (empty: not pinned)
+        QString device;       ///< empty: the engine's first device
+        QList<int> cpus;      ///< [A] or [A, B]: pin the endpoints to these CPUs (empty: not pinned)
+        bool traceWr = false; ///< measure each RDMA run untraced, then with every work request traced
     };
 
     explicit BenchSession(EngineClient* engine, QObject* parent = nullptr);

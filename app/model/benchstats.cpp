@@ -123,6 +123,14 @@ const BenchRun* bandwidthRunToShow(const std::vector<BenchRun>& runs, const Benc
     return latest;
 }
 
+const BenchRun* pipelineRunToShow(const std::vector<BenchRun>& runs, const BenchRun* shown) {
+    if (shown && !shown->pipeline.empty()) return shown;
+    const BenchRun* latest = nullptr;
+    for (const auto& r : runs)
+        if (!r.pipeline.empty()) latest = &r;
+    return latest;
+}
+
 SizeAxis sizeAxisFor(double smallest, double largest) {
     SizeAxis axis;
     axis.first = int(std::floor(std::log2(smallest)));

@@ -76,6 +76,9 @@ const BenchRun* latencyRunToShow(const std::vector<BenchRun>& runs, const BenchR
 /// The run the bandwidth chart shows: the shown run unless it is a latency run, else the latest
 /// bandwidth run with points; may be null.
 const BenchRun* bandwidthRunToShow(const std::vector<BenchRun>& runs, const BenchRun* shown);
+/// The run the pipeline view shows: the shown run if it was traced (has slices), else the latest traced
+/// run; may be null.
+const BenchRun* pipelineRunToShow(const std::vector<BenchRun>& runs, const BenchRun* shown);
 
 /// The message-size axis of the size charts: log2 of the sizes, labelled from the largest size down
 /// with a stride that keeps the labels readable (1, 2 or 4 powers of two).

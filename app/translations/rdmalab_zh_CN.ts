@@ -548,6 +548,18 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <source>Nothing measured yet.</source>
         <translation>还没有测量任何项目。</translation>
     </message>
+    <message>
+        <source>Trace every work request</source>
+        <translation>跟踪每个工作请求</translation>
+    </message>
+    <message>
+        <source>Measure each RDMA run once untraced and once with every post, poll and completion traced: the Pipeline page draws it, with what tracing cost.</source>
+        <translation>每个 RDMA 测量先不跟踪测一次，再跟踪每次投递、轮询和完成项测一次：“流水线”页画出跟踪的那次，并给出跟踪的代价。</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>流水线</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::DataPathView</name>
@@ -1965,6 +1977,89 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     <message>
         <source>observed %1</source>
         <translation>观察到 %1</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::PipelineChart</name>
+    <message>
+        <source>No pipeline in this measurement. Tick &quot;Trace every work request&quot; (or start rdmalab with --trace-wr) and measure an RDMA kind: each run is then measured once untraced and once with every post, poll and completion traced, and the traced run&apos;s work requests in flight are drawn here as it goes.</source>
+        <translation>此测量没有流水线数据。勾选“跟踪每个工作请求”（或用 --trace-wr 启动 rdmalab）并测量一种 RDMA 类型：每个测量先不跟踪测一次，再跟踪每次投递、轮询和完成项测一次，跟踪那次在途的工作请求会在这里边测边画。</translation>
+    </message>
+    <message>
+        <source>most work requests in flight in the slice</source>
+        <translation>该时间片内最多的在途工作请求</translation>
+    </message>
+    <message>
+        <source>in flight at the slice&apos;s end</source>
+        <translation>时间片结束时在途的工作请求</translation>
+    </message>
+    <message>
+        <source>seconds since the traced run&apos;s first work request</source>
+        <translation>自跟踪测量的第一个工作请求起的秒数</translation>
+    </message>
+    <message>
+        <source>work requests in flight</source>
+        <translation>在途工作请求</translation>
+    </message>
+    <message>
+        <source>the device</source>
+        <translation>该设备</translation>
+    </message>
+    <message>
+        <source>%1 (SoftRoCE, software)</source>
+        <translation>%1（SoftRoCE，软件）</translation>
+    </message>
+    <message>
+        <source>%1 (hardware)</source>
+        <translation>%1（硬件）</translation>
+    </message>
+    <message>
+        <source>%1 %2 on %3: %4 posts per doorbell, %5 completions per poll, %6 % of polls empty</source>
+        <translation>%1 %2，在 %3 上：每次门铃 %4 个投递，每次轮询 %5 个完成项，%6 % 的轮询为空</translation>
+    </message>
+    <message>
+        <source>, signaled 1 in %1</source>
+        <translation>，每 %1 个发出一个信号完成</translation>
+    </message>
+    <message>
+        <source>; %1 slices over %2 s</source>
+        <translation>；%2 秒内 %1 个时间片</translation>
+    </message>
+    <message>
+        <source>Tracing every work request: what it cost appears when the run ends.</source>
+        <translation>跟踪每个工作请求：其代价在测量结束时给出。</translation>
+    </message>
+    <message>
+        <source>Tracing every work request: untraced/traced p50 latency %1 on %2</source>
+        <translation>跟踪每个工作请求：不跟踪/跟踪的 p50 延迟之比 %1，在 %2 上</translation>
+    </message>
+    <message>
+        <source>Tracing every work request: traced/untraced %1 on %2</source>
+        <translation>跟踪每个工作请求：跟踪/不跟踪之比 %1，在 %2 上</translation>
+    </message>
+    <message>
+        <source>, +%1 per work request</source>
+        <translation>，每个工作请求多花 %1</translation>
+    </message>
+    <message>
+        <source>, %1 records dropped (the ring was full)</source>
+        <translation>，丢弃了 %1 条记录（环形缓冲区已满）</translation>
+    </message>
+    <message>
+        <source> — one untraced and one traced run; runs vary, `%1` gives medians</source>
+        <translation> — 不跟踪和跟踪各测一次；每次测量会有波动，`%1` 给出中位数</translation>
+    </message>
+    <message>
+        <source> — medians of %1 untraced and %1 traced runs, alternated</source>
+        <translation> — %1 次不跟踪和 %1 次跟踪的测量交替进行，取中位数</translation>
+    </message>
+    <message>
+        <source>send-queue depth %1</source>
+        <translation>发送队列深度 %1</translation>
+    </message>
+    <message>
+        <source>Work requests in flight against the send-queue depth — %1 %2 on %3</source>
+        <translation>在途工作请求与发送队列深度 — %1 %2，在 %3 上</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "comparisonpage.h"
 #include "enginebanner.h"
 #include "headlessrun.h"
+#include "pipelinechart.h"
 #include "tracefile.h"
 #include "windowparts.h"
 
@@ -87,6 +88,7 @@ BenchWindow::BenchWindow(const BenchStartOptions& options, QWidget* parent)
 
     if (options_.tab == "cpu") tabs_->setCurrentIndex(1);
     if (options_.tab == "compare") tabs_->setCurrentIndex(2);
+    if (options_.tab == "pipeline") tabs_->setCurrentWidget(pipeline_);
     headless_->setQuitWhenDone(options_.quitWhenDone);
     connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { finishHeadless(false); });
     if (options_.autoplay)
@@ -206,8 +208,14 @@ void BenchWindow::buildToolBar() {
     stopButton_->setObjectName("stopButton");
     exportButton_ = new QPushButton(tr("Export"));
     exportButton_->setObjectName("exportButton");
+    traceWrCheck_ = new QCheckBox(tr("Trace every work request"));
+    traceWrCheck_->setObjectName("traceWrCheck");
+    traceWrCheck_->setToolTip(tr("Measure each RDMA run once untraced and once with every post, poll and "
+                                 "completion traced: the Pipeline page draws it, with what tracing cost."));
+    traceWrCheck_->setChecked(options_.traceWr);
     bar->addWidget(runButton_);
     bar->addWidget(stopButton_);
+    bar->addWidget(traceWrCheck_); // after Run and Stop, so that they stay on a 1024 px wide window
     bar->addSeparator();
     bar->addWidget(exportButton_);
     auto* openButton = openButton_ = new QPushButton(tr("Open recording…"));
@@ -277,6 +285,8 @@ void BenchWindow::buildTabs() {
     comparison_->setObjectName("comparisonPage");
     comparison_->setLanguage(options_.language);
     tabs_->addTab(comparison_, tr("TCP vs RDMA"));
+    pipeline_ = new PipelineChart;
+    tabs_->addTab(pipeline_, tr("Pipeline"));
     connect(tabs_, &QTabWidget::currentChanged, this, &BenchWindow::scheduleRedraw);
 }
 
@@ -297,6 +307,7 @@ void BenchWindow::startMeasurement() {
     r.seconds = options_.seconds;
     r.device = options_.device;
     r.cpus = options_.cpus;
+    r.traceWr = traceWrCheck_->isChecked();
     selectedRun_ = -1;
     runsTable_->clearSelection();
     resultsChanged_ = true;
@@ -369,6 +380,9 @@ void BenchWindow::redraw() {
     // The live charts draw only while visible: charts nobody sees should not take CPU from the
     // measurement. Result charts change only when a run finishes.
     if (tabs_->currentIndex() == 0) charts_->redrawLive(session_->runs(), run);
+    if (tabs_->currentWidget() == pipeline_)
+        pipeline_->redraw(pipelineRunToShow(session_->runs(), run), session_->device(),
+                          session_->softwareDevice());
     if (resultsChanged_) {
         charts_->redrawResults(session_->runs(), session_->device());
         std::vector<BenchRun> finished;
@@ -418,6 +432,7 @@ void BenchWindow::refreshControls() {
     sizeCombo_->setEnabled(!running && !sweepCheck_->isChecked());
     sweepCheck_->setEnabled(!running);
     itersSpin_->setEnabled(!running);
+    traceWrCheck_->setEnabled(!running);
 }
 
 void BenchWindow::onFinished(bool ok, const QString& error) {

@@ -1,6 +1,7 @@
 // The measurement window: runs `bench` on the engine process and draws its figures live (latency per
 // iteration, histogram, CDF with percentiles, bandwidth over time, latency and bandwidth against message
-// size, CPU per message: BenchCharts), next to a TCP-versus-RDMA comparison page. Charts redraw on a
+// size, CPU per message: BenchCharts), next to a TCP-versus-RDMA comparison page and the pipeline of a run
+// with every work request traced (PipelineChart). Charts redraw on a
 // single-shot timer at most every kRedrawIntervalMs, however fast samples arrive.
 #pragma once
 
@@ -25,6 +26,7 @@ namespace rdmalab::app {
 class Banner;
 class BenchCharts;
 class ComparisonPage;
+class PipelineChart;
 
 struct BenchStartOptions {
     QStringList kinds;         ///< empty: nothing starts until Run is pressed
@@ -35,7 +37,8 @@ struct BenchStartOptions {
     double seconds = 0;
     QString device;
     QList<int> cpus;       ///< pin endpoint A and B to these CPUs (empty: not pinned)
-    QString tab;           ///< "live", "cpu" or "compare" to show first
+    bool traceWr = false;  ///< trace every work request (bench.start's trace_wr): the pipeline page
+    QString tab;           ///< "live", "cpu", "compare" or "pipeline" to show first
     bool autoplay = false; ///< start at once
     QString screenshot;    ///< PNG of the window when the measurement ends
     QString exportPath;    ///< results as .json or .csv when it ends
@@ -96,7 +99,7 @@ class BenchWindow : public QMainWindow {
 
     // The toolbar: what to measure, and the buttons.
     QComboBox *kindCombo_ = nullptr, *sizeCombo_ = nullptr;
-    QCheckBox* sweepCheck_ = nullptr;
+    QCheckBox *sweepCheck_ = nullptr, *traceWrCheck_ = nullptr;
     QSpinBox* itersSpin_ = nullptr;
     QPushButton *runButton_ = nullptr, *stopButton_ = nullptr, *exportButton_ = nullptr;
     QPushButton* openButton_ = nullptr;
@@ -112,6 +115,7 @@ class BenchWindow : public QMainWindow {
     QTabWidget* tabs_ = nullptr;
     BenchCharts* charts_ = nullptr; ///< the live and CPU pages
     ComparisonPage* comparison_ = nullptr;
+    PipelineChart* pipeline_ = nullptr; ///< runs measured with every work request traced
     QTableWidget* runsTable_ = nullptr;
     bool resultsChanged_ = true; ///< a run finished since the size/CPU charts were drawn
 };

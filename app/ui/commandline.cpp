@@ -90,8 +90,12 @@ QList<CommandLineEntry> commandLineTable() {
                         "(as taskset does for perftest, sockperf and iperf3).",
          .valueName = "A[,B]",
          .group = measurement},
+        {.names = {"trace-wr"},
+         .description = "Measure each RDMA run once untraced and once with every work request traced; the "
+                        "pipeline page draws the traced run and what tracing cost.",
+         .group = measurement},
         {.names = {"tab"},
-         .description = "Measurement page to show: live, cpu or compare.",
+         .description = "Measurement page to show: live, cpu, compare or pipeline.",
          .valueName = "page",
          .group = measurement},
         {.names = {"export"},

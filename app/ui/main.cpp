@@ -59,7 +59,7 @@ struct OptionNames {
             delay = option("step-delay"), reopen = option("reopen-unfinished"), lab = option("lab"),
             labs = option("labs"), report = option("report"), seed = option("seed"),
             workbench = option("workbench"), windowSize = option("window-size"),
-            engineProgram = option("engine-program");
+            engineProgram = option("engine-program"), traceWr = option("trace-wr");
 };
 
 /// --engine local|vm|ssh://…, or (as before) the path of the rdmalab-cli to run locally: sets where every
@@ -175,6 +175,7 @@ std::optional<rdmalab::app::BenchStartOptions> benchOptions(const QCommandLinePa
     if (parser.isSet(o.iters)) options.iters = std::max(1, parser.value(o.iters).toInt());
     if (parser.isSet(o.seconds)) options.seconds = parser.value(o.seconds).toDouble();
     options.device = parser.value(o.device);
+    options.traceWr = parser.isSet(o.traceWr);
     if (parser.isSet(o.tab)) options.tab = parser.value(o.tab);
     readRunToTheEnd(parser, o, options);
     options.exportPath = parser.value(o.exportFile);

@@ -1,6 +1,9 @@
 // Measurements after they are taken: the physics floor, CSV/JSON export, chart files, and the TCP/RDMA
 // comparison page (offscreen, children found by object name).
+#include "apptestutil.hpp"
 #include "benchexport.h"
+#include "benchsession.h"
+#include "benchstats.h"
 #include "chartexport.h"
 #include "comparisonpage.h"
 #include "physicsfloor.h"
@@ -229,6 +232,55 @@ class BenchModelsTest : public QObject {
             QCOMPARE(back.cpu.switchesPerMsg, original.cpu.switchesPerMsg);
             QCOMPARE(back.notes, original.notes);
         }
+    }
+
+    void aTracedRunKeepsItsPipelineSlicesAndWhatTracingCost() {
+        // A real recording (write_bw 64 B, window 128, rxe0 in the SoftRoCE VM) with every work request
+        // traced: 20 bench.pipeline events, then bench.result with wr_trace.
+        const auto events = rdmalab::test::loadRecording("bench-pipeline.jsonl");
+        const auto result = std::find_if(events.begin(), events.end(), [](const rdmalab::TraceEvent& e) {
+            return e.name == "bench.result";
+        });
+        QVERIFY(result != events.end());
+        const double ratioInFile = result->data.at("wr_trace").at("ratio").get<double>();
+        BenchSession session(nullptr);
+        session.openReplay(events, "bench-pipeline.jsonl");
+        QCOMPARE(session.runs().size(), std::size_t(1));
+        const BenchRun& run = session.runs().front();
+        QCOMPARE(run.pipeline.size(), std::size_t(20));
+        QCOMPARE(run.pipelineDepth, qint64(128));
+        QCOMPARE(run.signalEvery, qint64(64));
+        const PipelineSlice& last = run.pipeline.back();
+        QCOMPARE(last.tS, 1.047483077);
+        QCOMPARE(last.bucket.posts, std::uint64_t(1189));
+        QCOMPARE(last.bucket.doorbells, std::uint64_t(1189));
+        QCOMPARE(last.bucket.completed, std::uint64_t(1200));
+        QCOMPARE(last.bucket.completions, std::uint64_t(19));
+        QCOMPARE(last.bucket.polls_hit, std::uint64_t(10));
+        QCOMPARE(last.bucket.polls_empty, std::uint64_t(1));
+        QCOMPARE(last.bucket.outstanding_max, std::uint64_t(128));
+        QCOMPARE(last.bucket.outstanding_end, std::uint64_t(0));
+        // The slices add up to the traced run: every work request posted once, each on its own doorbell.
+        const auto total = run.pipelineTotal();
+        QCOMPARE(total.posts, total.doorbells);
+        QCOMPARE(total.outstanding_max, std::uint64_t(128));
+        QVERIFY(run.wrTrace);
+        QCOMPARE(run.wrTrace->ratio, ratioInFile);
+        QCOMPARE(run.wrTrace->rounds, 1);
+        QCOMPARE(run.wrTrace->figure, QString("bw_MBps"));
+        QCOMPARE(run.wrTrace->untraced.size(), std::size_t(1));
+        QCOMPARE(run.wrTrace->traced.front(), run.bwMBps);
+        QCOMPARE(run.wrTrace->records, qint64(30967));
+        QCOMPARE(run.wrTrace->overruns, qint64(0));
+        QCOMPARE(run.wrTrace->clockSource, QString("clock_monotonic"));
+        QVERIFY(run.wrTrace->nsPerWr > 0);
+        QCOMPARE(pipelineRunToShow(session.runs(), nullptr), &run);
+        // A run measured without tracing has neither.
+        BenchSession plain(nullptr);
+        plain.openReplay(rdmalab::test::loadRecording("bench-compare.jsonl"), "bench-compare.jsonl");
+        for (const auto& r : plain.runs())
+            QVERIFY(r.pipeline.empty() && !r.wrTrace && r.pipelineDepth == 0);
+        QCOMPARE(pipelineRunToShow(plain.runs(), &plain.runs().front()), nullptr);
     }
 
     void aRunWithoutSamplesShowsNoSamplesNotZero() {

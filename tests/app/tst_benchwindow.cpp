@@ -9,6 +9,7 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -79,6 +80,69 @@ class BenchWindowTest : public QObject {
         table->selectRow(2); // send_lat 2 B
         auto* timeSeries = benchWindow(window).timeSeriesChart();
         QTRY_COMPARE(pointsOf(timeSeries), qsizetype(session->runs()[2].samplesUs.size()));
+    }
+
+    void aTracedRunShowsItsPipelineAgainstTheSendQueueDepth() {
+        // Issue 34: a write_bw run with every work request traced, recorded in the SoftRoCE VM; the replay
+        // goes through the same session and redraw as a live measurement.
+        BenchStartOptions options;
+        options.replayFile = kData + "bench-pipeline.jsonl";
+        options.tab = "pipeline";
+        BenchWindow window(options);
+        window.resize(1280, 720);
+        window.show();
+        auto* session = window.session();
+        QTRY_VERIFY(session->isReplay() && !session->runs().empty() && session->runs()[0].finished);
+        const BenchRun& run = session->runs()[0];
+        auto* page = window.findChild<QWidget*>("pipelinePage");
+        QVERIFY(page);
+        QCOMPARE(benchWindow(window).benchTabs()->currentWidget(), page);
+        auto* chart = window.findChild<QChartView*>("pipelineChart");
+        QVERIFY(chart);
+        QTRY_VERIFY(chart->isVisible());
+        QLineSeries* depth = nullptr;
+        QLineSeries* most = nullptr;
+        for (auto* s : chart->chart()->series()) {
+            auto* line = qobject_cast<QLineSeries*>(s);
+            if (line && line->name().startsWith("send-queue depth")) depth = line;
+            auto* area = qobject_cast<QAreaSeries*>(s);
+            if (area && area->name().startsWith("most work requests")) most = area->upperSeries();
+        }
+        QVERIFY(depth && most);
+        QCOMPARE(depth->name(), QString("send-queue depth 128"));
+        QVERIFY(depth->count() == 2);
+        QCOMPARE(depth->at(0).y(), 128.0);
+        QCOMPARE(depth->at(1).y(), 128.0);
+        QCOMPARE(qsizetype(most->count()), qsizetype(run.pipeline.size()));
+        QCOMPARE(most->count(), 20);
+        QVERIFY2(chart->chart()->title().contains("rxe0 (SoftRoCE, software)"),
+                 qPrintable(chart->chart()->title()));
+        auto* caption = window.findChild<QLabel*>("pipelineCaption");
+        QVERIFY(caption && caption->isVisible());
+        const QString text = caption->text();
+        QVERIFY2(text.contains("rxe0 (SoftRoCE, software)"), qPrintable(text));
+        QVERIFY2(text.contains(QString::number(run.wrTrace->ratio, 'f', 2)), qPrintable(text));
+        QVERIFY2(text.contains("traced/untraced 0.68"), qPrintable(text));
+        QVERIFY2(text.contains("1.00 posts per doorbell"), qPrintable(text));
+        QVERIFY2(text.contains("signaled 1 in 64"), qPrintable(text));
+        QVERIFY2(text.contains("--trace-wr-rounds 5"), qPrintable(text));
+        QVERIFY(!window.findChild<QLabel*>("pipelineExplanation")->isVisible());
+        // The checkbox that asks for it live.
+        auto* trace = window.findChild<QCheckBox*>("traceWrCheck");
+        QVERIFY(trace && !trace->isChecked());
+    }
+
+    void aMeasurementWithoutTracingExplainsThePipelinePage() {
+        BenchStartOptions options;
+        options.replayFile = kData + "bench-compare.jsonl";
+        options.tab = "pipeline";
+        options.traceWr = true;
+        BenchWindow window(options);
+        window.show();
+        QTRY_VERIFY(window.session()->isReplay() && !window.session()->runs().empty());
+        QTRY_VERIFY(window.findChild<QLabel*>("pipelineExplanation")->isVisible());
+        QVERIFY(!window.findChild<QChartView*>("pipelineChart")->isVisible());
+        QVERIFY(window.findChild<QCheckBox*>("traceWrCheck")->isChecked());
     }
 
     void liveTcpMeasurementUpdatesChartsInBatches() {
