@@ -329,8 +329,9 @@ struct BenchRequest {
     bool wire_bounds = false;           ///< --wire-packets, --wire-ms or --pcapng was given
     wire::CaptureWindow wire_window;
     std::string pcapng_path;
-    bool trace_wr = false;   ///< --trace-wr: untraced against every work request traced
-    int trace_wr_rounds = 0; ///< --trace-wr-rounds (0: not given)
+    bool trace_wr = false;                       ///< --trace-wr: untraced against every work request traced
+    int trace_wr_rounds = kDefaultTraceWrRounds; ///< --trace-wr-rounds
+    bool trace_wr_rounds_given = false;          ///< --trace-wr-rounds was given
 };
 
 /// Reads `bench`'s arguments into `r`: 0, or the status of the usage error it has reported.
@@ -404,6 +405,7 @@ int parse_bench_args(const std::vector<std::string>& args, BenchRequest& r) {
             auto n = number("--trace-wr-rounds");
             if (!n || *n == 0 || *n > 20) return usage_error("bench: --trace-wr-rounds needs 1 .. 20");
             r.trace_wr_rounds = static_cast<int>(*n);
+            r.trace_wr_rounds_given = true;
         } else if (a == "--wire") {
             r.wire = true;
         } else if (a == "--wire-packets") {
@@ -470,7 +472,7 @@ int cmd_bench(const std::vector<std::string>& args) {
             "add --wire");
     if (r.wire && sweep)
         return usage_error("bench: --wire captures one measurement: choose one --size, not --sweep");
-    if (r.trace_wr_rounds > 0 && !r.trace_wr)
+    if (r.trace_wr_rounds_given && !r.trace_wr)
         return usage_error("bench: --trace-wr-rounds sets the runs of --trace-wr: add --trace-wr");
     if (r.trace_wr && (sweep || kMeasurementKinds[static_cast<std::size_t>(options.kind)].tcp))
         return usage_error("bench: --trace-wr traces the work requests of one RDMA measurement: an RDMA "
@@ -510,23 +512,24 @@ int cmd_bench(const std::vector<std::string>& args) {
             // Large messages take long under emulation: scale the count down, keep at least 100.
             if (sweep && o.seconds <= 0) o.iterations = sweep_iterations(options.iterations, size);
             if (mode == BenchMode::Connect && r.trace_wr) {
-                // One connection per run; the last one tells the listener to exit afterwards.
-                const int runs = 2 * std::max(1, r.trace_wr_rounds > 0 ? r.trace_wr_rounds : 3);
+                // One connection per run (untraced and traced each round); the last one tells the listener
+                // to exit afterwards. The peer and mode shown are the last connection's.
+                const int runs = 2 * r.trace_wr_rounds;
                 int run = 0;
-                results.push_back(run_traced_comparison(o, runs / 2, [&](const BenchOptions& each) {
-                    remote_results.push_back(run_remote_bench(each, remote, ++run == runs));
-                    return remote_results.back().result;
+                RemoteBenchResult last;
+                results.push_back(run_traced_comparison(o, r.trace_wr_rounds, [&](const BenchOptions& each) {
+                    last = run_remote_bench(each, remote, ++run == runs);
+                    return last.result;
                 }));
-                remote_results.back().result = results.back();
-                remote_results.erase(remote_results.begin(), remote_results.end() - 1);
+                last.result = results.back();
+                remote_results.push_back(std::move(last));
             } else if (mode == BenchMode::Connect) {
                 // One connection per size; the last one tells the listener to exit afterwards.
                 remote_results.push_back(run_remote_bench(o, remote, k + 1 == sizes.size()));
                 results.push_back(remote_results.back().result);
             } else if (r.trace_wr) {
-                results.push_back(
-                    run_traced_comparison(o, r.trace_wr_rounds > 0 ? r.trace_wr_rounds : 3,
-                                          [](const BenchOptions& each) { return run_bench(each); }));
+                results.push_back(run_traced_comparison(
+                    o, r.trace_wr_rounds, [](const BenchOptions& each) { return run_bench(each); }));
             } else {
                 results.push_back(run_bench(o));
             }

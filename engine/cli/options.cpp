@@ -187,7 +187,7 @@ std::vector<OptionSpec> bench_options() {
         {.name = "--trace-wr-rounds",
          .value = "N",
          .help = "With --trace-wr: how many untraced and how many traced runs, 1 to 20.",
-         .default_value = "3"},
+         .default_value = std::to_string(kDefaultTraceWrRounds)},
         {.name = "--wire",
          .help = "With --connect: capture a window of the measurement's RoCE v2 packets on the network "
                  "interface towards the listener (libpcap; needs CAP_NET_RAW): from the connection's first "

@@ -135,6 +135,18 @@ PipelineBucket PipelineFolder::take_recent() {
     return taken;
 }
 
+double PipelineSummary::posts_per_doorbell() const {
+    return ratio(total.posts, total.doorbells);
+}
+
+double PipelineSummary::completions_per_poll() const {
+    return ratio(total.completions, total.polls_hit);
+}
+
+double PipelineSummary::empty_poll_share() const {
+    return ratio(total.polls_empty, total.polls_hit + total.polls_empty);
+}
+
 nlohmann::json to_json(const PipelineSummary& summary) {
     nlohmann::json buckets = nlohmann::json::array();
     for (const auto& b : summary.buckets)
@@ -147,9 +159,9 @@ nlohmann::json to_json(const PipelineSummary& summary) {
             {"signal_every", summary.signal_every},
             {"completion_errors", summary.completion_errors},
             {"total", to_json(t)},
-            {"posts_per_doorbell", ratio(t.posts, t.doorbells)},
-            {"completions_per_poll", ratio(t.completions, t.polls_hit)},
-            {"empty_poll_share", ratio(t.polls_empty, t.polls_hit + t.polls_empty)},
+            {"posts_per_doorbell", summary.posts_per_doorbell()},
+            {"completions_per_poll", summary.completions_per_poll()},
+            {"empty_poll_share", summary.empty_poll_share()},
             {"buckets", std::move(buckets)}};
 }
 

@@ -158,23 +158,17 @@ std::string format_wr_trace(const std::vector<BenchResult>& results) {
     for (const auto& r : results) {
         if (!r.wr_trace) continue;
         const auto& t = *r.wr_trace;
-        const auto median_of = [](std::vector<double> v) {
-            std::sort(v.begin(), v.end());
-            return v.empty() ? 0.0 : v[v.size() / 2];
-        };
         const auto& p = t.pipeline;
         out += fmt::format(
             " {:>9} tracing every work request: {} {:.2f} untraced, {:.2f} traced (medians of {}); "
             "ratio {:.3f}, {:+.0f} ns per work request on {}\n",
-            r.size, t.figure, median_of(t.untraced), median_of(t.traced), t.rounds, t.ratio, t.ns_per_wr,
-            r.device);
+            r.size, t.figure, t.untraced_median, t.traced_median, t.rounds, t.ratio, t.ns_per_wr, r.device);
         out += fmt::format(
             " {:>9} pipeline: depth {}, signaled 1 in {}, most outstanding {}, {:.2f} posts per "
             "doorbell, {:.2f} completions per poll, {} empty polls of {}; {} records, {} dropped\n",
-            "", p.depth, p.signal_every, p.total.outstanding_max,
-            p.total.doorbells ? double(p.total.posts) / double(p.total.doorbells) : 0.0,
-            p.total.polls_hit ? double(p.total.completions) / double(p.total.polls_hit) : 0.0,
-            p.total.polls_empty, p.total.polls_empty + p.total.polls_hit, t.records, t.overruns);
+            "", p.depth, p.signal_every, p.total.outstanding_max, p.posts_per_doorbell(),
+            p.completions_per_poll(), p.total.polls_empty, p.total.polls_empty + p.total.polls_hit, t.records,
+            t.overruns);
     }
     if (!out.empty()) out += std::string(90, '-') + "\n";
     return out;

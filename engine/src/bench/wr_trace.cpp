@@ -67,7 +67,9 @@ BenchResult run_traced_comparison(const BenchOptions& options, int rounds,
         report.pipeline = folder.summary();
         traced_runs.push_back(std::move(run));
     }
-    const double untraced = median(report.untraced), traced = median(report.traced);
+    report.untraced_median = median(report.untraced);
+    report.traced_median = median(report.traced);
+    const double untraced = report.untraced_median, traced = report.traced_median;
     // Throughput ratio: bandwidth traced over untraced; for latency, the inverse of the times.
     report.ratio = latency ? (traced > 0 ? untraced / traced : 0) : (untraced > 0 ? traced / untraced : 0);
     // Time per work request: latency in µs per operation; bandwidth from MB/s at this size.

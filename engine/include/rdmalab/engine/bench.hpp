@@ -111,7 +111,8 @@ struct CpuCost {
 struct WrTraceReport {
     int rounds = 0;                       ///< untraced and traced runs, alternated
     std::vector<double> untraced, traced; ///< each run's figure: MB/s (bandwidth) or p50 µs (latency)
-    std::string figure;                   ///< "bw_MBps" or "p50_us"
+    double untraced_median = 0, traced_median = 0; ///< what ratio and ns_per_wr come from
+    std::string figure;                            ///< "bw_MBps" or "p50_us"
     double ratio = 0;     ///< traced over untraced throughput (latency: untraced p50 over traced p50)
     double ns_per_wr = 0; ///< added time per work request, from the two medians
     std::uint64_t records = 0, overruns = 0;
@@ -142,6 +143,9 @@ struct BenchResult {
 
 /// Runs one measurement. Throws RdmaError (verbs) or std::runtime_error (sockets) on failure.
 BenchResult run_bench(const BenchOptions& options);
+
+/// `bench --trace-wr`'s rounds when --trace-wr-rounds does not say.
+inline constexpr int kDefaultTraceWrRounds = 3;
 
 /// `--trace-wr`: runs `measure` untraced and with every work request traced, alternately `rounds` times
 /// each, and returns the traced result (the median traced run's figures) with its WrTraceReport.

@@ -36,6 +36,10 @@ struct PipelineSummary {
     std::uint64_t depth = 0;   ///< the send-queue depth the loop kept (0: not stated)
     std::uint64_t signal_every = 0;
     std::uint64_t completion_errors = 0; ///< completions whose status was not success
+
+    double posts_per_doorbell() const;   ///< work requests per ibv_post_send call (0 with none)
+    double completions_per_poll() const; ///< completions per poll that returned any (0 with none)
+    double empty_poll_share() const;     ///< empty polls among all polls (0 with none)
 };
 
 /// Folds records of one thread, in order, into a PipelineSummary.
