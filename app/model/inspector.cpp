@@ -4,7 +4,6 @@
 #include "verbscode.h"
 
 #include "rdmalab/format/fields.hpp"
-#include "rdmalab/labs/recorded_values.hpp"
 
 #include <QCoreApplication>
 
@@ -25,7 +24,7 @@ QString htmlText(const QString& text) {
     return text.toHtmlEscaped().replace('\n', "<br>");
 }
 
-const TraceEvent* inspectedEvent(const std::vector<TraceEvent>& events) {
+const TraceEvent* inspectedEvent(std::span<const TraceEvent> events) {
     const TraceEvent* shown = nullptr;
     for (auto it = events.rbegin(); it != events.rend(); ++it) {
         if (it->kind == EventKind::Step) break;
@@ -52,13 +51,13 @@ std::string lessonSummaryText(const labs::Lab& lab, const LabState& s, int size,
     return labs::render(lab.summary.get(deviceClassOf(s), language), lessonParameters(size, message));
 }
 
-std::string lessonStepText(const labs::Step& step, const LabState& s, const std::vector<TraceEvent>& events,
-                           int size, const QString& message, std::string_view language) {
+std::string lessonStepText(const labs::Step& step, const LabState& s, int size, const QString& message,
+                           std::string_view language) {
     const QString lang = QString::fromUtf8(language.substr(0, 2));
     if (const auto ran = s.step.texts.find(lang); ran != s.step.texts.end()) return ran->second.toStdString();
     if (!s.step.texts.empty() || !recordsLoopbackOperation(s.mode)) return {};
     return labs::render(step.text.get(deviceClassOf(s), language),
-                        labs::recorded_values(events, lessonParameters(size, message), language));
+                        s.recordedValues.values(lessonParameters(size, message), language));
 }
 
 QString eventHtml(const TraceEvent& event) {
@@ -151,11 +150,9 @@ QString inspectorHtml(const LabState& state, const InspectedLesson& lesson, cons
         if (const auto* step = lab->step(state.step.id.toStdString())) {
             out += "<h4>" + htmlText(QString::fromStdString(step->title.get(language))) + "</h4>";
             out += failedRunNoteHtml(state, language);
-            static const std::vector<TraceEvent> none;
             out += "<p>" +
-                   htmlText(QString::fromStdString(lessonStepText(*step, state,
-                                                                  lesson.events ? *lesson.events : none,
-                                                                  lesson.size, lesson.message, language))) +
+                   htmlText(QString::fromStdString(
+                       lessonStepText(*step, state, lesson.size, lesson.message, language))) +
                    "</p>";
         }
     }

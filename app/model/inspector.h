@@ -14,6 +14,7 @@
 
 #include <QString>
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +24,7 @@ namespace rdmalab::app {
 /// The event the inspector describes when none is selected: the last verb call, QP state change, posted
 /// work request, completion or error of the current step (the events after the last `step`), passing
 /// over ibv_query* calls when the step made another call; null when the step has none of these.
-const TraceEvent* inspectedEvent(const std::vector<TraceEvent>& events);
+const TraceEvent* inspectedEvent(std::span<const TraceEvent> events);
 
 /// The class of the device the session runs on, as its `session` event says (device_info.software):
 /// the lesson texts have a variant for each (docs/lab-format.md, "Device variants"); unknown when the
@@ -38,10 +39,9 @@ std::string lessonSummaryText(const labs::Lab& lab, const LabState& state, int s
 /// The explanation of `step`, the step `state` is at, in `language`: the lab runner's, which lab.step's
 /// answer carries (a live lesson and its recording); for a recording of the engine's loopback operation,
 /// whose steps carry none, the lab's text for the session's device class rendered with the values the
-/// recorded `events` state (labs::recorded_values) and the lesson's parameters. Empty while a live step's
+/// events so far state (LabState::recordedValues) and the lesson's parameters. Empty while a live step's
 /// answer has not arrived.
-std::string lessonStepText(const labs::Step& step, const LabState& state,
-                           const std::vector<TraceEvent>& events, int size, const QString& message,
+std::string lessonStepText(const labs::Step& step, const LabState& state, int size, const QString& message,
                            std::string_view language);
 
 /// One event as the inspector shows it: its name, kind and sequence number, the verbs code it stands
@@ -63,13 +63,11 @@ QString replayNoteHtml(const LabState& state);
 /// Plain text as HTML: escaped, line breaks kept.
 QString htmlText(const QString& text);
 
-/// What the lesson the inspector explains was started with: the lesson (null: none), its size and message,
-/// and the session's events (a recording of the loopback operation renders its texts from them).
+/// What the lesson the inspector explains was started with: the lesson (null: none), its size and message.
 struct InspectedLesson {
     const Lesson* lesson = nullptr;
     int size = 0;
     QString message;
-    const std::vector<TraceEvent>* events = nullptr;
 };
 
 /// The main window's inspector: in a live lesson its title (and before the first step its summary); the

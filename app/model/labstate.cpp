@@ -376,6 +376,7 @@ bool applyResult(LabState& s, const TraceEvent& e, const Fields& d) {
 
 bool LabState::apply(const TraceEvent& e) {
     applyObjects(e);
+    recordedValues.apply(e);
     const auto side = sideOf(e);
     const Fields d(e.data, "data");
     const Fields ids(e.ids, "ids");

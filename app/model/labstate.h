@@ -4,6 +4,7 @@
 #pragma once
 
 #include "rdmalab/format/trace.hpp"
+#include "rdmalab/labs/recorded_values.hpp"
 
 #include <QByteArray>
 #include <QString>
@@ -150,6 +151,10 @@ class LabState {
     /// the event only, never on the state, so applying an event to an empty state checks it
     /// (checkEventFields).
     bool apply(const TraceEvent& event);
+
+    /// The lesson values the events so far state, for the texts of a recording of the engine's loopback
+    /// operation (its steps carry none): folded as the events come, never read again from the start.
+    labs::RecordedValues recordedValues;
 
     // Session header
     QString device;

@@ -1,5 +1,6 @@
 // Reads a recording on a thread of its own, so that opening a large one (up to kMaxRecordingEvents events,
-// several seconds of parsing) never freezes the window that asked for it.
+// seconds of parsing) never freezes the window that asked for it; says how far it has come, and stops
+// when asked to.
 #pragma once
 
 #include "tracefile.h"
@@ -29,16 +30,21 @@ class RecordingReader : public QObject {
     using Done = std::function<void(Result&)>;
 
     explicit RecordingReader(QObject* parent = nullptr);
-    /// Waits for a read under way (its result is dropped).
+    /// Stops a read under way and waits for it (its result is dropped).
     ~RecordingReader() override;
 
     /// Reads `path` with readTraceFile on a thread of its own, then calls `done` on this object's thread.
     /// Returns false, and does nothing, while another read is under way.
     bool read(const QString& path, Done done);
     bool busy() const { return thread_ != nullptr; }
+    /// The share of the file read so far, 0 to 1 (0 when no read is under way).
+    double fractionRead() const;
+    /// Stops the read under way at its next line: `done` gets error.cancelled.
+    void cancel();
 
   private:
     QThread* thread_ = nullptr;
+    std::shared_ptr<ReadProgress> progress_;
 };
 
 } // namespace rdmalab::app

@@ -7,8 +7,18 @@
 
 namespace rdmalab::app {
 
+TimelineModel::TimelineModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+TimelineModel::TimelineModel(EventSource source, QObject* parent)
+    : QAbstractTableModel(parent), source_(std::move(source)) {}
+
+std::span<const TraceEvent> TimelineModel::events() const {
+    const std::span<const TraceEvent> all = source_ ? source_() : std::span<const TraceEvent>(own_);
+    return all.first(std::min(rows_, all.size()));
+}
+
 int TimelineModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(events_.size());
+    return parent.isValid() ? 0 : static_cast<int>(rows_);
 }
 
 int TimelineModel::columnCount(const QModelIndex& parent) const {
@@ -17,7 +27,7 @@ int TimelineModel::columnCount(const QModelIndex& parent) const {
 
 QVariant TimelineModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() < 0 || index.row() >= rowCount()) return {};
-    const auto& e = events_[static_cast<std::size_t>(index.row())];
+    const auto& e = event(index.row());
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -28,7 +38,7 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
         case KindColumn:
             return QString::fromStdString(std::string(to_string(e.kind)));
         case SummaryColumn:
-            return summaries_[static_cast<std::size_t>(index.row())];
+            return summary(static_cast<std::size_t>(index.row()));
         }
         return {};
     case Qt::ToolTipRole:
@@ -64,32 +74,42 @@ QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int
     return {};
 }
 
-void TimelineModel::append(const std::vector<TraceEvent>& events) {
+QString TimelineModel::summary(std::size_t row) const {
+    if (summaries_.size() <= row) summaries_.resize(rows_);
+    QString& text = summaries_[row];
+    if (text.isNull()) {
+        std::string line = describe(events()[row]);
+        // The timeline shows one line per event; details are in the tooltip and the inspector.
+        if (auto nl = line.find('\n'); nl != std::string::npos) line.resize(nl);
+        text = QString::fromStdString(line);
+        if (text.isNull()) text = QLatin1String(""); // described as nothing: empty, and not asked again
+    }
+    return text;
+}
+
+void TimelineModel::append(std::span<const TraceEvent> events) {
     if (events.empty()) return;
-    if (events_.empty()) firstNs_ = events.front().t_ns;
+    if (rows_ == 0) firstNs_ = events.front().t_ns;
     const int first = rowCount();
     beginInsertRows({}, first, first + static_cast<int>(events.size()) - 1);
-    for (const auto& e : events) {
-        events_.push_back(e);
-        std::string text = describe(e);
-        // The timeline shows one line per event; details are in the tooltip and the inspector.
-        if (auto nl = text.find('\n'); nl != std::string::npos) text = text.substr(0, nl);
-        summaries_.push_back(QString::fromStdString(text));
-    }
+    if (!source_) own_.insert(own_.end(), events.begin(), events.end());
+    rows_ += events.size();
     endInsertRows();
 }
 
 void TimelineModel::clear() {
     beginResetModel();
-    events_.clear();
+    own_.clear();
+    rows_ = 0;
     summaries_.clear();
     firstNs_ = 0;
     endResetModel();
 }
 
 int TimelineModel::rowOfSeq(std::uint64_t seq) const {
-    for (std::size_t i = events_.size(); i-- > 0;)
-        if (events_[i].seq == seq) return static_cast<int>(i);
+    const auto all = events();
+    for (std::size_t i = all.size(); i-- > 0;)
+        if (all[i].seq == seq) return static_cast<int>(i);
     return -1;
 }
 

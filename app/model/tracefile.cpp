@@ -74,7 +74,7 @@ bool recordingHoldsMeasurements(const QString& path) {
 }
 
 std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceFileError& error,
-                                                     QString* note) {
+                                                     QString* note, ReadProgress* progress) {
     error = {};
     error.file = path;
     if (note) note->clear();
@@ -96,11 +96,22 @@ std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceF
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return refuse(QStringLiteral("cannot open: %1").arg(file.errorString()));
+    if (progress) progress->bytesTotal = file.size();
     std::vector<TraceEvent> events;
     std::size_t line_number = 0;
+    qint64 bytes_read = 0;
     while (!file.atEnd()) {
         const QByteArray line = file.readLine();
         ++line_number;
+        bytes_read += line.size();
+        if (progress) {
+            progress->bytesRead.store(bytes_read, std::memory_order_relaxed);
+            if (progress->cancelled.load(std::memory_order_relaxed)) {
+                error.cancelled = true;
+                error.line = line_number;
+                return refuse(QStringLiteral("opening was cancelled"));
+            }
+        }
         if (line.trimmed().isEmpty()) continue;
         if (events.size() == kMaxRecordingEvents) {
             error.line = line_number;
@@ -145,7 +156,7 @@ std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceF
     return events;
 }
 
-QString writeTraceFile(const QString& path, const std::vector<TraceEvent>& events) {
+QString writeTraceFile(const QString& path, std::span<const TraceEvent> events) {
     QByteArray bytes;
     for (const auto& event : events) {
         const std::string line = to_json_line(event);
@@ -287,7 +298,7 @@ void SessionAutosave::setFile(const QString& path) {
     fixedPath_ = path;
 }
 
-bool SessionAutosave::append(const std::vector<TraceEvent>& events) {
+bool SessionAutosave::append(std::span<const TraceEvent> events) {
     if (failed()) return false;
     if (events.empty()) return true;
     if (!file_.isOpen() && !open()) return false;

@@ -9,23 +9,33 @@
 #include <QFile>
 #include <QString>
 
+#include <atomic>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
 namespace rdmalab::app {
 
 /// Limits of what readTraceFile opens: far above any real recording (a lesson is ~60 events and 16 KB, a
-/// measurement sweep a few MB), well below what would exhaust memory or freeze the window.
-inline constexpr qint64 kMaxRecordingBytes = 64LL << 20;
-inline constexpr std::size_t kMaxRecordingEvents = 200000;
+/// measurement sweep a few MB, a million events about 250 MB), below what would exhaust memory.
+inline constexpr qint64 kMaxRecordingBytes = 512LL << 20;
+inline constexpr std::size_t kMaxRecordingEvents = 2000000;
 
 struct TraceFileError {
     QString file;
     std::size_t line = 0;
     QString field;
     QString message;
+    bool cancelled = false;   ///< the reading was stopped (ReadProgress::cancelled), nothing is wrong
     QString toString() const; ///< "FILE: line N: field 'F': message"
+};
+
+/// How far readTraceFile has come, and a way to stop it: shared by the reading thread and the window.
+struct ReadProgress {
+    std::atomic<qint64> bytesRead{0};
+    std::atomic<qint64> bytesTotal{0};  ///< the file's size, once it is open
+    std::atomic<bool> cancelled{false}; ///< set by the window: the reading stops at the next line
 };
 
 /// Reads `event` as the models and views will (LabState, BenchSession, LessonController, describe,
@@ -42,8 +52,10 @@ std::optional<TraceEvent> parseTraceLine(std::string_view line, TraceParseError&
 /// has no newline and does not parse is what a writer that stopped mid-line (a killed app) leaves behind.
 /// It is dropped, the complete events before it are returned, and `note` (if given) says so ("line N
 /// was incomplete (no newline at the end of the file) and was dropped"); otherwise `note` is cleared.
+/// With `progress`, it says how far it has read, and stops (error.cancelled) once asked to.
 std::optional<std::vector<TraceEvent>> readTraceFile(const QString& path, TraceFileError& error,
-                                                     QString* note = nullptr);
+                                                     QString* note = nullptr,
+                                                     ReadProgress* progress = nullptr);
 
 /// True when the recording at `path` holds a "measure" event (a measurement, for the measurement window),
 /// found without reading the whole file as events: only lines that mention "measure" are parsed. False
@@ -52,7 +64,7 @@ bool recordingHoldsMeasurements(const QString& path);
 
 /// Writes events as JSON Lines to a temporary file, then renames it over `path`, so a failed save never
 /// destroys an earlier recording. Returns an error message or an empty string.
-QString writeTraceFile(const QString& path, const std::vector<TraceEvent>& events);
+QString writeTraceFile(const QString& path, std::span<const TraceEvent> events);
 
 /// Which process an autosave marker belongs to: the process id, when it started (clock ticks after boot,
 /// field 22 of /proc/PID/stat) and the boot it ran in (/proc/sys/kernel/random/boot_id), so neither a
@@ -109,7 +121,7 @@ class SessionAutosave {
     void setFile(const QString& path);
 
     /// Appends the events as whole lines; false when this or an earlier write of the session failed.
-    bool append(const std::vector<TraceEvent>& events);
+    bool append(std::span<const TraceEvent> events);
     /// Ends the session normally (the marker goes): the next append starts a new file, and an earlier
     /// failure is forgotten.
     void restart();

@@ -1644,10 +1644,6 @@ This run is kept in memory only: export its report before you close the window.<
         <source>unknown host</source>
         <translation>未知主机</translation>
     </message>
-    <message>
-        <source>the recording</source>
-        <translation>该录制</translation>
-    </message>
 </context>
 <context>
     <name>rdmalab::app::LessonToolBars</name>
@@ -1726,6 +1722,14 @@ This run is kept in memory only: export its report before you close the window.<
     <message>
         <source>Open the measurement window: latency and bandwidth of TCP and RDMA, live charts</source>
         <translation>打开测量窗口：TCP 与 RDMA 的延迟和带宽，实时图表</translation>
+    </message>
+    <message>
+        <source>To the end ▶▶</source>
+        <translation>跳到结尾 ▶▶</translation>
+    </message>
+    <message>
+        <source>Replay the rest of the recording as fast as the window can show it: the picture jumps to where the replay is instead of animating every step</source>
+        <translation>以窗口能跟上的最快速度回放录制的剩余部分：图示直接跳到回放所到之处，不再逐步播放动画</translation>
     </message>
 </context>
 <context>
@@ -2186,6 +2190,14 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Opening %1 was cancelled.</source>
+        <translation>已取消打开 %1。</translation>
     </message>
 </context>
 <context>

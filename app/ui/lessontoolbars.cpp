@@ -27,6 +27,7 @@ LessonToolBars::LessonToolBars(QMainWindow* window, const std::vector<Lesson>& l
     connect(playButton_, &QPushButton::clicked, this, &LessonToolBars::playClicked);
     connect(pauseButton_, &QPushButton::clicked, this, &LessonToolBars::pauseClicked);
     connect(stepButton_, &QPushButton::clicked, this, &LessonToolBars::stepClicked);
+    connect(skipButton_, &QPushButton::clicked, this, &LessonToolBars::skipToEndClicked);
     connect(resetButton_, &QPushButton::clicked, this, &LessonToolBars::resetClicked);
     connect(measureButton_, &QPushButton::clicked, this, &LessonToolBars::measureClicked);
     connect(lessonCombo_, &QComboBox::currentIndexChanged, this, [this] {
@@ -84,6 +85,9 @@ void LessonToolBars::buildPlayerBar(const QString& language) {
     button(playButton_, "playButton");
     button(pauseButton_, "pauseButton");
     button(stepButton_, "stepButton");
+    button(skipButton_, "skipToEndButton");
+    skipAction_ = bar->actions().back();
+    skipAction_->setVisible(false);
     button(resetButton_, "resetButton");
     speedSlider_ = new QSlider(Qt::Horizontal);
     speedSlider_->setObjectName("speedSlider");
@@ -157,6 +161,11 @@ void LessonToolBars::enablePlayer(bool step, bool play, bool pause, bool reset) 
     resetButton_->setEnabled(reset);
 }
 
+void LessonToolBars::showSkipToEnd(bool shown, bool enabled) {
+    skipAction_->setVisible(shown);
+    skipButton_->setEnabled(enabled);
+}
+
 void LessonToolBars::place() {
     const bool twoRows = lessonBar_->sizeHint().width() + playerBar_->sizeHint().width() > window_->width();
     if (twoRows == window_->toolBarBreak(playerBar_)) return;
@@ -179,6 +188,9 @@ void LessonToolBars::retranslateUi() {
     pauseButton_->setToolTip(tr("Stop after the current step"));
     stepButton_->setText(tr("Step ▷"));
     stepButton_->setToolTip(tr("Perform exactly the next real verbs step"));
+    skipButton_->setText(tr("To the end ▶▶"));
+    skipButton_->setToolTip(tr("Replay the rest of the recording as fast as the window can show it: the "
+                               "picture jumps to where the replay is instead of animating every step"));
     resetButton_->setText(tr("⟲ Reset"));
     resetButton_->setToolTip(tr("Release everything and start the lesson again"));
     speedLabel_->setText(tr("  Speed "));

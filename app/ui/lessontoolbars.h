@@ -8,6 +8,7 @@
 
 #include <vector>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -20,7 +21,8 @@ class QToolBar;
 namespace rdmalab::app {
 
 /// "lessonToolBar" ("lessonCombo", "sizeSpin", "messageEdit") and "playerToolBar" ("playButton",
-/// "pauseButton", "stepButton", "resetButton", "speedSlider", "languageCombo", "measureButton"), on one row
+/// "pauseButton", "stepButton", "skipToEndButton" (replays only), "resetButton", "speedSlider",
+/// "languageCombo", "measureButton"), on one row
 /// when the window is wide enough for both, else on two (place()), rather than behind a » menu.
 class LessonToolBars : public QObject {
     Q_OBJECT
@@ -46,6 +48,8 @@ class LessonToolBars : public QObject {
     /// The lessons' titles and the language choice follow the app's language.
     void setLanguage(const QString& language);
     void enablePlayer(bool step, bool play, bool pause, bool reset);
+    /// "To the end": shown for a replay only, enabled while it has steps left.
+    void showSkipToEnd(bool shown, bool enabled);
     /// One row of toolbars when the window is wide enough for both, else two.
     void place();
     /// The toolbars' texts in the current language (the window calls it on QEvent::LanguageChange).
@@ -55,6 +59,7 @@ class LessonToolBars : public QObject {
     void playClicked();
     void pauseClicked();
     void stepClicked();
+    void skipToEndClicked();
     void resetClicked();
     /// Another lesson was chosen; its size and message are shown.
     void lessonChosen();
@@ -72,7 +77,8 @@ class LessonToolBars : public QObject {
     QSpinBox* sizeSpin_ = nullptr;
     QLineEdit* messageEdit_ = nullptr;
     QPushButton *playButton_ = nullptr, *pauseButton_ = nullptr, *stepButton_ = nullptr,
-                *resetButton_ = nullptr, *measureButton_ = nullptr;
+                *resetButton_ = nullptr, *measureButton_ = nullptr, *skipButton_ = nullptr;
+    QAction* skipAction_ = nullptr; ///< the toolbar's action of skipButton_ (hides it)
     QSlider* speedSlider_ = nullptr;
     QLabel *lessonLabel_ = nullptr, *sizeLabel_ = nullptr, *messageLabel_ = nullptr, *speedLabel_ = nullptr;
 };

@@ -55,7 +55,8 @@ QString lessonsDirectory() {
 
 MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     : QMainWindow(parent), options_(options), engine_(new EngineClient(this)),
-      controller_(new LessonController(engine_, this)), timeline_(new TimelineModel(this)),
+      controller_(new LessonController(engine_, this)),
+      timeline_(new TimelineModel([this] { return controller_->sessionEvents(); }, this)),
       filter_(new TimelineFilter(this)), headless_(new HeadlessRun(3, this)), language_(options.language) {
     setObjectName("mainWindow");
     if (options_.engineHost) engine_->setHost(*options_.engineHost, options_.vm, options_.ssh);
@@ -110,6 +111,9 @@ void MainWindow::connectEngine() {
 }
 
 void MainWindow::connectController() {
+    inspectorTimer_.setSingleShot(true);
+    connect(&inspectorTimer_, &QTimer::timeout, this, &MainWindow::refreshInspector);
+    inspectorRefreshed_.start();
     connect(controller_, &LessonController::eventsReady, this, &MainWindow::onEventsReady);
     connect(controller_, &LessonController::stateReset, this, [this] {
         timeline_->clear();
@@ -314,6 +318,7 @@ void MainWindow::connectControls() {
     connect(toolBars_, &LessonToolBars::playClicked, controller_, &LessonController::play);
     connect(toolBars_, &LessonToolBars::pauseClicked, controller_, &LessonController::pause);
     connect(toolBars_, &LessonToolBars::stepClicked, controller_, &LessonController::step);
+    connect(toolBars_, &LessonToolBars::skipToEndClicked, controller_, &LessonController::skipToEnd);
     connect(toolBars_, &LessonToolBars::measureClicked, this,
             [this] { openWindow<BenchWindow, BenchStartOptions>(language_, options_.engineProgram); });
     connect(toolBars_, &LessonToolBars::resetClicked, this, [this] {
@@ -415,7 +420,7 @@ QString MainWindow::noDeviceSessionText() const {
                : tr("No RDMA device: create a SoftRoCE device, or open a recording.");
 }
 
-void MainWindow::onEventsReady(const std::vector<TraceEvent>& events) {
+void MainWindow::onEventsReady(std::span<const TraceEvent> events) {
     timeline_->append(events);
     timelinePanel_->scrollToBottom();
     const auto& state = controller_->state();
@@ -430,11 +435,16 @@ void MainWindow::onEventsReady(const std::vector<TraceEvent>& events) {
         }
     }
     selectedSeq_.reset();
-    refreshInspector();
+    // A fast replay rewrites the inspector ten times a second, not at every batch: each rewrite lays out
+    // its text again.
+    if (!controller_->fastReplay() || inspectorRefreshed_.elapsed() >= kFastInspectorRefreshMs)
+        refreshInspector();
+    else if (!inspectorTimer_.isActive())
+        inspectorTimer_.start(kFastInspectorRefreshMs);
     refreshControls();
 }
 
-void MainWindow::autosave(const std::vector<TraceEvent>& events) {
+void MainWindow::autosave(std::span<const TraceEvent> events) {
     if (autosave_.failed() || autosave_.append(events)) return; // a failure is reported once
     autosaveWarning_->setText(
         tr("Autosave failed: %1\nThis session is kept in memory only: save it with File ▸ "
@@ -557,10 +567,13 @@ void MainWindow::refreshControls() {
     const bool canStep = ((live && running && haveDevice_) || replay) && !controller_->finished();
     toolBars_->enablePlayer(canStep && !controller_->busy(), canStep && !controller_->playing(),
                             controller_->playing(), (live && running) || replay);
+    toolBars_->showSkipToEnd(replay, replay && !controller_->finished() && !controller_->fastReplay());
     sessionLines_->showState(controller_->state(), replay, recoveredReplay_);
 }
 
 void MainWindow::refreshInspector() {
+    inspectorTimer_.stop();
+    inspectorRefreshed_.restart();
     // The event to describe: the selected one, else the last "interesting" event of the current step.
     const TraceEvent* shown = nullptr;
     if (selectedSeq_) {
@@ -569,8 +582,7 @@ void MainWindow::refreshInspector() {
     }
     if (!shown) shown = inspectedEvent(timeline_->events());
 
-    const InspectedLesson lesson{toolBars_->currentLesson(), toolBars_->size(), toolBars_->message(),
-                                 &controller_->sessionEvents()};
+    const InspectedLesson lesson{toolBars_->currentLesson(), toolBars_->size(), toolBars_->message()};
     timelinePanel_->inspector()->setHtml(inspectorHtml(
         controller_->state(), lesson, shown, controller_->mode() == LessonController::Mode::Live,
         controller_->mode() == LessonController::Mode::Replay, language_.toStdString()));

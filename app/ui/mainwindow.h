@@ -10,7 +10,9 @@
 #include "timelinemodel.h"
 #include "tracefile.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
+#include <QTimer>
 
 class QLabel;
 class QPushButton;
@@ -99,7 +101,7 @@ class MainWindow : public QMainWindow {
     void loadLessons();
     void startSelectedLesson();
     void onEngineEvents(const std::vector<TraceEvent>& events);
-    void onEventsReady(const std::vector<TraceEvent>& events);
+    void onEventsReady(std::span<const TraceEvent> events);
     void onEngineDied(const QString& message);
     void restartEngine();
     /// Runs the engine on `host` from now on (stops the current one, starts the new one).
@@ -111,7 +113,7 @@ class MainWindow : public QMainWindow {
     void showDevices(const nlohmann::json& result);
     /// The session line when the engine sees no device: where, and what to do.
     QString noDeviceSessionText() const;
-    void autosave(const std::vector<TraceEvent>& events);
+    void autosave(std::span<const TraceEvent> events);
     /// Whether the reason a headless run failed has been printed already (then no "did not verify" line).
     enum class ReasonPrinted { no, yes };
     void finishHeadless(bool success, ReasonPrinted reason = ReasonPrinted::no);
@@ -160,6 +162,10 @@ class MainWindow : public QMainWindow {
     // The timeline, its filters and the inspector of the selected (else the step's latest) event.
     TimelinePanel* timelinePanel_ = nullptr;
     std::optional<std::uint64_t> selectedSeq_;
+    // During a fast replay the inspector is rewritten at most every kFastInspectorRefreshMs.
+    static constexpr int kFastInspectorRefreshMs = 100;
+    QTimer inspectorTimer_;
+    QElapsedTimer inspectorRefreshed_;
 };
 
 } // namespace rdmalab::app

@@ -11,7 +11,9 @@
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QStatusBar>
+#include <QToolButton>
 
 #include <cstdio>
 
@@ -31,7 +33,10 @@ QString recordingsDirectory() {
 RecordingOpener::RecordingOpener(QMainWindow* window, RecoveryBanner* recovery, bool headless,
                                  ShowReplay showReplay)
     : QObject(window), window_(window), recovery_(recovery), headless_(headless),
-      showReplay_(std::move(showReplay)) {}
+      showReplay_(std::move(showReplay)) {
+    progressTimer_.setInterval(50);
+    connect(&progressTimer_, &QTimer::timeout, this, &RecordingOpener::showProgress);
+}
 
 void RecordingOpener::choose() {
     const QString path = QFileDialog::getOpenFileName(window_, tr("Open recording"), recordingsDirectory(),
@@ -40,9 +45,10 @@ void RecordingOpener::choose() {
 }
 
 void RecordingOpener::open(const QString& path, bool recovered, const std::function<void(bool)>& then) {
-    // Read on a thread of its own: a recording of 200,000 events takes seconds to parse, and the window
+    // Read on a thread of its own: a recording of a million events takes seconds to parse, and the window
     // stays responsive meanwhile (Open is refused until it is done).
     const bool started = reader_->read(path, [this, recovered, then](RecordingReader::Result& result) {
+        hideProgress();
         emit openEnabled(true);
         const bool opened = show(result, recovered);
         if (then) then(opened);
@@ -55,10 +61,48 @@ void RecordingOpener::open(const QString& path, bool recovered, const std::funct
     }
     emit openEnabled(false);
     window_->statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    progressTicks_ = 0;
+    progressTimer_.start();
+}
+
+void RecordingOpener::cancel() {
+    reader_->cancel();
+}
+
+void RecordingOpener::showProgress() {
+    if (++progressTicks_ * progressTimer_.interval() < kShowProgressAfterMs) return;
+    if (!progressBar_) {
+        progressBar_ = new QProgressBar;
+        progressBar_->setObjectName(QStringLiteral("openProgress"));
+        progressBar_->setRange(0, 1000);
+        progressBar_->setMaximumWidth(240);
+        cancelButton_ = new QToolButton;
+        cancelButton_->setObjectName(QStringLiteral("cancelOpenButton"));
+        connect(cancelButton_, &QToolButton::clicked, this, &RecordingOpener::cancel);
+        window_->statusBar()->addPermanentWidget(progressBar_);
+        window_->statusBar()->addPermanentWidget(cancelButton_);
+    }
+    cancelButton_->setText(tr("Cancel"));
+    progressBar_->setValue(static_cast<int>(reader_->fractionRead() * 1000));
+    progressBar_->show();
+    cancelButton_->show();
+}
+
+void RecordingOpener::hideProgress() {
+    progressTimer_.stop();
+    if (!progressBar_) return;
+    progressBar_->hide();
+    cancelButton_->hide();
 }
 
 bool RecordingOpener::show(RecordingReader::Result& result, bool recovered) {
     const QString& path = result.path;
+    if (!result.events && result.error.cancelled) {
+        const QString text = tr("Opening %1 was cancelled.").arg(QFileInfo(path).fileName());
+        window_->statusBar()->showMessage(text, 10000);
+        if (headless_) std::fprintf(stderr, "rdmalab: %s\n", qPrintable(text));
+        return false;
+    }
     if (!result.events) {
         const QString text = tr("Cannot open the recording:\n%1").arg(result.error.toString());
         window_->statusBar()->showMessage(text, 15000);

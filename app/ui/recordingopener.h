@@ -1,17 +1,21 @@
 // How the main window opens recordings: File ▸ Open recording…'s dialog (starting at the example
-// recordings), the reading on a thread of its own (Open refused meanwhile), a recording that cannot be
-// opened, and the unfinished sessions the recovery banner offers, reopened as replays.
+// recordings), the reading on a thread of its own (Open refused meanwhile; a long one shows its progress
+// and can be cancelled in the status bar), a recording that cannot be opened, and the unfinished sessions
+// the recovery banner offers, reopened as replays.
 #pragma once
 
 #include "recordingreader.h"
 #include "tracefile.h"
 
 #include <QObject>
+#include <QTimer>
 
 #include <functional>
 #include <vector>
 
 class QMainWindow;
+class QProgressBar;
+class QToolButton;
 
 namespace rdmalab::app {
 
@@ -37,6 +41,8 @@ class RecordingOpener : public QObject {
     /// Stops offering the unfinished session (its file stays); offers the next one, if any.
     void dismissFirstUnfinished();
     const std::vector<UnfinishedSession>& unfinishedSessions() const;
+    /// Stops the reading under way (the Cancel button beside its progress).
+    void cancel();
 
   signals:
     /// Open is refused while a recording is read (false), and offered again once it is shown (true).
@@ -46,6 +52,10 @@ class RecordingOpener : public QObject {
 
   private:
     bool show(RecordingReader::Result& result, bool recovered);
+    /// The progress bar and Cancel in the status bar, once a reading has lasted kShowProgressAfterMs.
+    void showProgress();
+    void hideProgress();
+    static constexpr int kShowProgressAfterMs = 250;
 
     QMainWindow* window_;
     RecoveryBanner* recovery_;
@@ -53,6 +63,10 @@ class RecordingOpener : public QObject {
     ShowReplay showReplay_;
     RecordingReader* reader_ = new RecordingReader(this); ///< opens recordings off the GUI thread
     std::size_t shownEvents_ = 0;                         ///< the events of the replay shown last
+    QTimer progressTimer_;
+    int progressTicks_ = 0;
+    QProgressBar* progressBar_ = nullptr;
+    QToolButton* cancelButton_ = nullptr;
 };
 
 } // namespace rdmalab::app

@@ -61,7 +61,7 @@ namespace {
 /// state is the transition's), and the order of open_device's port and GID queries and of the teardown's
 /// destroy calls (a lab destroys in reverse creation order, B before A): those two groups compare as sorted.
 std::vector<std::pair<std::string, std::vector<std::string>>>
-viewedSteps(const std::vector<TraceEvent>& events) {
+viewedSteps(std::span<const TraceEvent> events) {
     std::map<std::uint64_t, std::string> qpNames;
     for (const auto& e : events)
         if (e.kind == EventKind::Verb && e.name == "ibv_create_qp" && e.ids.contains("qpn"))

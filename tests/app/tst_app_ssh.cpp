@@ -386,7 +386,8 @@ class AppSshTest : public QObject {
             window.grab().save(QString::fromLocal8Bit(shots) + "/engine-over-ssh-lost.png");
 
         // The recording is intact: the autosave holds every event the timeline holds, in order.
-        const auto recorded = controller->sessionEvents();
+        const std::vector<TraceEvent> recorded(controller->sessionEvents().begin(),
+                                               controller->sessionEvents().end());
         QVERIFY(recorded.size() > 10);
         const QStringList files = QDir(sessions.path()).entryList({"*.jsonl"}, QDir::Files);
         QCOMPARE(files.size(), 1);

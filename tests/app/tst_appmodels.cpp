@@ -5,8 +5,11 @@
 #include "tracefile.h"
 #include "verbscode.h"
 
+#include "rdmalab/format/describe.hpp"
+
 #include "apptestutil.hpp"
 #include <QAbstractItemModelTester>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
 
@@ -23,6 +26,17 @@ using namespace rdmalab::app;
 namespace {
 std::vector<TraceEvent> load(const QString& name) {
     return test::loadRecording(name);
+}
+
+/// lesson-write.jsonl with its body repeated `copies` times (the session header once), renumbered.
+std::vector<TraceEvent> repeatedRecording(int copies) {
+    const auto one = load("lesson-write.jsonl");
+    std::vector<TraceEvent> events(one.begin(), one.end());
+    for (int copy = 1; copy < copies; ++copy)
+        events.insert(events.end(), one.begin() + 1, one.end());
+    for (std::size_t i = 0; i < events.size(); ++i)
+        events[i].seq = i + 1;
+    return events;
 }
 } // namespace
 
@@ -53,6 +67,30 @@ class AppModelsTest : public QObject {
         QVERIFY(filter.rowCount() > 5);
         model.clear();
         QCOMPARE(filter.rowCount(), 0);
+    }
+
+    void aTimelineShowsTheEventsItsSourceKeeps() {
+        // The main window's timeline keeps no copy: its rows are the first rows of the session's events.
+        const auto events = load("lesson-write.jsonl");
+        std::size_t kept = 0;
+        TimelineModel model([&] { return std::span<const TraceEvent>(events).first(kept); });
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        kept = 10;
+        model.append(std::span<const TraceEvent>(events).first(10));
+        kept = events.size();
+        model.append(std::span<const TraceEvent>(events).subspan(10));
+        QCOMPARE(model.rowCount(), static_cast<int>(events.size()));
+        QCOMPARE(model.events().data(), events.data());
+        // A summary is the first line of the event's description, written when asked for.
+        for (int row : {0, 20, static_cast<int>(events.size()) - 1}) {
+            std::string text = describe(events[static_cast<std::size_t>(row)]);
+            text = text.substr(0, text.find('\n'));
+            QCOMPARE(model.index(row, TimelineModel::SummaryColumn).data().toString(),
+                     QString::fromStdString(text));
+        }
+        QCOMPARE(model.rowOfSeq(events[5].seq), 5);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
     }
 
     // A lab's expectation events set the picture's verdict; the step summary after them (no `ok` of its
@@ -307,7 +345,7 @@ class AppModelsTest : public QObject {
         huge.close();
         TraceFileError error;
         QVERIFY(!readTraceFile(huge.fileName(), error));
-        QVERIFY2(error.toString().contains("rdmalab opens recordings of up to 64 MiB"),
+        QVERIFY2(error.toString().contains("rdmalab opens recordings of up to 512 MiB"),
                  qPrintable(error.toString()));
     }
 
@@ -471,6 +509,79 @@ class AppModelsTest : public QObject {
         QCOMPARE(finished.count(), 1);
         QCOMPARE(finished.first().first().toBool(), true);
         QCOMPARE(controller.sessionEvents().size(), events.size());
+    }
+
+    void aFastReplayRevealsWholeStepsInBatches() {
+        // Ten copies of a recording played with no pause and no waiting: batches of whole steps, in order,
+        // each event once, ending in the state a step-by-step replay ends in.
+        const auto events = repeatedRecording(10);
+        const auto steps = std::size_t(std::count_if(
+            events.begin(), events.end(), [](const TraceEvent& e) { return e.kind == EventKind::Step; }));
+        LessonController stepwise(nullptr);
+        stepwise.startReplay(events, "stepwise");
+        while (!stepwise.finished())
+            stepwise.step();
+
+        LessonController controller(nullptr);
+        std::vector<std::uint64_t> seen;
+        std::size_t batches = 0;
+        bool wholeSteps = true;
+        connect(&controller, &LessonController::eventsReady, this, [&](std::span<const TraceEvent> batch) {
+            ++batches;
+            wholeSteps = wholeSteps && (seen.empty() || batch.front().kind == EventKind::Step);
+            for (const auto& e : batch)
+                seen.push_back(e.seq);
+        });
+        controller.startReplay(events, "fast");
+        controller.setStepDelay(0);
+        controller.setWaitForAnimations(false);
+        QVERIFY(!controller.fastReplay());
+        controller.play();
+        QVERIFY(controller.fastReplay());
+        QTRY_VERIFY_WITH_TIMEOUT(controller.finished(), 30000);
+        QVERIFY(!controller.fastReplay());
+        QVERIFY(wholeSteps);
+        QVERIFY2(batches < steps, qPrintable(QString("%1 batches, %2 steps").arg(batches).arg(steps)));
+        QCOMPARE(seen.size(), events.size());
+        for (std::size_t i = 0; i < seen.size(); ++i)
+            QCOMPARE(seen[i], events[i].seq);
+        QCOMPARE(controller.state().step.index, stepwise.state().step.index);
+        QCOMPARE(controller.state().verified, stepwise.state().verified);
+        QCOMPARE(controller.state().memory[1].bytes, stepwise.state().memory[1].bytes);
+        // The revealed events are the recording's own, not a copy.
+        QCOMPARE(controller.sessionEvents().data(), controller.replayEvents().data());
+    }
+
+    void skipToEndDoesNotWaitForAnimations() {
+        // The main window waits for its picture between steps; "To the end" does not, and pausing stops it.
+        const auto events = repeatedRecording(10); // more than one batch
+        LessonController controller(nullptr);
+        controller.setWaitForAnimations(true);
+        controller.startReplay(events, "lesson-write.jsonl");
+        controller.skipToEnd();
+        QVERIFY(controller.fastReplay());
+        QTRY_VERIFY_WITH_TIMEOUT(controller.finished(), 30000); // no animationsIdle() was ever called
+        QCOMPARE(controller.sessionEvents().size(), events.size());
+        controller.reset();
+        QVERIFY(!controller.finished() && controller.state().step.index < 0);
+        controller.skipToEnd();
+        controller.pause();
+        QVERIFY(!controller.fastReplay() && !controller.playing());
+    }
+
+    void aReadingCanBeCancelledAndSaysHowFarItCame() {
+        const QString path = RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/lesson-write.jsonl");
+        ReadProgress whole;
+        TraceFileError error;
+        QVERIFY(readTraceFile(path, error, nullptr, &whole));
+        QCOMPARE(whole.bytesRead.load(), QFileInfo(path).size());
+        QCOMPARE(whole.bytesTotal.load(), QFileInfo(path).size());
+        ReadProgress stopped;
+        stopped.cancelled = true;
+        QVERIFY(!readTraceFile(path, error, nullptr, &stopped));
+        QVERIFY(error.cancelled);
+        QCOMPARE(error.line, std::size_t(1));
+        QVERIFY2(error.toString().contains("cancelled"), qPrintable(error.toString()));
     }
 };
 

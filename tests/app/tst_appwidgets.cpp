@@ -18,6 +18,7 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
@@ -29,6 +30,7 @@
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QToolButton>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -41,7 +43,40 @@ using rdmalab::test::windowParts;
 
 namespace {
 const QString kData = (RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/"));
+
+/// Writes a real recording (lesson-write.jsonl: one session header, then its body repeated with new
+/// sequence numbers and times) of `count` events to `path`. Each line is the recorded one with its two
+/// numbers replaced, so that a file of hundreds of thousands of events takes a fraction of a second.
+bool writeLongRecording(const QString& path, int count) {
+    QFile source(kData + "lesson-write.jsonl");
+    if (!source.open(QIODevice::ReadOnly)) return false;
+    const std::string seqMark = "\"seq\":987654321", timeMark = "\"t_ns\":876543210";
+    std::vector<std::string> body; // each body line with the marks where its numbers go
+    std::string header;
+    while (!source.atEnd()) {
+        const QByteArray line = source.readLine().trimmed();
+        if (line.isEmpty()) continue;
+        auto event = nlohmann::json::parse(line.toStdString());
+        const bool session = event["kind"] == "session";
+        event["seq"] = 987654321;
+        event["t_ns"] = 876543210;
+        (session && header.empty() ? header : body.emplace_back()) = event.dump();
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || body.empty()) return false;
+    std::string out;
+    auto put = [&](std::string line, int seq) {
+        line.replace(line.find(seqMark), seqMark.size(), "\"seq\":" + std::to_string(seq));
+        line.replace(line.find(timeMark), timeMark.size(), "\"t_ns\":" + std::to_string(1000 + seq));
+        out += line;
+        out += '\n';
+    };
+    put(header, 1);
+    for (int seq = 2; seq <= count; ++seq)
+        put(body[static_cast<std::size_t>(seq - 2) % body.size()], seq);
+    return file.write(out.data(), qint64(out.size())) == qint64(out.size());
 }
+} // namespace
 
 class AppWidgetsTest : public QObject {
     Q_OBJECT
@@ -264,27 +299,10 @@ class AppWidgetsTest : public QObject {
     void aLargeRecordingIsReadWhileTheWindowStaysResponsive() {
         // A real recording repeated to 30,000 events (seconds of parsing in a debug build): the window reads
         // it on another thread, says so, refuses a second Open meanwhile, and its event loop keeps running.
-        QFile source(kData + "lesson-write.jsonl");
-        QVERIFY(source.open(QIODevice::ReadOnly));
-        std::vector<nlohmann::json> body;
-        while (!source.atEnd())
-            if (const QByteArray line = source.readLine().trimmed(); !line.isEmpty())
-                body.push_back(nlohmann::json::parse(line.toStdString()));
         QTemporaryDir dir;
         QFile file(dir.filePath("long.jsonl"));
-        QVERIFY(file.open(QIODevice::WriteOnly));
         constexpr int kEvents = 30000;
-        for (int seq = 1; seq <= kEvents;) {
-            for (auto event : body) {
-                if (seq > kEvents) break;
-                if (event["kind"] == "session" && seq > 1) continue;
-                event["seq"] = seq;
-                event["t_ns"] = 1000 + seq;
-                file.write(QByteArray::fromStdString(event.dump() + "\n"));
-                ++seq;
-            }
-        }
-        file.close();
+        QVERIFY(writeLongRecording(file.fileName(), kEvents));
         MainWindow window{StartOptions{}};
         window.show();
         auto* open = mainWindow(window).openRecordingButton();
@@ -303,6 +321,72 @@ class AppWidgetsTest : public QObject {
         QVERIFY2(ticks > 0, "the event loop did not run while the recording was read");
         QCOMPARE(window.controller()->replayEvents().size(), std::size_t{kEvents});
         QVERIFY(open->isEnabled());
+    }
+
+    void aLongReadShowsItsProgressAndCanBeCancelled() {
+        // 400,000 events (about 100 MB, seconds to read): the status bar shows how far the reading is and
+        // a Cancel that stops it; nothing is replayed and Open is offered again.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("very-long.jsonl");
+        QVERIFY(writeLongRecording(path, 400000));
+        MainWindow window{StartOptions{}};
+        window.show();
+        auto* open = mainWindow(window).openRecordingButton();
+        QVERIFY(open);
+        window.openRecording(path);
+        QProgressBar* progress = nullptr;
+        QToolButton* cancel = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((progress = mainWindow(window).openProgress()) &&
+                                     (cancel = mainWindow(window).cancelOpenButton()) &&
+                                     progress->isVisible() && cancel->isVisible(),
+                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(progress->value() > 0, 20000); // it has read some of the file
+        QVERIFY2(progress->value() < progress->maximum(), "the file was read before it could be cancelled");
+        cancel->click();
+        QTRY_VERIFY_WITH_TIMEOUT(open->isEnabled(), 20000);
+        QVERIFY(!progress->isVisible() && !cancel->isVisible());
+        QVERIFY(window.controller()->mode() != LessonController::Mode::Replay);
+        QVERIFY2(window.statusBar()->currentMessage().contains("Opening very-long.jsonl was cancelled"),
+                 qPrintable(window.statusBar()->currentMessage()));
+    }
+
+    void toTheEndReplaysALongRecordingInBatches() {
+        // "To the end" plays the rest of a replay as fast as the window keeps up: whole steps in batches,
+        // the timeline's rows are the replay's events, and the picture animates only the newest of them.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("long.jsonl");
+        constexpr int kEvents = 20000;
+        QVERIFY(writeLongRecording(path, kEvents));
+        StartOptions options;
+        options.replayFile = path;
+        MainWindow window(options);
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.controller()->mode() == LessonController::Mode::Replay, 60000);
+        auto* skip = mainWindow(window).skipToEndButton();
+        QVERIFY(skip && skip->isVisible() && skip->isEnabled());
+        QSignalSpy batches(window.controller(), &LessonController::eventsReady);
+        skip->click();
+        QVERIFY(!skip->isEnabled()); // it is going
+        QTRY_VERIFY_WITH_TIMEOUT(window.controller()->finished(), 120000);
+        const auto& replay = window.controller()->replayEvents();
+        const int steps = int(std::count_if(replay.begin(), replay.end(), [](const rdmalab::TraceEvent& e) {
+            return e.kind == rdmalab::EventKind::Step;
+        }));
+        QVERIFY2(batches.count() < steps / 4, qPrintable(QString::number(batches.count())));
+        QCOMPARE(window.controller()->sessionEvents().size(), replay.size());
+        auto* timeline = mainWindow(window).timelineView();
+        QCOMPARE(timeline->model()->rowCount(), kEvents);
+        QCOMPARE(timeline->model()->index(kEvents - 1, 0).data(TimelineModel::SeqRole).toULongLong(),
+                 replay.back().seq);
+        auto* picture = windowParts(window).dataPathView();
+        QVERIFY(picture->pendingEvents() <= DataPathView::kMaxAnimatedBacklog);
+        QVERIFY(!skip->isEnabled()); // nothing left to skip
+        // Reset goes back to the start of the same recording (not a copy of it).
+        const rdmalab::TraceEvent* first = replay.data();
+        mainWindow(window).resetButton()->click();
+        QCOMPARE(window.controller()->replayEvents().data(), first);
+        QVERIFY(window.controller()->sessionEvents().size() < 10); // the header only
+        QVERIFY(skip->isEnabled());
     }
 
     void qpStateDiagramDrawsSqeAsAUcUdState() {

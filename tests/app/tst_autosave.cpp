@@ -218,7 +218,7 @@ class AutosaveTest : public QObject {
         std::set<QString> paths;
         for (std::size_t i = 0; i < 20; ++i) { // well within one second, most within one millisecond
             sessions.push_back(std::make_unique<SessionAutosave>(dir.path()));
-            QVERIFY2(sessions.back()->append({events[i]}), qPrintable(sessions.back()->error()));
+            QVERIFY2(sessions.back()->append(std::span(&events[i], 1)), qPrintable(sessions.back()->error()));
             paths.insert(sessions.back()->path());
         }
         QCOMPARE(paths.size(), sessions.size());

@@ -359,7 +359,8 @@ class BenchModelsTest : public QObject {
         struct stat devNull {};
         QVERIFY(::stat("/dev/null", &devNull) == 0 && S_ISCHR(devNull.st_mode));
         // The trace export takes the same way.
-        QVERIFY(writeTraceFile(fifo, {rdmalab::TraceEvent{}}).contains("it is a FIFO"));
+        const std::vector<rdmalab::TraceEvent> oneEvent(1);
+        QVERIFY(writeTraceFile(fifo, oneEvent).contains("it is a FIFO"));
     }
 
     void aWriteThatFailsHalfWayLeavesTheEarlierFileAsItWas() {

@@ -21,12 +21,14 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QWidget>
@@ -76,6 +78,10 @@ class MainWindowDriver : public WindowDriver {
     using WindowDriver::WindowDriver;
     QComboBox* lessonCombo() const { return find<QComboBox>(QStringLiteral("lessonCombo")); }
     QPushButton* stepButton() const { return find<QPushButton>(QStringLiteral("stepButton")); }
+    QPushButton* resetButton() const { return find<QPushButton>(QStringLiteral("resetButton")); }
+    QPushButton* skipToEndButton() const { return find<QPushButton>(QStringLiteral("skipToEndButton")); }
+    QProgressBar* openProgress() const { return find<QProgressBar>(QStringLiteral("openProgress")); }
+    QToolButton* cancelOpenButton() const { return find<QToolButton>(QStringLiteral("cancelOpenButton")); }
     QLabel* stepLabel() const { return find<QLabel>(QStringLiteral("stepLabel")); }
     QLabel* sessionLabel() const { return find<QLabel>(QStringLiteral("sessionLabel")); }
     QLabel* engineHostLabel() const { return find<QLabel>(QStringLiteral("engineHostLabel")); }

@@ -305,7 +305,7 @@ void DataPathView::resetScene() {
     if (wasBusy) emit idle();
 }
 
-void DataPathView::showEvents(const std::vector<rdmalab::TraceEvent>& events,
+void DataPathView::showEvents(std::span<const rdmalab::TraceEvent> events,
                               const rdmalab::app::LabState& state) {
     d->target = state;
     d->shown.replay = state.replay;
@@ -322,10 +322,31 @@ void DataPathView::showEvents(const std::vector<rdmalab::TraceEvent>& events,
         d->finish();
         return;
     }
+    // The picture shows where the session is, not where it was seconds ago.
+    if (d->queue.size() + events.size() > kMaxAnimatedBacklog) {
+        d->abort();
+        const std::size_t keep = std::min(events.size(), kMaxAnimatedBacklog);
+        auto drawAtOnce = [this](const TraceEvent& e) {
+            d->stageEvent(e);
+            d->stages.clear();
+        };
+        for (const auto& e : d->queue)
+            drawAtOnce(e);
+        d->queue.clear();
+        for (const auto& e : events.first(events.size() - keep))
+            drawAtOnce(e);
+        d->refreshAll();
+        events = events.last(keep);
+        d->busy = false; // the running sequence was stopped: start another
+    }
     d->queue.insert(d->queue.end(), events.begin(), events.end());
     if (d->busy) return; // the running sequence picks them up
     d->busy = true;
     d->pump();
+}
+
+std::size_t DataPathView::pendingEvents() const {
+    return d->queue.size();
 }
 
 QStringList DataPathView::drawnTexts() const {

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace rdmalab::app {
@@ -36,14 +37,21 @@ class DataPathView : public QGraphicsView {
     /// for reading what the picture told without looking at pixels).
     QStringList drawnTexts() const;
 
+    /// The picture animates at most this many events behind the newest it was given: a longer backlog (a
+    /// replay skipping to its end, a burst from the engine) is drawn at once up to its newest events.
+    static constexpr std::size_t kMaxAnimatedBacklog = 256;
+    /// Events given and not yet animated.
+    std::size_t pendingEvents() const;
+
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
 
   public slots:
     /// Back to the empty two-host picture (stops any animation; emits idle() if one was running).
     void resetScene();
-    /// Queues the events (in order) for animation; `state` is the LabState after these events.
-    void showEvents(const std::vector<rdmalab::TraceEvent>& events, const rdmalab::app::LabState& state);
+    /// Queues the events (in order) for animation (see kMaxAnimatedBacklog); `state` is the LabState after
+    /// these events.
+    void showEvents(std::span<const rdmalab::TraceEvent> events, const rdmalab::app::LabState& state);
     /// Emphasises the objects the event with this sequence number touched (0 clears).
     void highlightSeq(std::uint64_t seq);
 

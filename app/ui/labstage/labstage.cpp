@@ -76,7 +76,7 @@ QWidget* LabStage::qpBesideMemory() {
     return both;
 }
 
-void LabStage::showEvents(const std::vector<TraceEvent>& events, const LabState& state) {
+void LabStage::showEvents(std::span<const TraceEvent> events, const LabState& state) {
     dataPath_->showEvents(events, state);
     qpState_->setState(state);
     memory_->setState(state);

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 class QSplitter;
@@ -48,7 +49,7 @@ class LabStage : public QWidget {
 
     /// Draws the run after `events` (in order): the picture animates them, and every view shows `state`, the
     /// LabState after them.
-    void showEvents(const std::vector<rdmalab::TraceEvent>& events, const LabState& state);
+    void showEvents(std::span<const rdmalab::TraceEvent> events, const LabState& state);
     /// Back to the empty picture (stops any animation; idle() follows if one was running). The QP diagram
     /// and the memory view keep what they show until the next showEvents().
     void clearPicture();

@@ -7,7 +7,10 @@
 #include "rdmalab/format/trace.hpp"
 #include "rdmalab/labs/lab.hpp"
 
+#include <array>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,5 +28,38 @@ namespace rdmalab::labs {
 std::map<std::string, std::string> recorded_values(const std::vector<TraceEvent>& events,
                                                    const ParameterValues& parameters,
                                                    std::string_view language = "en");
+
+/// recorded_values as a fold, one event at a time: a window replaying a long recording keeps one and asks
+/// for the values at each step without reading the events before it again.
+class RecordedValues {
+  public:
+    /// Takes one more event into account (events whose fields have the wrong type are passed over).
+    void apply(const TraceEvent& event);
+    /// What recorded_values returns for the events applied so far.
+    std::map<std::string, std::string> values(const ParameterValues& parameters,
+                                              std::string_view language = "en") const;
+
+  private:
+    /// A side's QP as the recording leaves it.
+    struct QpValues {
+        std::uint32_t qpn = 0;
+        std::string access = {}; ///< its qp_access_flags as last set
+        std::uint32_t sq_psn = 0, rq_psn = 0;
+    };
+    /// One side's region and QP as the recording leaves them.
+    struct SideValues {
+        std::map<std::string, std::string> buf; ///< lkey, rkey, addr, access; empty when none is registered
+        std::optional<QpValues> qp;
+    };
+    void applyFields(const TraceEvent& event);
+
+    std::map<std::string, std::string> device_; ///< device.name, device.mtu, device.gid
+    std::array<SideValues, 2> sides_;
+    std::string step_; ///< the step the events are in
+    /// What the events of that step say about its system calls: the count, or why there is none.
+    std::optional<std::int64_t> syscalls_;
+    std::string syscallsWhy_;
+    std::optional<std::pair<std::string, std::string>> completion_; ///< the last one: status, byte_len
+};
 
 } // namespace rdmalab::labs
