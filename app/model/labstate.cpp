@@ -1,5 +1,7 @@
 #include "labstate.h"
 
+#include "lessons.h"
+
 #include "rdmalab/format/fields.hpp"
 #include "rdmalab/format/protocol.hpp"
 
@@ -375,8 +377,15 @@ bool applyResult(LabState& s, const TraceEvent& e, const Fields& d) {
 } // namespace
 
 bool LabState::apply(const TraceEvent& e) {
+    const bool changed = applyKind(e);
+    // Only a recording of the loopback operation renders its texts from the values (its session event,
+    // folded above, says so); a lab's steps carry their rendered texts.
+    if (recordsLoopbackOperation(mode)) recordedValues.apply(e);
+    return changed;
+}
+
+bool LabState::applyKind(const TraceEvent& e) {
     applyObjects(e);
-    recordedValues.apply(e);
     const auto side = sideOf(e);
     const Fields d(e.data, "data");
     const Fields ids(e.ids, "ids");

@@ -153,7 +153,8 @@ class LabState {
     bool apply(const TraceEvent& event);
 
     /// The lesson values the events so far state, for the texts of a recording of the engine's loopback
-    /// operation (its steps carry none): folded as the events come, never read again from the start.
+    /// operation (its steps carry none): folded as the events come, never read again from the start (only
+    /// while `mode` says the events are such a recording).
     labs::RecordedValues recordedValues;
 
     // Session header
@@ -205,6 +206,7 @@ class LabState {
 
   private:
     void applyObjects(const TraceEvent& event);
+    bool applyKind(const TraceEvent& event);
 };
 
 /// Lenient field readers (what the object fold and the data-path view use): a missing or wrong-typed field

@@ -33,7 +33,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cstdio>
+#include <span>
 
 namespace rdmalab::app {
 
@@ -120,6 +122,7 @@ void LabWindow::connectSession() {
         catchUpTimer_->stop();
         unshownStep_ = -1;
         unshownEvents_.clear();
+        travelled_ = false;
         stage_->clear(session_->state());
     });
     connect(session_, &LabSession::eventsApplied, this, [this](const std::vector<TraceEvent>& events) {
@@ -395,7 +398,12 @@ void LabWindow::catchUp() {
     if (!unshownEvents_.empty()) {
         std::vector<TraceEvent> events;
         events.swap(unshownEvents_);
-        stage_->showEvents(events, session_->state());
+        if (travelled_) {
+            travelled_ = false; // back to the present, drawn at once
+            stage_->showAt(session_->events(), session_->state());
+        } else {
+            stage_->showEvents(events, session_->state());
+        }
     }
     if (unshownStep_ >= 0 && unshownStep_ < session_->rowCount()) {
         const int index = unshownStep_;
@@ -407,10 +415,39 @@ void LabWindow::catchUp() {
     updateButtons();
 }
 
+void LabWindow::travelToStep(int index) {
+    const auto& events = session_->events();
+    // The run up to the first event of a later step is what step `index` left; the last step run (the
+    // one a playing lab shows, step after step) is the present, found without reading the run.
+    const auto later = index + 1 >= session_->nextStep()
+                           ? events.end()
+                           : std::find_if(events.begin(), events.end(), [index](const TraceEvent& e) {
+                                 return e.kind == EventKind::Step && lenientInt(e.data, "index", -1) > index;
+                             });
+    if (later == events.end()) {
+        if (travelled_) stage_->showAt(events, session_->state());
+        travelled_ = false;
+        return;
+    }
+    LabState then;
+    for (auto it = events.begin(); it != later; ++it) {
+        try {
+            then.apply(*it);
+        } catch (const FieldError&) {
+            // Checked where it arrived; a field of the wrong type changes nothing here.
+        }
+    }
+    stage_->showAt(std::span(events.data(), static_cast<std::size_t>(later - events.begin())), then);
+    travelled_ = true;
+}
+
 void LabWindow::showStep(int index) {
     verdicts_->clear();
     stepText_->clear();
     if (index < 0 || index >= session_->rowCount()) return;
+    if (session_->row(index).state != QLatin1String("pending") &&
+        session_->row(index).state != QLatin1String("not_run"))
+        travelToStep(index);
     const auto& row = session_->row(index);
     QString markdown = QStringLiteral("### %1\n\n").arg(row.title.isEmpty() ? row.id : row.title);
     if (row.state == QLatin1String("skipped"))

@@ -84,6 +84,8 @@ class LabWindow : public QMainWindow {
     void openFromOptions(const QString& curriculum, const QString& user);
     void showLab();
     void showStep(int index);
+    /// Time travel: the stage shows the run as step `index` left it, or the present for the last step run.
+    void travelToStep(int index);
     /// Brings the step list, texts and pictures up to the last step run. While the lab plays this runs once
     /// a frame (kCatchUpMs), not once a step: a note step costs the engine microseconds, a repaint
     /// milliseconds, and a 10,000-step lab must play about as fast as `lab run`.
@@ -126,6 +128,7 @@ class LabWindow : public QMainWindow {
     QuestionsPage* questions_ = nullptr; ///< the lab's questions, on a tab of the stage; null: none
     static constexpr int kCatchUpMs = 40;
     QTimer* catchUpTimer_ = nullptr;
+    bool travelled_ = false; ///< the stage shows an earlier step than the run's last (travelToStep)
     int unshownStep_ = -1;                           ///< the last step run, when the window has not shown it
     std::vector<rdmalab::TraceEvent> unshownEvents_; ///< events the pictures have not drawn yet
     QString selectedId_;

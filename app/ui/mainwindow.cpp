@@ -119,6 +119,7 @@ void MainWindow::connectController() {
         timeline_->clear();
         stage_->clearPicture();
         selectedSeq_.reset();
+        travelled_ = false;
     });
     connect(controller_, &LessonController::changed, this, &MainWindow::refreshControls);
     connect(controller_, &LessonController::message, this, [this](const QString& m) {
@@ -339,6 +340,7 @@ void MainWindow::connectControls() {
     applySpeed(toolBars_->speed());
     connect(timelinePanel_, &TimelinePanel::eventSelected, this, [this](std::uint64_t seq) {
         selectedSeq_ = seq;
+        travelTo(timeline_->rowOfSeq(seq));
         stage_->highlightSeq(seq);
         refreshInspector();
     });
@@ -424,7 +426,13 @@ void MainWindow::onEventsReady(std::span<const TraceEvent> events) {
     timeline_->append(events);
     timelinePanel_->scrollToBottom();
     const auto& state = controller_->state();
-    stage_->showEvents(events, state);
+    if (travelled_) {
+        // The picture showed an earlier moment: back to the present, drawn at once.
+        travelled_ = false;
+        stage_->showAt(controller_->sessionEvents(), state);
+    } else {
+        stage_->showEvents(events, state);
+    }
     if (controller_->mode() == LessonController::Mode::Live) {
         autosave(events);
         // For start.sh and tests/bench/start-to-live.sh, which time the way from start to live.
@@ -442,6 +450,31 @@ void MainWindow::onEventsReady(std::span<const TraceEvent> events) {
     else if (!inspectorTimer_.isActive())
         inspectorTimer_.start(kFastInspectorRefreshMs);
     refreshControls();
+}
+
+void MainWindow::travelTo(int row) {
+    const auto events = controller_->sessionEvents();
+    if (row < 0 || static_cast<std::size_t>(row) >= events.size()) return;
+    // A step's row stands for the whole step: the picture as the step left it.
+    auto last = static_cast<std::size_t>(row);
+    if (events[last].kind == EventKind::Step)
+        while (last + 1 < events.size() && events[last + 1].kind != EventKind::Step)
+            ++last;
+    row = static_cast<int>(last);
+    const bool present = static_cast<std::size_t>(row) + 1 == events.size();
+    if (present && !travelled_) return; // the picture is there already (and may be animating it)
+    LabState then;
+    then.replay = controller_->state().replay;
+    const auto upTo = events.first(static_cast<std::size_t>(row) + 1);
+    for (const auto& e : upTo) {
+        try {
+            then.apply(e);
+        } catch (const FieldError&) {
+            // Checked where it arrived; a field of the wrong type changes nothing here.
+        }
+    }
+    stage_->showAt(upTo, present ? controller_->state() : then);
+    travelled_ = !present;
 }
 
 void MainWindow::autosave(std::span<const TraceEvent> events) {

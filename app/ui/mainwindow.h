@@ -114,6 +114,9 @@ class MainWindow : public QMainWindow {
     /// The session line when the engine sees no device: where, and what to do.
     QString noDeviceSessionText() const;
     void autosave(std::span<const TraceEvent> events);
+    /// Time travel: the stage shows the session as it was after the timeline's row `row`, or for a step's
+    /// row after that step (the last row: the present again).
+    void travelTo(int row);
     /// Whether the reason a headless run failed has been printed already (then no "did not verify" line).
     enum class ReasonPrinted { no, yes };
     void finishHeadless(bool success, ReasonPrinted reason = ReasonPrinted::no);
@@ -162,6 +165,7 @@ class MainWindow : public QMainWindow {
     // The timeline, its filters and the inspector of the selected (else the step's latest) event.
     TimelinePanel* timelinePanel_ = nullptr;
     std::optional<std::uint64_t> selectedSeq_;
+    bool travelled_ = false; ///< the stage shows an earlier moment of the session (travelTo)
     // During a fast replay the inspector is rewritten at most every kFastInspectorRefreshMs.
     static constexpr int kFastInspectorRefreshMs = 100;
     QTimer inspectorTimer_;

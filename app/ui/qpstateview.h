@@ -29,6 +29,8 @@ class QpStateView : public QWidget {
 
     explicit QpStateView(QWidget* parent = nullptr);
     void setState(const LabState& state);
+    /// The state shown of side A's (0) or B's (1) QP ("RESET", "INIT", …; empty: none).
+    QString shownState(int side) const { return qps_.at(static_cast<std::size_t>(side)).state; }
     void setPresentationMode(bool on);
     QSize sizeHint() const override { return {420, 300}; }
 

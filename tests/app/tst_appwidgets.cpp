@@ -323,6 +323,43 @@ class AppWidgetsTest : public QObject {
         QVERIFY(open->isEnabled());
     }
 
+    void clickingAnEarlierStepRedrawsItsState() {
+        // Time travel: after the end of a replay (its teardown destroyed both QPs), clicking step 10
+        // (init_A) in the timeline redraws the picture and the QP diagram as that step left them (A in INIT,
+        // B still RESET), step 15 (rts_B) both in RTS, and the last row brings the present back.
+        StartOptions options;
+        options.replayFile = kData + "lesson-write.jsonl";
+        MainWindow window(options);
+        window.show();
+        QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
+        while (!window.controller()->finished())
+            window.controller()->step();
+        auto* qps = windowParts(window).qpStateView();
+        QCOMPARE(qps->shownState(0), QString());
+        QCOMPARE(qps->shownState(1), QString());
+        auto* timeline = mainWindow(window).timelineView();
+        auto rowOf = [&](const std::string& name) {
+            const auto events = window.controller()->sessionEvents();
+            const auto it = std::find_if(events.begin(), events.end(), [&](const rdmalab::TraceEvent& e) {
+                return e.kind == rdmalab::EventKind::Step && e.name == name;
+            });
+            return it == events.end() ? -1 : int(it - events.begin());
+        };
+        const int initA = rowOf("init_A");
+        QVERIFY(initA > 0);
+        timeline->setCurrentIndex(timeline->model()->index(initA, 0));
+        QCOMPARE(qps->shownState(0), QString("INIT"));
+        QCOMPARE(qps->shownState(1), QString("RESET"));
+        QVERIFY2(windowParts(window).dataPathView()->drawnTexts().join(' ').contains("INIT"),
+                 qPrintable(windowParts(window).dataPathView()->drawnTexts().join(" | ")));
+        timeline->setCurrentIndex(timeline->model()->index(rowOf("rts_B"), 0));
+        QCOMPARE(qps->shownState(0), QString("RTS"));
+        QCOMPARE(qps->shownState(1), QString("RTS"));
+        timeline->setCurrentIndex(timeline->model()->index(timeline->model()->rowCount() - 1, 0));
+        QCOMPARE(qps->shownState(0), QString());
+        QCOMPARE(qps->shownState(1), QString());
+    }
+
     void aLongReadShowsItsProgressAndCanBeCancelled() {
         // 400,000 events (about 100 MB, seconds to read): the status bar shows how far the reading is and
         // a Cancel that stops it; nothing is replayed and Open is offered again.

@@ -345,6 +345,18 @@ void DataPathView::showEvents(std::span<const rdmalab::TraceEvent> events,
     d->pump();
 }
 
+void DataPathView::showAt(std::span<const rdmalab::TraceEvent> events, const rdmalab::app::LabState& state) {
+    resetScene();
+    d->target = state;
+    d->shown.replay = state.replay;
+    for (const auto& e : events) {
+        d->stageEvent(e);
+        d->stages.clear();
+    }
+    d->busy = true;
+    d->finish();
+}
+
 std::size_t DataPathView::pendingEvents() const {
     return d->queue.size();
 }

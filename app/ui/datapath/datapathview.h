@@ -52,6 +52,9 @@ class DataPathView : public QGraphicsView {
     /// Queues the events (in order) for animation (see kMaxAnimatedBacklog); `state` is the LabState after
     /// these events.
     void showEvents(std::span<const rdmalab::TraceEvent> events, const rdmalab::app::LabState& state);
+    /// Draws, at once and without animation, the run as it was after `events` (its first events, in
+    /// order); `state` is the LabState after them (emits idle()).
+    void showAt(std::span<const rdmalab::TraceEvent> events, const rdmalab::app::LabState& state);
     /// Emphasises the objects the event with this sequence number touched (0 clears).
     void highlightSeq(std::uint64_t seq);
 

@@ -82,6 +82,12 @@ void LabStage::showEvents(std::span<const TraceEvent> events, const LabState& st
     memory_->setState(state);
 }
 
+void LabStage::showAt(std::span<const TraceEvent> events, const LabState& state) {
+    dataPath_->showAt(events, state);
+    qpState_->setState(state);
+    memory_->setState(state);
+}
+
 void LabStage::clearPicture() {
     dataPath_->resetScene();
 }

@@ -50,6 +50,9 @@ class LabStage : public QWidget {
     /// Draws the run after `events` (in order): the picture animates them, and every view shows `state`, the
     /// LabState after them.
     void showEvents(std::span<const rdmalab::TraceEvent> events, const LabState& state);
+    /// Time travel: every view shows the run as it was after `events` (the first events of the run, in
+    /// order), drawn at once; `state` is the LabState after them. The next showEvents() animates from there.
+    void showAt(std::span<const rdmalab::TraceEvent> events, const LabState& state);
     /// Back to the empty picture (stops any animation; idle() follows if one was running). The QP diagram
     /// and the memory view keep what they show until the next showEvents().
     void clearPicture();
