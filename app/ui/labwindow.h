@@ -129,7 +129,7 @@ class LabWindow : public QMainWindow {
     static constexpr int kCatchUpMs = 40;
     QTimer* catchUpTimer_ = nullptr;
     bool travelled_ = false; ///< the stage shows an earlier step than the run's last (travelToStep)
-    int unshownStep_ = -1;                           ///< the last step run, when the window has not shown it
+    int unshownStep_ = -1;   ///< the last step run, when the window has not shown it
     std::vector<rdmalab::TraceEvent> unshownEvents_; ///< events the pictures have not drawn yet
     QString selectedId_;
     QString selectedLab_; ///< what lab.start is given: the id of a curriculum lab, the file of another
