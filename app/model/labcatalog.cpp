@@ -170,9 +170,10 @@ QVariant LabCatalog::data(const QModelIndex& index, int role) const {
         if (index.column() == MinutesColumn) return l->minutes;
         if (index.column() == ProgressColumn) {
             const auto p = progress(qs(l->id));
-            return p.state == QLatin1String("held")     ? QStringLiteral("✓")
-                   : p.state == QLatin1String("broken") ? QStringLiteral("✗")
-                                                        : QString();
+            return p.state == QLatin1String("held")         ? QStringLiteral("✓")
+                   : p.state == QLatin1String("broken")     ? QStringLiteral("✗")
+                   : p.state == QLatin1String("unanswered") ? QStringLiteral("…")
+                                                            : QString();
         }
         return {};
     case Qt::ToolTipRole: {
@@ -180,6 +181,10 @@ QVariant LabCatalog::data(const QModelIndex& index, int role) const {
         if (index.column() != ProgressColumn || p.state.isEmpty()) return qs(l->file);
         QString tip = p.state == QLatin1String("held")
                           ? tr("Finished %1: every expectation held (%2)").arg(p.date).arg(p.held)
+                      : p.state == QLatin1String("unanswered")
+                          ? tr("Ran %1: every expectation held (%2); answer the questions to finish it")
+                                .arg(p.date)
+                                .arg(p.held)
                           : tr("Finished %1: %2 held, %3 broken").arg(p.date).arg(p.held).arg(p.broken);
         if (p.predictionsMade > 0)
             tip += QLatin1Char('\n') +
@@ -233,11 +238,12 @@ std::unique_ptr<QSettings> progressStore(const QString& file) {
 
 } // namespace
 
-void LabCatalog::setProgress(const QString& id, bool allHeld, int held, int broken) {
+void LabCatalog::setProgress(const QString& id, bool allHeld, int held, int broken, int unanswered) {
     auto store = progressStore(progressFile_);
     store->beginGroup(QStringLiteral("labProgress"));
-    store->setValue(id + QStringLiteral("/state"),
-                    allHeld ? QStringLiteral("held") : QStringLiteral("broken"));
+    store->setValue(id + QStringLiteral("/state"), !allHeld         ? QStringLiteral("broken")
+                                                   : unanswered > 0 ? QStringLiteral("unanswered")
+                                                                    : QStringLiteral("held"));
     store->setValue(id + QStringLiteral("/held"), held);
     store->setValue(id + QStringLiteral("/broken"), broken);
     store->setValue(id + QStringLiteral("/date"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate));

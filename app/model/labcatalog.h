@@ -28,7 +28,9 @@ class LabCatalog : public QAbstractItemModel {
 
     /// How far a student got with one lab, kept between runs.
     struct Progress {
-        QString state; ///< "held": finished with every expectation held; "broken": finished otherwise
+        /// "held": finished with every expectation held and every question answered (done); "unanswered":
+        /// every expectation held, some questions not answered yet; "broken": finished otherwise
+        QString state;
         int held = 0;
         int broken = 0;
         QString date;                                  ///< when it last finished (ISO 8601, UTC)
@@ -58,8 +60,9 @@ class LabCatalog : public QAbstractItemModel {
 
     /// Where progress is kept: an INI file (tests), or empty for the app's settings (QSettings).
     void setProgressFile(const QString& path) { progressFile_ = path; }
-    /// Records that lab `id` finished (kept between runs) and updates its row's mark.
-    void setProgress(const QString& id, bool allHeld, int held, int broken);
+    /// Records that lab `id` finished (kept between runs) and updates its row's mark: done (✓) only once
+    /// every expectation held and no question is left unanswered (`unanswered`).
+    void setProgress(const QString& id, bool allHeld, int held, int broken, int unanswered = 0);
     /// Adds the last run's predictions and answers to lab `id`'s progress (after setProgress).
     void setAnswers(const QString& id, int predictionsRight, int predictionsMade, int questionsRight,
                     int questions);

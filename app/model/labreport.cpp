@@ -132,7 +132,8 @@ QString stepHtml(const LabSession::StepRow& row, int i) {
     return html;
 }
 
-/// The lab's questions with the choices ticked, the right ones and the explanation; empty without any.
+/// The lab's questions with the choices ticked, and for those answered the right ones and the
+/// explanation; empty without any.
 QString questionsHtml(const LabSession& session) {
     if (session.questions().empty()) return {};
     QString html = QStringLiteral("<h2>Questions</h2>\n<p>%1 of %2 answered right.</p>\n")
@@ -143,9 +144,11 @@ QString questionsHtml(const LabSession& session) {
         html += QStringLiteral("<h3>%1. %2</h3>\n<ul>").arg(++n).arg(esc(q.text));
         for (int c = 0; c < q.choices.size(); ++c) {
             const bool ticked = q.given.contains(c), correct = q.correct.contains(c);
+            // The right choices only once the student has answered: a report handed in before is no key.
             html += QStringLiteral("<li>%1 %2%3</li>")
                         .arg(ticked ? QStringLiteral("☒") : QStringLiteral("☐"), esc(q.choices.at(c)),
-                             correct ? QStringLiteral(" <span class=held>(right)</span>") : QString());
+                             correct && q.answered ? QStringLiteral(" <span class=held>(right)</span>")
+                                                   : QString());
         }
         html += QStringLiteral("</ul>\n<p>%1</p>\n")
                     .arg(!q.answered ? QStringLiteral("Not answered.")

@@ -1403,6 +1403,10 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
         <source>Questions: %1 of %2 right</source>
         <translation>问题：%2 道中答对 %1 道</translation>
     </message>
+    <message>
+        <source>Ran %1: every expectation held (%2); answer the questions to finish it</source>
+        <translation>已于 %1 运行：每条预期都成立（%2）；回答完问题才算完成</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabForm</name>

@@ -534,8 +534,11 @@ void LabWindow::buildQuestions() {
 
 void LabWindow::recordProgress() {
     if (!session_->done() || session_->labId().isEmpty()) return;
+    const auto& questions = session_->questions();
+    const auto unanswered = std::count_if(questions.begin(), questions.end(),
+                                          [](const LabSession::Question& q) { return !q.answered; });
     catalog_->setProgress(session_->labId(), session_->allHeld(), session_->heldCount(),
-                          session_->brokenCount());
+                          session_->brokenCount(), static_cast<int>(unanswered));
     catalog_->setAnswers(session_->labId(), session_->predictionsRight(), session_->predictionsMade(),
                          session_->questionsRight(), static_cast<int>(session_->questions().size()));
 }

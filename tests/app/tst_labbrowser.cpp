@@ -266,6 +266,67 @@ class LabBrowserTest : public QObject {
         QVERIFY2(inked > 2000, qPrintable(QString::number(inked)));
     }
 
+    void doneNeedsTheAnswersAndAReportBeforeThemIsNoKey() {
+        // The lab ran and every expectation held, but its questions are not answered: not done (…), and a
+        // report exported now says "Not answered." without marking the right choices or explaining them.
+        // Answering both makes it done (✓), and only then the report shows the right choices.
+        QTemporaryDir user;
+        writeFile(user.filePath("predicting.yaml"), kPredictingLab);
+        LabWindowOptions options;
+        options.curriculum = kLabs;
+        options.userDirectory = user.path();
+        options.engineProgram = RDMALAB_CLI_PATH;
+        LabWindow window(options);
+        window.catalog()->setProgressFile(user.filePath("progress.ini"));
+        window.show();
+        QVERIFY(window.selectLab(QStringLiteral("predicting")));
+        auto* start = labWindow(window).labStart();
+        QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 10000);
+        start->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(window.session()->started(), qPrintable(window.session()->error()), 10000);
+        labWindow(window).labStep()->click();
+        for (const char* answer : {"none", "none"}) {
+            QTRY_VERIFY_WITH_TIMEOUT(labWindow(window).labPredictChoice(QString::fromLatin1(answer)) &&
+                                         labWindow(window).labPredict()->isVisible(),
+                                     10000);
+            labWindow(window).labPredictChoice(QString::fromLatin1(answer))->click();
+            labWindow(window).labLockIn()->click();
+            QTRY_VERIFY_WITH_TIMEOUT(!labWindow(window).labLockIn()->isEnabled(), 10000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->done(), 10000);
+        QVERIFY(window.session()->allHeld());
+        auto mark = [&] {
+            const QModelIndex row = window.catalog()->indexOf(QStringLiteral("predicting"));
+            return window.catalog()
+                ->index(row.row(), LabCatalog::ProgressColumn, row.parent())
+                .data()
+                .toString();
+        };
+        QCOMPARE(window.catalog()->progress(QStringLiteral("predicting")).state,
+                 QStringLiteral("unanswered"));
+        QCOMPARE(mark(), QStringLiteral("…"));
+        auto report = [&](const QString& name) {
+            const QString path = user.filePath(name);
+            if (!window.exportReport(path).isEmpty()) return QString();
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+        };
+        const QString before = report("before.html");
+        QVERIFY(before.contains("Not answered."));
+        QVERIFY2(!before.contains("(right)"), qPrintable(before.mid(before.indexOf("Questions"), 1500)));
+        QVERIFY(!before.contains("A note only explains."));
+        labWindow(window).labQuestionChoice(1, 2)->click();
+        labWindow(window).labQuestionCheck(1)->click();
+        QCOMPARE(mark(), QStringLiteral("…")); // one of two
+        labWindow(window).labQuestionChoice(2, 1)->click();
+        labWindow(window).labQuestionCheck(2)->click();
+        QCOMPARE(window.catalog()->progress(QStringLiteral("predicting")).state, QStringLiteral("held"));
+        QCOMPARE(mark(), QStringLiteral("✓"));
+        const QString after = report("after.html");
+        QCOMPARE(after.count("(right)"), 3); // one right choice of the first question, two of the second
+        QVERIFY(after.contains("A note only explains."));
+    }
+
     void theCurriculumByChapter() {
         LabCatalog catalog;
         QAbstractItemModelTester tester(&catalog, QAbstractItemModelTester::FailureReportingMode::QtTest);
