@@ -212,6 +212,10 @@ void LabSession::start(const QString& lab, const QMap<QString, QString>& paramet
 
 void LabSession::step() {
     if (busy() || !started_ || done_) return;
+    if (stoppedBefore()) {
+        playing_ = false;
+        return;
+    }
     if (needsPrediction()) {
         if (!playing_) return;
         if (!skipPredictions_) {
@@ -414,6 +418,7 @@ void LabSession::onStepResult(const Fields& data, bool ok) {
         const Fields summary = data.object("summary");
         allHeld_ = summary.get<bool>("ok", false);
     }
+    if (stoppedBefore()) playing_ = false; // the run waits for the student's fix (setStopBefore)
     emit stepFinished(index);
     if (done_) {
         playing_ = false;

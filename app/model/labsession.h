@@ -105,6 +105,11 @@ class LabSession : public QAbstractListModel {
     int questionsRight() const;
     /// Steps to the end, one step at a time (each waits for the previous answer).
     void play();
+    /// Runs no step from `index` on (-1: every step): a troubleshooting lab's reference fix is the
+    /// student's to make, so the run waits before it (stoppedBefore()).
+    void setStopBefore(int index) { stopBefore_ = index; }
+    /// The run has come to the step it stops before (setStopBefore).
+    bool stoppedBefore() const { return started_ && !done_ && stopBefore_ >= 0 && nextStep_ >= stopBefore_; }
     void pause();
     /// Prepares the same lab again (the engine tears the last run down).
     void reset();
@@ -173,6 +178,7 @@ class LabSession : public QAbstractListModel {
     std::string_view pendingCmd_; ///< a protocol:: name
     int pendingId_ = -1;
     int nextStep_ = 0;
+    int stopBefore_ = -1;
     bool started_ = false;
     bool playing_ = false;
     bool done_ = false;

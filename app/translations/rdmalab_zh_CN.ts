@@ -1629,6 +1629,18 @@ This run is kept in memory only: export its report before you close the window.<
         <translation>自动保存失败：%1
 这次运行只保存在内存中：关闭窗口前请导出它的报告。</translation>
     </message>
+    <message>
+        <source>Your turn: find what is wrong and fix it in the workbench (Fix it yourself in the workbench…); its checks judge your fix. The lab&apos;s own fix is not run here.</source>
+        <translation>轮到你了：找出问题所在，并在工作台中修好它（“在工作台中自己修复…”）；实验的检查步骤会评判你的修复。这里不会运行实验自带的修复。</translation>
+    </message>
+    <message>
+        <source>Teacher: run the lab&apos;s fix</source>
+        <translation>教师：运行实验自带的修复</translation>
+    </message>
+    <message>
+        <source>Run the reference fix and the checks after it in this window (a demonstration); students fix it themselves in the workbench</source>
+        <translation>在本窗口中运行参考修复及其后的检查（用于演示）；学生应在工作台中自己修复</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LessonController</name>

@@ -16,6 +16,7 @@
 #include "windowparts.h"
 #include "workbenchwindow.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
@@ -74,8 +75,10 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
             status_->setText(tr("The running lab keeps its language; the next Start uses the new one."));
     });
     retranslateUi();
-    // Headless runs play to the end: predictions are skipped (they count as not made), never waited for.
+    // Headless runs play to the end: predictions are skipped (they count as not made), never waited for,
+    // and a troubleshooting lab is demonstrated with its own fix (the teacher switch on).
     session_->setSkipPredictions(options_.autoplay);
+    teacherMode_->setChecked(options_.autoplay);
     connectSession();
     headless_->setQuitWhenDone(options_.quitWhenDone);
     connect(headless_, &HeadlessRun::deadlinePassed, this, [this] { onFinished(false); });
@@ -275,6 +278,14 @@ QHBoxLayout* LabWindow::buildButtons() {
     troubleshoot_->hide();
     for (auto* b : {start_, step_, play_, reset_, export_, troubleshoot_})
         buttons->addWidget(b);
+    teacherMode_ = new QCheckBox;
+    teacherMode_->setObjectName(QStringLiteral("labTeacherMode"));
+    teacherMode_->hide();
+    connect(teacherMode_, &QCheckBox::toggled, this, [this] {
+        applyStudentsTurn();
+        updateButtons();
+    });
+    buttons->addWidget(teacherMode_);
     buttons->addStretch(1);
     return buttons;
 }
@@ -378,6 +389,7 @@ void LabWindow::showLab() {
     const QString file = QFileInfo(qs(lab->file)).absoluteFilePath();
     selectedFile_ = file;
     troubleshoot_->setVisible(lab->troubleshooting());
+    teacherMode_->setVisible(lab->troubleshooting());
     selectedLab_ = file.startsWith(curriculum_ + QLatin1Char('/')) ? selectedId_ : file;
     updateButtons();
 }
@@ -388,6 +400,7 @@ void LabWindow::startSelected() {
     verdicts_->clear();
     status_->setText(tr("Preparing %1 on the device…").arg(selectedId_));
     autosave_.restart(); // a new run, a new file
+    applyStudentsTurn();
     session_->start(selectedLab_, form_->values(), options_.language, form_->seed());
     updateButtons();
 }
@@ -493,13 +506,18 @@ void LabWindow::updateButtons() {
                          ? tr("Create a SoftRoCE device, or start rdmalab with --engine vm to run "
                               "the engine in the SoftRoCE VM.")
                          : noDeviceFix_));
-    step_->setEnabled(running && !busy && !session_->playing() && !session_->needsPrediction());
+    const bool atTurn = session_->stoppedBefore();
+    step_->setEnabled(running && !busy && !session_->playing() && !session_->needsPrediction() && !atTurn);
     predict_->updateButtons();
-    play_->setEnabled(running);
+    play_->setEnabled(running && !atTurn);
     play_->setText(session_->playing() ? tr("❚❚ Pause") : tr("▶ Play"));
     reset_->setEnabled(session_->started() && !busy);
     export_->setEnabled(session_->started() && !busy);
-    if (session_->started())
+    if (session_->stoppedBefore())
+        status_->setText(
+            tr("Your turn: find what is wrong and fix it in the workbench (Fix it yourself in "
+               "the workbench…); its checks judge your fix. The lab's own fix is not run here."));
+    else if (session_->started())
         status_->setText(tr("%1: step %2 of %3 · %4 held, %5 broken")
                              .arg(session_->labId())
                              .arg(std::min(session_->nextStep(), session_->rowCount()))
@@ -530,6 +548,21 @@ void LabWindow::buildQuestions() {
     questions_ = new QuestionsPage(session_);
     connect(questions_, &QuestionsPage::answered, this, &LabWindow::recordProgress);
     stage_->tabs()->addTab(questions_, questions_->title());
+}
+
+void LabWindow::applyStudentsTurn() {
+    // A troubleshooting lab runs its broken set-up and the student's turn, then waits: the reference fix
+    // (the solution's steps, right after the turn) is the student's to find, in the workbench. A teacher
+    // who ticks the switch runs it, and the checks after it, here.
+    int firstFix = -1;
+    if (const labs::Lab* lab = catalog_->lab(catalog_->indexOf(selectedId_));
+        lab && !teacherMode_->isChecked())
+        for (std::size_t i = 0; i < lab->steps.size(); ++i)
+            if (lab->steps[i].solution) {
+                firstFix = static_cast<int>(i);
+                break;
+            }
+    session_->setStopBefore(firstFix);
 }
 
 void LabWindow::recordProgress() {
@@ -594,6 +627,9 @@ void LabWindow::retranslateUi() {
     reset_->setText(tr("⟲ Reset"));
     export_->setText(tr("Export report…"));
     troubleshoot_->setText(tr("Fix it yourself in the workbench…"));
+    teacherMode_->setText(tr("Teacher: run the lab's fix"));
+    teacherMode_->setToolTip(tr("Run the reference fix and the checks after it in this window (a "
+                                "demonstration); students fix it themselves in the workbench"));
     troubleshoot_->setToolTip(
         tr("Builds this lab's broken set-up in the workbench; find what is wrong, fix it, "
            "and let the lab check your fix. Start here runs the reference fix instead."));

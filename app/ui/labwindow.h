@@ -12,6 +12,7 @@
 #include <vector>
 
 class QHBoxLayout;
+class QCheckBox;
 class QLabel;
 class QPushButton;
 class QTextBrowser;
@@ -86,6 +87,8 @@ class LabWindow : public QMainWindow {
     void showStep(int index);
     /// Time travel: the stage shows the run as step `index` left it, or the present for the last step run.
     void travelToStep(int index);
+    /// A troubleshooting lab stops before its reference fix unless the teacher switch is on.
+    void applyStudentsTurn();
     /// Brings the step list, texts and pictures up to the last step run. While the lab plays this runs once
     /// a frame (kCatchUpMs), not once a step: a note step costs the engine microseconds, a repaint
     /// milliseconds, and a 10,000-step lab must play about as fast as `lab run`.
@@ -118,6 +121,7 @@ class LabWindow : public QMainWindow {
     QLabel* status_ = nullptr;
     QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;
     QPushButton* troubleshoot_ = nullptr; ///< a troubleshooting lab: fix it yourself in the workbench
+    QCheckBox* teacherMode_ = nullptr;    ///< a troubleshooting lab: run the lab's own fix here
     QString selectedFile_;
     /// Every live run is written as it happens (lab-*.jsonl in the sessions folder, with a marker while it
     /// runs), so a killed window loses nothing: the main window offers it at the next start.

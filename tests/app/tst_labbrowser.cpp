@@ -98,6 +98,27 @@ questions:
         correct: true
 )";
 
+/// A troubleshooting lab of notes only: a set-up, the student's turn with its reference fix, a check.
+const QByteArray kTurnLab = R"(lab: 1
+id: your-turn
+chapter: 30
+title: {en: "Fix it", zh: "修好它"}
+level: intro
+minutes: 5
+objectives:
+  - {en: "Fix what is broken", zh: "修好坏掉的"}
+steps:
+  - id: setup
+    text: {en: "The broken set-up.", zh: "坏掉的设置。"}
+  - id: your_turn
+    title: {en: "Your turn", zh: "轮到你了"}
+    text: {en: "Find it and fix it.", zh: "找到并修好它。"}
+    solution:
+      - {id: fix, text: {en: "The reference fix.", zh: "参考修复。"}}
+  - id: check
+    text: {en: "The check.", zh: "检查。"}
+)";
+
 } // namespace
 
 class LabBrowserTest : public QObject {
@@ -325,6 +346,42 @@ class LabBrowserTest : public QObject {
         const QString after = report("after.html");
         QCOMPARE(after.count("(right)"), 3); // one right choice of the first question, two of the second
         QVERIFY(after.contains("A note only explains."));
+    }
+
+    void aTroubleshootingLabWaitsForTheStudentsFix() {
+        // Start and Play run the broken set-up and the student's turn, then stop: the lab's own fix is not
+        // applied (its row not run) and the status sends the student to the workbench. The teacher switch
+        // runs the fix and the check here.
+        QTemporaryDir user;
+        writeFile(user.filePath("your-turn.yaml"), kTurnLab);
+        LabWindowOptions options;
+        options.curriculum = kLabs;
+        options.userDirectory = user.path();
+        options.engineProgram = RDMALAB_CLI_PATH;
+        LabWindow window(options);
+        window.catalog()->setProgressFile(user.filePath("progress.ini"));
+        window.show();
+        QVERIFY(window.selectLab(QStringLiteral("your-turn")));
+        auto* teacher = labWindow(window).labTeacherMode();
+        QVERIFY(teacher && teacher->isVisible() && !teacher->isChecked());
+        QTRY_VERIFY_WITH_TIMEOUT(labWindow(window).labStart()->isEnabled(), 10000);
+        labWindow(window).labStart()->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(window.session()->started(), qPrintable(window.session()->error()), 10000);
+        labWindow(window).labPlay()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->stoppedBefore() && !window.session()->busy(), 10000);
+        QCOMPARE(window.session()->nextStep(), 2); // set-up and turn ran; the fix (row 2) did not
+        QCOMPARE(window.session()->row(2).state, QStringLiteral("pending"));
+        QVERIFY(!window.session()->done());
+        QVERIFY(!labWindow(window).labStep()->isEnabled() && !labWindow(window).labPlay()->isEnabled());
+        QVERIFY2(labWindow(window).labStatus()->text().contains("fix it in the workbench"),
+                 qPrintable(labWindow(window).labStatus()->text()));
+        QVERIFY(window.catalog()->progress(QStringLiteral("your-turn")).state.isEmpty()); // nothing marked
+        teacher->click();
+        QTRY_VERIFY(labWindow(window).labStep()->isEnabled());
+        labWindow(window).labPlay()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->done(), 10000);
+        QCOMPARE(window.session()->row(2).state, QStringLiteral("held"));
+        QVERIFY(window.session()->allHeld());
     }
 
     void theCurriculumByChapter() {

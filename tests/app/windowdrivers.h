@@ -123,6 +123,7 @@ class LabWindowDriver : public WindowDriver {
     QPushButton* labStep() const { return find<QPushButton>(QStringLiteral("labStep")); }
     QPushButton* labPlay() const { return find<QPushButton>(QStringLiteral("labPlay")); }
     QLabel* labStatus() const { return find<QLabel>(QStringLiteral("labStatus")); }
+    QCheckBox* labTeacherMode() const { return find<QCheckBox>(QStringLiteral("labTeacherMode")); }
     QTreeWidget* labVerdicts() const { return find<QTreeWidget>(QStringLiteral("labVerdicts")); }
     QLabel* labErrors() const { return find<QLabel>(QStringLiteral("labErrors")); }
     QListWidget* labErrorList() const { return find<QListWidget>(QStringLiteral("labErrorList")); }
