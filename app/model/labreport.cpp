@@ -4,7 +4,13 @@
 
 #include "rdmalab/format/trace.hpp"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace rdmalab::app {
 
@@ -160,6 +166,98 @@ QString questionsHtml(const LabSession& session) {
     return html;
 }
 
+constexpr auto kGradeId = "rdmalab-grade"; ///< the id of the report's script element holding its grade
+
+nlohmann::json gradeJson(const ReportGrade& g) {
+    auto text = [](const QString& s) { return s.toStdString(); };
+    nlohmann::json wrong = nlohmann::json::array();
+    for (const auto& w : g.wrong)
+        wrong.push_back(text(w));
+    return {{"format", 1},
+            {"student", text(g.student)},
+            {"lab", text(g.labId)},
+            {"title", text(g.labTitle)},
+            {"date", text(g.date)},
+            {"device", text(g.device)},
+            {"held", g.held},
+            {"broken", g.broken},
+            {"steps_run", g.stepsRun},
+            {"steps", g.steps},
+            {"predictions_asked", g.predictionsAsked},
+            {"predictions_made", g.predictionsMade},
+            {"predictions_right", g.predictionsRight},
+            {"questions", g.questions},
+            {"questions_answered", g.questionsAnswered},
+            {"questions_right", g.questionsRight},
+            {"wrong", wrong}};
+}
+
+/// The grade a report's JSON states; nullopt with `why` when a field is missing or of the wrong type.
+std::optional<ReportGrade> gradeFromJson(const nlohmann::json& j, QString& why) {
+    try {
+        if (j.at("format").get<int>() != 1) {
+            why = QStringLiteral("a grade of format %1, not 1").arg(j.at("format").get<int>());
+            return std::nullopt;
+        }
+        auto text = [&](const char* key) { return QString::fromStdString(j.at(key).get<std::string>()); };
+        auto number = [&](const char* key) { return j.at(key).get<int>(); };
+        ReportGrade g;
+        g.student = text("student");
+        g.labId = text("lab");
+        g.labTitle = text("title");
+        g.date = text("date");
+        g.device = text("device");
+        g.held = number("held");
+        g.broken = number("broken");
+        g.stepsRun = number("steps_run");
+        g.steps = number("steps");
+        g.predictionsAsked = number("predictions_asked");
+        g.predictionsMade = number("predictions_made");
+        g.predictionsRight = number("predictions_right");
+        g.questions = number("questions");
+        g.questionsAnswered = number("questions_answered");
+        g.questionsRight = number("questions_right");
+        for (const auto& w : j.at("wrong"))
+            g.wrong << QString::fromStdString(w.get<std::string>());
+        return g;
+    } catch (const nlohmann::json::exception& e) {
+        why = QStringLiteral("its grade does not read: %1").arg(QString::fromUtf8(e.what()));
+        return std::nullopt;
+    }
+}
+
+/// The grading summary the report opens with, and its grade as JSON for a class summary.
+QString gradeHtml(const ReportGrade& g) {
+    const auto score = g.score();
+    QString html =
+        QStringLiteral("<h2>Grading summary</h2>\n<table class=grade>"
+                       "<tr><th>Student</th><td>%1</td></tr>"
+                       "<tr><th>Score</th><td>%2</td></tr>"
+                       "<tr><th>Expectations</th><td>%3 held, <span class=%4>%5 broken</span></td></tr>")
+            .arg(g.student.isEmpty() ? QStringLiteral("(not given: no seed)") : esc(g.student),
+                 score ? QStringLiteral("%1% (%2 of %3 predictions and answers right)")
+                             .arg(*score)
+                             .arg(g.predictionsRight + g.questionsRight)
+                             .arg(g.predictionsAsked + g.questions)
+                       : QStringLiteral("— (the lab asks no prediction and no question)"))
+            .arg(g.held)
+            .arg(g.broken > 0 ? QStringLiteral("broken") : QStringLiteral("na"))
+            .arg(g.broken);
+    if (!g.wrong.isEmpty()) {
+        html += QStringLiteral("<tr><th>Wrong</th><td><ul>");
+        for (const auto& w : g.wrong)
+            html += QStringLiteral("<li>%1</li>").arg(esc(w));
+        html += QStringLiteral("</ul></td></tr>");
+    }
+    html += QStringLiteral("</table>\n");
+    // Inside a script element the JSON is data; "</" would end the element, so it is escaped.
+    QString json = QString::fromStdString(gradeJson(g).dump());
+    json.replace(QStringLiteral("</"), QStringLiteral("<\\/"));
+    html += QStringLiteral("<script type=\"application/json\" id=\"%1\">%2</script>\n")
+                .arg(QLatin1String(kGradeId), json);
+    return html;
+}
+
 /// The run's trace, attached as a JSON Lines download.
 QString traceHtml(const LabSession& session) {
     QByteArray trace;
@@ -174,9 +272,47 @@ QString traceHtml(const LabSession& session) {
 
 } // namespace
 
+std::optional<int> ReportGrade::score() const {
+    const int asked = predictionsAsked + questions;
+    if (asked == 0) return std::nullopt;
+    return (100 * (predictionsRight + questionsRight) + asked / 2) / asked;
+}
+
+ReportGrade reportGrade(const LabSession& session, const QDateTime& when) {
+    ReportGrade g;
+    g.student = session.seed();
+    g.labId = session.labId();
+    g.labTitle = session.labTitle();
+    g.date = when.toString(Qt::ISODate);
+    g.device = deviceText(session);
+    g.held = session.heldCount();
+    g.broken = session.brokenCount();
+    g.stepsRun = std::min(session.nextStep(), session.rowCount());
+    g.steps = session.rowCount();
+    for (int i = 0; i < session.rowCount(); ++i) {
+        const auto& row = session.row(i);
+        if (!row.predicts || row.prediction.question.isEmpty()) continue;
+        ++g.predictionsAsked;
+        if (row.prediction.marked() && !row.prediction.right())
+            g.wrong << QStringLiteral("Prediction, step %1: %2").arg(i + 1).arg(row.prediction.question);
+    }
+    g.predictionsMade = session.predictionsMade();
+    g.predictionsRight = session.predictionsRight();
+    int n = 0;
+    for (const auto& q : session.questions()) {
+        ++n;
+        if (q.answered && !q.right()) g.wrong << QStringLiteral("Question %1: %2").arg(n).arg(q.text);
+    }
+    g.questions = static_cast<int>(session.questions().size());
+    g.questionsAnswered = session.questionsAnswered();
+    g.questionsRight = session.questionsRight();
+    return g;
+}
+
 QString labReportHtml(const LabSession& session, const QMap<QString, QString>& parameterDefaults,
                       const QDateTime& when) {
     QString html = headHtml(session);
+    html += gradeHtml(reportGrade(session, when));
     html += metaTableHtml(session, parameterDefaults, when);
     for (int i = 0; i < session.rowCount(); ++i)
         html += stepHtml(session.row(i), i);
@@ -190,6 +326,53 @@ QString writeLabReport(const QString& path, const LabSession& session,
                        const QMap<QString, QString>& parameterDefaults) {
     return writeFileAtomically(
         path, labReportHtml(session, parameterDefaults, QDateTime::currentDateTime()).toUtf8());
+}
+
+ClassSummary readClassSummary(const QString& folder) {
+    ClassSummary summary;
+    const QDir dir(folder);
+    if (!dir.exists()) {
+        summary.problems << QStringLiteral("%1: no such folder").arg(folder);
+        return summary;
+    }
+    constexpr qint64 kMaxReportBytes = 64LL << 20;
+    const QString start =
+        QStringLiteral("<script type=\"application/json\" id=\"%1\">").arg(QLatin1String(kGradeId));
+    for (const QFileInfo& info : dir.entryInfoList({QStringLiteral("*.html")}, QDir::Files, QDir::Name)) {
+        auto problem = [&](const QString& why) {
+            summary.problems << info.fileName() + QStringLiteral(": ") + why;
+        };
+        if (info.size() > kMaxReportBytes) {
+            problem(QStringLiteral("larger than 64 MiB: not a report of rdmalab"));
+            continue;
+        }
+        QFile file(info.filePath());
+        if (!file.open(QIODevice::ReadOnly)) {
+            problem(file.errorString());
+            continue;
+        }
+        const QString html = QString::fromUtf8(file.readAll());
+        const qsizetype at = html.indexOf(start);
+        const qsizetype end = at < 0 ? -1 : html.indexOf(QStringLiteral("</script>"), at);
+        if (end < 0) {
+            problem(QStringLiteral("no grade inside: not a report of rdmalab, or one written before reports "
+                                   "carried their grade"));
+            continue;
+        }
+        const QString json = html.mid(at + start.size(), end - at - start.size());
+        const auto parsed = nlohmann::json::parse(json.toStdString(), nullptr, false);
+        QString why = QStringLiteral("its grade is not JSON");
+        const auto grade = parsed.is_discarded() ? std::nullopt : gradeFromJson(parsed, why);
+        if (!grade) {
+            problem(why);
+            continue;
+        }
+        summary.rows.push_back({info.fileName(), *grade});
+    }
+    std::stable_sort(summary.rows.begin(), summary.rows.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.grade.student, a.grade.labId) < std::tie(b.grade.student, b.grade.labId);
+    });
+    return summary;
 }
 
 } // namespace rdmalab::app

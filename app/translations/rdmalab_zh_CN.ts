@@ -562,6 +562,77 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
     </message>
 </context>
 <context>
+    <name>rdmalab::app::ClassSummaryDialog</name>
+    <message>
+        <source>Class summary</source>
+        <translation>全班汇总</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n report(s) in %1</source>
+        <translation>
+            <numerusform>%1 中有 %n 份报告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Student</source>
+        <translation>学生</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Predictions</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Expectations</source>
+        <translation>预期</translation>
+    </message>
+    <message>
+        <source>Wrong</source>
+        <translation>答错</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>(no name)</source>
+        <translation>（未填姓名）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 right (%3 made)</source>
+        <translation>%2 个中对 %1 个（作答 %3 个）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 right (%3 answered)</source>
+        <translation>%2 个中对 %1 个（回答 %3 个）</translation>
+    </message>
+    <message>
+        <source>%1 held, %2 broken</source>
+        <translation>%1 条成立，%2 条不成立</translation>
+    </message>
+    <message>
+        <source>Not read:
+%1</source>
+        <translation>未能读取：
+%1</translation>
+    </message>
+</context>
+<context>
     <name>rdmalab::app::DataPathView</name>
     <message>
         <source>RDMA data path</source>
@@ -1640,6 +1711,18 @@ This run is kept in memory only: export its report before you close the window.<
     <message>
         <source>Run the reference fix and the checks after it in this window (a demonstration); students fix it themselves in the workbench</source>
         <translation>在本窗口中运行参考修复及其后的检查（用于演示）；学生应在工作台中自己修复</translation>
+    </message>
+    <message>
+        <source>Folder of lab reports</source>
+        <translation>实验报告所在文件夹</translation>
+    </message>
+    <message>
+        <source>Class summary…</source>
+        <translation>全班汇总…</translation>
+    </message>
+    <message>
+        <source>Read a folder of lab reports (the students&apos; exported HTML files) into one table: student, lab, score</source>
+        <translation>把一个文件夹里的实验报告（学生导出的 HTML 文件）读成一张表：学生、实验、得分</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "labwindow.h"
 
+#include "classsummary.h"
+
 #include "qtstrings.h"
 
 #include "labpanels.h"
@@ -230,7 +232,19 @@ void LabWindow::buildUi() {
     // The browser: chapters and labs, and the files that did not load.
     auto* browser = new LabBrowser(catalog_);
     tree_ = browser->tree();
-    splitter->addWidget(browser);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(browser, 1);
+    // For a teacher: the reports a class handed in, as one table.
+    classSummaryButton_ = new QPushButton;
+    classSummaryButton_->setObjectName(QStringLiteral("labClassSummary"));
+    connect(classSummaryButton_, &QPushButton::clicked, this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("Folder of lab reports"));
+        if (!folder.isEmpty()) showClassSummary(folder);
+    });
+    leftLayout->addWidget(classSummaryButton_);
+    splitter->addWidget(left);
     splitter->addWidget(buildLabPanel());
     splitter->setStretchFactor(1, 2);
     splitter->setSizes({420, 860});
@@ -550,6 +564,14 @@ void LabWindow::buildQuestions() {
     stage_->tabs()->addTab(questions_, questions_->title());
 }
 
+ClassSummaryDialog* LabWindow::showClassSummary(const QString& folder) {
+    if (!classSummary_) classSummary_ = new ClassSummaryDialog(this);
+    classSummary_->showFolder(folder);
+    classSummary_->show();
+    classSummary_->raise();
+    return classSummary_;
+}
+
 void LabWindow::applyStudentsTurn() {
     // A troubleshooting lab runs its broken set-up and the student's turn, then waits: the reference fix
     // (the solution's steps, right after the turn) is the student's to find, in the workbench. A teacher
@@ -627,6 +649,9 @@ void LabWindow::retranslateUi() {
     reset_->setText(tr("⟲ Reset"));
     export_->setText(tr("Export report…"));
     troubleshoot_->setText(tr("Fix it yourself in the workbench…"));
+    classSummaryButton_->setText(tr("Class summary…"));
+    classSummaryButton_->setToolTip(tr("Read a folder of lab reports (the students' exported HTML files) "
+                                       "into one table: student, lab, score"));
     teacherMode_->setText(tr("Teacher: run the lab's fix"));
     teacherMode_->setToolTip(tr("Run the reference fix and the checks after it in this window (a "
                                 "demonstration); students fix it themselves in the workbench"));

@@ -22,6 +22,7 @@ class QTreeWidget;
 
 namespace rdmalab::app {
 
+class ClassSummaryDialog;
 class EngineClient;
 class HeadlessRun;
 class LabCatalog;
@@ -58,6 +59,9 @@ class LabWindow : public QMainWindow {
 
     /// Selects lab `id` in the browser; false when there is none.
     bool selectLab(const QString& id);
+    /// The class summary of the reports in `folder` (the "Class summary…" button, after its folder
+    /// dialog), shown and returned.
+    ClassSummaryDialog* showClassSummary(const QString& folder);
     /// Writes the HTML report of the current run; returns an error text, or empty.
     QString exportReport(const QString& path);
 
@@ -121,7 +125,9 @@ class LabWindow : public QMainWindow {
     QLabel* status_ = nullptr;
     QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;
     QPushButton* troubleshoot_ = nullptr; ///< a troubleshooting lab: fix it yourself in the workbench
-    QCheckBox* teacherMode_ = nullptr;    ///< a troubleshooting lab: run the lab's own fix here
+    QCheckBox* teacherMode_ = nullptr;
+    QPushButton* classSummaryButton_ = nullptr;
+    ClassSummaryDialog* classSummary_ = nullptr; ///< a troubleshooting lab: run the lab's own fix here
     QString selectedFile_;
     /// Every live run is written as it happens (lab-*.jsonl in the sessions folder, with a marker while it
     /// runs), so a killed window loses nothing: the main window offers it at the next start.

@@ -4,6 +4,7 @@
 #include "testutil.hpp"
 #include "windowdrivers.h"
 
+#include "classsummary.h"
 #include "labcatalog.h"
 #include "labsession.h"
 #include "labwindow.h"
@@ -21,6 +22,7 @@
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -382,6 +384,87 @@ class LabBrowserTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(window.session()->done(), 10000);
         QCOMPARE(window.session()->row(2).state, QStringLiteral("held"));
         QVERIFY(window.session()->allHeld());
+    }
+
+    void aClassSummaryReadsAFolderOfReports() {
+        // Three students run the predicting lab (their names are the seed) and export their reports into
+        // one folder, beside a file that is no report: the class summary shows one row per student with
+        // their score (right predictions and answers of the four the lab asks), and says why the other file
+        // was not read.
+        QTemporaryDir user, handedIn;
+        writeFile(user.filePath("predicting.yaml"), kPredictingLab);
+        writeFile(handedIn.filePath("notes.html"), "<html><body>not a report</body></html>");
+        struct Student {
+            QString name;
+            QString firstPrediction;  // "none" is right
+            QString secondPrediction; // "none" is right
+            QList<int> firstAnswer;   // choice 2 is right
+            QList<int> secondAnswer;  // choices 1 and 3 are right
+        };
+        const std::vector<Student> students{{"张三 2024001", "EINVAL", "none", {2}, {1}},
+                                            {"Li Si 2024002", "none", "none", {2}, {1, 3}},
+                                            {"Wang Wu 2024003", "EINVAL", "EPERM: not permitted", {}, {}}};
+        for (const auto& student : students) {
+            LabWindowOptions options;
+            options.curriculum = kLabs;
+            options.userDirectory = user.path();
+            options.engineProgram = RDMALAB_CLI_PATH;
+            options.seed = student.name;
+            LabWindow window(options);
+            window.catalog()->setProgressFile(user.filePath("progress.ini"));
+            window.show();
+            QVERIFY(window.selectLab(QStringLiteral("predicting")));
+            QTRY_VERIFY_WITH_TIMEOUT(labWindow(window).labStart()->isEnabled(), 10000);
+            labWindow(window).labStart()->click();
+            QTRY_VERIFY2_WITH_TIMEOUT(window.session()->started(), qPrintable(window.session()->error()),
+                                      10000);
+            labWindow(window).labStep()->click();
+            for (const QString& answer : {student.firstPrediction, student.secondPrediction}) {
+                QTRY_VERIFY_WITH_TIMEOUT(labWindow(window).labPredictChoice(answer) &&
+                                             labWindow(window).labPredict()->isVisible(),
+                                         10000);
+                labWindow(window).labPredictChoice(answer)->click();
+                labWindow(window).labLockIn()->click();
+                QTRY_VERIFY_WITH_TIMEOUT(!labWindow(window).labLockIn()->isEnabled(), 10000);
+            }
+            QTRY_VERIFY_WITH_TIMEOUT(window.session()->done(), 10000);
+            int question = 0;
+            for (const auto& chosen : {student.firstAnswer, student.secondAnswer}) {
+                ++question;
+                if (chosen.isEmpty()) continue;
+                for (int choice : chosen)
+                    labWindow(window).labQuestionChoice(question, choice)->click();
+                labWindow(window).labQuestionCheck(question)->click();
+            }
+            QCOMPARE(window.exportReport(handedIn.filePath(student.name.section(' ', -1) + ".html")),
+                     QString());
+        }
+        LabWindowOptions options;
+        options.curriculum = kLabs;
+        options.userDirectory = user.path();
+        options.engineProgram = RDMALAB_CLI_PATH;
+        LabWindow teacher(options);
+        teacher.show();
+        auto* button = teacher.findChild<QPushButton*>(QStringLiteral("labClassSummary"));
+        QVERIFY(button && button->isVisible());
+        auto* dialog = teacher.showClassSummary(handedIn.path());
+        auto* table = dialog->findChild<QTableWidget*>(QStringLiteral("classSummaryTable"));
+        QVERIFY(table && dialog->isVisible());
+        QCOMPARE(table->rowCount(), 3);
+        auto cell = [&](int row, int column) { return table->item(row, column)->text(); };
+        // By student: "Li Si…", "Wang Wu…", "张三…"; the score column is the fourth.
+        QCOMPARE(cell(0, 0), QStringLiteral("Li Si 2024002"));
+        QCOMPARE(cell(0, 3), QStringLiteral("100%")); // 4 of 4
+        QCOMPARE(cell(1, 0), QStringLiteral("Wang Wu 2024003"));
+        QCOMPARE(cell(1, 3), QStringLiteral("0%")); // both predictions wrong, no answer
+        QCOMPARE(cell(1, 5), QStringLiteral("0 of 2 right (0 answered)"));
+        QCOMPARE(cell(2, 0), QStringLiteral("张三 2024001"));
+        QCOMPARE(cell(2, 3), QStringLiteral("50%")); // the second prediction and the first answer
+        QVERIFY2(cell(2, 7).contains("Which errno") && cell(2, 7).contains("Which are results"),
+                 qPrintable(cell(2, 7)));
+        auto* problems = dialog->findChild<QLabel*>(QStringLiteral("classSummaryProblems"));
+        QVERIFY2(problems->isVisible() && problems->text().contains("notes.html: no grade inside"),
+                 qPrintable(problems->text()));
     }
 
     void theCurriculumByChapter() {
