@@ -13,6 +13,7 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTimer>
 #include <QToolBar>
 
 #include <algorithm>
@@ -162,8 +163,10 @@ void LessonToolBars::enablePlayer(bool step, bool play, bool pause, bool reset) 
 }
 
 void LessonToolBars::showSkipToEnd(bool shown, bool enabled) {
-    skipAction_->setVisible(shown);
     skipButton_->setEnabled(enabled);
+    if (skipAction_->isVisible() == shown) return;
+    skipAction_->setVisible(shown);
+    QTimer::singleShot(0, this, &LessonToolBars::place); // the player bar's width changed
 }
 
 void LessonToolBars::place() {
