@@ -114,6 +114,18 @@ nlohmann::json runsToJson(const std::vector<BenchRun>& runs) {
             notes.push_back(note.toStdString());
         o["notes"] = notes;
         if (!run.samplesUs.empty()) o["samples_us"] = run.samplesUs;
+        if (const auto& w = run.wrTrace) // what tracing every work request cost, as the engine stated it
+            o["wr_trace"] = {
+                {"rounds", w->rounds},
+                {"figure", w->figure.toStdString()},
+                {"untraced", w->untraced},
+                {"traced", w->traced},
+                {"ratio", w->ratio},
+                {"ns_per_wr", w->nsPerWr},
+                {"records", w->records},
+                {"overruns", w->overruns},
+                {"clock", {{"source", w->clockSource.toStdString()}, {"ns_per_tick", w->nsPerTick}}},
+                {"pipeline", {{"depth", run.pipelineDepth}, {"signal_every", run.signalEvery}}}};
         array.push_back(std::move(o));
     }
     return array;

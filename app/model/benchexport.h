@@ -27,8 +27,8 @@ QString runsToCsv(const std::vector<BenchRun>& runs);
 QString samplesToCsv(const BenchRun& run);
 
 /// The finished runs as a JSON array in the field names of `rdmalab-cli bench --json`
-/// (docs/bench-format.md), plus "samples_us" when the run holds samples; BenchRun::applyResult reads
-/// each element back.
+/// (docs/bench-format.md), plus "samples_us" when the run holds samples and "wr_trace" when every work
+/// request was traced; BenchRun::applyResult reads each element back.
 nlohmann::json runsToJson(const std::vector<BenchRun>& runs);
 
 } // namespace rdmalab::app

@@ -275,6 +275,17 @@ class BenchModelsTest : public QObject {
         QCOMPARE(run.wrTrace->clockSource, QString("clock_monotonic"));
         QVERIFY(run.wrTrace->nsPerWr > 0);
         QCOMPARE(pipelineRunToShow(session.runs(), nullptr), &run);
+        // The JSON export keeps what tracing cost: read back, it states the same figures.
+        BenchRun back;
+        QCOMPARE(back.applyResult(runsToJson({run})[0]), QString());
+        QVERIFY(back.wrTrace);
+        QCOMPARE(back.wrTrace->ratio, run.wrTrace->ratio);
+        QCOMPARE(back.wrTrace->nsPerWr, run.wrTrace->nsPerWr);
+        QCOMPARE(back.wrTrace->untraced, run.wrTrace->untraced);
+        QCOMPARE(back.wrTrace->records, run.wrTrace->records);
+        QCOMPARE(back.wrTrace->clockSource, run.wrTrace->clockSource);
+        QCOMPARE(back.pipelineDepth, qint64(128));
+        QCOMPARE(back.signalEvery, qint64(64));
         // A run measured without tracing has neither.
         BenchSession plain(nullptr);
         plain.openReplay(rdmalab::test::loadRecording("bench-compare.jsonl"), "bench-compare.jsonl");
