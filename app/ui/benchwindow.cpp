@@ -167,7 +167,7 @@ void BenchWindow::buildUi() {
 
 void BenchWindow::buildToolBar() {
     auto* bar = addFixedToolBar(this, tr("Measure"), "benchToolBar");
-    kindCombo_ = new QComboBox;
+    kindCombo_ = new ElidingComboBox;
     kindCombo_->setObjectName("kindCombo");
     kindCombo_->addItem(tr("TCP vs RDMA (latency and bandwidth)"), comparisonKinds());
     kindCombo_->addItem(tr("All latency kinds (TCP and RDMA)"),

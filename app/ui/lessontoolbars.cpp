@@ -46,7 +46,7 @@ LessonToolBars::LessonToolBars(QMainWindow* window, const std::vector<Lesson>& l
 
 void LessonToolBars::buildLessonBar(const QString& lesson, const QString& language) {
     auto* bar = lessonBar_ = addFixedToolBar(window_, QString(), "lessonToolBar");
-    lessonCombo_ = new QComboBox;
+    lessonCombo_ = new ElidingComboBox;
     lessonCombo_->setObjectName("lessonCombo");
     for (const auto& l : lessons_)
         lessonCombo_->addItem(QString::fromStdString(l.lab.title.get(language.toStdString())),

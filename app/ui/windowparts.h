@@ -1,7 +1,9 @@
 // Pieces both windows are built from: the banner across the top (the engine banner of both windows, the
-// lesson window's recovery offer), the fixed toolbar, and the window's first size, fitted to the screen.
+// lesson window's recovery offer), the fixed toolbar, the window's first size, fitted to the screen, and a
+// combo box that elides a long choice instead of cutting it.
 #pragma once
 
+#include <QComboBox>
 #include <QFrame>
 
 class QLabel;
@@ -87,5 +89,16 @@ void openWindow(const QString& language, const QString& engineProgram) {
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->show();
 }
+
+/// A combo box kept narrow (a toolbar's) whose current choice, when longer than its room, is drawn cut
+/// short with "…" and shown whole in its tooltip, rather than clipped mid-word.
+class ElidingComboBox : public QComboBox {
+    Q_OBJECT
+  public:
+    explicit ElidingComboBox(QWidget* parent = nullptr);
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+};
 
 } // namespace rdmalab::app

@@ -2,9 +2,14 @@
 // a 1280x720 projector, a 1024x768 screen).
 #pragma once
 
+#include <QAbstractButton>
+#include <QComboBox>
+#include <QLabel>
 #include <QRect>
 #include <QString>
 #include <QStringList>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QWidget>
 
 namespace rdmalab::test {
@@ -30,6 +35,56 @@ inline QString panelsOffScreen(QWidget& window, const QStringList& names, int mi
                             .arg(r.height())
                             .arg(window.width())
                             .arg(window.height());
+    }
+    return problems.join('\n');
+}
+
+/// Empty when no visible label, button or combo box of `window` cuts its text: a one-line label, a button
+/// or a combo box's current choice wider than the room it has, or a wrapped label taller than its room; else
+/// one line per cut text ("objectName 'text': needs W x H, has w x h"). Rich-text labels are passed over
+/// (their layout is not a plain line) and so are texts a widget elides on purpose (with the full text as its
+/// tooltip).
+inline QString textsCut(QWidget& window) {
+    QStringList problems;
+    for (QWidget* w : window.findChildren<QWidget*>()) {
+        if (!w->isVisibleTo(&window) || w->width() <= 0) continue;
+        QString text;
+        QSize needs, has = w->contentsRect().size();
+        if (auto* label = qobject_cast<QLabel*>(w)) {
+            text = label->text();
+            if (text.isEmpty() || label->textFormat() == Qt::RichText || Qt::mightBeRichText(text)) continue;
+            if (label->wordWrap())
+                needs = {0, label->heightForWidth(has.width())};
+            else
+                needs = label->fontMetrics().size(0, text);
+        } else if (auto* combo = qobject_cast<QComboBox*>(w)) {
+            text = combo->currentText();
+            if (text.isEmpty()) continue;
+            QStyleOptionComboBox option;
+            option.initFrom(combo);
+            option.editable = combo->isEditable();
+            const QRect field = combo->style()->subControlRect(QStyle::CC_ComboBox, &option,
+                                                               QStyle::SC_ComboBoxEditField, combo);
+            needs = {combo->fontMetrics().horizontalAdvance(text), 0};
+            has = {field.width(), 0};
+        } else if (auto* button = qobject_cast<QAbstractButton*>(w)) {
+            text = button->text();
+            if (text.isEmpty()) continue;
+            needs = {button->sizeHint().width(), 0};
+            has = button->size();
+        } else {
+            continue;
+        }
+        if (w->toolTip() == text) continue; // elided on purpose, the whole text one hover away
+        if (needs.width() > has.width() + 1 || needs.height() > has.height() + 1)
+            problems << QStringLiteral("%1 '%2': needs %3 x %4, has %5 x %6")
+                            .arg(w->objectName().isEmpty() ? QString::fromLatin1(w->metaObject()->className())
+                                                           : w->objectName(),
+                                 text.left(60))
+                            .arg(needs.width())
+                            .arg(needs.height())
+                            .arg(has.width())
+                            .arg(has.height());
     }
     return problems.join('\n');
 }
