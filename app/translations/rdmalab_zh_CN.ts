@@ -1830,6 +1830,14 @@ This run is kept in memory only: export its report before you close the window.<
         <source>Replay the rest of the recording as fast as the window can show it: the picture jumps to where the replay is instead of animating every step</source>
         <translation>以窗口能跟上的最快速度回放录制的剩余部分：图示直接跳到回放所到之处，不再逐步播放动画</translation>
     </message>
+    <message>
+        <source>◁ Back</source>
+        <translation>◁ 后退</translation>
+    </message>
+    <message>
+        <source>Show the picture as the step before the one shown left it (Step and Play go on from where the lesson is)</source>
+        <translation>显示当前所示步骤之前那一步结束时的图示（“单步”和“播放”仍从课程当前所在之处继续）</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::MainMenus</name>

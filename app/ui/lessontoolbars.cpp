@@ -29,6 +29,7 @@ LessonToolBars::LessonToolBars(QMainWindow* window, const std::vector<Lesson>& l
     connect(pauseButton_, &QPushButton::clicked, this, &LessonToolBars::pauseClicked);
     connect(stepButton_, &QPushButton::clicked, this, &LessonToolBars::stepClicked);
     connect(skipButton_, &QPushButton::clicked, this, &LessonToolBars::skipToEndClicked);
+    connect(backButton_, &QPushButton::clicked, this, &LessonToolBars::backClicked);
     connect(resetButton_, &QPushButton::clicked, this, &LessonToolBars::resetClicked);
     connect(measureButton_, &QPushButton::clicked, this, &LessonToolBars::measureClicked);
     connect(lessonCombo_, &QComboBox::currentIndexChanged, this, [this] {
@@ -85,6 +86,8 @@ void LessonToolBars::buildPlayerBar(const QString& language) {
     };
     button(playButton_, "playButton");
     button(pauseButton_, "pauseButton");
+    button(backButton_, "backButton");
+    backButton_->setEnabled(false);
     button(stepButton_, "stepButton");
     button(skipButton_, "skipToEndButton");
     skipAction_ = bar->actions().back();
@@ -162,6 +165,10 @@ void LessonToolBars::enablePlayer(bool step, bool play, bool pause, bool reset) 
     resetButton_->setEnabled(reset);
 }
 
+void LessonToolBars::enableBack(bool enabled) {
+    backButton_->setEnabled(enabled);
+}
+
 void LessonToolBars::showSkipToEnd(bool shown, bool enabled) {
     skipButton_->setEnabled(enabled);
     if (skipAction_->isVisible() == shown) return;
@@ -191,6 +198,9 @@ void LessonToolBars::retranslateUi() {
     pauseButton_->setToolTip(tr("Stop after the current step"));
     stepButton_->setText(tr("Step ▷"));
     stepButton_->setToolTip(tr("Perform exactly the next real verbs step"));
+    backButton_->setText(tr("◁ Back"));
+    backButton_->setToolTip(tr("Show the picture as the step before the one shown left it (Step and Play go "
+                               "on from where the lesson is)"));
     skipButton_->setText(tr("To the end ▶▶"));
     skipButton_->setToolTip(tr("Replay the rest of the recording as fast as the window can show it: the "
                                "picture jumps to where the replay is instead of animating every step"));

@@ -21,7 +21,7 @@ class QToolBar;
 namespace rdmalab::app {
 
 /// "lessonToolBar" ("lessonCombo", "sizeSpin", "messageEdit") and "playerToolBar" ("playButton",
-/// "pauseButton", "stepButton", "skipToEndButton" (replays only), "resetButton", "speedSlider",
+/// "pauseButton", "backButton", "stepButton", "skipToEndButton" (replays only), "resetButton", "speedSlider",
 /// "languageCombo", "measureButton"), on one row
 /// when the window is wide enough for both, else on two (place()), rather than behind a » menu.
 class LessonToolBars : public QObject {
@@ -48,6 +48,8 @@ class LessonToolBars : public QObject {
     /// The lessons' titles and the language choice follow the app's language.
     void setLanguage(const QString& language);
     void enablePlayer(bool step, bool play, bool pause, bool reset);
+    /// "Back": enabled while the picture can show an earlier step.
+    void enableBack(bool enabled);
     /// "To the end": shown for a replay only, enabled while it has steps left.
     void showSkipToEnd(bool shown, bool enabled);
     /// One row of toolbars when the window is wide enough for both, else two.
@@ -60,6 +62,7 @@ class LessonToolBars : public QObject {
     void pauseClicked();
     void stepClicked();
     void skipToEndClicked();
+    void backClicked();
     void resetClicked();
     /// Another lesson was chosen; its size and message are shown.
     void lessonChosen();
@@ -77,7 +80,8 @@ class LessonToolBars : public QObject {
     QSpinBox* sizeSpin_ = nullptr;
     QLineEdit* messageEdit_ = nullptr;
     QPushButton *playButton_ = nullptr, *pauseButton_ = nullptr, *stepButton_ = nullptr,
-                *resetButton_ = nullptr, *measureButton_ = nullptr, *skipButton_ = nullptr;
+                *resetButton_ = nullptr, *measureButton_ = nullptr, *skipButton_ = nullptr,
+                *backButton_ = nullptr;
     QAction* skipAction_ = nullptr; ///< the toolbar's action of skipButton_ (hides it)
     QSlider* speedSlider_ = nullptr;
     QLabel *lessonLabel_ = nullptr, *sizeLabel_ = nullptr, *messageLabel_ = nullptr, *speedLabel_ = nullptr;

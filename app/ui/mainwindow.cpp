@@ -320,6 +320,7 @@ void MainWindow::connectControls() {
     connect(toolBars_, &LessonToolBars::pauseClicked, controller_, &LessonController::pause);
     connect(toolBars_, &LessonToolBars::stepClicked, controller_, &LessonController::step);
     connect(toolBars_, &LessonToolBars::skipToEndClicked, controller_, &LessonController::skipToEnd);
+    connect(toolBars_, &LessonToolBars::backClicked, this, &MainWindow::stepBack);
     connect(toolBars_, &LessonToolBars::measureClicked, this,
             [this] { openWindow<BenchWindow, BenchStartOptions>(language_, options_.engineProgram); });
     connect(toolBars_, &LessonToolBars::resetClicked, this, [this] {
@@ -475,6 +476,30 @@ void MainWindow::travelTo(int row) {
     }
     stage_->showAt(upTo, present ? controller_->state() : then);
     travelled_ = !present;
+    shownRow_ = row;
+    refreshControls();
+}
+
+int MainWindow::stepBeforeShown() const {
+    const auto events = controller_->sessionEvents();
+    if (events.empty()) return -1;
+    auto at =
+        static_cast<std::ptrdiff_t>(travelled_ ? static_cast<std::size_t>(shownRow_) : events.size() - 1);
+    // The step shown begins at the last step event at or before `at`; the one before it is wanted.
+    while (at >= 0 && events[static_cast<std::size_t>(at)].kind != EventKind::Step)
+        --at;
+    for (--at; at >= 0; --at)
+        if (events[static_cast<std::size_t>(at)].kind == EventKind::Step) return static_cast<int>(at);
+    return -1;
+}
+
+void MainWindow::stepBack() {
+    const int row = stepBeforeShown();
+    if (row < 0) return;
+    selectedSeq_ = controller_->sessionEvents()[static_cast<std::size_t>(row)].seq;
+    travelTo(row);
+    stage_->highlightSeq(*selectedSeq_);
+    refreshInspector();
 }
 
 void MainWindow::autosave(std::span<const TraceEvent> events) {
@@ -601,6 +626,7 @@ void MainWindow::refreshControls() {
     toolBars_->enablePlayer(canStep && !controller_->busy(), canStep && !controller_->playing(),
                             controller_->playing(), (live && running) || replay);
     toolBars_->showSkipToEnd(replay, replay && !controller_->finished() && !controller_->fastReplay());
+    toolBars_->enableBack(!controller_->playing() && stepBeforeShown() >= 0);
     sessionLines_->showState(controller_->state(), replay, recoveredReplay_);
 }
 

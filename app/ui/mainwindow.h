@@ -117,6 +117,11 @@ class MainWindow : public QMainWindow {
     /// Time travel: the stage shows the session as it was after the timeline's row `row`, or for a step's
     /// row after that step (the last row: the present again).
     void travelTo(int row);
+    /// Back: the picture as the step before the one it shows left it (time travel; Step and Play go on
+    /// from the present).
+    void stepBack();
+    /// The row of the step before the one the picture shows, or -1.
+    int stepBeforeShown() const;
     /// Whether the reason a headless run failed has been printed already (then no "did not verify" line).
     enum class ReasonPrinted { no, yes };
     void finishHeadless(bool success, ReasonPrinted reason = ReasonPrinted::no);
@@ -166,6 +171,7 @@ class MainWindow : public QMainWindow {
     TimelinePanel* timelinePanel_ = nullptr;
     std::optional<std::uint64_t> selectedSeq_;
     bool travelled_ = false; ///< the stage shows an earlier moment of the session (travelTo)
+    int shownRow_ = -1;      ///< while travelled_: the last row the stage shows
     // During a fast replay the inspector is rewritten at most every kFastInspectorRefreshMs.
     static constexpr int kFastInspectorRefreshMs = 100;
     QTimer inspectorTimer_;

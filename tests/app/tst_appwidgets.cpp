@@ -360,6 +360,30 @@ class AppWidgetsTest : public QObject {
         timeline->setCurrentIndex(timeline->model()->index(timeline->model()->rowCount() - 1, 0));
         QCOMPARE(qps->shownState(0), QString());
         QCOMPARE(qps->shownState(1), QString());
+        // Back: the step before the one shown. From the end (verify, then the teardown) to poll_cq_A, where
+        // both QPs are still in RTS; further back to init_B and init_A; at the first step nothing is before.
+        auto* back = mainWindow(window).backButton();
+        QVERIFY(back && back->isEnabled());
+        back->click();
+        QCOMPARE(qps->shownState(0), QString("RTS"));
+        QCOMPARE(qps->shownState(1), QString("RTS"));
+        int clicks = 1;
+        while (back->isEnabled() && qps->shownState(0) != QLatin1String("INIT") && clicks < 30) {
+            back->click();
+            ++clicks;
+        }
+        QCOMPARE(clicks, 1 + (16 - 10)); // the end to poll_cq_A (16), then one step a click to init_B (10)
+        QCOMPARE(qps->shownState(1), QString("INIT"));
+        back->click(); // init_A (9): B still in RESET
+        ++clicks;
+        QCOMPARE(qps->shownState(0), QString("INIT"));
+        QCOMPARE(qps->shownState(1), QString("RESET"));
+        while (back->isEnabled() && clicks < 30) {
+            back->click();
+            ++clicks;
+        }
+        QCOMPARE(clicks, 17); // one step a click down to open_device (0), the first
+        QCOMPARE(qps->shownState(0), QString());
     }
 
     void aLongReadShowsItsProgressAndCanBeCancelled() {

@@ -79,6 +79,7 @@ class MainWindowDriver : public WindowDriver {
     QComboBox* lessonCombo() const { return find<QComboBox>(QStringLiteral("lessonCombo")); }
     QPushButton* stepButton() const { return find<QPushButton>(QStringLiteral("stepButton")); }
     QPushButton* resetButton() const { return find<QPushButton>(QStringLiteral("resetButton")); }
+    QPushButton* backButton() const { return find<QPushButton>(QStringLiteral("backButton")); }
     QPushButton* skipToEndButton() const { return find<QPushButton>(QStringLiteral("skipToEndButton")); }
     QProgressBar* openProgress() const { return find<QProgressBar>(QStringLiteral("openProgress")); }
     QToolButton* cancelOpenButton() const { return find<QToolButton>(QStringLiteral("cancelOpenButton")); }
