@@ -376,6 +376,19 @@ bool applyResult(LabState& s, const TraceEvent& e, const Fields& d) {
 }
 } // namespace
 
+LabState LabState::foldedFrom(std::span<const TraceEvent> events, bool replay) {
+    LabState state;
+    state.replay = replay;
+    for (const auto& e : events) {
+        try {
+            state.apply(e);
+        } catch (const FieldError&) {
+            // Checked where it arrived; a field of the wrong type changes nothing here.
+        }
+    }
+    return state;
+}
+
 bool LabState::apply(const TraceEvent& e) {
     const bool changed = applyKind(e);
     // Only a recording of the loopback operation renders its texts from the values (its session event,

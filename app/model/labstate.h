@@ -14,6 +14,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace rdmalab::app {
@@ -145,6 +146,9 @@ struct StepState {
 
 class LabState {
   public:
+    /// The state after `events` (the first events of a session, in order), for time travel; an event
+    /// with a field of the wrong type (checked where it arrived) changes nothing. `replay` as given.
+    static LabState foldedFrom(std::span<const TraceEvent> events, bool replay);
     void reset();
     /// Folds one event into the state; returns true if something visible changed. Throws FieldError
     /// (rdmalab/format/fields.hpp) when a field it reads has the wrong type. Which fields it reads depends on

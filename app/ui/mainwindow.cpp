@@ -464,17 +464,9 @@ void MainWindow::travelTo(int row) {
     row = static_cast<int>(last);
     const bool present = static_cast<std::size_t>(row) + 1 == events.size();
     if (present && !travelled_) return; // the picture is there already (and may be animating it)
-    LabState then;
-    then.replay = controller_->state().replay;
     const auto upTo = events.first(static_cast<std::size_t>(row) + 1);
-    for (const auto& e : upTo) {
-        try {
-            then.apply(e);
-        } catch (const FieldError&) {
-            // Checked where it arrived; a field of the wrong type changes nothing here.
-        }
-    }
-    stage_->showAt(upTo, present ? controller_->state() : then);
+    stage_->showAt(upTo,
+                   present ? controller_->state() : LabState::foldedFrom(upTo, controller_->state().replay));
     travelled_ = !present;
     shownRow_ = row;
     refreshControls();

@@ -265,9 +265,8 @@ void DataPathView::setAnimationSpeed(double factor) {
     if (d->speed <= 0 && d->busy) {
         d->abort();
         while (!d->queue.empty()) {
-            d->stageEvent(d->queue.front());
+            d->stageWithoutAnimation(d->queue.front());
             d->queue.pop_front();
-            d->stages.clear();
         }
         d->finish();
     }
@@ -314,10 +313,8 @@ void DataPathView::showEvents(std::span<const rdmalab::TraceEvent> events,
         auto pending = std::move(d->queue);
         d->queue.clear();
         pending.insert(pending.end(), events.begin(), events.end());
-        for (const auto& e : pending) {
-            d->stageEvent(e);
-            d->stages.clear();
-        }
+        for (const auto& e : pending)
+            d->stageWithoutAnimation(e);
         d->busy = true;
         d->finish();
         return;
@@ -326,15 +323,11 @@ void DataPathView::showEvents(std::span<const rdmalab::TraceEvent> events,
     if (d->queue.size() + events.size() > kMaxAnimatedBacklog) {
         d->abort();
         const std::size_t keep = std::min(events.size(), kMaxAnimatedBacklog);
-        auto drawAtOnce = [this](const TraceEvent& e) {
-            d->stageEvent(e);
-            d->stages.clear();
-        };
         for (const auto& e : d->queue)
-            drawAtOnce(e);
+            d->stageWithoutAnimation(e);
         d->queue.clear();
         for (const auto& e : events.first(events.size() - keep))
-            drawAtOnce(e);
+            d->stageWithoutAnimation(e);
         d->refreshAll();
         events = events.last(keep);
         d->busy = false; // the running sequence was stopped: start another
@@ -349,10 +342,8 @@ void DataPathView::showAt(std::span<const rdmalab::TraceEvent> events, const rdm
     resetScene();
     d->target = state;
     d->shown.replay = state.replay;
-    for (const auto& e : events) {
-        d->stageEvent(e);
-        d->stages.clear();
-    }
+    for (const auto& e : events)
+        d->stageWithoutAnimation(e);
     d->busy = true;
     d->finish();
 }

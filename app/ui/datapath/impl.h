@@ -144,6 +144,11 @@ struct DataPathView::Impl {
 
     // choreography.cpp: an event's animation, staged by its Move (see choreography.h)
     void stageEvent(const TraceEvent& e);
+    /// Takes the event into the picture's state and history without animating it.
+    void stageWithoutAnimation(const TraceEvent& e) {
+        stageEvent(e);
+        stages.clear();
+    }
     void stageHeader(const datapath::Cue& c);
     void stageCheck(const datapath::Cue& c);
     void stageError(const datapath::Cue& c);
