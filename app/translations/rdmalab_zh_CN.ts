@@ -1878,10 +1878,6 @@ This run is kept in memory only: export its report before you close the window.<
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <source>&amp;Presentation mode (full screen, large, high contrast)</source>
-        <translation>演示模式（全屏、大字体、高对比度）(&amp;P)</translation>
-    </message>
-    <message>
         <source>P&amp;anels</source>
         <translation>面板(&amp;A)</translation>
     </message>
@@ -1936,6 +1932,10 @@ This run is kept in memory only: export its report before you close the window.<
     <message>
         <source>Traces (*.jsonl)</source>
         <translation>轨迹 (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>&amp;Projector layout (the picture full screen, large, high contrast)</source>
+        <translation>投影布局(&amp;P)（画面全屏、大字、高对比度）</translation>
     </message>
 </context>
 <context>
@@ -2206,6 +2206,33 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     <message>
         <source>Run the step without a prediction (it counts as not made)</source>
         <translation>不做预测直接运行这一步（记为未预测）</translation>
+    </message>
+</context>
+<context>
+    <name>rdmalab::app::ProjectorLayout</name>
+    <message>
+        <source>Space step</source>
+        <translation>空格 单步</translation>
+    </message>
+    <message>
+        <source>← back</source>
+        <translation>← 后退</translation>
+    </message>
+    <message>
+        <source>P play</source>
+        <translation>P 播放</translation>
+    </message>
+    <message>
+        <source>+/− zoom, drag to pan</source>
+        <translation>+/− 缩放，拖动平移</translation>
+    </message>
+    <message>
+        <source>F5 leave</source>
+        <translation>F5 退出</translation>
+    </message>
+    <message>
+        <source>&amp;Projector layout (the picture full screen, large, high contrast)</source>
+        <translation>投影布局(&amp;P)（画面全屏、大字、高对比度）</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "labpanels.h"
 #include "labquiz.h"
 #include "labstage/labstage.h"
+#include "projectorlayout.h"
 #include "language.h"
 
 #include "engineclient.h"
@@ -66,6 +67,14 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
     buildUi();
     auto* viewMenu = menuBar()->addMenu(QString());
     viewMenu->setObjectName(QStringLiteral("labViewMenu"));
+    // F5: for a class, the picture and the prediction to vote on, large; the keys press the window's buttons.
+    projector_ = new ProjectorLayout(this, stage_,
+                                     {.step = clickWhenEnabled(this, QStringLiteral("labStep")),
+                                      .back = [this] { travelBack(); },
+                                      .play = clickWhenEnabled(this, QStringLiteral("labPlay"))});
+    projector_->showBelowPicture(predict_);
+    projector_->addAction(viewMenu);
+    viewMenu->addSeparator();
     Language::instance()->addMenu(viewMenu);
     // The lab texts come from the lab files in both languages: the browser follows at once; a lab that is
     // running keeps its language, the next Start uses the new one.
@@ -90,6 +99,15 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
     engine_->start();
     openFromOptions(curriculum, user);
     fitToScreen(this, QSize(1280, 800));
+    if (options_.presentation) projector_->set(true);
+}
+
+void LabWindow::travelBack() {
+    // The step before the one shown, as the step list would show it when clicked.
+    const int shown = steps_->currentIndex().isValid() ? steps_->currentIndex().row()
+                                                       : std::min(session_->nextStep(), session_->rowCount()) - 1;
+    if (shown <= 0) return;
+    steps_->setCurrentIndex(session_->index(shown - 1, 0));
 }
 
 void LabWindow::connectSession() {

@@ -29,6 +29,7 @@ class LabCatalog;
 class LabForm;
 class LabSession;
 class LabStage;
+class ProjectorLayout;
 class PredictionBox;
 class QuestionsPage;
 
@@ -43,6 +44,7 @@ struct LabWindowOptions {
     QString seed;          ///< the Student field: a seed for the varying parameters
     QString report;        ///< HTML report of the run when the lab ends
     bool quitWhenDone = false;
+    bool presentation = false; ///< open in the projector layout (--present)
 };
 
 class LabWindow : public QMainWindow {
@@ -91,6 +93,8 @@ class LabWindow : public QMainWindow {
     void showStep(int index);
     /// Time travel: the stage shows the run as step `index` left it, or the present for the last step run.
     void travelToStep(int index);
+    /// Shows the step before the one shown (the projector's Back key).
+    void travelBack();
     /// A troubleshooting lab stops before its reference fix unless the teacher switch is on.
     void applyStudentsTurn();
     /// Brings the step list, texts and pictures up to the last step run. While the lab plays this runs once
@@ -122,6 +126,7 @@ class LabWindow : public QMainWindow {
     QTextBrowser* stepText_ = nullptr;
     QTreeWidget* verdicts_ = nullptr;
     LabStage* stage_ = nullptr; ///< the picture, the QP states and the memory, on tabs
+    ProjectorLayout* projector_ = nullptr; ///< F5: the picture and the prediction, large
     QLabel* status_ = nullptr;
     QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;
     QPushButton* troubleshoot_ = nullptr; ///< a troubleshooting lab: fix it yourself in the workbench

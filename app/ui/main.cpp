@@ -122,6 +122,7 @@ rdmalab::app::LabWindowOptions labOptions(const QCommandLineParser& parser, cons
     readRunToTheEnd(parser, o, options);
     options.report = parser.value(o.report);
     options.seed = parser.value(o.seed);
+    options.presentation = parser.isSet(o.present);
     return options;
 }
 
@@ -187,6 +188,7 @@ rdmalab::app::WorkbenchWindowOptions workbenchOptions(const QCommandLineParser& 
                                                       const OptionNames& o) {
     rdmalab::app::WorkbenchWindowOptions options;
     readRunToTheEnd(parser, o, options);
+    options.presentation = parser.isSet(o.present);
     return options;
 }
 

@@ -47,6 +47,7 @@ void MainMenus::buildViewMenu() {
     presentationAction_->setObjectName("presentationAction");
     presentationAction_->setCheckable(true);
     presentationAction_->setShortcut(Qt::Key_F5);
+    window_->addAction(presentationAction_); // F5 also with the menu bar hidden (the projector layout)
     connect(presentationAction_, &QAction::toggled, this, &MainMenus::presentationToggled);
     Language::instance()->addMenu(viewMenu_);
 }
@@ -114,7 +115,7 @@ void MainMenus::retranslateUi() {
     exportPngAction_->setText(tr("&Export view as PNG…"));
     quitAction_->setText(tr("&Quit"));
     viewMenu_->setTitle(tr("&View"));
-    presentationAction_->setText(tr("&Presentation mode (full screen, large, high contrast)"));
+    presentationAction_->setText(tr("&Projector layout (the picture full screen, large, high contrast)"));
     if (panelsMenu_) {
         panelsMenu_->setTitle(tr("P&anels"));
         const QString panelTexts[kPanelCount] = {tr("&Devices"), tr("&QP state machine"), tr("&Memory"),

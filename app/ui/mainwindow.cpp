@@ -16,7 +16,7 @@
 #include "lessontoolbars.h"
 #include "mainmenus.h"
 #include "memoryview.h"
-#include "presentationlayout.h"
+#include "projectorlayout.h"
 #include "qpstateview.h"
 #include "recordingopener.h"
 #include "recoverybanner.h"
@@ -247,8 +247,19 @@ void MainWindow::buildUi() {
                         {stage_->memory(), "showMemoryAction"},
                         {timelinePanel_->timeline(), "showTimelineAction"},
                         {timelinePanel_->inspector(), "showInspectorAction"}}});
-    presentation_ = new PresentationLayout(this, menus_->devicePanelAction(), main);
-    connect(presentation_, &PresentationLayout::leaveRequested, this, [this] { setPresentationMode(false); });
+    // F5: the projector layout. Its keys press the toolbar's buttons, so they do what the buttons would
+    // (nothing while a button is disabled).
+    ProjectorLayout::Keys keys{
+        .step = clickWhenEnabled(this, "stepButton"),
+        .back = clickWhenEnabled(this, "backButton"),
+        .play = [this, play = clickWhenEnabled(this, "playButton"),
+                 pause = clickWhenEnabled(this, "pauseButton")] { controller_->playing() ? pause() : play(); }};
+    presentation_ = new ProjectorLayout(this, stage_, std::move(keys));
+    connect(presentation_, &ProjectorLayout::changed, this, [this](bool on) {
+        QTimer::singleShot(0, toolBars_, &LessonToolBars::place); // the font, so the toolbars' widths, change
+        menus_->setPresentationChecked(on);
+        refreshInspector();
+    });
     fitToScreen(this, QSize(1680, 1050));
     connectControls();
 }
@@ -602,12 +613,7 @@ bool MainWindow::exportPng(const QString& path) {
 }
 
 void MainWindow::setPresentationMode(bool on) {
-    if (!presentation_->set(on)) return;
-    QTimer::singleShot(0, toolBars_, &LessonToolBars::place); // the font, so the toolbars' widths, change
-    menus_->setPresentationChecked(on);
-    applyPresentationLook(on);
-    stage_->setPresentationMode(on);
-    refreshInspector();
+    presentation_->set(on);
 }
 
 void MainWindow::refreshControls() {

@@ -25,7 +25,7 @@ class EngineStatusLine;
 class LabStage;
 class LessonToolBars;
 class MainMenus;
-class PresentationLayout;
+class ProjectorLayout;
 class RecordingOpener;
 class RecoveryBanner;
 class SessionLines;
@@ -140,7 +140,7 @@ class MainWindow : public QMainWindow {
     std::vector<Lesson> lessons_;       ///< the labs that are lessons (lessons.h)
     QString lessonLoadErrors_;
     QString language_;
-    PresentationLayout* presentation_ = nullptr; ///< full screen, no device panel, the picture larger
+    ProjectorLayout* presentation_ = nullptr; ///< F5: the picture over the whole screen, text 18 px
     SessionAutosave autosave_;     ///< the live session, as it happens (SessionAutosave::defaultDirectory())
     bool recoveredReplay_ = false; ///< the replay is a recovered unfinished session
     bool firstLiveStepReported_ = false; ///< headless: "first live step" was written on stderr

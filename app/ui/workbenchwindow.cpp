@@ -6,6 +6,7 @@
 #include "headlessrun.h"
 #include "labcatalog.h"
 #include "labstage/labstage.h"
+#include "projectorlayout.h"
 #include "savefile.h"
 #include "verbscode.h"
 #include "windowparts.h"
@@ -64,6 +65,10 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
     buildUi();
     auto* viewMenu = menuBar()->addMenu(QString());
     viewMenu->setObjectName(QStringLiteral("workbenchViewMenu"));
+    // F5: the picture for a class, large (a workbench has no steps to play: its keys only zoom).
+    projector_ = new ProjectorLayout(this, stage_, {});
+    projector_->addAction(viewMenu);
+    viewMenu->addSeparator();
     Language::instance()->addMenu(viewMenu);
     // The engine's texts (the steps' results) come in the language the session started with; the next
     // Reset all starts it again in the new one.
@@ -123,6 +128,7 @@ WorkbenchWindow::WorkbenchWindow(const WorkbenchWindowOptions& options, QWidget*
     });
     engine_->start();
     fitToScreen(this, QSize(1280, 800));
+    if (options_.presentation) projector_->set(true);
 }
 
 WorkbenchWindow::~WorkbenchWindow() {

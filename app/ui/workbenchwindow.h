@@ -29,6 +29,7 @@ namespace rdmalab::app {
 class EngineClient;
 class HeadlessRun;
 class LabStage;
+class ProjectorLayout;
 class WorkbenchControls;
 class WorkbenchSession;
 
@@ -41,6 +42,7 @@ struct WorkbenchWindowOptions {
     bool autoplay = false;     ///< unused: a workbench has nothing to play (main.cpp's options read it)
     QString screenshot;        ///< PNG of the window once the session has started, or the engine failed
     bool quitWhenDone = false; ///< exit then (0: the session started; 1: it did not)
+    bool presentation = false; ///< open in the projector layout (--present)
 };
 
 class WorkbenchWindow : public QMainWindow {
@@ -115,6 +117,7 @@ class WorkbenchWindow : public QMainWindow {
     QPushButton *reset_ = nullptr, *save_ = nullptr;
     QLineEdit* labTitle_ = nullptr;
     LabStage* stage_ = nullptr; ///< the picture over the QP states and the memory, the snapshot and log below
+    ProjectorLayout* projector_ = nullptr; ///< F5: the picture, large
     QListView* steps_ = nullptr;
     QTextBrowser* detail_ = nullptr;
     QLabel* snapshot_ = nullptr;

@@ -1,8 +1,14 @@
 #include "impl.h"
 
+#include "rdmalab/format/describe.hpp"
+#include "rdmalab/format/fields.hpp"
+
 #include <QCoreApplication>
 
+#include <QKeyEvent>
+#include <QMouseEvent>
 #include <QResizeEvent>
+#include <QWheelEvent>
 #include <QSequentialAnimationGroup>
 
 #include <algorithm>
@@ -54,6 +60,7 @@ Overlay* DataPathView::Impl::overlay(QRectF r, const QString& label, bool error)
 void DataPathView::Impl::travel(QParallelAnimationGroup* g, QGraphicsItem* item, const QPainterPath& path,
                                 int duration, int delay) {
     item->setPos(path.pointAtPercent(0));
+    focus |= path.boundingRect();
     anim(
         g, duration, [item, path](qreal t) { item->setPos(path.pointAtPercent(std::clamp(t, 0.0, 1.0))); },
         delay, QEasingCurve::InOutQuad);
@@ -61,11 +68,13 @@ void DataPathView::Impl::travel(QParallelAnimationGroup* g, QGraphicsItem* item,
 
 void DataPathView::Impl::fadeIn(QParallelAnimationGroup* g, QGraphicsItem* item, int duration, int delay) {
     item->setOpacity(0);
+    focus |= item->sceneBoundingRect();
     anim(
         g, duration, [item](qreal t) { item->setOpacity(t); }, delay);
 }
 
 void DataPathView::Impl::pulse(QParallelAnimationGroup* g, Block* b, int duration, int delay) {
+    focus |= b->sceneBoundingRect();
     anim(
         g, duration, [b](qreal t) { b->setFlash(std::sin(t * M_PI)); }, delay);
 }
@@ -158,13 +167,16 @@ void DataPathView::Impl::pump() {
             }
             const TraceEvent e = std::move(queue.front());
             queue.pop_front();
+            announce(e);
             stageEvent(e);
             continue;
         }
         Stage stage = std::move(stages.front());
         stages.pop_front();
         auto* g = new QParallelAnimationGroup(view);
+        focus = QRectF();
         stage(g);
+        aim();
         if (g->animationCount() == 0) {
             delete g;
             clearTemps();
@@ -181,6 +193,43 @@ void DataPathView::Impl::pump() {
         g->start();
         return;
     }
+}
+
+void DataPathView::Impl::announce(const TraceEvent& e) {
+    // The headline says the session and the step; a run's result and a measurement are summed up by the
+    // picture's status line: the caption is for what the device was asked and what it did.
+    if (e.kind == EventKind::Session || e.kind == EventKind::Step || e.kind == EventKind::Result ||
+        e.kind == EventKind::Measure)
+        return;
+    try {
+        emit view->eventShown(QString::fromStdString(describe(e)));
+    } catch (const FieldError&) {
+        // A field the line computes with is not a number: the timeline names it; no caption for it.
+    }
+}
+
+void DataPathView::Impl::aim() {
+    if (focus.isEmpty()) return;
+    lastFocus = focus;
+    if (minTextPx <= 0) return;
+    const QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect();
+    if (visible.contains(focus)) return;
+    // The middle of what moves; a focus wider than the view shows its middle (a packet between the hosts
+    // is seen crossing the link).
+    const QPointF from = view->viewCenter(), to = focus.center();
+    aimedAt = to;
+    if (camera) camera->stop();
+    delete camera;
+    camera = new QVariantAnimation(view);
+    camera->setStartValue(0.0);
+    camera->setEndValue(1.0);
+    camera->setDuration(ms(350));
+    camera->setEasingCurve(QEasingCurve::InOutQuad);
+    QObject::connect(camera, &QVariantAnimation::valueChanged, view, [this, from, to](const QVariant& v) {
+        const qreal t = v.toReal();
+        view->centerOn(from + (to - from) * t);
+    });
+    camera->start();
 }
 
 void DataPathView::Impl::finish() {
@@ -248,12 +297,94 @@ void DataPathView::changeEvent(QEvent* event) {
 
 DataPathView::~DataPathView() {
     d->abort();
+    if (d->camera) d->camera->stop();
 }
 
 void DataPathView::setPresentationMode(bool on) {
     d->theme.set(on);
     d->refreshAll();
     d->applyTheme();
+    rescale(viewCenter()); // the smallest text changed size
+}
+
+void DataPathView::setZoom(qreal factor) {
+    d->zoom = std::isfinite(factor) ? std::clamp(factor, 1.0, kMaxZoom) : 1.0;
+    rescale(viewCenter());
+}
+
+qreal DataPathView::zoom() const {
+    return d->zoom;
+}
+
+void DataPathView::setMinimumTextPixels(qreal px) {
+    d->minTextPx = std::isfinite(px) ? std::max(0.0, px) : 0.0;
+    // Magnified: on what moved last, or the middle of the picture.
+    d->aimedAt = d->lastFocus.isEmpty() ? d->scene->sceneRect().center() : d->lastFocus.center();
+    rescale(d->aimedAt);
+}
+
+qreal DataPathView::minimumTextPixels() const {
+    return d->minTextPx;
+}
+
+qreal DataPathView::pictureScale() const {
+    return transform().m11();
+}
+
+qreal DataPathView::smallestTextSize() const {
+    return d->theme.smallest();
+}
+
+QPointF DataPathView::viewCenter() const {
+    return mapToScene(viewport()->rect().center());
+}
+
+void DataPathView::rescale(QPointF center) {
+    const QRectF scene = d->scene->sceneRect();
+    const QSize room = viewport()->size();
+    if (room.isEmpty()) return;
+    const qreal fit = std::min(room.width() / scene.width(), room.height() / scene.height());
+    qreal scale = fit * d->zoom;
+    if (d->minTextPx > 0) scale = std::max(scale, d->minTextPx / d->theme.smallest());
+    setTransform(QTransform::fromScale(scale, scale));
+    // Larger than the view: dragging pans it (the hidden scroll bars keep the picture in the scene).
+    setDragMode(scale > fit * 1.001 ? QGraphicsView::ScrollHandDrag : QGraphicsView::NoDrag);
+    centerOn(center);
+}
+
+void DataPathView::wheelEvent(QWheelEvent* event) {
+    const int steps = event->angleDelta().y();
+    if (steps == 0) return QGraphicsView::wheelEvent(event);
+    // About the pointer: the point under it stays under it.
+    const QPointF pointer = event->position();
+    const QPointF under = mapToScene(pointer.toPoint());
+    d->zoom = std::clamp(d->zoom * std::pow(1.15, steps / 120.0), 1.0, kMaxZoom);
+    rescale(viewCenter());
+    const QPointF moved = mapFromScene(under);
+    centerOn(mapToScene((QPointF(viewport()->rect().center()) + moved - pointer).toPoint()));
+    event->accept();
+}
+
+void DataPathView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        setZoom(d->zoom * 1.25);
+        return;
+    case Qt::Key_Minus:
+        setZoom(d->zoom / 1.25);
+        return;
+    case Qt::Key_0:
+        setZoom(1);
+        return;
+    default:
+        QGraphicsView::keyPressEvent(event);
+    }
+}
+
+void DataPathView::mouseDoubleClickEvent(QMouseEvent* event) {
+    setZoom(1);
+    event->accept();
 }
 
 bool DataPathView::presentationMode() const {
@@ -344,8 +475,13 @@ void DataPathView::showAt(std::span<const rdmalab::TraceEvent> events, const rdm
     d->shown.replay = state.replay;
     for (const auto& e : events)
         d->stageWithoutAnimation(e);
+    if (!events.empty()) d->announce(events.back());
     d->busy = true;
     d->finish();
+}
+
+QStringList DataPathView::titleTexts() const {
+    return d->titleTexts();
 }
 
 std::size_t DataPathView::pendingEvents() const {
@@ -381,13 +517,16 @@ void DataPathView::highlightSeq(std::uint64_t seq) {
 }
 
 void DataPathView::resizeEvent(QResizeEvent* event) {
+    // Magnified, the picture keeps showing what it was aimed at (the view's own centre was computed for
+    // the old size); fitted, it stays centred.
+    const QPointF center = d->minTextPx > 0 && !d->aimedAt.isNull() ? d->aimedAt : viewCenter();
     QGraphicsView::resizeEvent(event);
-    fitInView(d->scene->sceneRect(), Qt::KeepAspectRatio);
+    rescale(center);
 }
 
 void DataPathView::showEvent(QShowEvent* event) {
     QGraphicsView::showEvent(event);
-    fitInView(d->scene->sceneRect(), Qt::KeepAspectRatio);
+    rescale(viewCenter());
 }
 
 } // namespace rdmalab::app

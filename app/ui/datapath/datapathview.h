@@ -30,6 +30,19 @@ class DataPathView : public QGraphicsView {
     /// 1.0 normal, 4.0 four times faster, 0 no animation (the final state is applied at once).
     void setAnimationSpeed(double factor);
     double animationSpeed() const;
+    /// Magnification over the whole picture fitting the view: 1 fits it (the default), up to kMaxZoom. The
+    /// wheel, + and - change it about the pointer; dragging pans; 0 or a double-click fits the picture again.
+    void setZoom(qreal factor);
+    qreal zoom() const;
+    static constexpr qreal kMaxZoom = 6;
+    /// Projector: the picture is drawn so large that its smallest text is at least `px` pixels high on
+    /// screen, and the view moves to what each animation shows (0: off, the default; the whole picture fits).
+    void setMinimumTextPixels(qreal px);
+    qreal minimumTextPixels() const;
+    /// Screen pixels per scene unit, as the picture is drawn now.
+    qreal pictureScale() const;
+    /// The smallest font size the picture draws with, in scene units (times pictureScale(): on screen).
+    qreal smallestTextSize() const;
     /// True when no animation is queued or running.
     bool isIdle() const;
     /// The texts the picture shows: what its boxes, lanes, link, legend and title say now, then the label of
@@ -58,17 +71,30 @@ class DataPathView : public QGraphicsView {
     /// Emphasises the objects the event with this sequence number touched (0 clears).
     void highlightSeq(std::uint64_t seq);
 
+    /// What the picture's title says now: the device, SoftRoCE's note, REPLAY, the step ("Step 3/18: ...").
+    QStringList titleTexts() const;
+
   signals:
     /// Every queued animation has finished (emitted at once when nothing was queued).
     void idle();
+    /// The event whose animation starts now (or that time travel stopped at), as one line: the call and
+    /// what it returned (rdmalab::describe).
+    void eventShown(const QString& line);
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void showEvent(QShowEvent* event) override;
     /// QEvent::LanguageChange: every text of the picture again, in the new language.
     void changeEvent(QEvent* event) override;
 
   private:
+    /// Draws the picture at the scale zoom and the minimum text size ask for, keeping `center` (scene
+    /// coordinates) in the middle of the view.
+    void rescale(QPointF center);
+    QPointF viewCenter() const;
     struct Impl;
     std::unique_ptr<Impl> d;
 };

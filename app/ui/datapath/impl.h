@@ -85,6 +85,16 @@ struct DataPathView::Impl {
     bool busy = false;
     qreal statusFlash = 0;
     QStringList animated; ///< every token's and overlay's label since the last reset (drawnTexts)
+    qreal zoom = 1;       ///< over the picture fitting the view
+    qreal minTextPx = 0;  ///< projector: the smallest text on screen, in pixels (0: the picture fits)
+    QRectF focus;         ///< what the stage being built moves, pulses or fades in (scene coordinates)
+    QRectF lastFocus;     ///< the focus of the last stage that had one
+    QPointF aimedAt;      ///< projector: the scene point the view was last moved to
+    QVariantAnimation* camera = nullptr; ///< the view moving to the running stage's focus
+    /// Emits eventShown for `e`.
+    void announce(const TraceEvent& e);
+    /// Projector: moves the view to `focus` (the stage about to run) unless the whole of it is in view.
+    void aim();
     std::vector<Block*> highlighted;
 
     template <typename T = Block> T* box(QRectF r, QColor Theme::*fill, qreal z = 1) {

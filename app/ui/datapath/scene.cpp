@@ -109,7 +109,7 @@ void DataPathView::Impl::paintLanes(QPainter* p, int s) {
     p->setPen(Qt::NoPen);
     arrowHead(p, QPointF(dx, kRnicY + 1), QPointF(dx, kAppY), 11);
     const QStringList texts = laneTexts();
-    p->setFont(theme.font(theme.presentation ? 12 : theme.small, true));
+    p->setFont(theme.font(theme.lane, true));
     p->setPen(theme.dataLane);
     const QRectF tr =
         L(s, kKernelW + 2, kVerbsY + kVerbsH + 1, kInnerW - kKernelW - 2, kRnicY - kVerbsY - kVerbsH - 2);

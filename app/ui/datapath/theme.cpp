@@ -39,7 +39,7 @@ struct MetricRow {
 
 constexpr MetricRow kMetrics[] = {
     {&Theme::pen, 1.2, 2.2}, {&Theme::thick, 2.5, 4}, {&Theme::base, 13, 16}, {&Theme::small, 11, 13.5},
-    {&Theme::title, 15, 18}, {&Theme::big, 26, 30},   {&Theme::mono, 13, 15},
+    {&Theme::title, 15, 18}, {&Theme::big, 26, 30},   {&Theme::mono, 13, 15},   {&Theme::lane, 11, 12},
 };
 
 int pixels(qreal px) {
@@ -56,6 +56,10 @@ Theme Theme::forMode(bool presentation) {
     for (const auto& row : kMetrics)
         t.*row.member = presentation ? row.presentation : row.light;
     return t;
+}
+
+qreal Theme::smallest() const {
+    return std::min({base, small, title, big, mono, lane});
 }
 
 QFont Theme::font(qreal px, bool bold, bool italic) const {

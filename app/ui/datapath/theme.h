@@ -18,11 +18,15 @@ struct Theme {
     qreal pen = 1.2;                                              ///< ordinary outline width
     qreal thick = 2.5;                                            ///< emphasised lines (link, highlight)
     qreal base = 13, small = 11, title = 15, big = 26, mono = 13; ///< font pixel sizes
+    qreal lane = 11; ///< the data lane's label, squeezed between the kernel and the lane
 
     /// The light look (presentation false) or the presentation look (true).
     static Theme forMode(bool presentation);
     /// Becomes the look for `presentation` (what setPresentationMode switches).
     void set(bool on) { *this = forMode(on); }
+
+    /// The smallest of the font sizes above: what the picture's smallest text is drawn at, in scene units.
+    qreal smallest() const;
 
     /// DejaVu Sans at `px` pixels (rounded, at least 1).
     QFont font(qreal px, bool bold = false, bool italic = false) const;
