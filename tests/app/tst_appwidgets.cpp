@@ -685,6 +685,46 @@ class AppWidgetsTest : public QObject {
         QTRY_VERIFY(smallestText(*picture) < kProjectorTextPixels);
     }
 
+    /// The projector layout at the Write lesson's packet: the WRITE request crossing to B is drawn, the view
+    /// has moved to it, and the picture's text is still 18 px at least. With RDMALAB_SCREENSHOT_DIR set, the
+    /// moment is saved as projector-write-packet.png (docs/screenshots, the README).
+    void theProjectorFollowsTheWritePacket() {
+        StartOptions options;
+        options.replayFile = kData + "lesson-write.jsonl";
+        MainWindow window(options);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto normal = qScopeGuard([&window] { window.setPresentationMode(false); });
+        window.setPresentationMode(true);
+        window.setWindowState(Qt::WindowNoState);
+        window.resize(1280, 720);
+        QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
+        auto* picture = window.findChild<DataPathView*>("dataPathView");
+        const auto packetDrawn = [picture] {
+            return picture->drawnTexts().filter(QRegularExpression("^WRITE packet · rkey 0x[0-9a-f]+ · ")).size() >
+                   0;
+        };
+        for (int i = 0; i < 40 && !packetDrawn(); ++i) {
+            QTRY_VERIFY(mainWindow(window).stepButton()->isEnabled() || packetDrawn());
+            if (!packetDrawn()) QTest::keyClick(picture, Qt::Key_Space);
+            QTRY_VERIFY_WITH_TIMEOUT(picture->isIdle() || packetDrawn(), 20000);
+        }
+        QVERIFY2(packetDrawn(), qPrintable(picture->drawnTexts().join('\n')));
+        // On its way (the flight is 0.9 s): the view follows it over the link.
+        QTest::qWait(250);
+        const QRectF visible = picture->mapToScene(picture->viewport()->rect()).boundingRect();
+        QVERIFY2(visible.contains(QPointF(700, 700)), qPrintable(QStringLiteral("%1,%2 %3x%4")
+                                                                     .arg(visible.x())
+                                                                     .arg(visible.y())
+                                                                     .arg(visible.width())
+                                                                     .arg(visible.height())));
+        const qreal projected = smallestText(*picture);
+        QVERIFY2(projected >= kProjectorTextPixels, qPrintable(QString::number(projected)));
+        if (const QByteArray dir = qgetenv("RDMALAB_SCREENSHOT_DIR"); !dir.isEmpty())
+            window.grab().save(QString::fromLocal8Bit(dir) + "/projector-write-packet.png");
+    }
+
     /// The lab window and the workbench have the projector layout too (View ▸ Projector layout, F5); the
     /// lab's prediction is shown under the picture, large.
     void theLabWindowAndTheWorkbenchHaveTheProjectorLayout() {

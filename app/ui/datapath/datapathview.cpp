@@ -61,6 +61,10 @@ void DataPathView::Impl::travel(QParallelAnimationGroup* g, QGraphicsItem* item,
                                 int duration, int delay) {
     item->setPos(path.pointAtPercent(0));
     focus |= path.boundingRect();
+    if (!followed) {
+        followed = item;
+        followMs = duration + delay;
+    }
     anim(
         g, duration, [item, path](qreal t) { item->setPos(path.pointAtPercent(std::clamp(t, 0.0, 1.0))); },
         delay, QEasingCurve::InOutQuad);
@@ -80,6 +84,8 @@ void DataPathView::Impl::pulse(QParallelAnimationGroup* g, Block* b, int duratio
 }
 
 void DataPathView::Impl::clearTemps() {
+    if (followed && camera) camera->stop(); // it follows a token about to go
+    followed = nullptr;
     for (auto* item : temps) {
         scene->removeItem(item);
         delete item;
@@ -175,6 +181,7 @@ void DataPathView::Impl::pump() {
         stages.pop_front();
         auto* g = new QParallelAnimationGroup(view);
         focus = QRectF();
+        followed = nullptr;
         stage(g);
         aim();
         if (g->animationCount() == 0) {
@@ -214,12 +221,33 @@ void DataPathView::Impl::aim() {
     if (minTextPx <= 0) return;
     const QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect();
     if (visible.contains(focus)) return;
+    if (camera) camera->stop();
+    delete camera;
+    camera = nullptr;
+    if (speed > 0 && followed && (focus.width() > visible.width() || focus.height() > visible.height())) {
+        // More than the view holds (a packet from one host to the other): the view follows the token,
+        // catching up two fifths of the way each frame, so that it glides rather than jumps.
+        camera = new QVariantAnimation(view);
+        camera->setStartValue(0.0);
+        camera->setEndValue(1.0);
+        camera->setDuration(followMs);
+        QGraphicsItem* item = followed;
+        QObject::connect(camera, &QVariantAnimation::valueChanged, view, [this, item](const QVariant&) {
+            const QPointF c = view->viewCenter();
+            aimedAt = c + (item->pos() - c) * 0.4;
+            view->centerOn(aimedAt);
+        });
+        camera->start();
+        return;
+    }
     // The middle of what moves; a focus wider than the view shows its middle (a packet between the hosts
     // is seen crossing the link).
     const QPointF from = view->viewCenter(), to = focus.center();
     aimedAt = to;
-    if (camera) camera->stop();
-    delete camera;
+    if (speed <= 0) { // no animation: there at once
+        view->centerOn(to);
+        return;
+    }
     camera = new QVariantAnimation(view);
     camera->setStartValue(0.0);
     camera->setEndValue(1.0);
@@ -446,6 +474,8 @@ void DataPathView::showEvents(std::span<const rdmalab::TraceEvent> events,
         pending.insert(pending.end(), events.begin(), events.end());
         for (const auto& e : pending)
             d->stageWithoutAnimation(e);
+        if (!pending.empty()) d->announce(pending.back());
+        d->aimAtLast(pending);
         d->busy = true;
         d->finish();
         return;
@@ -476,6 +506,7 @@ void DataPathView::showAt(std::span<const rdmalab::TraceEvent> events, const rdm
     for (const auto& e : events)
         d->stageWithoutAnimation(e);
     if (!events.empty()) d->announce(events.back());
+    d->aimAtLast(events);
     d->busy = true;
     d->finish();
 }
@@ -492,25 +523,29 @@ QStringList DataPathView::drawnTexts() const {
     return d->staticTexts() + d->animated;
 }
 
+std::vector<Block*> DataPathView::Impl::boxesOf(std::uint64_t seq) {
+    std::vector<Block*> boxes;
+    auto it = history.find(seq);
+    if (seq == 0 || it == history.end()) return boxes;
+    const EventRef& ref = it->second;
+    if (!ref.side) {
+        // Without a side, a verb or an async event concerns the device: both ports.
+        if (ref.kind == EventKind::Verb || ref.kind == EventKind::Async)
+            for (auto& h : host)
+                boxes.push_back(h.port);
+    } else {
+        const auto& h = host[static_cast<std::size_t>(index(*ref.side))];
+        for (Part p : highlightFor(ref.kind, ref.name, ref.queue))
+            if (Block* b = h.part(p)) boxes.push_back(b);
+    }
+    return boxes;
+}
+
 void DataPathView::highlightSeq(std::uint64_t seq) {
     for (Block* b : d->highlighted)
         b->setHighlighted(false);
     d->highlighted.clear();
-    auto it = d->history.find(seq);
-    if (seq == 0 || it == d->history.end()) return;
-    const EventRef& ref = it->second;
-    std::vector<Block*> boxes;
-    if (!ref.side) {
-        // Without a side, a verb or an async event concerns the device: both ports.
-        if (ref.kind == EventKind::Verb || ref.kind == EventKind::Async)
-            for (auto& h : d->host)
-                boxes.push_back(h.port);
-    } else {
-        const auto& h = d->host[static_cast<std::size_t>(index(*ref.side))];
-        for (Part p : highlightFor(ref.kind, ref.name, ref.queue))
-            if (Block* b = h.part(p)) boxes.push_back(b);
-    }
-    for (Block* b : boxes) {
+    for (Block* b : d->boxesOf(seq)) {
         b->setHighlighted(true);
         d->highlighted.push_back(b);
     }

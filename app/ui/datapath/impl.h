@@ -90,7 +90,24 @@ struct DataPathView::Impl {
     QRectF focus;         ///< what the stage being built moves, pulses or fades in (scene coordinates)
     QRectF lastFocus;     ///< the focus of the last stage that had one
     QPointF aimedAt;      ///< projector: the scene point the view was last moved to
+    QGraphicsItem* followed = nullptr; ///< the first token the stage being built moves
+    int followMs = 0;                  ///< how long it moves
     QVariantAnimation* camera = nullptr; ///< the view moving to the running stage's focus
+    /// The boxes the event with this sequence number touched (highlightSeq's; none for 0 or unknown).
+    std::vector<Block*> boxesOf(std::uint64_t seq);
+    /// Drawn at once, nothing moved: aims (aim()) at the boxes the newest of `events` (a span or a deque)
+    /// that touched any touched.
+    template <typename Events> void aimAtLast(const Events& events) {
+        for (auto e = events.rbegin(); e != events.rend(); ++e) {
+            const auto boxes = boxesOf(e->seq);
+            if (boxes.empty()) continue;
+            focus = QRectF();
+            for (const Block* b : boxes)
+                focus |= b->sceneBoundingRect();
+            aim();
+            return;
+        }
+    }
     /// Emits eventShown for `e`.
     void announce(const TraceEvent& e);
     /// Projector: moves the view to `focus` (the stage about to run) unless the whole of it is in view.
