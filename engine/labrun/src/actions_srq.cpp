@@ -205,19 +205,29 @@ ExpectationOutcome check_async_event(const State& s, const Expectation& e, const
     const Value* object = e.value.find("object");
     const Value* count = e.value.find("count");
     const std::string wanted = type ? type->text : "none";
-    out.description = wanted == "none" ? "no async event arrives" : "an async event " + wanted;
-    if (object) out.description += " on " + object->text;
-    if (count) out.description += fmt::format(", exactly {}", count->integer);
+    if (wanted == "none")
+        out.description = say(language, "no async event arrives", "没有异步事件到达");
+    else if (object)
+        out.description = say(language, "an async event " + wanted + " on " + object->text,
+                              object->text + " 上出现异步事件 " + wanted);
+    else
+        out.description = say(language, "an async event " + wanted, "出现异步事件 " + wanted);
+    if (count) out.description += say(language, fmt::format(", exactly {}", count->integer),
+                                      fmt::format("，恰好 {} 个", count->integer));
     if (!r.async_events) {
-        out.observed = "no wait happened";
+        out.observed = say(language, "no wait happened", "没有等待");
         return out;
     }
     const auto& events = *r.async_events;
     std::string seen;
     for (const auto& ev : events)
-        seen += (seen.empty() ? "" : ", ") + event_type(ev) + " on " + event_object(s, ev);
-    out.observed = events.empty() ? fmt::format("no event within {} ms", r.timeout_ms)
-                                  : fmt::format("{} event(s): {}", events.size(), seen);
+        seen += (seen.empty() ? "" : say(language, ", ", "，")) +
+                say(language, event_type(ev) + " on " + event_object(s, ev),
+                    event_object(s, ev) + " 上的 " + event_type(ev));
+    out.observed = events.empty() ? say(language, fmt::format("no event within {} ms", r.timeout_ms),
+                                        fmt::format("{} 毫秒内没有事件", r.timeout_ms))
+                                  : say(language, fmt::format("{} event(s): {}", events.size(), seen),
+                                        fmt::format("{} 个事件：{}", events.size(), seen));
     if (wanted == "none") {
         out.held = events.empty();
         return out;

@@ -25,9 +25,13 @@ ExpectationOutcome make(const std::string& kind, std::string description, bool h
     return e;
 }
 
-std::string error_text(const ErrorInfo& error) {
-    return fmt::format("{} failed with {}{}{}", error.verb, error.code, error.meaning.empty() ? "" : ": ",
-                       error.meaning);
+/// "ibv_modify_qp failed with EINVAL: Invalid argument". In Chinese the verb and the code: the meaning is
+/// the system's English (strerror, the status's description).
+std::string error_text(const ErrorInfo& error, const std::string& language) {
+    return say(language,
+               fmt::format("{} failed with {}{}{}", error.verb, error.code, error.meaning.empty() ? "" : ": ",
+                           error.meaning),
+               fmt::format("{} 失败，返回 {}", error.verb, error.code));
 }
 
 // ---- fails / succeeds --------------------------------------------------------------------------------
@@ -35,13 +39,15 @@ std::string error_text(const ErrorInfo& error) {
 ExpectationOutcome check_fails(const Expectation& e, const std::optional<ErrorInfo>& error, bool runner_error,
                                const std::string& language) {
     const std::string wanted = e.value.text;
-    const std::string description = wanted == "any" ? "fails (any errno)" : "fails with " + wanted;
-    if (!error) return make("fails", description, false, "succeeded", &e, language);
+    const std::string description = wanted == "any" ? say(language, "fails (any errno)", "失败（任何 errno）")
+                                                    : say(language, "fails with " + wanted, "以 " + wanted + " 失败");
+    if (!error) return make("fails", description, false, say(language, "succeeded", "成功了"), &e, language);
     if (runner_error)
-        return make("fails", description, false, "the runner refused: " + error->meaning, &e, language);
+        return make("fails", description, false,
+                    say(language, "the runner refused: ", "运行器拒绝执行：") + error->meaning, &e, language);
     const std::string got = errno_name(error->err);
     const bool held = error->err != 0 && (wanted == "any" || got == wanted);
-    return make("fails", description, held, error_text(*error), &e, language);
+    return make("fails", description, held, error_text(*error, language), &e, language);
 }
 
 // ---- completions / completion ------------------------------------------------------------------------
@@ -61,19 +67,25 @@ std::string describe_completion(const Completion& c) {
 /// that did not ("status=success (expected rem_access_err)").
 bool completion_matches(const State& s, const Value& want, const Completion& c, std::string& observed,
                         std::string& mismatch) {
+    const std::string& language = s.options.language;
     std::vector<std::string> parts, wrong;
     // ibv_poll_cq(3): when the status is not success, only wr_id, status, qp_num and vendor_err are valid.
     const bool failed = c.status != IBV_WC_SUCCESS;
     auto compare = [&](const std::string& field, std::string got, const std::string& expected) {
         const bool valid = !failed || field == "status" || field == "wr_id" || field == "qp";
-        if (!valid) got = "undefined";
+        if (!valid) got = say(language, "undefined", "未定义");
         parts.push_back(field + "=" + got);
         if (!valid)
-            wrong.push_back(fmt::format("{} is undefined: the status is not success, and then only wr_id, "
-                                        "status and qp_num are valid (ibv_poll_cq(3))",
-                                        field));
+            wrong.push_back(say(language,
+                                fmt::format("{} is undefined: the status is not success, and then only wr_id, "
+                                            "status and qp_num are valid (ibv_poll_cq(3))",
+                                            field),
+                                fmt::format("{} 未定义：状态不是 success，此时只有 wr_id、status 和 qp_num "
+                                            "有效（ibv_poll_cq(3)）",
+                                            field)));
         else if (got != expected)
-            wrong.push_back(fmt::format("{}={} (expected {})", field, got, expected));
+            wrong.push_back(say(language, fmt::format("{}={} (expected {})", field, got, expected),
+                                fmt::format("{}={}（预期 {}）", field, got, expected)));
     };
     if (const Value* v = want.find("status")) compare("status", status_name(c.status), v->text);
     if (const Value* v = want.find("opcode")) compare("opcode", opcode_name(c.opcode), v->text);
@@ -111,11 +123,11 @@ bool completion_matches(const State& s, const Value& want, const Completion& c, 
         for (const auto& f : missing)
             lacking += (lacking.empty() ? "" : ",") + f;
         compare("wc_flags", got.empty() ? "none" : got,
-                missing.empty() ? (got.empty() ? "none" : got) : "at least " + lacking);
+                missing.empty() ? (got.empty() ? "none" : got) : say(language, "at least ", "至少 ") + lacking);
     }
     auto qpn_of = [&](const Value* v) {
         const auto it = s.qps.find(v->text);
-        return it == s.qps.end() ? std::string("(no QP " + v->text + ")")
+        return it == s.qps.end() ? say(language, "(no QP " + v->text + ")", "（没有 QP " + v->text + "）")
                                  : std::to_string(it->second.qp->qp_num());
     };
     if (const Value* v = want.find("src_qp")) compare("src_qp", std::to_string(c.src_qp), qpn_of(v));
@@ -123,7 +135,7 @@ bool completion_matches(const State& s, const Value& want, const Completion& c, 
     for (const auto& p : parts)
         observed += (observed.empty() ? "" : " ") + p;
     for (const auto& w : wrong)
-        mismatch += (mismatch.empty() ? "" : ", ") + w;
+        mismatch += (mismatch.empty() ? "" : say(language, ", ", "，")) + w;
     return wrong.empty();
 }
 
@@ -144,28 +156,35 @@ ExpectationOutcome check_completion(const State& s, const Expectation& e, const 
         }
         description = fmt::format("[{}] {}", at, description);
     }
-    if (all) description = "every completion: " + description;
+    if (all) description = say(language, "every completion: ", "每个完成项：") + description;
     if (r.completions.empty())
-        return make("completion", description, false, "no completion arrived", &e, language);
+        return make("completion", description, false, say(language, "no completion arrived", "没有收到完成项"),
+                    &e, language);
     if (all) {
         std::string first_wrong;
         for (std::size_t i = 0; i < r.completions.size(); ++i) {
             std::string observed, mismatch;
             if (!completion_matches(s, e.value, r.completions[i], observed, mismatch) && first_wrong.empty())
-                first_wrong = fmt::format("completion {}: {}", i, mismatch);
+                first_wrong = say(language, fmt::format("completion {}: {}", i, mismatch),
+                                  fmt::format("第 {} 个完成项：{}", i, mismatch));
         }
         const bool held = first_wrong.empty();
         return make("completion", description, held,
-                    held ? fmt::format("all {} completions match", r.completions.size()) : first_wrong, &e,
-                    language);
+                    held ? say(language, fmt::format("all {} completions match", r.completions.size()),
+                               fmt::format("全部 {} 个完成项都符合", r.completions.size()))
+                         : first_wrong,
+                    &e, language);
     }
     if (at >= r.completions.size())
         return make("completion", description, false,
-                    fmt::format("only {} completion(s) arrived, none at index {}", r.completions.size(), at),
+                    say(language,
+                        fmt::format("only {} completion(s) arrived, none at index {}", r.completions.size(), at),
+                        fmt::format("只收到 {} 个完成项，索引 {} 处没有", r.completions.size(), at)),
                     &e, language);
     std::string observed, mismatch;
     const bool held = completion_matches(s, e.value, r.completions[at], observed, mismatch);
-    return make("completion", description, held, held ? observed : observed + "; " + mismatch, &e, language);
+    return make("completion", description, held,
+                held ? observed : observed + say(language, "; ", "；") + mismatch, &e, language);
 }
 
 // ---- qp_state ------------------------------------------------------------------------------------------
@@ -175,14 +194,16 @@ ExpectationOutcome check_qp_state(State& s, const Expectation& e, const std::str
     const Value* is = e.value.find("is");
     const std::string name = qp ? qp->text : "";
     const std::string wanted = is ? is->text : "";
-    const std::string description = name + " is " + wanted;
+    const std::string description = say(language, name + " is " + wanted, name + " 处于 " + wanted);
     const auto it = s.qps.find(name);
     if (it == s.qps.end())
-        return make("qp_state", description, false, name + " does not exist", &e, language);
+        return make("qp_state", description, false, say(language, name + " does not exist", name + " 不存在"),
+                    &e, language);
     const std::string got = state_name(it->second.qp->query_state());
     s.values[name + ".state"] = got;
-    return make("qp_state", description, got == wanted, name + " is " + got + " (ibv_query_qp)", &e,
-                language);
+    return make("qp_state", description, got == wanted,
+                say(language, name + " is " + got + " (ibv_query_qp)", name + " 处于 " + got + "（ibv_query_qp）"),
+                &e, language);
 }
 
 // ---- bytes ---------------------------------------------------------------------------------------------
@@ -206,6 +227,7 @@ std::string preview(std::span<const std::uint8_t> bytes) {
 }
 
 ExpectationOutcome check_bytes(const State& s, const Expectation& e, const std::string& language) {
+    auto in = [&](std::string en, std::string zh) { return say(language, std::move(en), std::move(zh)); };
     const Value* mr_name = e.value.find("mr");
     const std::string name = mr_name ? mr_name->text : "";
     const auto it = s.mrs.find(name);
@@ -220,7 +242,7 @@ ExpectationOutcome check_bytes(const State& s, const Expectation& e, const std::
         what = "\"" + t->text + "\"";
     } else if (const Value* h = e.value.find("hex")) {
         expected = hex_bytes(h->text);
-        what = "hex " + h->text;
+        what = in("hex ", "十六进制 ") + h->text;
     } else if (const Value* u = e.value.find("u64")) {
         const std::uint64_t v = u->as_u64();
         expected.resize(8);
@@ -228,17 +250,18 @@ ExpectationOutcome check_bytes(const State& s, const Expectation& e, const std::
         what = fmt::format("u64 {}", v);
     } else if (const Value* z = e.value.find("zero")) {
         zero = z->boolean;
-        what = z->boolean ? "all zero" : "not all zero";
+        what = z->boolean ? in("all zero", "全为零") : in("not all zero", "不全为零");
     } else if (const Value* same = e.value.find("same_as")) {
         const Value* other_name = same->find("mr");
         const auto o = s.mrs.find(other_name ? other_name->text : "");
         if (o != s.mrs.end()) other = o->second;
         other_offset = static_cast<std::size_t>(u64(same->find("offset"), 0));
-        what = "the same as " + (other_name ? other_name->text : std::string("?"));
+        const std::string other_text = other_name ? other_name->text : std::string("?");
+        what = in("the same as " + other_text, "与 " + other_text + " 相同");
     }
     if (it == s.mrs.end())
-        return make("bytes", name + " " + what, false, name + " does not exist (deregistered?)", &e,
-                    language);
+        return make("bytes", name + " " + what, false,
+                    in(name + " does not exist (deregistered?)", name + " 不存在（已注销？）"), &e, language);
     const auto& mr = *it->second;
     std::size_t length = 0;
     if (const Value* l = e.value.find("length"))
@@ -251,36 +274,43 @@ ExpectationOutcome check_bytes(const State& s, const Expectation& e, const std::
     const std::string description = fmt::format("{}[{}..{}) {}", name, offset, offset + length, what);
     if (offset + length > mr.length())
         return make("bytes", description, false,
-                    fmt::format("the range runs past the end of {} ({} bytes)", name, mr.length()), &e,
-                    language);
+                    in(fmt::format("the range runs past the end of {} ({} bytes)", name, mr.length()),
+                       fmt::format("范围超出了 {} 的末尾（{} 字节）", name, mr.length())),
+                    &e, language);
     const std::span<const std::uint8_t> got(mr.data() + offset, length);
     if (zero) {
         const auto nonzero = std::find_if(got.begin(), got.end(), [](std::uint8_t b) { return b != 0; });
         const bool all_zero = nonzero == got.end();
+        const std::size_t at = offset + static_cast<std::size_t>(nonzero - got.begin());
         const std::string observed =
-            all_zero
-                ? fmt::format("all {} bytes are zero", length)
-                : fmt::format("byte {} is {}: {}", offset + static_cast<std::size_t>(nonzero - got.begin()),
-                              byte_text(*nonzero), preview(got));
+            all_zero ? in(fmt::format("all {} bytes are zero", length), fmt::format("全部 {} 字节都是零", length))
+                     : in(fmt::format("byte {} is {}: {}", at, byte_text(*nonzero), preview(got)),
+                          fmt::format("第 {} 字节是 {}：{}", at, byte_text(*nonzero), preview(got)));
         return make("bytes", description, all_zero == *zero, observed, &e, language);
     }
     if (other) {
         if (other_offset + length > other->length())
-            return make("bytes", description, false, "the range runs past the end of the other region", &e,
+            return make("bytes", description, false,
+                        in("the range runs past the end of the other region", "范围超出了另一个区域的末尾"), &e,
                         language);
         expected.assign(other->data() + other_offset, other->data() + other_offset + length);
     }
-    if (expected.empty()) return make("bytes", description, length == 0, "nothing to compare", &e, language);
+    if (expected.empty())
+        return make("bytes", description, length == 0, in("nothing to compare", "没有可比较的字节"), &e, language);
     for (std::size_t i = 0; i < length; ++i) {
         const std::uint8_t want = expected[i % expected.size()];
         if (got[i] != want)
             return make("bytes", description, false,
-                        fmt::format("differs at offset {}: {} instead of {}; the bytes are {}", offset + i,
-                                    byte_text(got[i]), byte_text(want), preview(got)),
+                        in(fmt::format("differs at offset {}: {} instead of {}; the bytes are {}", offset + i,
+                                       byte_text(got[i]), byte_text(want), preview(got)),
+                           fmt::format("在偏移 {} 处不同：是 {} 而不是 {}；这些字节是 {}", offset + i,
+                                       byte_text(got[i]), byte_text(want), preview(got))),
                         &e, language);
     }
-    return make("bytes", description, true, fmt::format("equal ({} bytes: {})", length, preview(got)), &e,
-                language);
+    return make("bytes", description, true,
+                in(fmt::format("equal ({} bytes: {})", length, preview(got)),
+                   fmt::format("相等（{} 字节：{}）", length, preview(got))),
+                &e, language);
 }
 
 // ---- compare -------------------------------------------------------------------------------------------
@@ -332,7 +362,9 @@ ExpectationOutcome check_compare(const State& s, const Expectation& e, const std
         "{} {} {}{}{}", left_name, op, factor_text.empty() ? "" : factor_text + " x ", right_name, plus_text);
     if (!left || !right)
         return make(kind, prefix + description, false,
-                    fmt::format("no value for {}", !left ? left_name : right_name), &e, language);
+                    say(language, fmt::format("no value for {}", !left ? left_name : right_name),
+                        fmt::format("{} 没有值", !left ? left_name : right_name)),
+                    &e, language);
     const auto l = number(*left);
     const auto r = number(*right);
     if (l && r && factor) {
@@ -360,8 +392,10 @@ ExpectationOutcome check_compare(const State& s, const Expectation& e, const std
                     fmt::format("{} = {}, {} = {}", left_name, *left, right_name, *right), &e, language);
     }
     return make(kind, prefix + description, false,
-                fmt::format("{} = {}, {} = {}: not both numbers", left_name, *left, right_name, *right), &e,
-                language);
+                say(language,
+                    fmt::format("{} = {}, {} = {}: not both numbers", left_name, *left, right_name, *right),
+                    fmt::format("{} = {}，{} = {}：两者不都是数字", left_name, *left, right_name, *right)),
+                &e, language);
 }
 
 /// Checks one expectation of a step that ran (not `fails`, not one that does not apply), appending its
@@ -370,10 +404,13 @@ void check_one(State& s, const Expectation& e, const StepResult& r, const std::s
                std::vector<ExpectationOutcome>& out) {
     if (e.kind == "completions") {
         const auto wanted = static_cast<std::size_t>(e.value.integer);
-        std::string observed = fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms);
-        if (!r.completions.empty()) observed += "; the first: " + describe_completion(r.completions.front());
-        out.push_back(make("completions", fmt::format("exactly {}", wanted), r.completions.size() == wanted,
-                           observed, &e, language));
+        std::string observed = say(language, fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms),
+                                   fmt::format("{} 毫秒内收到 {} 个", r.timeout_ms, r.completions.size()));
+        if (!r.completions.empty())
+            observed += say(language, "; the first: ", "；第一个：") + describe_completion(r.completions.front());
+        out.push_back(make("completions",
+                           say(language, fmt::format("exactly {}", wanted), fmt::format("恰好 {} 个", wanted)),
+                           r.completions.size() == wanted, observed, &e, language));
     } else if (e.kind == "completion") {
         out.push_back(check_completion(s, e, r, language));
     } else if (e.kind == "qp_state") {
@@ -381,7 +418,7 @@ void check_one(State& s, const Expectation& e, const StepResult& r, const std::s
             out.push_back(check_qp_state(s, e, language));
         } catch (const RdmaError& query_error) {
             out.push_back(
-                make("qp_state", value_text(e.value), false, error_text(query_error.info()), &e, language));
+                make("qp_state", value_text(e.value), false, error_text(query_error.info(), language), &e, language));
         }
     } else if (e.kind == "bytes") {
         out.push_back(check_bytes(s, e, language));
@@ -390,8 +427,9 @@ void check_one(State& s, const Expectation& e, const StepResult& r, const std::s
     } else if (e.kind == "says") {
         // A statement of the step's text, checked on this run's values: "the text says '...': left op right".
         const Value* words = e.value.find(language.substr(0, 2) == "zh" ? "zh" : "en");
+        const std::string said = words ? render(words->text, s.values) : std::string();
         const std::string prefix =
-            fmt::format("the text says \"{}\": ", words ? render(words->text, s.values) : std::string());
+            say(language, fmt::format("the text says \"{}\": ", said), fmt::format("正文说“{}”：", said));
         if (const Value* is = e.value.find("is")) {
             std::string left_name;
             const auto left = operand(s, e.value.find("left"), left_name);
@@ -399,30 +437,41 @@ void check_one(State& s, const Expectation& e, const StepResult& r, const std::s
             const auto is_number = number(is->text);
             const bool held =
                 left && (left_number && is_number ? *left_number == *is_number : *left == is->text);
-            out.push_back(make("says", prefix + left_name + " is " + is->text, held,
-                               left ? left_name + " = " + *left : "no value for " + left_name, &e, language));
+            out.push_back(make("says", prefix + say(language, left_name + " is ", left_name + " 为 ") + is->text,
+                               held,
+                               left ? left_name + " = " + *left
+                                    : say(language, "no value for " + left_name, left_name + " 没有值"),
+                               &e, language));
         } else {
             out.push_back(check_compare(s, e, language, "says", prefix));
         }
     } else if (e.kind == "cm_event") {
         const auto it = r.results.find("event");
-        const std::string got = it == r.results.end() ? "no event read" : it->second;
+        const std::string got = it == r.results.end() ? say(language, "no event read", "没有读到事件") : it->second;
         std::string observed = got;
-        if (got != "none" && r.results.count("status")) observed += ", status " + r.results.at("status");
-        if (got == "none") observed = fmt::format("no event within {} ms", r.timeout_ms);
+        if (got != "none" && r.results.count("status"))
+            observed += say(language, ", status ", "，状态 ") + r.results.at("status");
+        if (got == "none")
+            observed = say(language, fmt::format("no event within {} ms", r.timeout_ms),
+                           fmt::format("{} 毫秒内没有事件", r.timeout_ms));
         out.push_back(make("cm_event", e.value.text, got == e.value.text, observed, &e, language));
     } else if (e.kind == "event") {
         const bool wanted = e.value.boolean;
-        const std::string observed = !r.event_arrived   ? "no wait happened"
-                                     : *r.event_arrived ? "an event arrived"
-                                                        : fmt::format("no event within {} ms", r.timeout_ms);
-        out.push_back(make("event", wanted ? "an event arrives" : "no event arrives",
+        const std::string observed = !r.event_arrived ? say(language, "no wait happened", "没有等待")
+                                     : *r.event_arrived
+                                         ? say(language, "an event arrived", "收到了一个事件")
+                                         : say(language, fmt::format("no event within {} ms", r.timeout_ms),
+                                               fmt::format("{} 毫秒内没有事件", r.timeout_ms));
+        out.push_back(make("event",
+                           wanted ? say(language, "an event arrives", "收到一个事件")
+                                  : say(language, "no event arrives", "没有事件到达"),
                            r.event_arrived && *r.event_arrived == wanted, observed, &e, language));
     } else if (e.kind == "async_event") {
         out.push_back(check_async_event(s, e, r, language));
     } else {
         out.push_back(
-            make(e.kind, value_text(e.value), false, "the runner does not know this kind", &e, language));
+            make(e.kind, value_text(e.value), false,
+                 say(language, "the runner does not know this kind", "运行器不认识这种预期"), &e, language));
     }
 }
 
@@ -439,7 +488,8 @@ ExpectationOutcome check_prediction(const State& s, const Prediction& prediction
                                      [&](const auto& c) { return c.value == answer; });
     ExpectationOutcome x;
     x.kind = "prediction";
-    x.description = fmt::format("the answer {} is one of the choices: {}", prediction.answer, values);
+    x.description = say(s.options.language, fmt::format("the answer {} is one of the choices: {}", prediction.answer, values),
+                        fmt::format("答案 {} 是选项之一：{}", prediction.answer, values));
     x.held = offered;
     x.observed = fmt::format("{} = {}", prediction.answer, answer);
     return x;
@@ -467,34 +517,42 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
     if (fails) {
         out.push_back(check_fails(*fails, error, runner_error, language));
     } else {
-        out.push_back(make("succeeds", "the action succeeds", !error,
-                           error ? error_text(*error) : "succeeded", nullptr, language));
+        out.push_back(make("succeeds", say(language, "the action succeeds", "操作成功"), !error,
+                           error ? error_text(*error, language) : say(language, "succeeded", "成功了"), nullptr,
+                           language));
     }
     const bool unexpected = error && !fails;
+    const std::string action_failed = say(language, "not checked: the action failed", "未检查：操作失败了");
     auto not_checked = [&](const Expectation& e) {
-        out.push_back(
-            make(e.kind, value_text(e.value), false, "not checked: the action failed", &e, language));
+        out.push_back(make(e.kind, value_text(e.value), false, action_failed, &e, language));
     };
     if (step.action == "poll_cq" && !completions) {
         const auto wanted = static_cast<std::size_t>(integer(step, "count", 1));
-        const std::string description = fmt::format("exactly {} (the poll's count)", wanted);
+        const std::string description = say(language, fmt::format("exactly {} (the poll's count)", wanted),
+                                            fmt::format("恰好 {} 个（轮询的 count）", wanted));
         if (unexpected)
-            out.push_back(
-                make("completions", description, false, "not checked: the action failed", nullptr, language));
+            out.push_back(make("completions", description, false, action_failed, nullptr, language));
         else
             out.push_back(make("completions", description, r.completions.size() == wanted,
-                               fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms), nullptr,
-                               language));
+                               say(language, fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms),
+                                   fmt::format("{} 毫秒内收到 {} 个", r.timeout_ms, r.completions.size())),
+                               nullptr, language));
     }
     const DeviceClass device_class = s.device_class();
     for (const auto& e : step.expect) {
         if (e.kind == "fails") continue;
         if (e.device != DeviceClass::unknown && device_class != DeviceClass::unknown &&
             e.device != device_class) {
+            auto zh_class = [](DeviceClass c) {
+                return c == DeviceClass::software ? "软件" : c == DeviceClass::hardware ? "硬件" : "未知";
+            };
             auto outcome = make(e.kind, value_text(e.value), true,
-                                fmt::format("not checked: this expectation is for {} devices, and {} is {}",
-                                            device_class_name(e.device), s.device->name,
-                                            device_class_name(device_class)),
+                                say(language,
+                                    fmt::format("not checked: this expectation is for {} devices, and {} is {}",
+                                                device_class_name(e.device), s.device->name,
+                                                device_class_name(device_class)),
+                                    fmt::format("未检查：这条预期针对{}设备，而 {} 是{}设备", zh_class(e.device),
+                                                s.device->name, zh_class(device_class))),
                                 &e, language);
             outcome.applies = false;
             out.push_back(std::move(outcome));
@@ -505,8 +563,11 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
             const auto condition = check_when(s, *e.when, language);
             if (!condition.held) {
                 auto outcome = make(e.kind, value_text(e.value), true,
-                                    fmt::format("not checked: when {} did not hold ({})",
-                                                condition.description, condition.observed),
+                                    say(language,
+                                        fmt::format("not checked: when {} did not hold ({})",
+                                                    condition.description, condition.observed),
+                                        fmt::format("未检查：条件 {} 不成立（{}）", condition.description,
+                                                    condition.observed)),
                                     &e, language);
                 outcome.applies = false;
                 out.push_back(std::move(outcome));
@@ -524,7 +585,9 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
         } catch (const std::exception& problem) {
             out.push_back(make(
                 e.kind, value_text(e.value), false,
-                fmt::format("not checked: the runner could not read this expectation ({})", problem.what()),
+                say(language,
+                    fmt::format("not checked: the runner could not read this expectation ({})", problem.what()),
+                    fmt::format("未检查：运行器读不懂这条预期（{}）", problem.what())),
                 &e, language));
         }
     }

@@ -550,13 +550,16 @@ void LabRun::skip(std::size_t index, const ExpectationOutcome& condition) {
     StepOutcome& outcome = s.outcomes[index];
     outcome.state = StepOutcome::State::skipped;
     outcome.skipped_because =
-        fmt::format("when {} did not hold ({})", condition.description, condition.observed);
+        run::say(s.options.language,
+                 fmt::format("when {} did not hold ({})", condition.description, condition.observed),
+                 fmt::format("条件 {} 不成立（{}）", condition.description, condition.observed));
     for (const auto& x : step.expect)
         outcome.expectations.push_back(
             ExpectationOutcome{.kind = x.kind,
                                .description = x.kind,
                                .held = true,
-                               .observed = "step skipped: " + outcome.skipped_because,
+                               .observed = run::say(s.options.language, "step skipped: ", "步骤已跳过：") +
+                                           outcome.skipped_because,
                                .why = {},
                                .applies = false});
     if (s.tracer && s.tracer->enabled())

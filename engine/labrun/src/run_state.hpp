@@ -17,6 +17,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rdmalab::labs::run {
@@ -127,6 +128,12 @@ std::string state_name(ibv_qp_state state);    ///< "rts"
 std::string access_names(unsigned access);     ///< "local_write,remote_write" or "none"
 std::string value_text(const Value& value);    ///< a scalar Value as text (lists joined by ',')
 unsigned access_bits(const std::vector<std::string>& names);
+
+/// The runner's own words (the verdicts it writes, why a step was skipped) in the run's language
+/// (LabRunOptions::language): `zh` when it is "zh", else `en`. Names, values and notation stay as written.
+inline std::string say(const std::string& language, std::string en, std::string zh) {
+    return language == "zh" ? std::move(zh) : std::move(en);
+}
 
 /// Performs one step's action; throws RdmaError (a verb failed) or LabRunError.
 void perform(State& state, std::size_t index, StepResult& result);
