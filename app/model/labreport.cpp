@@ -4,6 +4,7 @@
 
 #include "rdmalab/format/trace.hpp"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -16,14 +17,21 @@ namespace rdmalab::app {
 
 namespace {
 
+// The report's own words are in the app's language (context LabReport); the lab's texts, the steps' and
+// the verdicts', in the run's (the engine wrote them). The grade's JSON keys are the same in both.
+
 QString esc(const QString& s) {
     return s.toHtmlEscaped();
 }
 
 QString verdictCell(const QString& verdict) {
-    if (verdict == QLatin1String("held")) return QStringLiteral("<td class=held>✓ held</td>");
-    if (verdict == QLatin1String("broken")) return QStringLiteral("<td class=broken>✗ BROKEN</td>");
-    return QStringLiteral("<td class=na>– not applicable</td>");
+    if (verdict == QLatin1String("held"))
+        return QStringLiteral("<td class=held>%1</td>").arg(QCoreApplication::translate("LabReport", "✓ held"));
+    if (verdict == QLatin1String("broken"))
+        return QStringLiteral("<td class=broken>%1</td>")
+            .arg(QCoreApplication::translate("LabReport", "✗ BROKEN"));
+    return QStringLiteral("<td class=na>%1</td>")
+        .arg(QCoreApplication::translate("LabReport", "– not applicable"));
 }
 
 /// The device as the report names it: its name, whether it is software, and its kernel.
@@ -31,9 +39,11 @@ QString deviceText(const LabSession& session) {
     const auto device = session.device();
     const bool software = device.value(QStringLiteral("software")) == QLatin1String("yes");
     QString text = device.isEmpty() ? QStringLiteral("—") : device.value(QStringLiteral("name"));
-    if (software) text += QStringLiteral(" (SoftRoCE: software RDMA, timings are not hardware timings)");
+    if (software)
+        text += QCoreApplication::translate("LabReport",
+                                            " (SoftRoCE: software RDMA, timings are not hardware timings)");
     if (device.contains(QStringLiteral("kernel")))
-        text += QStringLiteral(", Linux ") + device.value(QStringLiteral("kernel"));
+        text += QCoreApplication::translate("LabReport", ", Linux %1").arg(device.value(QStringLiteral("kernel")));
     return text;
 }
 
@@ -56,23 +66,29 @@ QString headHtml(const LabSession& session) {
 /// where its value came from.
 QString metaTableHtml(const LabSession& session, const QMap<QString, QString>& parameterDefaults,
                       const QDateTime& when) {
-    QString html =
-        QStringLiteral("<table class=meta><tr><th>Lab</th><td>%1</td></tr><tr><th>Device</th><td>%2</td></tr>"
-                       "<tr><th>Date</th><td>%3</td></tr><tr><th>Result</th><td>%4 held, %5 broken, "
-                       "%6 of %7 steps run</td></tr>%8")
-            .arg(esc(session.labId()), esc(deviceText(session)), esc(when.toString(Qt::ISODate)))
-            .arg(session.heldCount())
-            .arg(session.brokenCount())
-            .arg(std::min(session.nextStep(), session.rowCount()))
-            .arg(session.rowCount())
-            .arg(session.predictionsMade() + session.questionsAnswered() == 0
-                     ? QString()
-                     : QStringLiteral("<tr><th>Predictions</th><td>%1 of %2 right</td></tr>"
-                                      "<tr><th>Questions</th><td>%3 of %4 right</td></tr>")
-                           .arg(session.predictionsRight())
-                           .arg(session.predictionsMade())
-                           .arg(session.questionsRight())
-                           .arg(session.questions().size()));
+    auto row = [](const QString& heading, const QString& cell) {
+        return QStringLiteral("<tr><th>%1</th><td>%2</td></tr>").arg(heading, cell);
+    };
+    QString html = QStringLiteral("<table class=meta>");
+    html += row(QCoreApplication::translate("LabReport", "Lab"), esc(session.labId()));
+    html += row(QCoreApplication::translate("LabReport", "Device"), esc(deviceText(session)));
+    html += row(QCoreApplication::translate("LabReport", "Date"), esc(when.toString(Qt::ISODate)));
+    html += row(QCoreApplication::translate("LabReport", "Result"),
+                QCoreApplication::translate("LabReport", "%1 held, %2 broken, %3 of %4 steps run")
+                    .arg(session.heldCount())
+                    .arg(session.brokenCount())
+                    .arg(std::min(session.nextStep(), session.rowCount()))
+                    .arg(session.rowCount()));
+    if (session.predictionsMade() + session.questionsAnswered() > 0) {
+        html += row(QCoreApplication::translate("LabReport", "Predictions"),
+                    QCoreApplication::translate("LabReport", "%1 of %2 right")
+                        .arg(session.predictionsRight())
+                        .arg(session.predictionsMade()));
+        html += row(QCoreApplication::translate("LabReport", "Questions"),
+                    QCoreApplication::translate("LabReport", "%1 of %2 right")
+                        .arg(session.questionsRight())
+                        .arg(session.questions().size()));
+    }
     auto parameters = parameterDefaults;
     const auto given = session.parameters();
     const auto seeded = session.seededValues();
@@ -80,14 +96,14 @@ QString metaTableHtml(const LabSession& session, const QMap<QString, QString>& p
         parameters[it.key()] = it.value();
     for (auto it = given.begin(); it != given.end(); ++it)
         parameters[it.key()] = it.value();
-    if (!session.seed().isEmpty())
-        html += QStringLiteral("<tr><th>Seed</th><td>%1</td></tr>").arg(esc(session.seed()));
+    if (!session.seed().isEmpty()) html += row(QCoreApplication::translate("LabReport", "Seed"), esc(session.seed()));
     for (auto it = parameters.begin(); it != parameters.end(); ++it) {
-        const QString origin = given.contains(it.key())    ? QString()
-                               : seeded.contains(it.key()) ? QStringLiteral(" (drawn with the seed)")
-                                                           : QStringLiteral(" (default)");
-        html += QStringLiteral("<tr><th>Parameter %1</th><td>%2%3</td></tr>")
-                    .arg(esc(it.key()), esc(it.value()), origin);
+        const QString origin = given.contains(it.key()) ? QString()
+                               : seeded.contains(it.key())
+                                   ? QCoreApplication::translate("LabReport", " (drawn with the seed)")
+                                   : QCoreApplication::translate("LabReport", " (default)");
+        html += row(QCoreApplication::translate("LabReport", "Parameter %1").arg(esc(it.key())),
+                    esc(it.value()) + origin);
     }
     html += QStringLiteral("</table>\n");
     return html;
@@ -100,15 +116,19 @@ QString predictionHtml(const LabSession::StepRow& row) {
     if (!row.predicts || p.question.isEmpty()) return {};
     QString answer;
     if (p.marked())
-        answer = QStringLiteral("<span class=%1>%2</span> predicted: %3 · the device: %4")
+        answer = QStringLiteral("<span class=%1>%2</span> ")
                      .arg(p.right() ? QStringLiteral("held") : QStringLiteral("broken"),
-                          p.right() ? QStringLiteral("✓ right") : QStringLiteral("✗ wrong"),
-                          esc(p.choiceText(p.chosen)), esc(p.choiceText(p.answer)));
+                          p.right() ? QCoreApplication::translate("LabReport", "✓ right")
+                                    : QCoreApplication::translate("LabReport", "✗ wrong")) +
+                 QCoreApplication::translate("LabReport", "predicted: %1 · the device: %2")
+                     .arg(esc(p.choiceText(p.chosen)), esc(p.choiceText(p.answer)));
     else
-        answer = QStringLiteral("no prediction made") +
-                 (p.answer.isEmpty() ? QString() : QStringLiteral(" · the device: ") + esc(p.answer));
-    return QStringLiteral("<p class=predict>Prediction: %1<br>%2%3</p>\n")
-        .arg(esc(p.question), answer,
+        answer = QCoreApplication::translate("LabReport", "no prediction made") +
+                 (p.answer.isEmpty()
+                      ? QString()
+                      : QCoreApplication::translate("LabReport", " · the device: %1").arg(esc(p.answer)));
+    return QStringLiteral("<p class=predict>%1<br>%2%3</p>\n")
+        .arg(QCoreApplication::translate("LabReport", "Prediction: %1").arg(esc(p.question)), answer,
              p.why.isEmpty() ? QString()
                              : QStringLiteral("<br><small>") + esc(p.why) + QStringLiteral("</small>"));
 }
@@ -118,18 +138,25 @@ QString predictionHtml(const LabSession::StepRow& row) {
 QString stepHtml(const LabSession::StepRow& row, int i) {
     QString html =
         QStringLiteral("<h2>%1. %2</h2>\n").arg(i + 1).arg(esc(row.title.isEmpty() ? row.id : row.title));
-    html += QStringLiteral("<p><code>%1</code> · %2</p>\n").arg(esc(row.action), esc(row.state));
+    html += QStringLiteral("<p><code>%1</code> · %2</p>\n")
+                .arg(esc(row.action), esc(LabSession::stateName(row.state)));
     if (row.state == QLatin1String("skipped"))
-        html += QStringLiteral("<p>Skipped: %1</p>\n").arg(esc(row.skippedBecause));
+        html += QStringLiteral("<p>%1</p>\n")
+                    .arg(QCoreApplication::translate("LabReport", "Skipped: %1").arg(esc(row.skippedBecause)));
     else if (!row.text.isEmpty())
         html += QStringLiteral("<p class=text>%1</p>\n").arg(esc(row.text));
     if (!row.error.isEmpty()) html += QStringLiteral("<pre>%1</pre>\n").arg(esc(row.error));
     html += predictionHtml(row);
     if (row.verdicts.empty()) return html;
-    html += QStringLiteral("<table><tr><th>Verdict</th><th>Expectation</th><th>Observed</th></tr>\n");
+    html += QStringLiteral("<table><tr><th>%1</th><th>%2</th><th>%3</th></tr>\n")
+                .arg(QCoreApplication::translate("LabReport", "Verdict"),
+                     QCoreApplication::translate("LabReport", "Expectation"),
+                     QCoreApplication::translate("LabReport", "Observed"));
     for (const auto& v : row.verdicts)
-        html += QStringLiteral("<tr>%1<td>%2: %3%4</td><td>%5</td></tr>\n")
-                    .arg(verdictCell(v.verdict), esc(v.kind), esc(v.description),
+        html += QStringLiteral("<tr>%1<td>%2%3</td><td>%4</td></tr>\n")
+                    .arg(verdictCell(v.verdict),
+                         esc(QCoreApplication::translate("LabReport", "%1: %2")
+                                 .arg(LabSession::kindName(v.kind), v.description)),
                          v.why.isEmpty()
                              ? QString()
                              : QStringLiteral("<br><small>") + esc(v.why) + QStringLiteral("</small>"),
@@ -142,9 +169,11 @@ QString stepHtml(const LabSession::StepRow& row, int i) {
 /// explanation; empty without any.
 QString questionsHtml(const LabSession& session) {
     if (session.questions().empty()) return {};
-    QString html = QStringLiteral("<h2>Questions</h2>\n<p>%1 of %2 answered right.</p>\n")
-                       .arg(session.questionsRight())
-                       .arg(session.questions().size());
+    QString html = QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n")
+                       .arg(QCoreApplication::translate("LabReport", "Questions"),
+                            QCoreApplication::translate("LabReport", "%1 of %2 answered right.")
+                                .arg(session.questionsRight())
+                                .arg(session.questions().size()));
     int n = 0;
     for (const auto& q : session.questions()) {
         html += QStringLiteral("<h3>%1. %2</h3>\n<ul>").arg(++n).arg(esc(q.text));
@@ -153,13 +182,18 @@ QString questionsHtml(const LabSession& session) {
             // The right choices only once the student has answered: a report handed in before is no key.
             html += QStringLiteral("<li>%1 %2%3</li>")
                         .arg(ticked ? QStringLiteral("☒") : QStringLiteral("☐"), esc(q.choices.at(c)),
-                             correct && q.answered ? QStringLiteral(" <span class=held>(right)</span>")
-                                                   : QString());
+                             correct && q.answered
+                                 ? QStringLiteral(" <span class=held>%1</span>")
+                                       .arg(QCoreApplication::translate("LabReport", "(right)"))
+                                 : QString());
         }
         html += QStringLiteral("</ul>\n<p>%1</p>\n")
-                    .arg(!q.answered ? QStringLiteral("Not answered.")
-                         : q.right() ? QStringLiteral("<span class=held>✓ Answered right.</span>")
-                                     : QStringLiteral("<span class=broken>✗ Answered wrong.</span>"));
+                    .arg(!q.answered ? QCoreApplication::translate("LabReport", "Not answered.")
+                         : q.right()
+                             ? QStringLiteral("<span class=held>%1</span>")
+                                   .arg(QCoreApplication::translate("LabReport", "✓ Answered right."))
+                             : QStringLiteral("<span class=broken>%1</span>")
+                                   .arg(QCoreApplication::translate("LabReport", "✗ Answered wrong.")));
         if (q.answered && !q.explanation.isEmpty())
             html += QStringLiteral("<p><small>%1</small></p>\n").arg(esc(q.explanation));
     }
@@ -230,21 +264,26 @@ std::optional<ReportGrade> gradeFromJson(const nlohmann::json& j, QString& why) 
 QString gradeHtml(const ReportGrade& g) {
     const auto score = g.score();
     QString html =
-        QStringLiteral("<h2>Grading summary</h2>\n<table class=grade>"
-                       "<tr><th>Student</th><td>%1</td></tr>"
-                       "<tr><th>Score</th><td>%2</td></tr>"
-                       "<tr><th>Expectations</th><td>%3 held, <span class=%4>%5 broken</span></td></tr>")
-            .arg(g.student.isEmpty() ? QStringLiteral("(not given: no seed)") : esc(g.student),
-                 score ? QStringLiteral("%1% (%2 of %3 predictions and answers right)")
+        QStringLiteral("<h2>%1</h2>\n<table class=grade>"
+                       "<tr><th>%2</th><td>%3</td></tr>"
+                       "<tr><th>%4</th><td>%5</td></tr>"
+                       "<tr><th>%6</th><td>%7 <span class=%8>%9</span></td></tr>")
+            .arg(QCoreApplication::translate("LabReport", "Grading summary"),
+                 QCoreApplication::translate("LabReport", "Student"),
+                 g.student.isEmpty() ? QCoreApplication::translate("LabReport", "(not given: no seed)")
+                                     : esc(g.student),
+                 QCoreApplication::translate("LabReport", "Score"),
+                 score ? QCoreApplication::translate("LabReport", "%1% (%2 of %3 predictions and answers right)")
                              .arg(*score)
                              .arg(g.predictionsRight + g.questionsRight)
                              .arg(g.predictionsAsked + g.questions)
-                       : QStringLiteral("— (the lab asks no prediction and no question)"))
-            .arg(g.held)
-            .arg(g.broken > 0 ? QStringLiteral("broken") : QStringLiteral("na"))
-            .arg(g.broken);
+                       : QCoreApplication::translate("LabReport", "— (the lab asks no prediction and no question)"),
+                 QCoreApplication::translate("LabReport", "Expectations"),
+                 QCoreApplication::translate("LabReport", "%1 held,").arg(g.held),
+                 g.broken > 0 ? QStringLiteral("broken") : QStringLiteral("na"),
+                 QCoreApplication::translate("LabReport", "%1 broken").arg(g.broken));
     if (!g.wrong.isEmpty()) {
-        html += QStringLiteral("<tr><th>Wrong</th><td><ul>");
+        html += QStringLiteral("<tr><th>%1</th><td><ul>").arg(QCoreApplication::translate("LabReport", "Wrong"));
         for (const auto& w : g.wrong)
             html += QStringLiteral("<li>%1</li>").arg(esc(w));
         html += QStringLiteral("</ul></td></tr>");
@@ -263,11 +302,14 @@ QString traceHtml(const LabSession& session) {
     QByteArray trace;
     for (const auto& e : session.events())
         trace += QByteArray::fromStdString(to_json_line(e)) + '\n';
-    return QStringLiteral("<h2>Trace</h2>\n<p>%1 events recorded on the device during this run: "
-                          "<a id=trace download=\"%2.jsonl\" href=\"data:application/x-ndjson;base64,%3\">"
-                          "download the trace (JSON Lines)</a>.</p>\n")
-        .arg(session.events().size())
-        .arg(esc(session.labId()), QString::fromLatin1(trace.toBase64()));
+    return QStringLiteral("<h2>%1</h2>\n<p>%2 "
+                          "<a id=trace download=\"%3.jsonl\" href=\"data:application/x-ndjson;base64,%4\">"
+                          "%5</a></p>\n")
+        .arg(QCoreApplication::translate("LabReport", "Trace"),
+             QCoreApplication::translate("LabReport", "%1 events recorded on the device during this run:")
+                 .arg(session.events().size()),
+             esc(session.labId()), QString::fromLatin1(trace.toBase64()),
+             QCoreApplication::translate("LabReport", "download the trace (JSON Lines)"));
 }
 
 } // namespace
@@ -294,14 +336,17 @@ ReportGrade reportGrade(const LabSession& session, const QDateTime& when) {
         if (!row.predicts || row.prediction.question.isEmpty()) continue;
         ++g.predictionsAsked;
         if (row.prediction.marked() && !row.prediction.right())
-            g.wrong << QStringLiteral("Prediction, step %1: %2").arg(i + 1).arg(row.prediction.question);
+            g.wrong << QCoreApplication::translate("LabReport", "Prediction, step %1: %2")
+                           .arg(i + 1)
+                           .arg(row.prediction.question);
     }
     g.predictionsMade = session.predictionsMade();
     g.predictionsRight = session.predictionsRight();
     int n = 0;
     for (const auto& q : session.questions()) {
         ++n;
-        if (q.answered && !q.right()) g.wrong << QStringLiteral("Question %1: %2").arg(n).arg(q.text);
+        if (q.answered && !q.right())
+            g.wrong << QCoreApplication::translate("LabReport", "Question %1: %2").arg(n).arg(q.text);
     }
     g.questions = static_cast<int>(session.questions().size());
     g.questionsAnswered = session.questionsAnswered();

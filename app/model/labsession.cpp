@@ -116,6 +116,34 @@ bool LabSession::Question::right() const {
     return answered && a == b;
 }
 
+QString LabSession::kindName(const QString& kind) {
+    // The kinds of docs/lab-format.md and the runner's implicit ones; the English names are the kinds.
+    static const QMap<QString, const char*> names = {
+        {QStringLiteral("succeeds"), QT_TR_NOOP("succeeds")},
+        {QStringLiteral("fails"), QT_TR_NOOP("fails")},
+        {QStringLiteral("completions"), QT_TR_NOOP("completions")},
+        {QStringLiteral("completion"), QT_TR_NOOP("completion")},
+        {QStringLiteral("qp_state"), QT_TR_NOOP("qp_state")},
+        {QStringLiteral("bytes"), QT_TR_NOOP("bytes")},
+        {QStringLiteral("compare"), QT_TR_NOOP("compare")},
+        {QStringLiteral("says"), QT_TR_NOOP("says")},
+        {QStringLiteral("cm_event"), QT_TR_NOOP("cm_event")},
+        {QStringLiteral("event"), QT_TR_NOOP("event")},
+        {QStringLiteral("async_event"), QT_TR_NOOP("async_event")},
+        {QStringLiteral("prediction"), QT_TR_NOOP("prediction")}};
+    const auto it = names.constFind(kind);
+    return it == names.constEnd() ? kind : tr(it.value());
+}
+
+QString LabSession::stateName(const QString& state) {
+    if (state == QLatin1String("held")) return tr("held", "a step's state");
+    if (state == QLatin1String("broken")) return tr("broken", "a step's state");
+    if (state == QLatin1String("skipped")) return tr("skipped", "a step's state");
+    if (state == QLatin1String("not_run")) return tr("not run", "a step's state");
+    if (state == QLatin1String("pending")) return tr("pending", "a step's state");
+    return state;
+}
+
 LabSession::LabSession(EngineClient* engine, QObject* parent) : QAbstractListModel(parent), engine_(engine) {
     if (engine_) connect(engine_, &EngineClient::eventsArrived, this, &LabSession::onEvents);
     if (engine_)

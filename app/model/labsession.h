@@ -77,6 +77,11 @@ class LabSession : public QAbstractListModel {
         Prediction prediction;
     };
     enum Role { StateRole = Qt::UserRole + 1, StepIdRole };
+    /// An expectation's kind as a student reads it, in the app's language ("completion", "完成"); a kind
+    /// this app does not know as it is.
+    static QString kindName(const QString& kind);
+    /// A step's state ("held", "broken", "skipped", "not_run", "pending") in the app's language.
+    static QString stateName(const QString& state);
 
     explicit LabSession(EngineClient* engine, QObject* parent = nullptr);
 

@@ -165,7 +165,7 @@ void LabState::applyObjects(const TraceEvent& e) {
             if (!op.isEmpty()) detail += QStringLiteral(" · ") + op;
             detail += QStringLiteral(" · %1 B").arg(lenientInt(d, "byte_len", 0));
         }
-        x.lastWc = QStringLiteral("last completion: %1%2 · wr_id %3")
+        x.lastWc = QStringLiteral("%1%2 · wr_id %3")
                        .arg(status, detail)
                        .arg(lenientInt(d, "wr_id", lenientInt(e.ids, "wr_id", 0)));
     }

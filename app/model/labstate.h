@@ -116,7 +116,7 @@ struct SideObjects {
     qint64 cqId = -1;
     qint64 cqe = 0; ///< actual_cqe of ibv_create_cq
     int polled = 0; ///< completions polled since the CQ was created
-    QString lastWc; ///< "last completion: STATUS · OPCODE · N B · wr_id W"; a failure: "… STATUS · wr_id W"
+    QString lastWc; ///< the last completion: "STATUS · OPCODE · N B · wr_id W"; a failure: "STATUS · wr_id W"
     bool lastWcError = false;
     std::deque<PendingSend> pending; ///< in posting order; a completion removes its own (by wr_id)
 };

@@ -2,6 +2,201 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>LabReport</name>
+    <message>
+        <source>✓ held</source>
+        <translation>✓ 成立</translation>
+    </message>
+    <message>
+        <source>✗ BROKEN</source>
+        <translation>✗ 不成立</translation>
+    </message>
+    <message>
+        <source>– not applicable</source>
+        <translation>– 不适用</translation>
+    </message>
+    <message>
+        <source> (SoftRoCE: software RDMA, timings are not hardware timings)</source>
+        <translation>（SoftRoCE：软件实现的 RDMA，计时不代表硬件）</translation>
+    </message>
+    <message>
+        <source>, Linux %1</source>
+        <translation>，Linux %1</translation>
+    </message>
+    <message>
+        <source>Lab</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>%1 held, %2 broken, %3 of %4 steps run</source>
+        <translation>%1 条成立，%2 条不成立，%4 步中运行了 %3 步</translation>
+    </message>
+    <message>
+        <source>Predictions</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>%1 of %2 right</source>
+        <translation>%2 个中对了 %1 个</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source> (drawn with the seed)</source>
+        <translation>（由种子抽取）</translation>
+    </message>
+    <message>
+        <source> (default)</source>
+        <translation>（默认值）</translation>
+    </message>
+    <message>
+        <source>Parameter %1</source>
+        <translation>参数 %1</translation>
+    </message>
+    <message>
+        <source>✓ right</source>
+        <translation>✓ 对</translation>
+    </message>
+    <message>
+        <source>✗ wrong</source>
+        <translation>✗ 错</translation>
+    </message>
+    <message>
+        <source>predicted: %1 · the device: %2</source>
+        <translation>预测：%1 · 设备实际：%2</translation>
+    </message>
+    <message>
+        <source>no prediction made</source>
+        <translation>没有做预测</translation>
+    </message>
+    <message>
+        <source> · the device: %1</source>
+        <translation> · 设备实际：%1</translation>
+    </message>
+    <message>
+        <source>Prediction: %1</source>
+        <translation>预测：%1</translation>
+    </message>
+    <message>
+        <source>Skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <source>Expectation</source>
+        <translation>预期</translation>
+    </message>
+    <message>
+        <source>Observed</source>
+        <translation>观察到的</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 answered right.</source>
+        <translation>%2 道题中答对 %1 道。</translation>
+    </message>
+    <message>
+        <source>(right)</source>
+        <translation>（正确选项）</translation>
+    </message>
+    <message>
+        <source>Not answered.</source>
+        <translation>未作答。</translation>
+    </message>
+    <message>
+        <source>✓ Answered right.</source>
+        <translation>✓ 答对了。</translation>
+    </message>
+    <message>
+        <source>✗ Answered wrong.</source>
+        <translation>✗ 答错了。</translation>
+    </message>
+    <message>
+        <source>Grading summary</source>
+        <translation>评分摘要</translation>
+    </message>
+    <message>
+        <source>Student</source>
+        <translation>学生</translation>
+    </message>
+    <message>
+        <source>(not given: no seed)</source>
+        <translation>（未填写：没有种子）</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>%1% (%2 of %3 predictions and answers right)</source>
+        <translation>%1%（%3 个预测和回答中对了 %2 个）</translation>
+    </message>
+    <message>
+        <source>— (the lab asks no prediction and no question)</source>
+        <translation>—（本实验没有预测，也没有问题）</translation>
+    </message>
+    <message>
+        <source>Expectations</source>
+        <translation>预期</translation>
+    </message>
+    <message>
+        <source>%1 held,</source>
+        <translation>%1 条成立，</translation>
+    </message>
+    <message>
+        <source>%1 broken</source>
+        <translation>%1 条不成立</translation>
+    </message>
+    <message>
+        <source>Wrong</source>
+        <translation>答错</translation>
+    </message>
+    <message>
+        <source>Trace</source>
+        <translation>轨迹</translation>
+    </message>
+    <message>
+        <source>%1 events recorded on the device during this run:</source>
+        <translation>本次运行在设备上记录了 %1 个事件：</translation>
+    </message>
+    <message>
+        <source>download the trace (JSON Lines)</source>
+        <translation>下载轨迹（JSON Lines）</translation>
+    </message>
+    <message>
+        <source>Prediction, step %1: %2</source>
+        <translation>预测，第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>Question %1: %2</source>
+        <translation>问题 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>&amp;Language</source>
@@ -1170,6 +1365,10 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <source>%1 CQEs polled by the app</source>
         <translation>应用程序已轮询 %1 个 CQE</translation>
     </message>
+    <message>
+        <source>last completion: %1</source>
+        <translation>最近的完成项：%1</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::DevicePanel</name>
@@ -1513,6 +1712,10 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
         <source> (one of %1)</source>
         <translation>（取 %1 之一）</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabSession</name>
@@ -1547,6 +1750,79 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
     <message>
         <source>Could not read the lab file %1: %2</source>
         <translation>无法读取实验文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>succeeds</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>fails</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>completions</source>
+        <translation>完成项个数</translation>
+    </message>
+    <message>
+        <source>completion</source>
+        <translation>完成项</translation>
+    </message>
+    <message>
+        <source>qp_state</source>
+        <translation>QP 状态</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>says</source>
+        <translation>正文所说</translation>
+    </message>
+    <message>
+        <source>cm_event</source>
+        <translation>CM 事件</translation>
+    </message>
+    <message>
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>async_event</source>
+        <translation>异步事件</translation>
+    </message>
+    <message>
+        <source>prediction</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <comment>a step&apos;s state</comment>
+        <translation>成立</translation>
+    </message>
+    <message>
+        <source>broken</source>
+        <comment>a step&apos;s state</comment>
+        <translation>不成立</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <comment>a step&apos;s state</comment>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <comment>a step&apos;s state</comment>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <comment>a step&apos;s state</comment>
+        <translation>待运行</translation>
     </message>
 </context>
 <context>
@@ -1723,6 +1999,10 @@ This run is kept in memory only: export its report before you close the window.<
     <message>
         <source>Read a folder of lab reports (the students&apos; exported HTML files) into one table: student, lab, score</source>
         <translation>把一个文件夹里的实验报告（学生导出的 HTML 文件）读成一张表：学生、实验、得分</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>

@@ -123,7 +123,13 @@ void LabForm::showLab(const labs::Lab* lab, const std::string& language) {
             range = tr(" (one of %1)").arg(choices.join(QStringLiteral(", ")));
         }
         edit->setToolTip(qs(p.text.get(language)) + range);
-        parameterForm_->addRow(qs(p.name), edit);
+        // What the parameter changes, in the lab's words, with the name the lab and `lab list` use.
+        const QString what = qs(p.text.get(language));
+        auto* label = new QLabel(what.isEmpty() ? qs(p.name) : tr("%1 (%2)").arg(what, qs(p.name)));
+        label->setObjectName(QStringLiteral("labParameterLabel_") + qs(p.name));
+        label->setWordWrap(true);
+        label->setBuddy(edit);
+        parameterForm_->addRow(label, edit);
         parameterEdits_ << edit;
     }
 }

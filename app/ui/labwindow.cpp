@@ -498,7 +498,8 @@ void LabWindow::showStep(int index) {
     stepText_->setMarkdown(markdown);
     for (const auto& v : row.verdicts) {
         auto* item = new QTreeWidgetItem(
-            verdicts_, {verdictMark(v.verdict), v.kind + QStringLiteral(": ") + v.description, v.observed});
+            verdicts_,
+            {verdictMark(v.verdict), tr("%1: %2").arg(LabSession::kindName(v.kind), v.description), v.observed});
         if (!v.why.isEmpty()) item->setToolTip(1, v.why);
         item->setForeground(0, v.verdict == QLatin1String("broken") ? QColor(0xb0, 0x00, 0x20)
                                : v.verdict == QLatin1String("held") ? QColor(0x1b, 0x6e, 0x20)

@@ -153,13 +153,13 @@ class AppModelsTest : public QObject {
         };
         const Case cases[] = {
             {"lesson-write.jsonl", "RDMA_WRITE", 1353,
-             "last completion: IBV_WC_SUCCESS · RDMA_WRITE · 64 B · wr_id 1", false},
+             "IBV_WC_SUCCESS · RDMA_WRITE · 64 B · wr_id 1", false},
             {"lesson-read.jsonl", "RDMA_READ", 1947,
-             "last completion: IBV_WC_SUCCESS · RDMA_READ · 64 B · wr_id 1", false},
-            {"lesson-send.jsonl", "SEND", 0, "last completion: IBV_WC_SUCCESS · SEND · 64 B · wr_id 1",
+             "IBV_WC_SUCCESS · RDMA_READ · 64 B · wr_id 1", false},
+            {"lesson-send.jsonl", "SEND", 0, "IBV_WC_SUCCESS · SEND · 64 B · wr_id 1",
              false},
             {"fault-bad-rkey.jsonl", "RDMA_WRITE", 16714104,
-             "last completion: IBV_WC_REM_ACCESS_ERR · wr_id 1", true},
+             "IBV_WC_REM_ACCESS_ERR · wr_id 1", true},
         };
         for (const auto& c : cases) {
             const auto events = load(c.file);
@@ -220,12 +220,12 @@ class AppModelsTest : public QObject {
         for (const auto& e : load("lesson-send.jsonl"))
             send.apply(e);
         QCOMPARE(send.objects[1].polled, 1);
-        QCOMPARE(send.objects[1].lastWc, QString("last completion: IBV_WC_SUCCESS · RECV · 64 B · wr_id 2"));
+        QCOMPARE(send.objects[1].lastWc, QString("IBV_WC_SUCCESS · RECV · 64 B · wr_id 2"));
         LabState fault;
         for (const auto& e : load("fault-bad-rkey.jsonl"))
             fault.apply(e);
         QCOMPARE(fault.objects[0].polled, 2);
-        QCOMPARE(fault.objects[0].lastWc, QString("last completion: IBV_WC_WR_FLUSH_ERR · wr_id 3"));
+        QCOMPARE(fault.objects[0].lastWc, QString("IBV_WC_WR_FLUSH_ERR · wr_id 3"));
         QVERIFY(fault.objects[0].lastWcError);
     }
 

@@ -364,7 +364,10 @@ void DataPathView::Impl::refreshBuffer(int s) {
         info = QCoreApplication::translate("rdmalab::app::DataPathView", "not registered");
     h.app->titleRight = info;
     const auto& x = shown.objects[static_cast<std::size_t>(s)];
-    h.app->footer = x.lastWc;
+    h.app->footer = x.lastWc.isEmpty() ? QString()
+                                       : QCoreApplication::translate("rdmalab::app::DataPathView",
+                                                                     "last completion: %1")
+                                             .arg(x.lastWc);
     h.app->footerError = x.lastWcError;
     h.app->footerOk = !x.lastWcError && !x.lastWc.isEmpty();
     h.app->update();
