@@ -1,5 +1,9 @@
 // The Simplified Chinese translation (app/translations/rdmalab_zh_CN.ts) is complete and exact, every
 // user-visible string of the app is in it, and the windows switch language live.
+#include "datapath/datapathview.h"
+#include "engineclient.h"
+#include "labreport.h"
+#include "labsession.h"
 #include "labwindow.h"
 #include "language.h"
 #include "mainwindow.h"
@@ -7,6 +11,7 @@
 #include "windowdrivers.h"
 #include "workbenchwindow.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -22,13 +27,21 @@
 #include <QRawFont>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
+#include <QTextDocumentFragment>
+#include <QTreeView>
+#include <QTreeWidget>
 #include <QXmlStreamReader>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
 using namespace rdmalab::app;
+using rdmalab::test::labWindow;
 using rdmalab::test::mainWindow;
 using rdmalab::test::windowParts;
 
@@ -147,6 +160,129 @@ void checkSwitching(QWidget* window, const std::vector<const char*>& names) {
         QCOMPARE(textOf(window, names[i]), english[i]);
 }
 
+
+/// English prose in `text`, each piece once: two or more words of letters side by side ("the action
+/// succeeds", "Not answered"), one capitalised word ("Verdict", "Student"), or one word as a label
+/// ("completion: "). What a Chinese text keeps as it
+/// is passes: identifiers (ibv_post_send, IBV_WC_REM_ACCESS_ERR, A.qp, poll_bad.status, rxe0), names in
+/// capitals or mixed case (QP, CQ, RDMA, SoftRoCE, JSON), lowercase values (success, rts, err), numbers and
+/// hex, and bytes quoted from memory ("Second time lucky."), which are the run's data.
+QStringList englishProse(const QString& text) {
+    static const QRegularExpression quoted(QStringLiteral("\"[^\"\n]*\""));
+    static const QRegularExpression token(QStringLiteral("[A-Za-z0-9_.]+"));
+    static const QRegularExpression word(QStringLiteral("^[A-Za-z][a-z]+$"));
+    // Proper names: the verbs' operations as the lessons name them (RDMA Write, Send/Receive, Atomic Write
+    // and Flush), the Verbs library, Linux, JSON Lines.
+    static const QSet<QString> names = {
+        QStringLiteral("Send"),  QStringLiteral("Receive"), QStringLiteral("Write"), QStringLiteral("Read"),
+        QStringLiteral("Atomic"), QStringLiteral("Flush"),  QStringLiteral("Verbs"), QStringLiteral("Linux"),
+        QStringLiteral("Lines")};
+    QString plain = text;
+    plain.replace(quoted, QStringLiteral(" | "));
+    QStringList found, run;
+    qsizetype end = -1;
+    auto close = [&] {
+        if (run.size() >= 2 || (run.size() == 1 && run.first().at(0).isUpper()))
+            found << run.join(QLatin1Char(' '));
+        run.clear();
+    };
+    for (auto it = token.globalMatch(plain); it.hasNext();) {
+        const auto m = it.next();
+        QString t = m.captured(0);
+        while (t.endsWith(QLatin1Char('.')))
+            t.chop(1);
+        // A key or value of key=value notation ("status=success opcode=rdma_write"), a group of hex digits
+        // (::ffff:127.0.0.1) are not prose.
+        const qsizetype at = m.capturedStart(), after = m.capturedEnd();
+        const bool notation = (at > 0 && (plain.at(at - 1) == QLatin1Char('=') ||
+                                          plain.at(at - 1) == QLatin1Char(':'))) || // ::ffff:127.0.0.1
+                              (after < plain.size() && plain.at(after) == QLatin1Char('='));
+        const bool prose = word.match(t).hasMatch() && !names.contains(t) && !notation;
+        // Words side by side: on one line, spaces between them and nothing else.
+        const QString gap = end >= 0 ? plain.mid(end, at - end) : QString();
+        const bool adjacent = at > end && !gap.isEmpty() &&
+                              std::all_of(gap.begin(), gap.end(), [](QChar c) { return c == QLatin1Char(' '); });
+        if (!prose || !adjacent) close();
+        if (prose) run << t;
+        // A word as a label ("succeeds: ", "completion: ") is English even alone.
+        if (prose && after < plain.size() && plain.at(after) == QLatin1Char(':') && run.size() == 1)
+            found << t + QLatin1Char(':');
+        end = m.capturedEnd();
+    }
+    close();
+    found.removeDuplicates();
+    return found;
+}
+
+/// The texts a person sees in `window` now: labels, buttons, text views, tree and list rows, tab titles and
+/// what the picture draws (rich text as its plain text).
+QStringList visibleTexts(QWidget* window) {
+    QStringList out;
+    auto plain = [](const QString& t) {
+        return Qt::mightBeRichText(t) ? QTextDocumentFragment::fromHtml(t).toPlainText() : t;
+    };
+    for (auto* w : window->findChildren<QWidget*>()) {
+        if (!w->isVisible()) continue;
+        if (auto* l = qobject_cast<QLabel*>(w)) out << plain(l->text());
+        if (auto* b = qobject_cast<QAbstractButton*>(w)) out << b->text();
+        if (auto* t = qobject_cast<QTextBrowser*>(w)) out << t->toPlainText();
+        if (auto* tabs = qobject_cast<QTabWidget*>(w))
+            for (int i = 0; i < tabs->count(); ++i)
+                out << tabs->tabText(i);
+        if (auto* tree = qobject_cast<QTreeWidget*>(w)) {
+            for (int i = 0; i < tree->topLevelItemCount(); ++i)
+                for (int c = 0; c < tree->columnCount(); ++c)
+                    out << tree->topLevelItem(i)->text(c);
+        } else if (auto* view = qobject_cast<QTreeView*>(w); view && view->model()) {
+            const auto* model = view->model();
+            for (int r = 0; r < model->rowCount(); ++r)
+                out << model->index(r, 0).data().toString();
+        }
+        if (auto* picture = qobject_cast<DataPathView*>(w)) out << picture->drawnTexts();
+    }
+    return out;
+}
+
+/// A stand-in engine that answers the app's commands, in the order they come, with what the real engine
+/// answered to the same commands in `recording` (a `serve --stdio` transcript): each command gets the events
+/// up to the next result, that result carrying the command's id. The commands are kept in DIR/commands.
+QString replayEngine(const QTemporaryDir& dir, const QString& recording) {
+    QFile in(recording);
+    if (!in.open(QIODevice::ReadOnly)) qFatal("cannot read %s", qPrintable(recording));
+    constexpr std::int64_t kId = 987654321; // replaced by the command's id
+    int chunk = 0;
+    QByteArray lines;
+    for (const QByteArray& line : in.readAll().split('\n')) {
+        if (line.trimmed().isEmpty()) continue;
+        auto event = nlohmann::json::parse(line.toStdString());
+        const bool result = event.value("kind", "") == "result";
+        if (result) {
+            event["ids"]["id"] = kId;
+            // The recording's protocol, whatever this app speaks: the answers are what is replayed.
+            if (event.value("name", "") == "hello") event["data"]["protocol"] = rdmalab::kProtocolVersion;
+        }
+        lines += QByteArray::fromStdString(event.dump()) + '\n';
+        if (!result) continue;
+        QFile out(dir.filePath(QStringLiteral("answer%1.jsonl").arg(chunk++)));
+        if (!out.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(out.fileName()));
+        out.write(lines);
+        lines.clear();
+    }
+    const QString path = dir.filePath(QStringLiteral("replay-engine.sh"));
+    QFile script(path);
+    if (!script.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+    script.write(QStringLiteral("#!/bin/sh\ncd '%1' || exit 1\nn=0\nwhile IFS= read -r line; do\n"
+                                "  printf '%s\\n' \"$line\" >> commands\n"
+                                "  id=$(printf '%s' \"$line\" | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/')\n"
+                                "  [ -f answer$n.jsonl ] || exit 0\n"
+                                "  sed \"s/%2/$id/\" answer$n.jsonl\n  n=$((n+1))\ndone\n")
+                     .arg(dir.path())
+                     .arg(kId)
+                     .toUtf8());
+    script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
 } // namespace
 
 class TranslationsTest : public QObject {
@@ -245,11 +381,18 @@ class TranslationsTest : public QObject {
                         missing.insert(c, key(m));
                 }
         }
-        // The labs' texts are shown in the same windows.
-        QDirIterator labs((RDMALAB_SOURCE_DIR + QStringLiteral("/labs")), {QStringLiteral("*.yaml")},
-                          QDir::Files, QDirIterator::Subdirectories);
-        while (labs.hasNext()) {
-            QFile file(labs.next());
+        // The labs' texts are shown in the same windows, and so are the lab runner's verdicts (in Chinese
+        // when the run is).
+        QStringList files;
+        for (const auto& [folder, pattern] : {std::pair{QStringLiteral("/labs"), QStringLiteral("*.yaml")},
+                                              std::pair{QStringLiteral("/engine/labrun/src"), QStringLiteral("*.cpp")}}) {
+            QDirIterator it((RDMALAB_SOURCE_DIR + folder), {pattern}, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext())
+                files << it.next();
+        }
+        QVERIFY(files.size() > 50);
+        for (const QString& path : files) {
+            QFile file(path);
             QVERIFY(file.open(QIODevice::ReadOnly));
             for (const uint c : QString::fromUtf8(file.readAll()).toUcs4()) {
                 if (c < 0x20 || missing.contains(c)) continue;
@@ -298,6 +441,105 @@ class TranslationsTest : public QObject {
         WorkbenchWindow window(options);
         window.show();
         checkSwitching(&window, {"workbenchViewMenu", "buildPair", "pairBox", "resetAll"});
+    }
+
+    /// Issue 30: the texts made while a lab runs are Chinese too, not only the tr() literals. A real run of
+    /// rkey-fault-recovery in Chinese (tests/data/lab-rkey-fault-recovery-zh.jsonl: what the engine answered
+    /// in the SoftRoCE VM) is replayed into the lab window; a prediction is locked in right and one wrong, a
+    /// question answered right and one wrong. Every step's list row, headline, explanation, verdicts and
+    /// picture, every tab, and the exported report's text carry no English prose; the report's grade still
+    /// reads back.
+    void aChineseLabRunShowsNoEnglishProse() {
+        Language::instance()->set(QStringLiteral("zh"));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        LabWindowOptions options;
+        options.engineProgram =
+            replayEngine(dir, RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/lab-rkey-fault-recovery-zh.jsonl"));
+        options.lab = QStringLiteral("rkey-fault-recovery");
+        options.language = QStringLiteral("zh");
+        options.seed = QStringLiteral("张三 2024001");
+        LabWindow window(options);
+        window.resize(1280, 720);
+        window.show();
+        auto lab = labWindow(window);
+        QTRY_VERIFY_WITH_TIMEOUT(lab.labStart()->isEnabled(), 20000); // the recorded engine sees rxe0
+        lab.labStart()->click();
+        auto* session = window.session();
+        QTRY_VERIFY_WITH_TIMEOUT(session->started(), 20000);
+        QCOMPARE(session->rowCount(), 25);
+        // Play; lock in success at poll_bad (wrong: B refused it, REM_ACCESS_ERR) and wr_flush_err at
+        // poll_flushed (right).
+        int asked = 0;
+        lab.labPlay()->click();
+        while (!session->done()) {
+            QTRY_VERIFY_WITH_TIMEOUT(session->done() || session->needsPrediction(), 20000);
+            if (session->done()) break;
+            const QString value = ++asked == 1 ? QStringLiteral("success") : QStringLiteral("wr_flush_err");
+            QVERIFY2(lab.labPredictChoice(value), qPrintable(value));
+            lab.labPredictChoice(value)->click();
+            lab.labLockIn()->click();
+            QTRY_VERIFY_WITH_TIMEOUT(!session->busy(), 20000);
+            if (!session->done()) lab.labPlay()->click();
+        }
+        QCOMPARE(asked, 2);
+        QCOMPARE(session->predictionsMade(), 2);
+        QCOMPARE(session->predictionsRight(), 1);
+        QCOMPARE(session->brokenCount(), 0);
+        // The app asked what the recording answers: the lab, in Chinese, for this student.
+        QFile commands(dir.filePath(QStringLiteral("commands")));
+        QVERIFY(commands.open(QIODevice::ReadOnly));
+        const QString sent = QString::fromUtf8(commands.readAll());
+        QVERIFY2(sent.contains(QStringLiteral("\"lang\":\"zh\"")) &&
+                     sent.contains(QStringLiteral("\"lab\":\"rkey-fault-recovery\"")) &&
+                     sent.contains(QStringLiteral("张三 2024001")),
+                 qPrintable(sent));
+        // The questions: the first right (the third choice), the second wrong (wr_id only).
+        QTRY_VERIFY(lab.labQuestionCheck(1) && lab.labQuestionCheck(2));
+        lab.labQuestionChoice(1, 3)->click();
+        lab.labQuestionCheck(1)->click();
+        lab.labQuestionChoice(2, 1)->click();
+        lab.labQuestionCheck(2)->click();
+        QCOMPARE(session->questionsAnswered(), 2);
+        QCOMPARE(session->questionsRight(), 1);
+
+        QMap<QString, QString> problems; // each English piece, where it was first seen
+        auto check = [&](const QString& where, const QStringList& texts) {
+            for (const QString& t : texts)
+                for (const QString& english : englishProse(t))
+                    if (!problems.contains(english))
+                        problems.insert(english, QStringLiteral("\"%1\" (%2) in: %3").arg(english, where, t.left(160)));
+        };
+        auto* steps = window.findChild<QTreeView*>(QStringLiteral("labSteps"));
+        auto* tabs = windowParts(window).labPictures();
+        QVERIFY(steps && tabs);
+        for (int i = 0; i < session->rowCount(); ++i) {
+            steps->setCurrentIndex(session->index(i));
+            QCoreApplication::processEvents();
+            for (int t = 0; t < tabs->count(); ++t) {
+                tabs->setCurrentIndex(t);
+                QCoreApplication::processEvents();
+                check(QStringLiteral("step %1, tab %2").arg(i + 1).arg(tabs->tabText(t)), visibleTexts(&window));
+            }
+        }
+        // The report, in the app's language: its text without the markup, the grade's JSON and the trace.
+        const QString html = labReportHtml(*session, {}, QDateTime(QDate(2025, 3, 1), QTime(10, 0)));
+        QString text = html;
+        text.remove(QRegularExpression(QStringLiteral("<(script|style)[^>]*>.*?</\\1>"),
+                                       QRegularExpression::DotMatchesEverythingOption));
+        check(QStringLiteral("report"), {QTextDocumentFragment::fromHtml(text).toPlainText()});
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.values().join('\n')));
+        QVERIFY(hasChinese(text));
+        // The grade inside reads back whatever the report's language.
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("reports"))));
+        QVERIFY(writeLabReport(dir.filePath(QStringLiteral("reports/zh.html")), *session, {}).isEmpty());
+        const auto summary = readClassSummary(dir.filePath(QStringLiteral("reports")));
+        QVERIFY2(summary.problems.isEmpty(), qPrintable(summary.problems.join('\n')));
+        QCOMPARE(summary.rows.size(), std::size_t(1));
+        QCOMPARE(summary.rows.front().grade.student, QStringLiteral("张三 2024001"));
+        QCOMPARE(summary.rows.front().grade.labId, QStringLiteral("rkey-fault-recovery"));
+        QCOMPARE(summary.rows.front().grade.score(), std::optional<int>(50));
+        Language::instance()->set(QStringLiteral("en"));
     }
 
     // Written to /tmp for a person to look at (docs/screenshots/lab-browser-zh.png is one); the test checks
