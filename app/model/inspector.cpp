@@ -105,7 +105,7 @@ QString failedRunNoteHtml(const LabState& s, std::string_view language) {
         std::find_if(s.completions.begin(), s.completions.end(),
                      [](const CompletionState& c) { return c.status != QLatin1String("IBV_WC_SUCCESS"); });
     if (failed == s.completions.end()) return {};
-    const QString side = failed->side == Side::A ? QStringLiteral("A") : QStringLiteral("B");
+    const QString side = sideLetter(failed->side);
     const bool zh = language.substr(0, 2) == "zh";
     const QString text =
         zh ? QStringLiteral("本次运行中 %1 的一个完成项以 %2 失败。下面的课文讲的是没有出错时这一步的过程；"

@@ -59,9 +59,27 @@ qint64 lenientInt(const nlohmann::json& j, const char* key, qint64 fallback) {
     return fallback;
 }
 
+QString sideLetter(Side side) {
+    return sideLetter(index(side));
+}
+
+QString sideLetter(int side) {
+    return QString(QChar(QLatin1Char(static_cast<char>('A' + std::clamp(side, 0, 3)))));
+}
+
 std::optional<Side> sideOf(const TraceEvent& event) {
-    if (event.endpoint == Endpoint::A) return Side::A;
-    if (event.endpoint == Endpoint::B) return Side::B;
+    switch (event.endpoint) {
+    case Endpoint::A:
+        return Side::A;
+    case Endpoint::B:
+        return Side::B;
+    case Endpoint::C:
+        return Side::C;
+    case Endpoint::D:
+        return Side::D;
+    case Endpoint::None:
+        break;
+    }
     return std::nullopt;
 }
 
@@ -174,6 +192,13 @@ void LabState::applyObjects(const TraceEvent& e) {
 namespace {
 // The steps of LabState::apply, one per kind of event; each returns true if something visible changed.
 
+/// An object a lab names ("C.qp", "D.buf"): its endpoint is in the cast.
+void noteCast(LabState& s, const QString& object) {
+    if (object.size() >= 2 && object[1] == QLatin1Char('.') && object[0] >= QLatin1Char('A') &&
+        object[0] <= QLatin1Char('D'))
+        s.cast[static_cast<std::size_t>(object[0].unicode() - 'A')] = true;
+}
+
 /// The system calls of the step's post or poll, when its event counted them (or said why not).
 void noteStepSyscalls(LabState& s, const TraceEvent& e, const Fields& d) {
     if (e.kind == EventKind::Step) s.stepSyscalls = {};
@@ -198,6 +223,8 @@ bool applySession(LabState& s, const Fields& d) {
 }
 
 bool applyStep(LabState& s, const TraceEvent& e, const Fields& d, std::optional<Side> side) {
+    for (const QString& object : texts(d, "objects"))
+        noteCast(s, object);
     auto& step = s.step;
     step.id = QString::fromStdString(e.name);
     step.title = text(d, "title");
@@ -271,6 +298,7 @@ bool applyQpState(LabState& s, const TraceEvent& e, const Fields& d, std::option
     q.sqPsn = a.get<quint32>("sq_psn", q.sqPsn);
     q.rqPsn = a.get<quint32>("rq_psn", q.rqPsn);
     q.pathMtu = a.get<int>("path_mtu", q.pathMtu);
+    if (a.has("qkey")) q.qkey = text(a, "qkey");
     if (const auto v = a.find<int>("retry_cnt")) q.retryCnt = *v;
     if (const auto v = a.find<int>("rnr_retry")) q.rnrRetry = *v;
     q.seq = e.seq;
@@ -370,8 +398,10 @@ bool applyResult(LabState& s, const TraceEvent& e, const Fields& d) {
         !d.has("steps"))
         return false;
     s.plannedSteps.clear();
-    for (const auto& step : d.objects("steps"))
+    for (const auto& step : d.objects("steps")) {
         s.plannedSteps.push_back(text(step, "title"));
+        noteCast(s, text(step, "creates"));
+    }
     return true;
 }
 } // namespace
@@ -400,6 +430,7 @@ bool LabState::apply(const TraceEvent& e) {
 bool LabState::applyKind(const TraceEvent& e) {
     applyObjects(e);
     const auto side = sideOf(e);
+    if (side) cast[static_cast<std::size_t>(index(*side))] = true;
     const Fields d(e.data, "data");
     const Fields ids(e.ids, "ids");
     noteStepSyscalls(*this, e, d);

@@ -19,10 +19,17 @@
 
 namespace rdmalab::app {
 
-enum class Side { A = 0, B = 1 };
+/// An endpoint of the run: A (requester) and B (responder) in every lesson; C and D, further endpoints a lab
+/// names (a second receiver, a multicast member, a second atomic requester: trace.hpp `Endpoint`).
+enum class Side { A = 0, B = 1, C = 2, D = 3 };
+/// How many endpoints the state keeps (A, B, C, D): the size of its per-endpoint arrays.
+inline constexpr std::size_t kSides = 4;
 inline int index(Side side) {
     return static_cast<int>(side);
 }
+/// "A", "B", "C" or "D".
+QString sideLetter(Side side);
+QString sideLetter(int side);
 std::optional<Side> sideOf(const TraceEvent& event);
 
 struct RegionState {
@@ -45,6 +52,7 @@ struct QpState {
     quint32 sqPsn = 0;
     quint32 rqPsn = 0;
     int pathMtu = 0;
+    QString qkey;           ///< the Q_Key as last set (a UD QP's INIT, "0x11111111"); empty when none was set
     QString lastTransition; ///< "INIT->RTR"
     QStringList lastMask;
     nlohmann::json lastAttributes = nlohmann::json::object();
@@ -173,9 +181,14 @@ class LabState {
     int portMtu = 0; ///< active MTU from ibv_query_port
     QString gid;     ///< the RoCE v2 GID the engine picked (ibv_query_gid_ex)
 
-    std::array<RegionState, 2> regions;
-    std::array<QpState, 2> qps;
-    std::array<MemoryState, 2> memory;
+    std::array<RegionState, kSides> regions;
+    std::array<QpState, kSides> qps;
+    std::array<MemoryState, kSides> memory;
+    /// The endpoints the run names: A and B always; C and D once an event of theirs arrives, or the lab's
+    /// steps (lab.start's `creates`, a step's `objects`) name an object of theirs.
+    std::array<bool, kSides> cast{true, true, false, false};
+    /// True when the run names C or D (the views then draw them too).
+    bool castBeyondPair() const { return cast[2] || cast[3]; }
     std::vector<WorkRequestState> workRequests;
     std::vector<CompletionState> completions;
     StepState step;
@@ -198,7 +211,7 @@ class LabState {
     QString peerQpnText(Side side) const;
 
     // Objects and port, folded leniently (a field of the wrong type reads as absent; never throws)
-    std::array<SideObjects, 2> objects;
+    std::array<SideObjects, kSides> objects;
     PortState port;
     /// The pending send a completion event retires (matched by wr_id on its side), looked up before the
     /// event is applied; nothing for other events or when none matches.

@@ -1369,6 +1369,42 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <source>last completion: %1</source>
         <translation>最近的完成项：%1</translation>
     </message>
+    <message>
+        <source>the NIC writes it into %1&apos;s receive buffer (DMA)</source>
+        <translation>NIC 把它写入 %1 的接收缓冲区 (DMA)</translation>
+    </message>
+    <message>
+        <source>rxe copies it into %1&apos;s receive buffer (CPU)</source>
+        <translation>rxe 把它复制进 %1 的接收缓冲区 (CPU)</translation>
+    </message>
+    <message>
+        <source>the device writes it into %1&apos;s receive buffer</source>
+        <translation>设备把它写入 %1 的接收缓冲区</translation>
+    </message>
+    <message>
+        <source>datagram from QP %1 · %2 B</source>
+        <translation>来自 QP %1 的数据报 · %2 B</translation>
+    </message>
+    <message>
+        <source>%1 packet · %2 B</source>
+        <translation>%1 报文 · %2 B</translation>
+    </message>
+    <message>
+        <source>Host %1</source>
+        <translation>主机 %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 B</source>
+        <translation>%1 · %2 B</translation>
+    </message>
+    <message>
+        <source>%1 polled</source>
+        <translation>已轮询 %1 个</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>还没有</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::DevicePanel</name>
@@ -2368,6 +2404,10 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
     <message>
         <source>observed %1</source>
         <translation>观察到 %1</translation>
+    </message>
+    <message>
+        <source>%1&apos;s buffer</source>
+        <translation>%1 的缓冲区</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,7 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
 void MemoryView::setState(const LabState& state) {
     memory_ = state.memory;
     regions_ = state.regions;
+    cast_ = state.cast;
     update();
 }
 
@@ -40,14 +41,22 @@ void MemoryView::paintEvent(QPaintEvent*) {
     QFont bold = font();
     bold.setBold(true);
     bold.setPointSizeF(presentation_ ? 13 : 9);
-    const double half = height() / 2.0;
-    for (int s = 0; s < 2; ++s) {
-        const auto& m = memory_[s];
-        const auto& r = regions_[s];
-        double y = s * half + 4;
+    // One band per endpoint of the cast: A and B, and C and D when the run names them.
+    std::vector<int> sides;
+    for (int s = 0; s < static_cast<int>(kSides); ++s)
+        if (cast_[static_cast<std::size_t>(s)]) sides.push_back(s);
+    const double half = height() / static_cast<double>(sides.size());
+    for (std::size_t band = 0; band < sides.size(); ++band) {
+        const int s = sides[band];
+        const auto& m = memory_[static_cast<std::size_t>(s)];
+        const auto& r = regions_[static_cast<std::size_t>(s)];
+        const double top = static_cast<double>(band) * half;
+        double y = top + 4;
         p.setFont(bold);
         p.setPen(fg);
-        QString title = s == 0 ? tr("A's buffer") : tr("B's buffer");
+        QString title = s == 0   ? tr("A's buffer")
+                        : s == 1 ? tr("B's buffer")
+                                 : tr("%1's buffer").arg(sideLetter(s));
         if (r.registered)
             title +=
                 tr(" · %1 B · lkey 0x%2 · rkey 0x%3").arg(r.length).arg(r.lkey, 0, 16).arg(r.rkey, 0, 16);
@@ -63,9 +72,8 @@ void MemoryView::paintEvent(QPaintEvent*) {
         const double cw = fm.horizontalAdvance('0');
         // The "observed …" line at the bottom of the half keeps its own line, under the bytes.
         const double whenHeight = m.when.isEmpty() ? 0 : QFontMetricsF(p.font()).height();
-        const int lines =
-            std::min<int>((static_cast<int>(m.bytes.size()) + perLine - 1) / perLine,
-                          static_cast<int>((half - (y - s * half) - 4 - whenHeight) / fm.height()));
+        const int lines = std::min<int>((static_cast<int>(m.bytes.size()) + perLine - 1) / perLine,
+                                        static_cast<int>((half - (y - top) - 4 - whenHeight) / fm.height()));
         for (int line = 0; line < lines; ++line) {
             const double ly = y + line * fm.height();
             p.setPen(fg);
@@ -90,7 +98,7 @@ void MemoryView::paintEvent(QPaintEvent*) {
         }
         if (!m.when.isEmpty()) {
             p.setPen(presentation_ ? QColor(Qt::lightGray) : palette().color(QPalette::PlaceholderText));
-            p.drawText(QPointF(6, s * half + half - 4), tr("observed %1").arg(m.when));
+            p.drawText(QPointF(6, top + half - 4), tr("observed %1").arg(m.when));
         }
     }
 }

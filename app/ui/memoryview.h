@@ -1,4 +1,5 @@
-// The bytes of A's and B's buffers (hex and text), with the bytes the last operation changed highlighted.
+// The bytes of A's and B's buffers (hex and text), and C's and D's when the run names them, with the bytes
+// the last operation changed highlighted.
 #pragma once
 
 #include "labstate.h"
@@ -19,8 +20,9 @@ class MemoryView : public QWidget {
     void paintEvent(QPaintEvent* event) override;
 
   private:
-    std::array<MemoryState, 2> memory_;
-    std::array<RegionState, 2> regions_;
+    std::array<MemoryState, kSides> memory_;
+    std::array<RegionState, kSides> regions_;
+    std::array<bool, kSides> cast_{true, true, false, false};
     bool presentation_ = false;
 };
 

@@ -11,6 +11,13 @@ namespace rdmalab::app {
 namespace {
 const QColor kColorA(0x1f, 0x6f, 0xc5);
 const QColor kColorB(0xc5, 0x6a, 0x1f);
+const QColor kColorC(0x2e, 0x8b, 0x57);
+const QColor kColorD(0x8e, 0x44, 0xad);
+
+QColor colorOf(int side) {
+    static const QColor colors[] = {kColorA, kColorB, kColorC, kColorD};
+    return colors[std::clamp(side, 0, 3)];
+}
 
 struct Node {
     const char* name;
@@ -37,7 +44,15 @@ QpStateView::QpStateView(QWidget* parent) : QWidget(parent) {
 
 void QpStateView::setState(const LabState& state) {
     qps_ = state.qps;
+    cast_ = state.cast;
     update();
+}
+
+std::vector<int> QpStateView::sides() const {
+    std::vector<int> out;
+    for (int s = 0; s < static_cast<int>(kSides); ++s)
+        if (cast_[static_cast<std::size_t>(s)]) out.push_back(s);
+    return out;
 }
 
 void QpStateView::setPresentationMode(bool on) {
@@ -125,30 +140,34 @@ void QpStateView::drawStates(QPainter& p, const Geometry& g, const QFont& font, 
         const QPointF c = g.at(kNodes[i].pos);
         const QRectF r(c - QPointF(g.box.width() / 2, g.box.height() / 2), g.box);
         const QString name = kNodes[i].name;
-        const bool inA = qps_[0].created && qps_[0].state == name;
-        const bool inB = qps_[1].created && qps_[1].state == name;
+        // The endpoints whose QP is in this state, in order (A, B, then C and D when the run names them).
+        std::vector<int> here;
+        for (const int s : sides())
+            if (qps_[static_cast<std::size_t>(s)].created && qps_[static_cast<std::size_t>(s)].state == name)
+                here.push_back(s);
+        const bool occupied = !here.empty();
         QColor fill = presentation_ ? QColor(0x20, 0x20, 0x20) : palette().color(QPalette::AlternateBase);
-        if (inA || inB) fill = presentation_ ? QColor(Qt::yellow) : QColor(0xff, 0xf3, 0xb0);
-        if (name == "ERR" && (inA || inB)) fill = QColor(0xff, 0x9a, 0x9a);
+        if (occupied) fill = presentation_ ? QColor(Qt::yellow) : QColor(0xff, 0xf3, 0xb0);
+        if (name == "ERR" && occupied) fill = QColor(0xff, 0x9a, 0x9a);
         p.setBrush(fill);
-        p.setPen(QPen(inA ? kColorA : inB ? kColorB : fg, inA || inB ? 3 : 1.2));
+        p.setPen(QPen(occupied ? colorOf(here.front()) : fg, occupied ? 3 : 1.2));
         p.drawRoundedRect(r, 6, 6);
-        p.setPen((inA || inB) && presentation_ ? Qt::black : fg);
+        p.setPen(occupied && presentation_ ? Qt::black : fg);
         p.drawText(r, Qt::AlignCenter, name);
-        // Which QP is here: small tags under the box.
+        // Which QP is here: small tags under the box (two to a box's width, four when C and D are drawn).
+        const int perRow = sides().size() > 2 ? 4 : 2;
         int tag = 0;
-        for (int s = 0; s < 2; ++s) {
-            if (!(s == 0 ? inA : inB)) continue;
-            const QRectF t(r.left() + tag * (r.width() / 2), r.bottom() + 2, r.width() / 2 - 2,
+        for (const int s : here) {
+            const QRectF t(r.left() + tag * (r.width() / perRow), r.bottom() + 2, r.width() / perRow - 2,
                            g.box.height() * 0.6);
-            p.setBrush(s == 0 ? kColorA : kColorB);
+            p.setBrush(colorOf(s));
             p.setPen(Qt::NoPen);
             p.drawRoundedRect(t, 3, 3);
             p.setPen(Qt::white);
             QFont small = font;
             small.setPointSizeF(font.pointSizeF() * 0.8);
             p.setFont(small);
-            p.drawText(t, Qt::AlignCenter, s == 0 ? QStringLiteral("A") : QStringLiteral("B"));
+            p.drawText(t, Qt::AlignCenter, sideLetter(s));
             p.setFont(font);
             ++tag;
         }
@@ -161,31 +180,32 @@ void QpStateView::drawQpLines(QPainter& p, const QFont& font, double top) const 
     text.setBold(false);
     text.setPointSizeF(presentation_ ? 12 : 8.5);
     p.setFont(text);
-    QString lines[2];
-    for (int s = 0; s < 2; ++s) {
-        const auto& q = qps_[s];
-        lines[s] = q.created ? tr("%1: QP %2 (%3) %4").arg(s == 0 ? "A" : "B").arg(q.qpn).arg(q.type, q.state)
-                             : tr("%1: no QP yet").arg(s == 0 ? "A" : "B");
+    const std::vector<int> shown = sides();
+    QStringList lines;
+    for (const int s : shown) {
+        const auto& q = qps_[static_cast<std::size_t>(s)];
+        QString line = q.created ? tr("%1: QP %2 (%3) %4").arg(sideLetter(s)).arg(q.qpn).arg(q.type, q.state)
+                                 : tr("%1: no QP yet").arg(sideLetter(s));
         if (!q.lastTransition.isEmpty())
-            lines[s] +=
-                tr("  — last %1 set %2").arg(q.lastTransition, q.lastMask.join(QStringLiteral(" | ")));
+            line += tr("  — last %1 set %2").arg(q.lastTransition, q.lastMask.join(QStringLiteral(" | ")));
+        lines << line;
     }
-    // Wrapped when both fit the room below the diagram, else one elided line each: B's line always shows.
+    // Wrapped when all fit the room below the diagram, else one elided line each: the last line always shows.
     const QFontMetricsF metrics(text);
     const double room = height() - top, lineWidth = width() - 16;
     double wrapped = 0;
     for (const auto& line : lines)
         wrapped += metrics.boundingRect(QRectF(0, 0, lineWidth, 1e6), Qt::TextWordWrap, line).height() + 4;
     double y = top;
-    for (int s = 0; s < 2; ++s) {
-        p.setPen(s == 0 ? kColorA : kColorB);
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        const QString& line = lines[static_cast<qsizetype>(i)];
+        p.setPen(colorOf(shown[i]));
         if (wrapped <= room) {
             QRectF used;
-            p.drawText(QRectF(8, y, lineWidth, room), Qt::AlignLeft | Qt::TextWordWrap, lines[s], &used);
+            p.drawText(QRectF(8, y, lineWidth, room), Qt::AlignLeft | Qt::TextWordWrap, line, &used);
             y += std::max(used.height(), metrics.height()) + 4;
         } else {
-            p.drawText(QPointF(8, y + metrics.ascent()),
-                       metrics.elidedText(lines[s], Qt::ElideRight, lineWidth));
+            p.drawText(QPointF(8, y + metrics.ascent()), metrics.elidedText(line, Qt::ElideRight, lineWidth));
             y += metrics.height() + 4;
         }
     }

@@ -29,7 +29,7 @@ class QpStateView : public QWidget {
 
     explicit QpStateView(QWidget* parent = nullptr);
     void setState(const LabState& state);
-    /// The state shown of side A's (0) or B's (1) QP ("RESET", "INIT", …; empty: none).
+    /// The state shown of side A's (0), B's (1), C's (2) or D's (3) QP ("RESET", "INIT", …; empty: none).
     QString shownState(int side) const { return qps_.at(static_cast<std::size_t>(side)).state; }
     void setPresentationMode(bool on);
     QSize sizeHint() const override { return {420, 300}; }
@@ -51,7 +51,11 @@ class QpStateView : public QWidget {
     /// Each QP's number, type and state, and the attributes its last transition set, from `top` down.
     void drawQpLines(QPainter& p, const QFont& font, double top) const;
 
-    std::array<QpState, 2> qps_;
+    /// The endpoints whose QPs are drawn: A and B, and C and D when the run names them.
+    std::vector<int> sides() const;
+
+    std::array<QpState, kSides> qps_;
+    std::array<bool, kSides> cast_{true, true, false, false};
     bool presentation_ = false;
 };
 

@@ -243,10 +243,11 @@ class AppModelsTest : public QObject {
             if (e.kind == EventKind::Verb && e.name == "ibv_destroy_qp") break;
             beforeTeardown.apply(e);
         }
-        for (const auto& q : beforeTeardown.qps) {
-            QCOMPARE(q.rnrRetry, std::optional<int>(7)); // the lesson's RTR->RTS
+        for (const auto& q : {beforeTeardown.qps[0], beforeTeardown.qps[1]}) { // A and B: the lesson's cast
+            QCOMPARE(q.rnrRetry, std::optional<int>(7));                       // the lesson's RTR->RTS
             QCOMPARE(q.retryCnt, std::optional<int>(7));
         }
+        QVERIFY(!beforeTeardown.castBeyondPair());
         LabState early; // A's PD only: no pair yet
         for (const auto& e : load("lesson-write.jsonl")) {
             early.apply(e);

@@ -5,7 +5,10 @@
 // the label of every token and overlay its animations showed.
 #include "choreography.h"
 #include "datapathview.h"
+#include "labstage/labstage.h"
 #include "labstate.h"
+#include "memoryview.h"
+#include "qpstateview.h"
 
 #include "apptestutil.hpp"
 #include "language.h"
@@ -31,6 +34,24 @@ QStringList play(const std::vector<TraceEvent>& events) {
     view.showEvents(events, state);
     if (!QTest::qWaitFor([&] { return view.isIdle(); }, 20000)) qFatal("the view did not finish animating");
     return view.drawnTexts();
+}
+
+/// The first events of `events`, up to (not including) the first with sequence number `seq`.
+std::vector<TraceEvent> before(const std::vector<TraceEvent>& events, std::uint64_t seq) {
+    std::vector<TraceEvent> out;
+    for (const auto& e : events) {
+        if (e.seq >= seq) break;
+        out.push_back(e);
+    }
+    return out;
+}
+
+/// The sequence number of the first event of `kind` named `name` on `endpoint`.
+std::uint64_t seqOf(const std::vector<TraceEvent>& events, EventKind kind, const std::string& name,
+                    Endpoint endpoint) {
+    for (const auto& e : events)
+        if (e.kind == kind && e.name == name && e.endpoint == endpoint) return e.seq;
+    qFatal("no such event in the recording");
 }
 
 bool any(const QStringList& texts, const QString& part) {
@@ -305,6 +326,95 @@ class DataPathTest : public QObject {
         }
     }
 
+    /// Issue 30: the picture follows the lab's cast. lab-ud-datagrams.jsonl is a real run of the UD datagrams
+    /// lab (A sends to B, C and D; C's first datagram has the wrong Q_Key and is dropped, its second
+    /// arrives): C and D are drawn with their QPs, buffers and completions, and a datagram reaches C only
+    /// once C's receive completion shows it did.
+    void theUdDatagramsLabDrawsCAndD() {
+        const auto events = test::loadRecording("lab-ud-datagrams.jsonl");
+        // Before the teardown (the first ibv_destroy_qp): every endpoint's QP is there.
+        const auto lab = before(events, seqOf(events, EventKind::Verb, "ibv_destroy_qp", Endpoint::D));
+        LabState state;
+        for (const auto& e : lab)
+            state.apply(e);
+        QVERIFY(state.cast[2] && state.cast[3]);
+        const quint32 qpn[] = {17, 18, 19, 20}; // as the recording's ibv_create_qp events numbered them
+        for (std::size_t s = 0; s < kSides; ++s) {
+            QCOMPARE(state.qps[s].qpn, qpn[s]);
+            QCOMPARE(state.qps[s].state, s == 0 ? QString("RTS") : QString("RTR"));
+            QVERIFY(state.objects[s].cq);
+        }
+        QCOMPARE(state.qps[2].qkey, QString("0x11111111"));
+        QCOMPARE(state.objects[2].polled, 1); // C's one completion: the second datagram
+        // The payload landed 40 bytes into C's and D's buffers, after the 40-byte GRH area.
+        QCOMPARE(state.memory[2].bytes.mid(40, 14), QByteArray("one datagram, "));
+        QCOMPARE(state.memory[3].bytes.mid(40, 14), QByteArray("one datagram, "));
+
+        const QStringList texts = play(lab);
+        for (const char* title : {"Host A · requester", "Host B", "Host C", "Host D"})
+            QVERIFY2(texts.contains(QString::fromUtf8(title)), qPrintable(joined(texts)));
+        QVERIFY(!texts.contains("Host B · responder")); // B is one receiver among three
+        for (const char* qp : {"QP 17 · UD", "QP 18 · UD", "QP 19 · UD", "QP 20 · UD"})
+            QVERIFY2(texts.contains(QString::fromUtf8(qp)), qPrintable(joined(texts)));
+        QVERIFY(any(texts, "Q_Key 0x11111111"));
+        for (const char* cq : {"CQ 2", "CQ 6", "CQ 10", "CQ 14"})
+            QVERIFY2(texts.contains(QString::fromUtf8(cq)), cq);
+        // Each receiver's completion is drawn in its own card: C's, D's and B's RECVs of 72 bytes.
+        QCOMPARE(count(texts, "IBV_WC_SUCCESS · RECV · 72 B · wr_id 22"), 1); // C
+        QCOMPARE(count(texts, "IBV_WC_SUCCESS · RECV · 72 B · wr_id 29"), 1); // D
+        QCOMPARE(count(texts, "IBV_WC_SUCCESS · RECV · 72 B · wr_id 15"), 1); // B
+        // A datagram from A's QP 17 reached each receiver, C's only with its second send.
+        for (const char* side : {"B", "C", "D"})
+            QVERIFY2(any(texts, QStringLiteral("rxe copies it into %1's receive buffer").arg(side)), side);
+        QCOMPARE(count(texts, "datagram from QP 17 · 72 B"), 3);
+        const QStringList dropped =
+            play(before(events, seqOf(events, EventKind::Step, "send_c_right_qkey", Endpoint::A)));
+        QVERIFY(any(dropped, "rxe copies it into D's receive buffer"));
+        QVERIFY(!any(dropped, "rxe copies it into C's receive buffer"));
+        QVERIFY(dropped.contains("RECV #22")); // C's receive still waits in its RQ
+        // Destroyed objects leave the picture: after the teardown no QP and no receive is drawn.
+        const QStringList end = play(events);
+        QVERIFY(end.contains("Host C") && end.contains("Host D"));
+        QVERIFY(!anyMatch(end, QRegularExpression("^QP \\d+")));
+        QVERIFY(!end.contains("RECV #22"));
+        // A two-endpoint run is drawn as before: two hosts whole, no card.
+        const QStringList pair = play(test::loadRecording("lesson-send.jsonl"));
+        QVERIFY(pair.contains("Host B · responder"));
+        QVERIFY(!pair.contains("Host C") && !pair.contains("Host D"));
+    }
+
+    /// The shared stage (every window's picture, QP diagram and memory view) shows C and D of the UD lab's
+    /// real run: the QP diagram their QPs' states, the memory view their buffers.
+    void theStageShowsCAndDInEveryView() {
+        const auto events = test::loadRecording("lab-ud-datagrams.jsonl");
+        const auto lab = before(events, seqOf(events, EventKind::Verb, "ibv_destroy_qp", Endpoint::D));
+        const LabState state = LabState::foldedFrom(lab, true);
+        LabStage stage(LabStage::Arrangement::PictureBesideState);
+        stage.resize(1280, 720);
+        stage.setAnimationSpeed(0);
+        stage.showAt(lab, state);
+        QVERIFY(stage.dataPath()->drawnTexts().contains("QP 19 · UD"));
+        for (int s = 0; s < static_cast<int>(kSides); ++s)
+            QCOMPARE(stage.qpState()->shownState(s), s == 0 ? QString("RTS") : QString("RTR"));
+        // A's events are A's, C's are C's: C's QP is not drawn as A's or B's.
+        QCOMPARE(state.qps[0].qpn, 17u);
+        QCOMPARE(state.qps[1].qpn, 18u);
+        // Rendered at 1280x720 for a look (RDMALAB_CAST_PNG names the file).
+        const QString png = qEnvironmentVariable("RDMALAB_CAST_PNG");
+        if (!png.isEmpty()) {
+            DataPathView view;
+            view.resize(1280, 720);
+            view.setAnimationSpeed(0);
+            view.showAt(lab, state);
+            view.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&view));
+            QVERIFY(view.grab().save(png));
+            stage.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&stage));
+            QVERIFY(stage.grab().save(QString(png).replace(".png", "-stage.png")));
+        }
+    }
+
     void everyPictureTextIsShownInChineseWhereItIsTranslated() {
         // Every recording and failure the picture draws, on both device paths, in Chinese: no text it shows
         // may be the English source of a string the .ts file translates (an overlay shown without going
@@ -328,6 +438,7 @@ class DataPathTest : public QObject {
             withStatus(fault, "IBV_WC_LOC_PROT_ERR"),
             withStatus(fault, "IBV_WC_WR_FLUSH_ERR"),
             withStatus(fault, "IBV_WC_REM_OP_ERR"),
+            test::loadRecording("lab-ud-datagrams.jsonl"), // C and D drawn as cards, datagrams arriving
         };
         Language::instance()->set(QStringLiteral("zh"));
         QStringList untranslated;

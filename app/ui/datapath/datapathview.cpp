@@ -97,6 +97,7 @@ void DataPathView::Impl::syncToTarget() {
     const bool replay = target.replay;
     shown = target;
     shown.replay = replay;
+    relayoutCast();
     refreshAll();
 }
 
@@ -150,13 +151,15 @@ QStringList DataPathView::Impl::legendTexts() const {
 QStringList DataPathView::Impl::staticTexts() const {
     QStringList out = titleTexts();
     for (const auto& h : host) {
+        // Only what is drawn: C and D before the run names them, and a card's layers, are not.
         for (const Block* b : {h.frame, static_cast<Block*>(h.app), h.verbs, h.kernel, h.rnic, h.port, h.pd,
                                h.qp, h.sq, h.rq, h.mtt, h.cq, h.doorbell}) {
+            if (!b->isVisible()) continue;
             for (const QString& t : {b->title, b->titleRight, b->bigText})
                 if (!t.isEmpty()) out << t;
             out << b->lines << b->slotLabels;
         }
-        if (!h.app->footer.isEmpty()) out << h.app->footer;
+        if (h.app->isVisible() && !h.app->footer.isEmpty()) out << h.app->footer;
     }
     out << laneTexts() << linkTexts() << legendTexts();
     return out;
@@ -459,6 +462,7 @@ void DataPathView::resetScene() {
     d->animated.clear();
     d->busy = false;
     highlightSeq(0);
+    d->relayoutCast();
     d->refreshAll();
     if (wasBusy) emit idle();
 }
@@ -467,6 +471,7 @@ void DataPathView::showEvents(std::span<const rdmalab::TraceEvent> events,
                               const rdmalab::app::LabState& state) {
     d->target = state;
     d->shown.replay = state.replay;
+    d->relayoutCast(); // the cast the events name, drawn before they are
     if (d->speed <= 0) {
         d->abort();
         auto pending = std::move(d->queue);
@@ -503,6 +508,7 @@ void DataPathView::showAt(std::span<const rdmalab::TraceEvent> events, const rdm
     resetScene();
     d->target = state;
     d->shown.replay = state.replay;
+    d->relayoutCast();
     for (const auto& e : events)
         d->stageWithoutAnimation(e);
     if (!events.empty()) d->announce(events.back());
@@ -531,12 +537,12 @@ std::vector<Block*> DataPathView::Impl::boxesOf(std::uint64_t seq) {
     if (!ref.side) {
         // Without a side, a verb or an async event concerns the device: both ports.
         if (ref.kind == EventKind::Verb || ref.kind == EventKind::Async)
-            for (auto& h : host)
-                boxes.push_back(h.port);
+            for (int s = 0; s < 2; ++s)
+                boxes.push_back(host[static_cast<std::size_t>(s)].port);
     } else {
-        const auto& h = host[static_cast<std::size_t>(index(*ref.side))];
+        const auto hs = static_cast<std::size_t>(index(*ref.side));
         for (Part p : highlightFor(ref.kind, ref.name, ref.queue))
-            if (Block* b = h.part(p)) boxes.push_back(b);
+            if (Block* b = partOf(hs, p)) boxes.push_back(b);
     }
     return boxes;
 }

@@ -1,9 +1,10 @@
 // The data path picture: two hosts (A requester left, B responder right), each drawn as the layers a
 // verbs call crosses (application buffer, libibverbs, kernel, RDMA device, port), joined by the RoCE v2
-// link, as the path of the device the trace ran on (devicepath.h: a NIC's kernel bypass and DMA, or
-// SoftRoCE's write() doorbell and CPU copies in the kernel). Observed trace events animate where they happen
-// (solid shapes); what the device does between a posted send and its completion is illustrated (dashed,
-// hatched, italic "illustrated"), never presented as observed.
+// link (when the run names C or D too, B's place holds a card per endpoint of B, C and D: its buffer and its
+// RDMA objects; cast.cpp), as the path of the device the trace ran on (devicepath.h: a NIC's kernel bypass
+// and DMA, or SoftRoCE's write() doorbell and CPU copies in the kernel). Observed trace events animate where
+// they happen (solid shapes); what the device does between a posted send and its completion is illustrated
+// (dashed, hatched, italic "illustrated"), never presented as observed.
 #pragma once
 
 #include "labstate.h"

@@ -45,6 +45,8 @@ constexpr PathStory kHardware{
                           "NIC reads, compares/adds and writes 8 bytes (DMA): B's CPU takes no part"),
     .atomicToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "DMA read-modify-write"),
     .cqeWritten = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "the NIC wrote this CQE (DMA)"),
+    .landArrived =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "the NIC writes it into %1's receive buffer (DMA)"),
 };
 
 constexpr PathStory kSoftware{
@@ -86,6 +88,8 @@ constexpr PathStory kSoftware{
     .atomicToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "CPU read-modify-write"),
     .cqeWritten =
         QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "rxe wrote this CQE into the shared ring (CPU)"),
+    .landArrived =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "rxe copies it into %1's receive buffer (CPU)"),
 };
 
 // Before the session names its device: nothing that holds for one class only.
@@ -116,6 +120,8 @@ constexpr PathStory kUnknown{
         QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "the device reads, compares/adds and writes 8 bytes"),
     .atomicToken = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "read-modify-write"),
     .cqeWritten = QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "the device wrote this CQE"),
+    .landArrived =
+        QT_TRANSLATE_NOOP("rdmalab::app::DataPathView", "the device writes it into %1's receive buffer"),
 };
 
 } // namespace

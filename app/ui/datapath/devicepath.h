@@ -37,6 +37,9 @@ struct PathStory {
     const char* atomicOverlay; ///< B's side reads, compares or adds, and writes 8 bytes
     const char* atomicToken;
     const char* cqeWritten; ///< who put a completion into the CQ
+    /// A datagram's (or an unacknowledged packet's) bytes arrive in the buffer of a receive WQE; %1 the
+    /// endpoint ("C").
+    const char* landArrived;
 };
 
 /// The row of a device class (deviceClassOf: unknown until the session says whether it is software).

@@ -47,10 +47,6 @@ QString responderCheckText(const OpcodeShape& shape, Fault fault, const FaultSto
 
 } // namespace
 
-QPainterPath DataPathView::Impl::packetPath(int from, QPointF start, QPointF end) const {
-    return shown.pairDevice().isEmpty() ? wirePath(from, start, end) : loopPath(start, end);
-}
-
 void DataPathView::Impl::note(QRectF at, const QString& text, bool error) {
     stages.push_back([this, at, text, error](QParallelAnimationGroup* g) {
         fadeIn(g, overlay(at, text, error), ms(300));
@@ -61,37 +57,38 @@ void DataPathView::Impl::note(QRectF at, const QString& text, bool error) {
 void DataPathView::Impl::illustrateFlushed(std::size_t hs) {
     stages.push_back([this, hs](QParallelAnimationGroup* g) {
         overlay(
-            host[hs].qp->rect().adjusted(4, 30, -4, -150),
+            qpNote(hs),
             QCoreApplication::translate("rdmalab::app::DataPathView", "QP in ERR: the request is flushed"),
             true);
         auto* t = token(QCoreApplication::translate("rdmalab::app::DataPathView", "flushed"), true, true,
                         center(host[hs].sq));
+        // Below the queues, across to the CQ (a card's lower row is one line: straight across).
+        const qreal below = host[hs].compact ? center(host[hs].sq).y() : kBelowRnicY;
         travel(g, t,
-               polyline({center(host[hs].sq), QPointF(center(host[hs].sq).x(), kBelowRnicY),
-                         QPointF(center(host[hs].cq).x(), kBelowRnicY), host[hs].cq->slotRect(0).center()}),
+               polyline({center(host[hs].sq), QPointF(center(host[hs].sq).x(), below),
+                         QPointF(center(host[hs].cq).x(), below), host[hs].cq->slotRect(0).center()}),
                ms(800));
     });
 }
 
-void DataPathView::Impl::illustrateFetch(int s, Fault fault, bool atomic, const QString& bytes,
+void DataPathView::Impl::illustrateFetch(int s, int r, Fault fault, bool atomic, const QString& bytes,
                                          QRectF bufferA, QRectF bufferB, const PathStory& pathStory) {
-    const int r = 1 - s;
     const auto hs = static_cast<std::size_t>(s);
     const auto hr = static_cast<std::size_t>(r);
     const PathStory* story = &pathStory;
     stages.push_back([this, r, hr, bytes, atomic, bufferB, story](QParallelAnimationGroup* g) {
         overlay(bufferB, pathText(atomic ? story->atomicOverlay : story->responderRead), false);
         auto* t = token(atomic ? pathText(story->atomicToken) : pathText(story->readToken).arg(bytes), true,
-                        false, bufferLanePoint(r));
-        travel(g, t, dmaPath(r, center(host[hr].mtt), false), ms(600));
+                        false, bufferAt(r));
+        travel(g, t, dmaAt(r, center(host[hr].mtt), false), ms(600));
     });
-    stages.push_back([this, r, hs, hr, bytes, atomic](QParallelAnimationGroup* g) {
+    stages.push_back([this, s, r, hs, hr, bytes, atomic](QParallelAnimationGroup* g) {
         auto* t = token(
             atomic
                 ? QCoreApplication::translate("rdmalab::app::DataPathView", "ATOMIC response · old value")
                 : QCoreApplication::translate("rdmalab::app::DataPathView", "READ response · %1").arg(bytes),
             true, false, center(host[hr].mtt));
-        travel(g, t, packetPath(r, center(host[hr].mtt), center(host[hs].sq)), ms(900));
+        travel(g, t, packetPath(r, s, center(host[hr].mtt), center(host[hs].sq)), ms(900));
     });
     if (fault == Fault::LocalProtection) {
         note(bufferA, localProtectionText(true), true);
@@ -101,12 +98,12 @@ void DataPathView::Impl::illustrateFetch(int s, Fault fault, bool atomic, const 
     stages.push_back([this, s, hs, landed, bufferA, story](QParallelAnimationGroup* g) {
         overlay(bufferA, pathText(story->landRequester), false);
         auto* t = token(pathText(story->writeToken).arg(landed), true, false, center(host[hs].sq));
-        travel(g, t, dmaPath(s, center(host[hs].sq), true), ms(600));
+        travel(g, t, dmaAt(s, center(host[hs].sq), true), ms(600));
     });
 }
 
 void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& status) {
-    const int r = 1 - s;
+    const int r = responderOf(s);
     const auto hs = static_cast<std::size_t>(s);
     const auto hr = static_cast<std::size_t>(r);
     const Fault fault = faultOf(status);
@@ -142,8 +139,8 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
         } else {
             stages.push_back([this, s, hs, bytes, bufferA, story](QParallelAnimationGroup* g) {
                 overlay(bufferA, pathText(story->readPayload), false);
-                auto* t = token(pathText(story->readToken).arg(bytes), true, false, bufferLanePoint(s));
-                travel(g, t, dmaPath(s, center(host[hs].sq), false), ms(600));
+                auto* t = token(pathText(story->readToken).arg(bytes), true, false, bufferAt(s));
+                travel(g, t, dmaAt(s, center(host[hs].sq), false), ms(600));
             });
         }
     }
@@ -154,9 +151,9 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
         // It left, and nothing came back: where it was lost is not known, so it is drawn only leaving.
         stages.push_back([this, s, hs, request, looped](QParallelAnimationGroup* g) {
             auto* t = token(request, true, false, center(host[hs].sq));
-            travel(g, t, halfwayPath(s, center(host[hs].sq), looped), ms(700));
+            travel(g, t, halfway(s, center(host[hs].sq), looped), ms(700));
         });
-        note(host[hs].qp->rect().adjusted(4, 30, -4, -150), retryExceededText(shown.qps[hs].retryCnt), true);
+        note(qpNote(hs), retryExceededText(shown.qps[hs].retryCnt), true);
         return;
     }
     // UC and UD acknowledge nothing (the responder answers only RC: rxe_resp.c acknowledge()), so the
@@ -166,15 +163,15 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     if (success && !qpType.isEmpty() && qpType != QLatin1String("RC")) {
         stages.push_back([this, s, hs, request, looped](QParallelAnimationGroup* g) {
             auto* t = token(request, true, false, center(host[hs].sq));
-            travel(g, t, halfwayPath(s, center(host[hs].sq), looped), ms(700));
+            travel(g, t, halfway(s, center(host[hs].sq), looped), ms(700));
         });
-        note(host[hs].qp->rect().adjusted(4, 30, -4, -150), unacknowledgedText(qpType), false);
+        note(qpNote(hs), unacknowledgedText(qpType), false);
         return;
     }
     Block* at = shape.send ? host[hr].rq : host[hr].mtt;
-    stages.push_back([this, s, hs, at, request](QParallelAnimationGroup* g) {
+    stages.push_back([this, s, r, hs, at, request](QParallelAnimationGroup* g) {
         auto* t = token(request, true, false, center(host[hs].sq));
-        travel(g, t, packetPath(s, center(host[hs].sq), center(at)), ms(900));
+        travel(g, t, packetPath(s, r, center(host[hs].sq), center(at)), ms(900));
     });
     // 3. The responder finds a receive WQE, or checks the rkey, range and rights; a failure answers with a
     // NAK.
@@ -185,15 +182,15 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
         const QString nak =
             fault == Fault::NotReady ? rnrNakText(shown.qps[hs].rnrRetry) : pathText(failure.nak);
         if (nak.isEmpty()) return;
-        stages.push_back([this, r, hs, at, nak](QParallelAnimationGroup* g) {
+        stages.push_back([this, s, r, hs, at, nak](QParallelAnimationGroup* g) {
             auto* t = token(nak, true, true, center(at));
-            travel(g, t, packetPath(r, center(at), center(host[hs].sq)), ms(900));
+            travel(g, t, packetPath(r, s, center(at), center(host[hs].sq)), ms(900));
         });
         return;
     }
     // 4. The bytes: a READ's or an atomic's come back to A, a WRITE's or a SEND's land at B and are ACKed.
     if (fetches) {
-        illustrateFetch(s, fault, shape.atomic, bytes, bufferA, bufferB, *story);
+        illustrateFetch(s, r, fault, shape.atomic, bytes, bufferA, bufferB, *story);
         return;
     }
     // A local protection error of a request that was not read from A's buffer (inline): nothing more known.
@@ -202,11 +199,44 @@ void DataPathView::Impl::illustrate(int s, const PendingSend& w, const QString& 
     stages.push_back([this, r, bytes, send, at, bufferB, story](QParallelAnimationGroup* g) {
         overlay(bufferB, pathText(send ? story->landReceive : story->landOneSided), false);
         auto* t = token(pathText(story->writeToken).arg(bytes), true, false, center(at));
-        travel(g, t, dmaPath(r, center(at), true), ms(600));
+        travel(g, t, dmaAt(r, center(at), true), ms(600));
     });
-    stages.push_back([this, r, hs, hr](QParallelAnimationGroup* g) {
+    stages.push_back([this, s, r, hs, hr](QParallelAnimationGroup* g) {
         auto* t = token(QStringLiteral("ACK"), true, false, center(host[hr].qp));
-        travel(g, t, packetPath(r, center(host[hr].sq), center(host[hs].sq)), ms(800));
+        travel(g, t, packetPath(r, s, center(host[hr].sq), center(host[hs].sq)), ms(800));
+    });
+}
+
+void DataPathView::Impl::illustrateArrival(int s, const TraceEvent& e) {
+    // RC: the sender's completion drew the request arriving and its ACK. A receive completion of a UD or UC
+    // QP is the first sign that something arrived: drawn here, from the middle between the hosts.
+    const auto hs = static_cast<std::size_t>(s);
+    const QString qpType = shown.qps[hs].type;
+    const QString opcode = lenientText(e.data, "opcode");
+    if (qpType.isEmpty() || qpType == QLatin1String("RC") || !opcode.startsWith(QLatin1String("RECV")))
+        return;
+    const qint64 bytes = lenientInt(e.data, "byte_len", 0);
+    const qint64 source = lenientInt(e.data, "src_qp", 0);
+    const QString packet =
+        qpType == QLatin1String("UD") && source > 0
+            ? QCoreApplication::translate("rdmalab::app::DataPathView", "datagram from QP %1 · %2 B")
+                  .arg(source)
+                  .arg(bytes)
+            : QCoreApplication::translate("rdmalab::app::DataPathView", "%1 packet · %2 B")
+                  .arg(qpType)
+                  .arg(bytes);
+    const PathStory* story = &storyFor(deviceClassOf(shown));
+    const QRectF buffer = host[hs].app->cellsRect().adjusted(-3, -2, 3, 2);
+    stages.push_back([this, s, hs, packet](QParallelAnimationGroup* g) {
+        const QPointF rq = center(host[hs].rq);
+        auto* t = token(packet, true, false, arrivalPath(s, rq).pointAtPercent(0));
+        travel(g, t, arrivalPath(s, rq), ms(800));
+    });
+    stages.push_back([this, s, hs, bytes, buffer, story](QParallelAnimationGroup* g) {
+        overlay(buffer, pathText(story->landArrived).arg(sideLetter(s)), false);
+        auto* t = token(pathText(story->writeToken).arg(QStringLiteral("%1 B").arg(bytes)), true, false,
+                        center(host[hs].rq));
+        travel(g, t, dmaAt(s, center(host[hs].rq), true), ms(600));
     });
 }
 

@@ -1,7 +1,8 @@
 // Private to the data-path view (app/ui/datapath/*.cpp): the view's scene items, its animation queue, and
 // the members that build, refresh and animate the picture. Split by concern over scene.cpp (building and
-// refreshing), stages.cpp (each Move's animation; the tables are in choreography.cpp) and datapathview.cpp
-// (animation helpers, the queue and the public API).
+// refreshing), cast.cpp (where each endpoint of the run's cast is drawn, and the paths between them),
+// stages.cpp (each Move's animation; the tables are in choreography.cpp) and datapathview.cpp (animation
+// helpers, the queue and the public API).
 #pragma once
 
 #include "choreography.h"
@@ -39,6 +40,10 @@ struct HostItems {
     BufferBlock* app = nullptr;
     Block *pd = nullptr, *qp = nullptr, *sq = nullptr, *rq = nullptr, *mtt = nullptr, *cq = nullptr;
     Block* doorbell = nullptr;
+    Decor* lanes = nullptr; ///< the control and data lanes (hosts A and B drawn whole)
+    /// Drawn as a card of the receivers' column (its buffer and RDMA objects; the layers between are as on
+    /// A and not drawn again): B when the run names C or D, and C and D always.
+    bool compact = false;
     Block* part(Part p) const;
 };
 
@@ -68,7 +73,10 @@ struct DataPathView::Impl {
     Theme theme;
     double speed = 1.0;
 
-    std::array<datapath::HostItems, 2> host;
+    std::array<datapath::HostItems, kSides> host;
+    /// The endpoints drawn as cards in the receivers' column, in order (B, then C and D as the run names
+    /// them); empty while the run names only A and B, whose picture is the two hosts drawn whole.
+    std::vector<int> cards;
     datapath::Decor* title = nullptr;
     datapath::Decor* statusLine = nullptr;
     datapath::Decor* link = nullptr;
@@ -154,6 +162,34 @@ struct DataPathView::Impl {
     void refreshQueues(int s);
     void refreshAll();
 
+    // cast.cpp: where the endpoints of the run's cast are drawn, and the paths between them. Hosts drawn
+    // whole take the paths of layout.h; a card (compact) its own, through the gap between its two columns.
+    void placeWhole(int s);
+    void placeCard(int s, QRectF card);
+    /// Lays the picture out for the cast of `shown` and `target`: A and B whole, or A whole and a card for
+    /// each of B, C and D the run names (no change when the cast is the same).
+    void relayoutCast();
+    /// The box of host `hs` that stands for part `p`: a card has no layers of its own (its frame stands for
+    /// them) and shares B's port.
+    Block* partOf(std::size_t hs, datapath::Part p) const;
+    QPointF appAt(int s) const;
+    QPointF entryAt(int s) const;
+    QPointF bufferAt(int s) const;
+    QPointF portAt(int s) const;
+    QPointF aboveOf(int s, const Block* b) const;
+    /// Where a note about host `hs`'s QP goes (inside its QP box, below the title).
+    QRectF qpNote(std::size_t hs) const;
+    QPainterPath downPath(int s, QPointF to, bool control) const;
+    QPainterPath upFrom(int s, QPointF from) const;
+    QPainterPath dmaAt(int s, QPointF rnicPoint, bool toMemory) const;
+    QPainterPath bellPath(int s, QPointF to, bool throughKernel) const;
+    QPainterPath halfway(int from, QPointF start, bool looped) const;
+    /// From the middle between the hosts (the link, or inside the device) to `end` on host `to`.
+    QPainterPath arrivalPath(int to, QPointF end) const;
+    /// The endpoint side `s`'s requests go to: the one whose QP number its QP names as its peer, else B (A's
+    /// default peer) or, for B, A.
+    int responderOf(int s) const;
+
     // datapathview.cpp: animation helpers and the queue
     QVariantAnimation* anim(QParallelAnimationGroup* g, int duration, const std::function<void(qreal)>& fn,
                             int delay = 0, const QEasingCurve& curve = QEasingCurve::Linear);
@@ -189,16 +225,20 @@ struct DataPathView::Impl {
     void stageObjectCall(const datapath::Cue& c);
     void ringDoorbell(QParallelAnimationGroup* g, int s);
     // illustration.cpp: between a posted request and its completion
-    QPainterPath packetPath(int from, QPointF start, QPointF end) const;
+    QPainterPath packetPath(int from, int to, QPointF start, QPointF end) const;
     void illustrate(int s, const PendingSend& w, const QString& status);
+    /// A datagram (or an unacknowledged packet) that a receive completion of side `s` shows arrived: from the
+    /// middle between the hosts into its receive queue, then its bytes into the buffer (illustrated: only the
+    /// completion and the memory are observed).
+    void illustrateArrival(int s, const TraceEvent& e);
     /// A note faded in over `at` (an error's in the error colour), held a moment.
     void note(QRectF at, const QString& text, bool error);
     /// Side `hs`'s request was flushed: its QP is in ERR, the request goes straight to its CQ.
     void illustrateFlushed(std::size_t hs);
     /// A READ's or an atomic's bytes, taken at B and sent back to side `s`, landing in its buffer (unless
     /// A's lkey is refused there).
-    void illustrateFetch(int s, datapath::Fault fault, bool atomic, const QString& bytes, QRectF bufferA,
-                         QRectF bufferB, const datapath::PathStory& pathStory);
+    void illustrateFetch(int s, int r, datapath::Fault fault, bool atomic, const QString& bytes,
+                         QRectF bufferA, QRectF bufferB, const datapath::PathStory& pathStory);
 };
 
 } // namespace rdmalab::app

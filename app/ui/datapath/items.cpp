@@ -77,6 +77,11 @@ void Block::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
         p->setPen(QPen(line, t_->pen + 3 * flash_));
         p->drawRoundedRect(rect_, radius, radius);
     }
+    if (emphasised) {
+        p->setBrush(Qt::NoBrush);
+        p->setPen(QPen(t_->accent, t_->thick * 1.4));
+        p->drawRoundedRect(rect_, radius, radius);
+    }
     if (highlighted_) {
         p->setBrush(Qt::NoBrush);
         p->setPen(QPen(t_->highlight, t_->thick * 1.6));
@@ -186,7 +191,7 @@ void BufferBlock::paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget*
     p->setFont(t_->font(t_->small));
     p->setPen(t_->dim);
     const QFontMetricsF fs(p->font());
-    if (!bytes.isEmpty()) {
+    if (!bytes.isEmpty() && !compact) {
         QString legend = QCoreApplication::translate("rdmalab::app::DataPathView", "first %1 of %2 bytes")
                              .arg(std::min<qsizetype>(kCells, bytes.size()))
                              .arg(length);
@@ -195,7 +200,7 @@ void BufferBlock::paint(QPainter* p, const QStyleOptionGraphicsItem* o, QWidget*
                                                   "  ·  highlighted: changed since registration");
         drawLine(p, QRectF(c.left(), y, c.width(), 0), legend);
     }
-    y += fs.height() + 2;
+    if (!compact) y += fs.height() + 2;
     if (!footer.isEmpty()) {
         p->setFont(t_->font(t_->base, true));
         p->setPen(footerError ? t_->error : (footerOk ? t_->ok : t_->text));

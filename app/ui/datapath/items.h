@@ -30,6 +30,13 @@ class Block : public QGraphicsItem {
 
     QRectF boundingRect() const override { return rect_.adjusted(-10, -10, 10, 10); }
     QRectF rect() const { return rect_; }
+    /// Moves or resizes the box (the picture lays a host out again when the run's cast changes).
+    void setRect(const QRectF& rect) {
+        if (rect == rect_) return;
+        prepareGeometryChange();
+        rect_ = rect;
+        update();
+    }
 
     QString title;
     QString titleRight;       ///< small text right-aligned on the title line
@@ -42,6 +49,8 @@ class Block : public QGraphicsItem {
     int wrapLast = 0; ///< the last line may wrap onto this many lines
     bool present = true;
     bool error = false;
+    /// Drawn with a thick accent border: the endpoint the current step concerns (a card of the cast).
+    bool emphasised = false;
     int slotCount = 0;
     QStringList slotLabels;
     std::vector<bool> slotError;
@@ -91,6 +100,7 @@ class BufferBlock : public Block {
     QString footer; ///< last completion
     bool footerError = false;
     bool footerOk = false;
+    bool compact = false; ///< a card of the cast: no legend line under the bytes, the footer right below them
     static constexpr int kCells = 64;
     static constexpr int kPerRow = 32;
 

@@ -30,6 +30,13 @@ constexpr qreal kControlLaneX = 58;   // local x of the control path lane (outer
 constexpr qreal kDataLaneX = 560;     // local x of the data path lane (inner side)
 constexpr qreal kDoorbellLaneX = 440; // local x of a software device's doorbell lane (through the kernel)
 constexpr qreal kBelowRnicY = 675;    // the gap between RNIC and port, where packets run sideways
+// The receivers' column, when the run names C or D: a card per endpoint of B, C, D stacked in B's place above
+// B's port (shared), each its buffer over its MTT and CQ (outer column), its QP over its SQ and RQ (inner).
+constexpr qreal kCardsTop = kHostTop, kCardsBottom = kPortY - 8, kCardGap = 6;
+constexpr qreal kCardTitleH = 26;    // the card's title row (its name, doorbell and PD)
+constexpr qreal kCardRowH = 70;      // the lower row: SQ, RQ, MTT, CQ
+constexpr qreal kCardInnerW = 310;   // the inner column (QP, SQ, RQ), facing A
+constexpr qreal kCardColumnGap = 12; // between the columns: the card's lane
 
 inline qreal hostX(int s) {
     return s == 0 ? 12 : kSceneW - 12 - kHostW;

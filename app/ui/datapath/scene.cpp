@@ -17,11 +17,15 @@ QString hex(quint64 v) {
 } // namespace
 
 void DataPathView::Impl::retitle() {
-    for (int s = 0; s < 2; ++s) {
+    for (int s = 0; s < static_cast<int>(kSides); ++s) {
         auto& h = host[static_cast<std::size_t>(s)];
-        h.frame->title =
-            s == 0 ? QCoreApplication::translate("rdmalab::app::DataPathView", "Host A · requester")
-                   : QCoreApplication::translate("rdmalab::app::DataPathView", "Host B · responder");
+        if (s == 0)
+            h.frame->title = QCoreApplication::translate("rdmalab::app::DataPathView", "Host A · requester");
+        else if (s == 1 && !h.compact)
+            h.frame->title = QCoreApplication::translate("rdmalab::app::DataPathView", "Host B · responder");
+        else
+            h.frame->title =
+                QCoreApplication::translate("rdmalab::app::DataPathView", "Host %1").arg(sideLetter(s));
         h.app->title = QCoreApplication::translate("rdmalab::app::DataPathView", "Application buffer");
         h.verbs->title = QCoreApplication::translate("rdmalab::app::DataPathView",
                                                      "Verbs library (libibverbs) · user space");
@@ -30,43 +34,41 @@ void DataPathView::Impl::retitle() {
 
 void DataPathView::Impl::build() {
     scene->setSceneRect(0, 0, kSceneW, kSceneH);
-    for (int s = 0; s < 2; ++s) {
+    for (int s = 0; s < static_cast<int>(kSides); ++s) {
         auto& h = host[static_cast<std::size_t>(s)];
-        h.frame = box(QRectF(hostX(s), kHostTop, kHostW, kHostBottom - kHostTop), &Theme::hostFill, 0);
+        // Where each box goes is placeWhole's or placeCard's (cast.cpp).
+        h.frame = box(QRectF(), &Theme::hostFill, 0);
         h.frame->radius = 10;
-        h.app = box<BufferBlock>(L(s, 0, kAppY, kInnerW, kAppH), &Theme::app);
-        h.verbs = box(L(s, 0, kVerbsY, kInnerW, kVerbsH), &Theme::verbs);
+        h.app = box<BufferBlock>(QRectF(), &Theme::app);
+        h.verbs = box(QRectF(), &Theme::verbs);
         h.verbs->centerTitle = true;
         // The kernel's, the device's and the doorbell's titles follow the device (refreshDevice).
-        h.kernel = box(L(s, 0, kKernelY, kKernelW, kKernelH), &Theme::kernel);
-        h.rnic = box(L(s, 0, kRnicY, kInnerW, kRnicH), &Theme::rnic);
+        h.kernel = box(QRectF(), &Theme::kernel);
+        h.rnic = box(QRectF(), &Theme::rnic);
         h.rnic->centerTitle = true;
         h.rnic->smallTitle = true; // between the PD and the doorbell, in presentation mode too
-        h.port = box(L(s, 0, kPortY, kInnerW, kPortH), &Theme::port);
+        h.port = box(QRectF(), &Theme::port);
         h.port->centerTitle = true;
         for (Block* b : {h.verbs, h.kernel, h.port})
             b->vcenter = true;
-        h.pd = box(L(s, 80, kRnicY + 5, 80, 26), &Theme::object, 2);
-        h.doorbell = box(L(s, kDataLaneX - 94, kRnicY + 5, 170, 26), &Theme::object, 2);
+        h.pd = box(QRectF(), &Theme::object, 2);
+        h.doorbell = box(QRectF(), &Theme::object, 2);
         h.doorbell->centerTitle = true;
         h.doorbell->smallTitle = true;
         h.doorbell->vcenter = true;
-        h.qp = box(L(s, 12, kRnicY + 38, 330, 302), &Theme::object, 2);
-        h.qp->wrapLast = 3;
-        h.sq = box(L(s, 22, kRnicY + 196, 310, 68), &Theme::slot, 3);
-        h.sq->slotCount = 4;
-        h.rq = box(L(s, 22, kRnicY + 268, 310, 68), &Theme::slot, 3);
-        h.rq->slotCount = 4;
-        h.mtt = box(L(s, 354, kRnicY + 38, 274, 150), &Theme::object, 2);
-        h.mtt->wrapLast = 2;
-        h.cq = box(L(s, 354, kRnicY + 196, 274, 140), &Theme::object, 2);
-        h.cq->slotCount = 4;
-        h.cq->wrapLast = 2;
-        auto* lanes = new Decor(QRectF(hostX(s), kAppY, kHostW, kRnicY - kAppY + 40),
+        h.qp = box(QRectF(), &Theme::object, 2);
+        h.sq = box(QRectF(), &Theme::slot, 3);
+        h.rq = box(QRectF(), &Theme::slot, 3);
+        h.mtt = box(QRectF(), &Theme::object, 2);
+        h.cq = box(QRectF(), &Theme::object, 2);
+        if (s < 2) {
+            h.lanes = new Decor(QRectF(hostX(s), kAppY, kHostW, kRnicY - kAppY + 40),
                                 [this, s](QPainter* p) { paintLanes(p, s); });
-        lanes->setZValue(5);
-        scene->addItem(lanes);
-        decor.push_back(lanes);
+            h.lanes->setZValue(5);
+            scene->addItem(h.lanes);
+            decor.push_back(h.lanes);
+            placeWhole(s);
+        }
     }
     title = new Decor(QRectF(0, 0, kSceneW, 46), [this](QPainter* p) { paintTitle(p); });
     statusLine = new Decor(QRectF(0, 784, kSceneW, 34), [this](QPainter* p) { paintStatus(p); });
@@ -78,6 +80,9 @@ void DataPathView::Impl::build() {
         scene->addItem(dcr);
         decor.push_back(dcr);
     }
+    // C and D are drawn once the run names them (relayoutCast).
+    cards = {-1};
+    relayoutCast();
     applyTheme();
 }
 
@@ -303,6 +308,15 @@ void DataPathView::Impl::paintLegend(QPainter* p) {
 void DataPathView::Impl::refreshHeader() {
     title->update();
     statusLine->update();
+    // With C or D in the picture, the endpoint the current step concerns is drawn emphasised.
+    for (int s = 0; s < static_cast<int>(kSides); ++s) {
+        Block* frame = host[static_cast<std::size_t>(s)].frame;
+        const bool on = !cards.empty() && !shown.step.sideless && index(shown.step.side) == s;
+        if (frame->emphasised != on) {
+            frame->emphasised = on;
+            frame->update();
+        }
+    }
     refreshDevice();
 }
 
@@ -352,7 +366,13 @@ void DataPathView::Impl::refreshBuffer(int s) {
     h.app->length = m.length ? m.length : r.length;
     h.app->changed = m.changed;
     QString info;
-    if (r.registered)
+    if (r.registered && h.compact)
+        info =
+            QCoreApplication::translate("rdmalab::app::DataPathView", "%1 · %2 B")
+                .arg(r.label.isEmpty() ? QCoreApplication::translate("rdmalab::app::DataPathView", "region")
+                                       : r.label)
+                .arg(r.length);
+    else if (r.registered)
         info =
             QCoreApplication::translate("rdmalab::app::DataPathView", "%1 · %2 B at %3 · lkey %4")
                 .arg(r.label.isEmpty() ? QCoreApplication::translate("rdmalab::app::DataPathView", "region")
@@ -364,10 +384,11 @@ void DataPathView::Impl::refreshBuffer(int s) {
         info = QCoreApplication::translate("rdmalab::app::DataPathView", "not registered");
     h.app->titleRight = info;
     const auto& x = shown.objects[static_cast<std::size_t>(s)];
-    h.app->footer = x.lastWc.isEmpty() ? QString()
-                                       : QCoreApplication::translate("rdmalab::app::DataPathView",
-                                                                     "last completion: %1")
-                                             .arg(x.lastWc);
+    // A card has room for the completion, not for its "last completion: " (the footer says what it is).
+    h.app->footer = x.lastWc.isEmpty() || h.compact
+                        ? x.lastWc
+                        : QCoreApplication::translate("rdmalab::app::DataPathView", "last completion: %1")
+                              .arg(x.lastWc);
     h.app->footerError = x.lastWcError;
     h.app->footerOk = !x.lastWcError && !x.lastWc.isEmpty();
     h.app->update();
@@ -376,11 +397,21 @@ void DataPathView::Impl::refreshBuffer(int s) {
 void DataPathView::Impl::refreshMtt(int s) {
     auto& b = *host[static_cast<std::size_t>(s)].mtt;
     const auto& r = shown.regions[static_cast<std::size_t>(s)];
+    const bool compact = host[static_cast<std::size_t>(s)].compact;
     b.title = QStringLiteral("MTT");
-    b.titleRight = QCoreApplication::translate("rdmalab::app::DataPathView", "memory translation table");
+    b.titleRight =
+        compact ? QString()
+                : QCoreApplication::translate("rdmalab::app::DataPathView", "memory translation table");
     b.present = r.registered;
     b.lines.clear();
-    if (!r.registered) {
+    if (compact && r.registered) {
+        // A card's MTT: the rights on the title line, a key a line.
+        b.titleRight = r.access.isEmpty()
+                           ? QCoreApplication::translate("rdmalab::app::DataPathView", "(local read only)")
+                           : r.access.join(QStringLiteral(", "));
+        b.lines << QStringLiteral("lkey 0x%1").arg(r.lkey, 0, 16)
+                << QStringLiteral("rkey 0x%1").arg(r.rkey, 0, 16);
+    } else if (!r.registered) {
         b.lines << QCoreApplication::translate("rdmalab::app::DataPathView", "no region registered");
     } else {
         b.lines << QCoreApplication::translate("rdmalab::app::DataPathView", "addr %1").arg(hex(r.addr))
@@ -417,11 +448,13 @@ void DataPathView::Impl::refreshQp(int s) {
         if (q.destQpn)
             info << QCoreApplication::translate("rdmalab::app::DataPathView", "peer QPN %1").arg(q.destQpn);
         if (q.pathMtu) info << QStringLiteral("MTU %1").arg(q.pathMtu);
+        if (!q.qkey.isEmpty()) info << QStringLiteral("Q_Key %1").arg(q.qkey);
         if (!info.isEmpty()) h.qp->lines << info.join(QStringLiteral(" · "));
         QStringList psn;
         if (q.sqPsn) psn << QStringLiteral("SQ PSN %1").arg(q.sqPsn);
         if (q.rqPsn) psn << QStringLiteral("RQ PSN %1").arg(q.rqPsn);
-        if (!psn.isEmpty()) h.qp->lines << psn.join(QStringLiteral(" · "));
+        // A card has room for the peer (or Q_Key) and the last transition, not for the PSNs.
+        if (!psn.isEmpty() && !h.compact) h.qp->lines << psn.join(QStringLiteral(" · "));
         if (!q.lastTransition.isEmpty()) {
             h.qp->lines << QCoreApplication::translate("rdmalab::app::DataPathView", "last: %1")
                                .arg(q.lastTransition);
@@ -451,13 +484,15 @@ void DataPathView::Impl::refreshQueues(int s) {
             ++sqCount;
         }
     }
-    h.sq->title = QCoreApplication::translate("rdmalab::app::DataPathView", "SQ · send queue");
+    h.sq->title = h.compact ? QStringLiteral("SQ")
+                            : QCoreApplication::translate("rdmalab::app::DataPathView", "SQ · send queue");
     h.sq->titleRight =
         sqCount ? (sqCount == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQE")
                                 : QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQEs"))
                       .arg(sqCount)
                 : QCoreApplication::translate("rdmalab::app::DataPathView", "empty");
-    h.rq->title = QCoreApplication::translate("rdmalab::app::DataPathView", "RQ · receive queue");
+    h.rq->title = h.compact ? QStringLiteral("RQ")
+                            : QCoreApplication::translate("rdmalab::app::DataPathView", "RQ · receive queue");
     h.rq->titleRight =
         rqCount ? (rqCount == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQE")
                                 : QCoreApplication::translate("rdmalab::app::DataPathView", "%1 WQEs"))
@@ -470,7 +505,15 @@ void DataPathView::Impl::refreshQueues(int s) {
                            ? QCoreApplication::translate("rdmalab::app::DataPathView", "%1 CQEs").arg(x.cqe)
                            : QString();
     h.cq->lines.clear();
-    if (!x.cq)
+    if (h.compact) {
+        // A card's CQ: how many completions its application polled, on the title line.
+        h.cq->titleRight =
+            !x.cq      ? QString()
+            : x.polled ? QCoreApplication::translate("rdmalab::app::DataPathView", "%1 polled").arg(x.polled)
+                       : QCoreApplication::translate("rdmalab::app::DataPathView", "none yet");
+        if (!x.cq)
+            h.cq->lines << QCoreApplication::translate("rdmalab::app::DataPathView", "no completion queue");
+    } else if (!x.cq)
         h.cq->lines << QCoreApplication::translate("rdmalab::app::DataPathView", "no completion queue");
     else
         h.cq->lines << (x.polled ? (x.polled == 1 ? QCoreApplication::translate("rdmalab::app::DataPathView",
@@ -480,7 +523,7 @@ void DataPathView::Impl::refreshQueues(int s) {
                                        .arg(x.polled)
                                  : QCoreApplication::translate("rdmalab::app::DataPathView",
                                                                "no completions yet"));
-    if (x.cq && story().cqNote[0] != '\0') h.cq->lines << pathText(story().cqNote);
+    if (x.cq && !h.compact && story().cqNote[0] != '\0') h.cq->lines << pathText(story().cqNote);
     h.pd->present = x.pd;
     h.pd->title = x.pd ? QStringLiteral("PD %1").arg(x.pdId)
                        : QCoreApplication::translate("rdmalab::app::DataPathView", "no PD");
@@ -493,7 +536,7 @@ void DataPathView::Impl::refreshQueues(int s) {
 void DataPathView::Impl::refreshAll() {
     refreshHeader();
     refreshPorts();
-    for (int s = 0; s < 2; ++s) {
+    for (int s = 0; s < static_cast<int>(kSides); ++s) {
         refreshBuffer(s);
         refreshMtt(s);
         refreshQp(s);

@@ -79,7 +79,7 @@ void DataPathView::Impl::stageError(const Cue& c) {
         });
         if (s >= 0) {
             host[hs].frame->error = true;
-            pulse(g, host[hs].verbs, ms(700));
+            pulse(g, partOf(hs, Part::Verbs), ms(700));
         }
     });
     stages.push_back([this, s = c.s, hs = c.hs](QParallelAnimationGroup*) {
@@ -92,8 +92,8 @@ void DataPathView::Impl::stageAsync(const Cue& c) {
     stages.push_back([this, s = c.s, hs = c.hs, name = c.name](QParallelAnimationGroup* g) {
         if (s < 0) {
             refreshPorts();
-            for (auto& h : host)
-                pulse(g, h.port, ms(600));
+            for (std::size_t p = 0; p < 2; ++p)
+                pulse(g, host[p].port, ms(600));
             return;
         }
         auto* t = token(name, false, true, center(host[hs].qp));
@@ -115,14 +115,14 @@ void DataPathView::Impl::stageData(const Cue& c) {
 void DataPathView::Impl::stageQpState(const Cue& c) {
     if (c.s < 0) return;
     stages.push_back([this, s = c.s, hs = c.hs, ok = c.ok](QParallelAnimationGroup* g) {
-        auto* t = token(QStringLiteral("ibv_modify_qp"), false, !ok, appPoint(s));
-        travel(g, t, controlPath(s, above(host[hs].qp)), ms(450));
+        auto* t = token(QStringLiteral("ibv_modify_qp"), false, !ok, appAt(s));
+        travel(g, t, downPath(s, aboveOf(s, host[hs].qp), true), ms(450));
     });
     stages.push_back([this, s = c.s, hs = c.hs, ok = c.ok, name = c.name](QParallelAnimationGroup* g) {
         refreshQp(s);
         if (!ok) host[hs].qp->error = true;
         pulse(g, host[hs].qp, ms(500));
-        auto* t = token(name, false, !ok, center(host[hs].qp) + QPointF(0, -52));
+        auto* t = token(name, false, !ok, center(host[hs].qp) + QPointF(0, host[hs].compact ? -8 : -52));
         fadeIn(g, t, ms(150));
     });
 }
@@ -142,8 +142,8 @@ void DataPathView::Impl::stagePostWr(const Cue& c) {
     stages.push_back([this, s, hs, ok, recv, label](QParallelAnimationGroup* g) {
         Block* q = recv ? host[hs].rq : host[hs].sq;
         const int slot = static_cast<int>(std::min<qsizetype>(q->slotLabels.size(), q->slotCount - 1));
-        auto* t = token(label, false, !ok, appPoint(s));
-        travel(g, t, dataPath(s, ok ? q->slotRect(slot).center() : rnicEntry(s)), ms(650));
+        auto* t = token(label, false, !ok, appAt(s));
+        travel(g, t, downPath(s, ok ? q->slotRect(slot).center() : entryAt(s), false), ms(650));
     });
     stages.push_back([this, s, hs, ok, recv](QParallelAnimationGroup* g) {
         refreshQueues(s);
@@ -170,7 +170,7 @@ void DataPathView::Impl::ringDoorbell(QParallelAnimationGroup* g, int s) {
     Block* bell = host[static_cast<std::size_t>(s)].doorbell;
     const bool syscall = story.doorbellLane[0] != '\0';
     auto* t = token(pathText(story.doorbellToken), false, false, QPointF());
-    travel(g, t, doorbellPath(s, center(bell), syscall), ms(550));
+    travel(g, t, bellPath(s, center(bell), syscall), ms(550));
     pulse(g, bell, ms(400), ms(450));
 }
 
@@ -180,7 +180,10 @@ void DataPathView::Impl::stageCompletion(const Cue& c) {
     const std::size_t hs = c.hs;
     const QString& status = c.name;
     const bool success = status == QLatin1String("IBV_WC_SUCCESS");
-    if (c.completedSend) illustrate(s, *c.completedSend, status);
+    if (c.completedSend)
+        illustrate(s, *c.completedSend, status);
+    else if (success)
+        illustrateArrival(s, *c.event);
     const QString label = QStringLiteral("CQE %1").arg(shortStatus(status));
     const QString written = pathText(storyFor(deviceClassOf(shown)).cqeWritten);
     stages.push_back([this, s, hs, success, label, written](QParallelAnimationGroup* g) {
@@ -193,7 +196,7 @@ void DataPathView::Impl::stageCompletion(const Cue& c) {
     });
     stages.push_back([this, s, hs, success, label](QParallelAnimationGroup* g) {
         auto* t = token(label, false, !success, host[hs].cq->slotRect(0).center());
-        travel(g, t, upPath(s, host[hs].cq->slotRect(0).center()), ms(550));
+        travel(g, t, upFrom(s, host[hs].cq->slotRect(0).center()), ms(550));
     });
     stages.push_back([this, s, hs](QParallelAnimationGroup* g) {
         host[hs].cq->error = false;
@@ -208,13 +211,13 @@ void DataPathView::Impl::stageDeviceCall(const Cue&) {
     stages.push_back([this](QParallelAnimationGroup* g) {
         refreshPorts();
         refreshHeader();
-        for (auto& h : host)
-            pulse(g, h.port, ms(300));
+        for (std::size_t p = 0; p < 2; ++p)
+            pulse(g, host[p].port, ms(300));
     });
 }
 
 void DataPathView::Impl::stageQuery(const Cue& c) {
-    stages.push_back([this, s = c.s, box = host[c.hs].part(c.rule.part)](QParallelAnimationGroup* g) {
+    stages.push_back([this, s = c.s, box = partOf(c.hs, c.rule.part)](QParallelAnimationGroup* g) {
         refreshQp(s);
         pulse(g, box, ms(350));
     });
@@ -225,12 +228,13 @@ void DataPathView::Impl::stageObjectCall(const Cue& c) {
     const std::size_t hs = c.hs;
     const bool ok = c.ok;
     const bool appearing = c.rule.appearing;
-    Block* targetBox = host[hs].part(c.rule.part);
+    Block* targetBox = partOf(hs, c.rule.part);
     const QString verb = c.name;
-    const QPointF dest = targetBox == host[hs].rnic ? rnicEntry(s) : above(targetBox);
+    const QPointF dest =
+        targetBox == host[hs].rnic || targetBox == host[hs].frame ? entryAt(s) : aboveOf(s, targetBox);
     stages.push_back([this, s, ok, verb, dest](QParallelAnimationGroup* g) {
-        auto* t = token(verb, false, !ok, appPoint(s));
-        travel(g, t, controlPath(s, dest), ms(500));
+        auto* t = token(verb, false, !ok, appAt(s));
+        travel(g, t, downPath(s, dest, true), ms(500));
     });
     if (c.name == QLatin1String("ibv_reg_mr") && ok) {
         // The keys the registration returned travel from the kernel into the MTT.
@@ -238,11 +242,14 @@ void DataPathView::Impl::stageObjectCall(const Cue& c) {
             refreshBuffer(s);
             pulse(g, host[hs].app, ms(350));
             const auto& r = shown.regions[hs];
+            const QPointF from =
+                host[hs].compact ? appAt(s) : P(s, kControlLaneX + 60, kKernelY + kKernelH / 2);
             auto* t = token(QStringLiteral("lkey 0x%1 · rkey 0x%2").arg(r.lkey, 0, 16).arg(r.rkey, 0, 16),
-                            false, false, P(s, kControlLaneX + 60, kKernelY + kKernelH / 2));
+                            false, false, from);
             travel(g, t,
-                   polyline({P(s, kControlLaneX + 60, kKernelY + kKernelH / 2),
-                             QPointF(center(host[hs].mtt).x(), kRnicY + 18), center(host[hs].mtt)}),
+                   host[hs].compact ? downPath(s, center(host[hs].mtt), true)
+                                    : polyline({from, QPointF(center(host[hs].mtt).x(), kRnicY + 18),
+                                                center(host[hs].mtt)}),
                    ms(500));
         });
     }
