@@ -1405,6 +1405,10 @@ The measurement is kept in memory only: save it with Export ▸ Measurement trac
         <source>none yet</source>
         <translation>还没有</translation>
     </message>
+    <message>
+        <source>Step %1/%2</source>
+        <translation>第 %1/%2 步</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::DevicePanel</name>

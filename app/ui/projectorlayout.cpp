@@ -102,6 +102,7 @@ ProjectorLayout::ProjectorLayout(QMainWindow* window, LabStage* stage, Keys keys
     headline_ = new QLabel;
     headline_->setObjectName(QStringLiteral("projectorHeadline"));
     headline_->setTextFormat(Qt::PlainText);
+    headline_->setMinimumWidth(1); // elided to the width it gets, never widening the page
     layout->addWidget(headline_);
     // The picture goes at index 1 when the layout is on.
     below_ = new QWidget;
@@ -121,6 +122,12 @@ ProjectorLayout::ProjectorLayout(QMainWindow* window, LabStage* stage, Keys keys
     layout->addLayout(foot);
     page_->hide();
     page_->installEventFilter(this);
+    // On black, the style draws a choice's circle and box in black: the class must see what is ticked.
+    page_->setStyleSheet(QStringLiteral(
+        "QRadioButton::indicator, QCheckBox::indicator { width: 18px; height: 18px; border: 2px solid white;"
+        " background: black; }"
+        "QRadioButton::indicator { border-radius: 11px; }"
+        "QRadioButton::indicator:checked, QCheckBox::indicator:checked { background: #ffd400; }"));
 
     auto key = [this](QKeySequence sequence, const std::function<void()>& action) {
         auto* shortcut = new QShortcut(sequence, page_, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
@@ -142,12 +149,14 @@ ProjectorLayout::ProjectorLayout(QMainWindow* window, LabStage* stage, Keys keys
     auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), window);
     connect(leave, &QShortcut::activated, this, [this] { set(false); });
 
-    connect(picture_, &DataPathView::eventShown, this, [this](const QString& line) {
-        if (!on_) return;
-        caption_->setText(caption_->fontMetrics().elidedText(line, Qt::ElideRight, caption_->width()));
-        caption_->setToolTip(line);
-        refreshHeadline();
+    connect(picture_, &DataPathView::eventShown, this, [this](const QString& text) {
+        // One line, whatever the call printed (a memory event's lines of bytes); kept while off, for when
+        // the projector is turned on.
+        caption_->setToolTip(text.simplified());
+        if (on_) refreshHeadline();
     });
+    headline_->installEventFilter(this);
+    caption_->installEventFilter(this);
     connect(picture_, &DataPathView::idle, this, [this] {
         if (on_) refreshHeadline();
     });
@@ -206,7 +215,10 @@ bool ProjectorLayout::set(bool on) {
         zoomBefore_ = picture_->zoom();
         picture_->setMinimumTextPixels(kProjectorTextPixels);
         picture_->setFocus();
-        caption_->clear();
+        // Laid out now, in the new fonts: a screenshot or a test right after sees the projector's page, not
+        // the page as it was before the fonts grew (the layout requests are otherwise handled later).
+        window_->layout()->activate();
+        pageLayout->activate();
         refreshHeadline();
         if (realScreen(window_)) // headless: as sized
             window_->setWindowState(window_->windowState() | Qt::WindowFullScreen);
@@ -235,14 +247,19 @@ bool ProjectorLayout::set(bool on) {
 }
 
 void ProjectorLayout::refreshHeadline() {
-    const QString line = picture_->titleTexts().join(QStringLiteral(" · "));
-    headline_->setText(headline_->fontMetrics().elidedText(line, Qt::ElideRight, headline_->width()));
-    headline_->setToolTip(line);
+    headline_->setToolTip(picture_->titleTexts().join(QStringLiteral(" · ")).simplified());
+    elide();
+}
+
+void ProjectorLayout::elide() {
+    // The full texts are the tooltips; each label shows as much as its width holds.
+    for (QLabel* label : {headline_, caption_})
+        label->setText(label->fontMetrics().elidedText(label->toolTip(), Qt::ElideRight, label->width()));
 }
 
 bool ProjectorLayout::eventFilter(QObject* watched, QEvent* event) {
     if (watched == page_ && event->type() == QEvent::LanguageChange) retranslate();
-    if (watched == page_ && event->type() == QEvent::Resize && on_) refreshHeadline();
+    if ((watched == headline_ || watched == caption_) && event->type() == QEvent::Resize && on_) elide();
     return QObject::eventFilter(watched, event);
 }
 

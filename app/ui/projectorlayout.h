@@ -76,6 +76,8 @@ class ProjectorLayout : public QObject {
   private:
     void retranslate();
     void refreshHeadline();
+    /// The headline and the caption elided to their widths.
+    void elide();
     bool eventFilter(QObject* watched, QEvent* event) override;
 
     QMainWindow* window_;

@@ -112,4 +112,12 @@ inline std::vector<DrawnText> textsOnScreen(QGraphicsView& view) {
     return out;
 }
 
+/// The smallest text `view` draws on screen now, in pixels (0: none).
+inline qreal smallestTextOnScreen(QGraphicsView& view) {
+    qreal smallest = 0;
+    for (const auto& t : textsOnScreen(view))
+        if (smallest == 0 || t.pixels < smallest) smallest = t.pixels;
+    return smallest;
+}
+
 } // namespace rdmalab::test

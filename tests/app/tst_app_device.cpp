@@ -1,6 +1,8 @@
 // The app live on the real device through the engine process: whole lessons headless, step-by-step RDMA
 // Write, a killed engine, and an app killed mid-lesson whose session the next start recovers.
 #include "testutil.hpp"
+#include "panelcheck.h"
+#include "textsize.h"
 #include "windowdrivers.h"
 
 #include "benchwindow.h"
@@ -9,6 +11,7 @@
 #include "labsession.h"
 #include "labwindow.h"
 #include "mainwindow.h"
+#include "projectorlayout.h"
 #include "tracefile.h"
 #include "workbenchsession.h"
 #include "workbenchwindow.h"
@@ -398,6 +401,35 @@ class AppDeviceTest : public QObject {
         stepUntilAsked();
         QCOMPARE(session->row(session->nextStep()).id, QStringLiteral("poll_bad"));
         QVERIFY(!step->isEnabled());
+        {
+            // Issue 30, on a projector (F5): the question the class votes on is under the picture, large,
+            // and the picture's smallest text measures 18 px.
+            window.resize(1280, 720);
+            auto* projector = window.findChild<QAction*>("projectorAction");
+            QVERIFY(projector);
+            projector->trigger();
+            auto* page = window.findChild<QWidget*>("projectorPage");
+            auto* predict = window.findChild<QWidget*>("labPredict");
+            QVERIFY(page && page->isVisible() && page->isAncestorOf(predict) && predict->isVisible());
+            // On a real screen the projector layout is full screen; here the window is sized as one.
+            window.resize(1280, 720);
+            QTRY_VERIFY(window.size() == QSize(1280, 720) && page->geometry() == window.rect());
+            auto* headline = window.findChild<QLabel*>("projectorHeadline");
+            QTRY_VERIFY_WITH_TIMEOUT(window.findChild<DataPathView*>()->isIdle(), 60000); // caught up
+            QTRY_VERIFY2(headline->text().contains("rxe") && headline->text().contains("Step 11/"),
+                         qPrintable(headline->text()));
+            const QString cut = rdmalab::test::textsCut(*page);
+            QVERIFY2(cut.isEmpty(), qPrintable(cut));
+            auto* picture = window.findChild<DataPathView*>();
+            QTRY_VERIFY_WITH_TIMEOUT(picture->isIdle(), 60000);
+            const qreal smallest = rdmalab::test::smallestTextOnScreen(*picture);
+            QVERIFY2(smallest >= kProjectorTextPixels, qPrintable(QString::number(smallest)));
+            if (const QByteArray shots = qgetenv("RDMALAB_SCREENSHOT_DIR"); !shots.isEmpty())
+                window.grab().save(QString::fromLocal8Bit(shots) + "/projector-lab-prediction.png");
+            projector->trigger();
+            QVERIFY(!page->isVisible());
+            window.resize(1280, 800);
+        }
         labWindow(window).labPredictChoice(QStringLiteral("rem_access_err"))->click();
         lockIn->click();
         QTRY_VERIFY_WITH_TIMEOUT(!session->busy() && session->row(session->nextStep() - 1).id == "poll_bad",
@@ -617,6 +649,31 @@ class AppDeviceTest : public QObject {
         QVERIFY(workbench(window).workbenchSnapshot()->text().contains("A.qp ERR"));
         if (const QByteArray dir = qgetenv("RDMALAB_SCREENSHOT_DIR"); !dir.isEmpty())
             window.grab().save(QString::fromLocal8Bit(dir) + "/workbench-rem-access-err.png");
+        {
+            // Issue 30, on a projector (F5): the refused WRITE's picture, its smallest text 18 px.
+            auto* projector = window.findChild<QAction*>("projectorAction");
+            QVERIFY(projector);
+            projector->trigger();
+            auto* page = window.findChild<QWidget*>("projectorPage");
+            QVERIFY(page);
+            // Laid out: the page fills the window (no menu or status bar), the picture most of it.
+            QTRY_VERIFY(page->geometry() == window.rect() && picture->width() >= 1200 && picture->height() >= 560);
+            // The caption: the newest event (B's memory, still zeros, or the poll that found the error).
+            QTRY_VERIFY2(window.findChild<QLabel*>("projectorCaption")->text().contains(QRegularExpression("ibv_|memory")),
+                         qPrintable(window.findChild<QLabel*>("projectorCaption")->text()));
+            const QString outside = rdmalab::test::panelsOffScreen(
+                window, {"projectorHeadline", "dataPathView", "projectorCaption", "projectorKeys"}, 10);
+            QVERIFY2(outside.isEmpty(), qPrintable(outside));
+            const QString cut = rdmalab::test::textsCut(*page);
+            QVERIFY2(cut.isEmpty(), qPrintable(cut));
+            const qreal smallest = rdmalab::test::smallestTextOnScreen(*picture);
+            QVERIFY2(smallest >= kProjectorTextPixels, qPrintable(QString::number(smallest)));
+            auto* caption = window.findChild<QLabel*>("projectorCaption");
+            QVERIFY(caption);
+            if (const QByteArray dir = qgetenv("RDMALAB_SCREENSHOT_DIR"); !dir.isEmpty())
+                window.grab().save(QString::fromLocal8Bit(dir) + "/projector-workbench-rem-access-err.png");
+            projector->trigger();
+        }
 
         reset->click();
         QTRY_VERIFY_WITH_TIMEOUT(session->size() == 0 && !session->busy(), 60000);

@@ -81,14 +81,8 @@ bool writeLongRecording(const QString& path, int count) {
         put(body[static_cast<std::size_t>(seq - 2) % body.size()], seq);
     return file.write(out.data(), qint64(out.size())) == qint64(out.size());
 }
-/// The smallest text `view` draws on screen now, in pixels (0: none).
-qreal smallestText(QGraphicsView& view) {
-    const auto texts = rdmalab::test::textsOnScreen(view);
-    if (texts.empty()) return 0;
-    return std::min_element(texts.begin(), texts.end(), [](const auto& a, const auto& b) {
-               return a.pixels < b.pixels;
-           })->pixels;
-}
+using rdmalab::test::smallestTextOnScreen;
+
 
 } // namespace
 
@@ -636,7 +630,7 @@ class AppWidgetsTest : public QObject {
         auto* picture = window.findChild<DataPathView*>("dataPathView");
         QVERIFY(picture);
         // The measure can tell: fitted into the normal window, the picture's small text is under 18 px.
-        const qreal fitted = smallestText(*picture);
+        const qreal fitted = smallestTextOnScreen(*picture);
         QVERIFY2(fitted > 0 && fitted < kProjectorTextPixels, qPrintable(QString::number(fitted)));
 
         auto normal = qScopeGuard([&window] { window.setPresentationMode(false); }); // the app-wide font
@@ -652,7 +646,7 @@ class AppWidgetsTest : public QObject {
         QCOMPARE(picture->parentWidget(), page);
         QVERIFY(!window.menuBar()->isVisible());
         QTRY_VERIFY(picture->width() >= 1200 && picture->height() >= 560);
-        const qreal projected = smallestText(*picture);
+        const qreal projected = smallestTextOnScreen(*picture);
         QVERIFY2(projected >= kProjectorTextPixels, qPrintable(QString::number(projected)));
 
         // The keys press the toolbar's buttons: Space steps, and the caption says the call just shown.
@@ -666,7 +660,7 @@ class AppWidgetsTest : public QObject {
             QTRY_VERIFY(timeline->model()->rowCount() > before);
         }
         QTRY_VERIFY2(caption->toolTip().contains("ibv_"), qPrintable(caption->toolTip()));
-        QVERIFY(smallestText(*picture) >= kProjectorTextPixels); // after the camera moved too
+        QVERIFY(smallestTextOnScreen(*picture) >= kProjectorTextPixels); // after the camera moved too
         auto* headline = window.findChild<QLabel*>("projectorHeadline");
         QVERIFY(headline);
         QTRY_VERIFY2(headline->toolTip().contains("REPLAY") && headline->toolTip().contains("Step 3/"),
@@ -682,7 +676,7 @@ class AppWidgetsTest : public QObject {
         QVERIFY(window.menuBar()->isVisible());
         QVERIFY(window.findChild<LabStage*>("labStage")->isAncestorOf(picture));
         QVERIFY(mainWindow(window).devicePanel()->isVisible());
-        QTRY_VERIFY(smallestText(*picture) < kProjectorTextPixels);
+        QTRY_VERIFY(smallestTextOnScreen(*picture) < kProjectorTextPixels);
     }
 
     /// The projector layout at the Write lesson's packet: the WRITE request crossing to B is drawn, the view
@@ -719,7 +713,7 @@ class AppWidgetsTest : public QObject {
                                                                      .arg(visible.y())
                                                                      .arg(visible.width())
                                                                      .arg(visible.height())));
-        const qreal projected = smallestText(*picture);
+        const qreal projected = smallestTextOnScreen(*picture);
         QVERIFY2(projected >= kProjectorTextPixels, qPrintable(QString::number(projected)));
         if (const QByteArray dir = qgetenv("RDMALAB_SCREENSHOT_DIR"); !dir.isEmpty())
             window.grab().save(QString::fromLocal8Bit(dir) + "/projector-write-packet.png");
@@ -748,9 +742,16 @@ class AppWidgetsTest : public QObject {
             auto* picture = window->findChild<DataPathView*>("dataPathView");
             QCOMPARE(picture->parentWidget(), page);
             QTRY_VERIFY(picture->width() >= 1200 && picture->height() >= 560);
-            const qreal projected = smallestText(*picture);
+            const qreal projected = smallestTextOnScreen(*picture);
             QVERIFY2(projected >= kProjectorTextPixels, qPrintable(QString::number(projected)));
             if (window == &lab) QVERIFY(page->isAncestorOf(window->findChild<QWidget*>("labPredict")));
+            // Everything of the page inside the window: the headline, the picture, the caption, the keys.
+            QTRY_COMPARE(page->geometry(), window->rect());
+            const QString outside = rdmalab::test::panelsOffScreen(
+                *window, {"projectorHeadline", "dataPathView", "projectorCaption", "projectorKeys"}, 10);
+            QVERIFY2(outside.isEmpty(), qPrintable(outside));
+            const QString cut = rdmalab::test::textsCut(*page);
+            QVERIFY2(cut.isEmpty(), qPrintable(cut));
             action->trigger();
             QVERIFY(!page->isVisible());
             QVERIFY(window->findChild<LabStage*>("labStage")->isAncestorOf(picture));

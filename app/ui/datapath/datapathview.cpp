@@ -119,10 +119,13 @@ QStringList DataPathView::Impl::titleTexts() const {
     if (shown.replay) out << QCoreApplication::translate("rdmalab::app::DataPathView", "REPLAY");
     QString step = shown.step.title;
     if (shown.step.index >= 0 && shown.step.count > 0)
-        step = QCoreApplication::translate("rdmalab::app::DataPathView", "Step %1/%2: %3")
-                   .arg(shown.step.index + 1)
-                   .arg(shown.step.count)
-                   .arg(step);
+        step = step.isEmpty() ? QCoreApplication::translate("rdmalab::app::DataPathView", "Step %1/%2")
+                                    .arg(shown.step.index + 1)
+                                    .arg(shown.step.count)
+                              : QCoreApplication::translate("rdmalab::app::DataPathView", "Step %1/%2: %3")
+                                    .arg(shown.step.index + 1)
+                                    .arg(shown.step.count)
+                                    .arg(step);
     if (!step.isEmpty()) out << step;
     return out;
 }
@@ -206,10 +209,10 @@ void DataPathView::Impl::pump() {
 }
 
 void DataPathView::Impl::announce(const TraceEvent& e) {
-    // The headline says the session and the step; a run's result and a measurement are summed up by the
-    // picture's status line: the caption is for what the device was asked and what it did.
+    // The headline says the session and the step; a run's result, a check and a measurement are summed up
+    // by the picture's status line: the caption is for what the device was asked and what it did.
     if (e.kind == EventKind::Session || e.kind == EventKind::Step || e.kind == EventKind::Result ||
-        e.kind == EventKind::Measure)
+        e.kind == EventKind::Measure || e.kind == EventKind::Check)
         return;
     try {
         emit view->eventShown(QString::fromStdString(describe(e)));
