@@ -109,6 +109,13 @@ ProjectorLayout::ProjectorLayout(QMainWindow* window, LabStage* stage, Keys keys
     below_->setObjectName(QStringLiteral("projectorBelow"));
     auto* belowLayout = new QVBoxLayout(below_);
     belowLayout->setContentsMargins(0, 0, 0, 0);
+    // On black, the style draws a choice's circle and box in black: the class must see what is ticked.
+    // (Only below the picture: a style sheet freezes the palette its widgets had when polished.)
+    below_->setStyleSheet(QStringLiteral(
+        "QRadioButton::indicator, QCheckBox::indicator { width: 18px; height: 18px; border: 2px solid white;"
+        " background: black; }"
+        "QRadioButton::indicator { border-radius: 11px; }"
+        "QRadioButton::indicator:checked, QCheckBox::indicator:checked { background: #ffd400; }"));
     layout->addWidget(below_);
     auto* foot = new QHBoxLayout;
     caption_ = new QLabel;
@@ -122,14 +129,8 @@ ProjectorLayout::ProjectorLayout(QMainWindow* window, LabStage* stage, Keys keys
     layout->addLayout(foot);
     page_->hide();
     page_->installEventFilter(this);
-    // On black, the style draws a choice's circle and box in black: the class must see what is ticked.
-    page_->setStyleSheet(QStringLiteral(
-        "QRadioButton::indicator, QCheckBox::indicator { width: 18px; height: 18px; border: 2px solid white;"
-        " background: black; }"
-        "QRadioButton::indicator { border-radius: 11px; }"
-        "QRadioButton::indicator:checked, QCheckBox::indicator:checked { background: #ffd400; }"));
 
-    auto key = [this](QKeySequence sequence, const std::function<void()>& action) {
+    auto key = [this](const QKeySequence& sequence, const std::function<void()>& action) {
         auto* shortcut = new QShortcut(sequence, page_, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
         connect(shortcut, &QShortcut::activated, this, [action] {
             if (action) action();
@@ -212,14 +213,18 @@ bool ProjectorLayout::set(bool on) {
         headline_->setFont(headlineFont(30, true));
         caption_->setFont(headlineFont(24, false));
         keyHelp_->setFont(headlineFont(16, false));
+        // A line high whatever they say (empty at first): a text arriving later does not move the picture.
+        for (QLabel* label : {headline_, caption_, keyHelp_})
+            label->setFixedHeight(label->fontMetrics().height() + 4);
         zoomBefore_ = picture_->zoom();
         picture_->setMinimumTextPixels(kProjectorTextPixels);
         picture_->setFocus();
         // Laid out now, in the new fonts: a screenshot or a test right after sees the projector's page, not
         // the page as it was before the fonts grew (the layout requests are otherwise handled later).
+        refreshHeadline();
         window_->layout()->activate();
         pageLayout->activate();
-        refreshHeadline();
+        elide();
         if (realScreen(window_)) // headless: as sized
             window_->setWindowState(window_->windowState() | Qt::WindowFullScreen);
     } else {

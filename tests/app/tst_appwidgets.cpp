@@ -752,11 +752,29 @@ class AppWidgetsTest : public QObject {
             QVERIFY2(outside.isEmpty(), qPrintable(outside));
             const QString cut = rdmalab::test::textsCut(*page);
             QVERIFY2(cut.isEmpty(), qPrintable(cut));
+            // A line of its font high: the headline, the caption and the keys.
+            for (const char* name : {"projectorHeadline", "projectorCaption", "projectorKeys"}) {
+                auto* label = window->findChild<QLabel*>(name);
+                QVERIFY2(label->height() >= label->fontMetrics().height(), name);
+            }
+            // White on black: the page's own texts and the question.
+            for (const char* name : {"projectorHeadline", "projectorCaption", "projectorKeys"})
+                QCOMPARE(window->findChild<QLabel*>(name)->palette().color(QPalette::WindowText),
+                         QColor(Qt::white));
+            if (window == &lab)
+                QCOMPARE(window->findChild<QWidget*>("labPredict")->palette().color(QPalette::WindowText),
+                         QColor(Qt::white));
             action->trigger();
             QVERIFY(!page->isVisible());
             QVERIFY(window->findChild<LabStage*>("labStage")->isAncestorOf(picture));
-            if (window == &lab)
-                QVERIFY(!page->isAncestorOf(window->findChild<QWidget*>("labPredict")));
+            if (window == &lab) {
+                auto* predict = window->findChild<QWidget*>("labPredict");
+                QVERIFY(!page->isAncestorOf(predict));
+                // Back in the window's look (no colour kept from the projector).
+                QCOMPARE(predict->palette().color(QPalette::WindowText),
+                         window->palette().color(QPalette::WindowText));
+                QVERIFY(window->palette().color(QPalette::WindowText) != QColor(Qt::white));
+            }
         }
     }
 
