@@ -26,7 +26,8 @@ QString esc(const QString& s) {
 
 QString verdictCell(const QString& verdict) {
     if (verdict == QLatin1String("held"))
-        return QStringLiteral("<td class=held>%1</td>").arg(QCoreApplication::translate("LabReport", "✓ held"));
+        return QStringLiteral("<td class=held>%1</td>")
+            .arg(QCoreApplication::translate("LabReport", "✓ held"));
     if (verdict == QLatin1String("broken"))
         return QStringLiteral("<td class=broken>%1</td>")
             .arg(QCoreApplication::translate("LabReport", "✗ BROKEN"));
@@ -43,7 +44,8 @@ QString deviceText(const LabSession& session) {
         text += QCoreApplication::translate("LabReport",
                                             " (SoftRoCE: software RDMA, timings are not hardware timings)");
     if (device.contains(QStringLiteral("kernel")))
-        text += QCoreApplication::translate("LabReport", ", Linux %1").arg(device.value(QStringLiteral("kernel")));
+        text += QCoreApplication::translate("LabReport", ", Linux %1")
+                    .arg(device.value(QStringLiteral("kernel")));
     return text;
 }
 
@@ -96,7 +98,8 @@ QString metaTableHtml(const LabSession& session, const QMap<QString, QString>& p
         parameters[it.key()] = it.value();
     for (auto it = given.begin(); it != given.end(); ++it)
         parameters[it.key()] = it.value();
-    if (!session.seed().isEmpty()) html += row(QCoreApplication::translate("LabReport", "Seed"), esc(session.seed()));
+    if (!session.seed().isEmpty())
+        html += row(QCoreApplication::translate("LabReport", "Seed"), esc(session.seed()));
     for (auto it = parameters.begin(); it != parameters.end(); ++it) {
         const QString origin = given.contains(it.key()) ? QString()
                                : seeded.contains(it.key())
@@ -141,8 +144,9 @@ QString stepHtml(const LabSession::StepRow& row, int i) {
     html += QStringLiteral("<p><code>%1</code> · %2</p>\n")
                 .arg(esc(row.action), esc(LabSession::stateName(row.state)));
     if (row.state == QLatin1String("skipped"))
-        html += QStringLiteral("<p>%1</p>\n")
-                    .arg(QCoreApplication::translate("LabReport", "Skipped: %1").arg(esc(row.skippedBecause)));
+        html +=
+            QStringLiteral("<p>%1</p>\n")
+                .arg(QCoreApplication::translate("LabReport", "Skipped: %1").arg(esc(row.skippedBecause)));
     else if (!row.text.isEmpty())
         html += QStringLiteral("<p class=text>%1</p>\n").arg(esc(row.text));
     if (!row.error.isEmpty()) html += QStringLiteral("<pre>%1</pre>\n").arg(esc(row.error));
@@ -180,20 +184,20 @@ QString questionsHtml(const LabSession& session) {
         for (int c = 0; c < q.choices.size(); ++c) {
             const bool ticked = q.given.contains(c), correct = q.correct.contains(c);
             // The right choices only once the student has answered: a report handed in before is no key.
-            html += QStringLiteral("<li>%1 %2%3</li>")
-                        .arg(ticked ? QStringLiteral("☒") : QStringLiteral("☐"), esc(q.choices.at(c)),
-                             correct && q.answered
-                                 ? QStringLiteral(" <span class=held>%1</span>")
-                                       .arg(QCoreApplication::translate("LabReport", "(right)"))
-                                 : QString());
+            html +=
+                QStringLiteral("<li>%1 %2%3</li>")
+                    .arg(ticked ? QStringLiteral("☒") : QStringLiteral("☐"), esc(q.choices.at(c)),
+                         correct && q.answered ? QStringLiteral(" <span class=held>%1</span>")
+                                                     .arg(QCoreApplication::translate("LabReport", "(right)"))
+                                               : QString());
         }
-        html += QStringLiteral("</ul>\n<p>%1</p>\n")
-                    .arg(!q.answered ? QCoreApplication::translate("LabReport", "Not answered.")
-                         : q.right()
-                             ? QStringLiteral("<span class=held>%1</span>")
-                                   .arg(QCoreApplication::translate("LabReport", "✓ Answered right."))
-                             : QStringLiteral("<span class=broken>%1</span>")
-                                   .arg(QCoreApplication::translate("LabReport", "✗ Answered wrong.")));
+        html +=
+            QStringLiteral("</ul>\n<p>%1</p>\n")
+                .arg(!q.answered ? QCoreApplication::translate("LabReport", "Not answered.")
+                     : q.right() ? QStringLiteral("<span class=held>%1</span>")
+                                       .arg(QCoreApplication::translate("LabReport", "✓ Answered right."))
+                                 : QStringLiteral("<span class=broken>%1</span>")
+                                       .arg(QCoreApplication::translate("LabReport", "✗ Answered wrong.")));
         if (q.answered && !q.explanation.isEmpty())
             html += QStringLiteral("<p><small>%1</small></p>\n").arg(esc(q.explanation));
     }
@@ -273,17 +277,20 @@ QString gradeHtml(const ReportGrade& g) {
                  g.student.isEmpty() ? QCoreApplication::translate("LabReport", "(not given: no seed)")
                                      : esc(g.student),
                  QCoreApplication::translate("LabReport", "Score"),
-                 score ? QCoreApplication::translate("LabReport", "%1% (%2 of %3 predictions and answers right)")
+                 score ? QCoreApplication::translate("LabReport",
+                                                     "%1% (%2 of %3 predictions and answers right)")
                              .arg(*score)
                              .arg(g.predictionsRight + g.questionsRight)
                              .arg(g.predictionsAsked + g.questions)
-                       : QCoreApplication::translate("LabReport", "— (the lab asks no prediction and no question)"),
+                       : QCoreApplication::translate("LabReport",
+                                                     "— (the lab asks no prediction and no question)"),
                  QCoreApplication::translate("LabReport", "Expectations"),
                  QCoreApplication::translate("LabReport", "%1 held,").arg(g.held),
                  g.broken > 0 ? QStringLiteral("broken") : QStringLiteral("na"),
                  QCoreApplication::translate("LabReport", "%1 broken").arg(g.broken));
     if (!g.wrong.isEmpty()) {
-        html += QStringLiteral("<tr><th>%1</th><td><ul>").arg(QCoreApplication::translate("LabReport", "Wrong"));
+        html +=
+            QStringLiteral("<tr><th>%1</th><td><ul>").arg(QCoreApplication::translate("LabReport", "Wrong"));
         for (const auto& w : g.wrong)
             html += QStringLiteral("<li>%1</li>").arg(esc(w));
         html += QStringLiteral("</ul></td></tr>");

@@ -127,7 +127,8 @@ QList<CommandLineEntry> commandLineTable() {
          .description = "Quit when the lesson or measurement ends (exit 0 if it succeeded).",
          .group = unattended},
         {.names = {"present"},
-         .description = "Start in the projector layout (F5): the picture full screen, its text 18 px at least, high contrast; with --lab and --workbench too.",
+         .description = "Start in the projector layout (F5): the picture full screen, its text 18 px at "
+                        "least, high contrast; with --lab and --workbench too.",
          .group = display},
         {.names = {"window-size"},
          .description = "Open the window at this size in pixels, e.g. 1280x720 (a classroom projector), "

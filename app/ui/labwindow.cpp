@@ -7,8 +7,8 @@
 #include "labpanels.h"
 #include "labquiz.h"
 #include "labstage/labstage.h"
-#include "projectorlayout.h"
 #include "language.h"
+#include "projectorlayout.h"
 
 #include "engineclient.h"
 #include "headlessrun.h"
@@ -104,8 +104,9 @@ LabWindow::LabWindow(const LabWindowOptions& options, QWidget* parent)
 
 void LabWindow::travelBack() {
     // The step before the one shown, as the step list would show it when clicked.
-    const int shown = steps_->currentIndex().isValid() ? steps_->currentIndex().row()
-                                                       : std::min(session_->nextStep(), session_->rowCount()) - 1;
+    const int shown = steps_->currentIndex().isValid()
+                          ? steps_->currentIndex().row()
+                          : std::min(session_->nextStep(), session_->rowCount()) - 1;
     if (shown <= 0) return;
     steps_->setCurrentIndex(session_->index(shown - 1, 0));
 }
@@ -498,8 +499,8 @@ void LabWindow::showStep(int index) {
     stepText_->setMarkdown(markdown);
     for (const auto& v : row.verdicts) {
         auto* item = new QTreeWidgetItem(
-            verdicts_,
-            {verdictMark(v.verdict), tr("%1: %2").arg(LabSession::kindName(v.kind), v.description), v.observed});
+            verdicts_, {verdictMark(v.verdict), tr("%1: %2").arg(LabSession::kindName(v.kind), v.description),
+                        v.observed});
         if (!v.why.isEmpty()) item->setToolTip(1, v.why);
         item->setForeground(0, v.verdict == QLatin1String("broken") ? QColor(0xb0, 0x00, 0x20)
                                : v.verdict == QLatin1String("held") ? QColor(0x1b, 0x6e, 0x20)

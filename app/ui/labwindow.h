@@ -125,7 +125,7 @@ class LabWindow : public QMainWindow {
     QTreeView* steps_ = nullptr;
     QTextBrowser* stepText_ = nullptr;
     QTreeWidget* verdicts_ = nullptr;
-    LabStage* stage_ = nullptr; ///< the picture, the QP states and the memory, on tabs
+    LabStage* stage_ = nullptr;            ///< the picture, the QP states and the memory, on tabs
     ProjectorLayout* projector_ = nullptr; ///< F5: the picture and the prediction, large
     QLabel* status_ = nullptr;
     QPushButton *start_ = nullptr, *step_ = nullptr, *play_ = nullptr, *reset_ = nullptr, *export_ = nullptr;

@@ -249,11 +249,12 @@ void MainWindow::buildUi() {
                         {timelinePanel_->inspector(), "showInspectorAction"}}});
     // F5: the projector layout. Its keys press the toolbar's buttons, so they do what the buttons would
     // (nothing while a button is disabled).
-    ProjectorLayout::Keys keys{
-        .step = clickWhenEnabled(this, "stepButton"),
-        .back = clickWhenEnabled(this, "backButton"),
-        .play = [this, play = clickWhenEnabled(this, "playButton"),
-                 pause = clickWhenEnabled(this, "pauseButton")] { controller_->playing() ? pause() : play(); }};
+    ProjectorLayout::Keys keys{.step = clickWhenEnabled(this, "stepButton"),
+                               .back = clickWhenEnabled(this, "backButton"),
+                               .play = [this, play = clickWhenEnabled(this, "playButton"),
+                                        pause = clickWhenEnabled(this, "pauseButton")] {
+                                   controller_->playing() ? pause() : play();
+                               }};
     presentation_ = new ProjectorLayout(this, stage_, std::move(keys));
     connect(presentation_, &ProjectorLayout::changed, this, [this](bool on) {
         QTimer::singleShot(0, toolBars_, &LessonToolBars::place); // the font, so the toolbars' widths, change

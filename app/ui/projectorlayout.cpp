@@ -43,7 +43,8 @@ WidgetPlace takeFromPlace(QWidget* widget) {
     if (auto* splitter = qobject_cast<QSplitter*>(place.parent.data())) {
         place.index = splitter->indexOf(widget);
         place.splitterSizes = splitter->sizes();
-    } else if (auto* tabs = place.parent ? qobject_cast<QTabWidget*>(place.parent->parentWidget()) : nullptr) {
+    } else if (auto* tabs =
+                   place.parent ? qobject_cast<QTabWidget*>(place.parent->parentWidget()) : nullptr) {
         place.parent = tabs; // the page sits in the tab widget's stack
         place.index = tabs->indexOf(widget);
         place.tabText = tabs->tabText(place.index);

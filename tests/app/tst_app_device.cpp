@@ -1,7 +1,7 @@
 // The app live on the real device through the engine process: whole lessons headless, step-by-step RDMA
 // Write, a killed engine, and an app killed mid-lesson whose session the next start recovers.
-#include "testutil.hpp"
 #include "panelcheck.h"
+#include "testutil.hpp"
 #include "textsize.h"
 #include "windowdrivers.h"
 
@@ -657,9 +657,12 @@ class AppDeviceTest : public QObject {
             auto* page = window.findChild<QWidget*>("projectorPage");
             QVERIFY(page);
             // Laid out: the page fills the window (no menu or status bar), the picture most of it.
-            QTRY_VERIFY(page->geometry() == window.rect() && picture->width() >= 1200 && picture->height() >= 560);
+            QTRY_VERIFY(page->geometry() == window.rect() && picture->width() >= 1200 &&
+                        picture->height() >= 560);
             // The caption: the newest event (B's memory, still zeros, or the poll that found the error).
-            QTRY_VERIFY2(window.findChild<QLabel*>("projectorCaption")->text().contains(QRegularExpression("ibv_|memory")),
+            QTRY_VERIFY2(window.findChild<QLabel*>("projectorCaption")
+                             ->text()
+                             .contains(QRegularExpression("ibv_|memory")),
                          qPrintable(window.findChild<QLabel*>("projectorCaption")->text()));
             const QString outside = rdmalab::test::panelsOffScreen(
                 window, {"projectorHeadline", "dataPathView", "projectorCaption", "projectorKeys"}, 10);

@@ -152,14 +152,10 @@ class AppModelsTest : public QObject {
             bool error;
         };
         const Case cases[] = {
-            {"lesson-write.jsonl", "RDMA_WRITE", 1353,
-             "IBV_WC_SUCCESS · RDMA_WRITE · 64 B · wr_id 1", false},
-            {"lesson-read.jsonl", "RDMA_READ", 1947,
-             "IBV_WC_SUCCESS · RDMA_READ · 64 B · wr_id 1", false},
-            {"lesson-send.jsonl", "SEND", 0, "IBV_WC_SUCCESS · SEND · 64 B · wr_id 1",
-             false},
-            {"fault-bad-rkey.jsonl", "RDMA_WRITE", 16714104,
-             "IBV_WC_REM_ACCESS_ERR · wr_id 1", true},
+            {"lesson-write.jsonl", "RDMA_WRITE", 1353, "IBV_WC_SUCCESS · RDMA_WRITE · 64 B · wr_id 1", false},
+            {"lesson-read.jsonl", "RDMA_READ", 1947, "IBV_WC_SUCCESS · RDMA_READ · 64 B · wr_id 1", false},
+            {"lesson-send.jsonl", "SEND", 0, "IBV_WC_SUCCESS · SEND · 64 B · wr_id 1", false},
+            {"fault-bad-rkey.jsonl", "RDMA_WRITE", 16714104, "IBV_WC_REM_ACCESS_ERR · wr_id 1", true},
         };
         for (const auto& c : cases) {
             const auto events = load(c.file);

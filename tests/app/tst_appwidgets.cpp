@@ -83,7 +83,6 @@ bool writeLongRecording(const QString& path, int count) {
 }
 using rdmalab::test::smallestTextOnScreen;
 
-
 } // namespace
 
 class AppWidgetsTest : public QObject {
@@ -696,8 +695,9 @@ class AppWidgetsTest : public QObject {
         QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
         auto* picture = window.findChild<DataPathView*>("dataPathView");
         const auto packetDrawn = [picture] {
-            return picture->drawnTexts().filter(QRegularExpression("^WRITE packet · rkey 0x[0-9a-f]+ · ")).size() >
-                   0;
+            return picture->drawnTexts()
+                       .filter(QRegularExpression("^WRITE packet · rkey 0x[0-9a-f]+ · "))
+                       .size() > 0;
         };
         for (int i = 0; i < 40 && !packetDrawn(); ++i) {
             QTRY_VERIFY(mainWindow(window).stepButton()->isEnabled() || packetDrawn());

@@ -160,7 +160,6 @@ void checkSwitching(QWidget* window, const std::vector<const char*>& names) {
         QCOMPARE(textOf(window, names[i]), english[i]);
 }
 
-
 /// English prose in `text`, each piece once: two or more words of letters side by side ("the action
 /// succeeds", "Not answered"), one capitalised word ("Verdict", "Student"), or one word as a label
 /// ("completion: "). What a Chinese text keeps as it
@@ -174,9 +173,9 @@ QStringList englishProse(const QString& text) {
     // Proper names: the verbs' operations as the lessons name them (RDMA Write, Send/Receive, Atomic Write
     // and Flush), the Verbs library, Linux, JSON Lines.
     static const QSet<QString> names = {
-        QStringLiteral("Send"),  QStringLiteral("Receive"), QStringLiteral("Write"), QStringLiteral("Read"),
-        QStringLiteral("Atomic"), QStringLiteral("Flush"),  QStringLiteral("Verbs"), QStringLiteral("Linux"),
-        QStringLiteral("Lines")};
+        QStringLiteral("Send"),  QStringLiteral("Receive"), QStringLiteral("Write"),
+        QStringLiteral("Read"),  QStringLiteral("Atomic"),  QStringLiteral("Flush"),
+        QStringLiteral("Verbs"), QStringLiteral("Linux"),   QStringLiteral("Lines")};
     QString plain = text;
     plain.replace(quoted, QStringLiteral(" | "));
     QStringList found, run;
@@ -200,8 +199,9 @@ QStringList englishProse(const QString& text) {
         const bool prose = word.match(t).hasMatch() && !names.contains(t) && !notation;
         // Words side by side: on one line, spaces between them and nothing else.
         const QString gap = end >= 0 ? plain.mid(end, at - end) : QString();
-        const bool adjacent = at > end && !gap.isEmpty() &&
-                              std::all_of(gap.begin(), gap.end(), [](QChar c) { return c == QLatin1Char(' '); });
+        const bool adjacent = at > end && !gap.isEmpty() && std::all_of(gap.begin(), gap.end(), [](QChar c) {
+                                  return c == QLatin1Char(' ');
+                              });
         if (!prose || !adjacent) close();
         if (prose) run << t;
         // A word as a label ("succeeds: ", "completion: ") is English even alone.
@@ -384,9 +384,11 @@ class TranslationsTest : public QObject {
         // The labs' texts are shown in the same windows, and so are the lab runner's verdicts (in Chinese
         // when the run is).
         QStringList files;
-        for (const auto& [folder, pattern] : {std::pair{QStringLiteral("/labs"), QStringLiteral("*.yaml")},
-                                              std::pair{QStringLiteral("/engine/labrun/src"), QStringLiteral("*.cpp")}}) {
-            QDirIterator it((RDMALAB_SOURCE_DIR + folder), {pattern}, QDir::Files, QDirIterator::Subdirectories);
+        for (const auto& [folder, pattern] :
+             {std::pair{QStringLiteral("/labs"), QStringLiteral("*.yaml")},
+              std::pair{QStringLiteral("/engine/labrun/src"), QStringLiteral("*.cpp")}}) {
+            QDirIterator it((RDMALAB_SOURCE_DIR + folder), {pattern}, QDir::Files,
+                            QDirIterator::Subdirectories);
             while (it.hasNext())
                 files << it.next();
         }
@@ -454,8 +456,8 @@ class TranslationsTest : public QObject {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         LabWindowOptions options;
-        options.engineProgram =
-            replayEngine(dir, RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/lab-rkey-fault-recovery-zh.jsonl"));
+        options.engineProgram = replayEngine(
+            dir, RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/lab-rkey-fault-recovery-zh.jsonl"));
         options.lab = QStringLiteral("rkey-fault-recovery");
         options.language = QStringLiteral("zh");
         options.seed = QStringLiteral("张三 2024001");
@@ -508,7 +510,8 @@ class TranslationsTest : public QObject {
             for (const QString& t : texts)
                 for (const QString& english : englishProse(t))
                     if (!problems.contains(english))
-                        problems.insert(english, QStringLiteral("\"%1\" (%2) in: %3").arg(english, where, t.left(160)));
+                        problems.insert(
+                            english, QStringLiteral("\"%1\" (%2) in: %3").arg(english, where, t.left(160)));
         };
         auto* steps = window.findChild<QTreeView*>(QStringLiteral("labSteps"));
         auto* tabs = windowParts(window).labPictures();
@@ -519,7 +522,8 @@ class TranslationsTest : public QObject {
             for (int t = 0; t < tabs->count(); ++t) {
                 tabs->setCurrentIndex(t);
                 QCoreApplication::processEvents();
-                check(QStringLiteral("step %1, tab %2").arg(i + 1).arg(tabs->tabText(t)), visibleTexts(&window));
+                check(QStringLiteral("step %1, tab %2").arg(i + 1).arg(tabs->tabText(t)),
+                      visibleTexts(&window));
             }
         }
         // The report, in the app's language: its text without the markup, the grade's JSON and the trace.

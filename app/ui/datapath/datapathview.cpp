@@ -8,8 +8,8 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QResizeEvent>
-#include <QWheelEvent>
 #include <QSequentialAnimationGroup>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>

@@ -98,8 +98,8 @@ struct DataPathView::Impl {
     QRectF focus;         ///< what the stage being built moves, pulses or fades in (scene coordinates)
     QRectF lastFocus;     ///< the focus of the last stage that had one
     QPointF aimedAt;      ///< projector: the scene point the view was last moved to
-    QGraphicsItem* followed = nullptr; ///< the first token the stage being built moves
-    int followMs = 0;                  ///< how long it moves
+    QGraphicsItem* followed = nullptr;   ///< the first token the stage being built moves
+    int followMs = 0;                    ///< how long it moves
     QVariantAnimation* camera = nullptr; ///< the view moving to the running stage's focus
     /// The boxes the event with this sequence number touched (highlightSeq's; none for 0 or unknown).
     std::vector<Block*> boxesOf(std::uint64_t seq);

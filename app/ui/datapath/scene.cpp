@@ -385,10 +385,10 @@ void DataPathView::Impl::refreshBuffer(int s) {
     h.app->titleRight = info;
     const auto& x = shown.objects[static_cast<std::size_t>(s)];
     // A card has room for the completion, not for its "last completion: " (the footer says what it is).
-    h.app->footer = x.lastWc.isEmpty() || h.compact
-                        ? x.lastWc
-                        : QCoreApplication::translate("rdmalab::app::DataPathView", "last completion: %1")
-                              .arg(x.lastWc);
+    h.app->footer =
+        x.lastWc.isEmpty() || h.compact
+            ? x.lastWc
+            : QCoreApplication::translate("rdmalab::app::DataPathView", "last completion: %1").arg(x.lastWc);
     h.app->footerError = x.lastWcError;
     h.app->footerOk = !x.lastWcError && !x.lastWc.isEmpty();
     h.app->update();

@@ -39,7 +39,7 @@ struct MetricRow {
 
 constexpr MetricRow kMetrics[] = {
     {&Theme::pen, 1.2, 2.2}, {&Theme::thick, 2.5, 4}, {&Theme::base, 13, 16}, {&Theme::small, 11, 13.5},
-    {&Theme::title, 15, 18}, {&Theme::big, 26, 30},   {&Theme::mono, 13, 15},   {&Theme::lane, 11, 12},
+    {&Theme::title, 15, 18}, {&Theme::big, 26, 30},   {&Theme::mono, 13, 15}, {&Theme::lane, 11, 12},
 };
 
 int pixels(qreal px) {

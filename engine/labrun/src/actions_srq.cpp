@@ -212,8 +212,9 @@ ExpectationOutcome check_async_event(const State& s, const Expectation& e, const
                               object->text + " 上出现异步事件 " + wanted);
     else
         out.description = say(language, "an async event " + wanted, "出现异步事件 " + wanted);
-    if (count) out.description += say(language, fmt::format(", exactly {}", count->integer),
-                                      fmt::format("，恰好 {} 个", count->integer));
+    if (count)
+        out.description += say(language, fmt::format(", exactly {}", count->integer),
+                               fmt::format("，恰好 {} 个", count->integer));
     if (!r.async_events) {
         out.observed = say(language, "no wait happened", "没有等待");
         return out;

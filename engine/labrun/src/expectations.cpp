@@ -39,8 +39,9 @@ std::string error_text(const ErrorInfo& error, const std::string& language) {
 ExpectationOutcome check_fails(const Expectation& e, const std::optional<ErrorInfo>& error, bool runner_error,
                                const std::string& language) {
     const std::string wanted = e.value.text;
-    const std::string description = wanted == "any" ? say(language, "fails (any errno)", "失败（任何 errno）")
-                                                    : say(language, "fails with " + wanted, "以 " + wanted + " 失败");
+    const std::string description = wanted == "any"
+                                        ? say(language, "fails (any errno)", "失败（任何 errno）")
+                                        : say(language, "fails with " + wanted, "以 " + wanted + " 失败");
     if (!error) return make("fails", description, false, say(language, "succeeded", "成功了"), &e, language);
     if (runner_error)
         return make("fails", description, false,
@@ -76,13 +77,14 @@ bool completion_matches(const State& s, const Value& want, const Completion& c, 
         if (!valid) got = say(language, "undefined", "未定义");
         parts.push_back(field + "=" + got);
         if (!valid)
-            wrong.push_back(say(language,
-                                fmt::format("{} is undefined: the status is not success, and then only wr_id, "
-                                            "status and qp_num are valid (ibv_poll_cq(3))",
-                                            field),
-                                fmt::format("{} 未定义：状态不是 success，此时只有 wr_id、status 和 qp_num "
-                                            "有效（ibv_poll_cq(3)）",
-                                            field)));
+            wrong.push_back(
+                say(language,
+                    fmt::format("{} is undefined: the status is not success, and then only wr_id, "
+                                "status and qp_num are valid (ibv_poll_cq(3))",
+                                field),
+                    fmt::format("{} 未定义：状态不是 success，此时只有 wr_id、status 和 qp_num "
+                                "有效（ibv_poll_cq(3)）",
+                                field)));
         else if (got != expected)
             wrong.push_back(say(language, fmt::format("{}={} (expected {})", field, got, expected),
                                 fmt::format("{}={}（预期 {}）", field, got, expected)));
@@ -123,7 +125,8 @@ bool completion_matches(const State& s, const Value& want, const Completion& c, 
         for (const auto& f : missing)
             lacking += (lacking.empty() ? "" : ",") + f;
         compare("wc_flags", got.empty() ? "none" : got,
-                missing.empty() ? (got.empty() ? "none" : got) : say(language, "at least ", "至少 ") + lacking);
+                missing.empty() ? (got.empty() ? "none" : got)
+                                : say(language, "at least ", "至少 ") + lacking);
     }
     auto qpn_of = [&](const Value* v) {
         const auto it = s.qps.find(v->text);
@@ -158,8 +161,8 @@ ExpectationOutcome check_completion(const State& s, const Expectation& e, const 
     }
     if (all) description = say(language, "every completion: ", "每个完成项：") + description;
     if (r.completions.empty())
-        return make("completion", description, false, say(language, "no completion arrived", "没有收到完成项"),
-                    &e, language);
+        return make("completion", description, false,
+                    say(language, "no completion arrived", "没有收到完成项"), &e, language);
     if (all) {
         std::string first_wrong;
         for (std::size_t i = 0; i < r.completions.size(); ++i) {
@@ -176,11 +179,12 @@ ExpectationOutcome check_completion(const State& s, const Expectation& e, const 
                     &e, language);
     }
     if (at >= r.completions.size())
-        return make("completion", description, false,
-                    say(language,
-                        fmt::format("only {} completion(s) arrived, none at index {}", r.completions.size(), at),
-                        fmt::format("只收到 {} 个完成项，索引 {} 处没有", r.completions.size(), at)),
-                    &e, language);
+        return make(
+            "completion", description, false,
+            say(language,
+                fmt::format("only {} completion(s) arrived, none at index {}", r.completions.size(), at),
+                fmt::format("只收到 {} 个完成项，索引 {} 处没有", r.completions.size(), at)),
+            &e, language);
     std::string observed, mismatch;
     const bool held = completion_matches(s, e.value, r.completions[at], observed, mismatch);
     return make("completion", description, held,
@@ -201,9 +205,10 @@ ExpectationOutcome check_qp_state(State& s, const Expectation& e, const std::str
                     &e, language);
     const std::string got = state_name(it->second.qp->query_state());
     s.values[name + ".state"] = got;
-    return make("qp_state", description, got == wanted,
-                say(language, name + " is " + got + " (ibv_query_qp)", name + " 处于 " + got + "（ibv_query_qp）"),
-                &e, language);
+    return make(
+        "qp_state", description, got == wanted,
+        say(language, name + " is " + got + " (ibv_query_qp)", name + " 处于 " + got + "（ibv_query_qp）"),
+        &e, language);
 }
 
 // ---- bytes ---------------------------------------------------------------------------------------------
@@ -283,20 +288,22 @@ ExpectationOutcome check_bytes(const State& s, const Expectation& e, const std::
         const bool all_zero = nonzero == got.end();
         const std::size_t at = offset + static_cast<std::size_t>(nonzero - got.begin());
         const std::string observed =
-            all_zero ? in(fmt::format("all {} bytes are zero", length), fmt::format("全部 {} 字节都是零", length))
-                     : in(fmt::format("byte {} is {}: {}", at, byte_text(*nonzero), preview(got)),
-                          fmt::format("第 {} 字节是 {}：{}", at, byte_text(*nonzero), preview(got)));
+            all_zero
+                ? in(fmt::format("all {} bytes are zero", length), fmt::format("全部 {} 字节都是零", length))
+                : in(fmt::format("byte {} is {}: {}", at, byte_text(*nonzero), preview(got)),
+                     fmt::format("第 {} 字节是 {}：{}", at, byte_text(*nonzero), preview(got)));
         return make("bytes", description, all_zero == *zero, observed, &e, language);
     }
     if (other) {
         if (other_offset + length > other->length())
             return make("bytes", description, false,
-                        in("the range runs past the end of the other region", "范围超出了另一个区域的末尾"), &e,
-                        language);
+                        in("the range runs past the end of the other region", "范围超出了另一个区域的末尾"),
+                        &e, language);
         expected.assign(other->data() + other_offset, other->data() + other_offset + length);
     }
     if (expected.empty())
-        return make("bytes", description, length == 0, in("nothing to compare", "没有可比较的字节"), &e, language);
+        return make("bytes", description, length == 0, in("nothing to compare", "没有可比较的字节"), &e,
+                    language);
     for (std::size_t i = 0; i < length; ++i) {
         const std::uint8_t want = expected[i % expected.size()];
         if (got[i] != want)
@@ -404,21 +411,24 @@ void check_one(State& s, const Expectation& e, const StepResult& r, const std::s
                std::vector<ExpectationOutcome>& out) {
     if (e.kind == "completions") {
         const auto wanted = static_cast<std::size_t>(e.value.integer);
-        std::string observed = say(language, fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms),
-                                   fmt::format("{} 毫秒内收到 {} 个", r.timeout_ms, r.completions.size()));
+        std::string observed =
+            say(language, fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms),
+                fmt::format("{} 毫秒内收到 {} 个", r.timeout_ms, r.completions.size()));
         if (!r.completions.empty())
-            observed += say(language, "; the first: ", "；第一个：") + describe_completion(r.completions.front());
-        out.push_back(make("completions",
-                           say(language, fmt::format("exactly {}", wanted), fmt::format("恰好 {} 个", wanted)),
-                           r.completions.size() == wanted, observed, &e, language));
+            observed +=
+                say(language, "; the first: ", "；第一个：") + describe_completion(r.completions.front());
+        out.push_back(
+            make("completions",
+                 say(language, fmt::format("exactly {}", wanted), fmt::format("恰好 {} 个", wanted)),
+                 r.completions.size() == wanted, observed, &e, language));
     } else if (e.kind == "completion") {
         out.push_back(check_completion(s, e, r, language));
     } else if (e.kind == "qp_state") {
         try {
             out.push_back(check_qp_state(s, e, language));
         } catch (const RdmaError& query_error) {
-            out.push_back(
-                make("qp_state", value_text(e.value), false, error_text(query_error.info(), language), &e, language));
+            out.push_back(make("qp_state", value_text(e.value), false,
+                               error_text(query_error.info(), language), &e, language));
         }
     } else if (e.kind == "bytes") {
         out.push_back(check_bytes(s, e, language));
@@ -437,17 +447,18 @@ void check_one(State& s, const Expectation& e, const StepResult& r, const std::s
             const auto is_number = number(is->text);
             const bool held =
                 left && (left_number && is_number ? *left_number == *is_number : *left == is->text);
-            out.push_back(make("says", prefix + say(language, left_name + " is ", left_name + " 为 ") + is->text,
-                               held,
-                               left ? left_name + " = " + *left
-                                    : say(language, "no value for " + left_name, left_name + " 没有值"),
-                               &e, language));
+            out.push_back(
+                make("says", prefix + say(language, left_name + " is ", left_name + " 为 ") + is->text, held,
+                     left ? left_name + " = " + *left
+                          : say(language, "no value for " + left_name, left_name + " 没有值"),
+                     &e, language));
         } else {
             out.push_back(check_compare(s, e, language, "says", prefix));
         }
     } else if (e.kind == "cm_event") {
         const auto it = r.results.find("event");
-        const std::string got = it == r.results.end() ? say(language, "no event read", "没有读到事件") : it->second;
+        const std::string got =
+            it == r.results.end() ? say(language, "no event read", "没有读到事件") : it->second;
         std::string observed = got;
         if (got != "none" && r.results.count("status"))
             observed += say(language, ", status ", "，状态 ") + r.results.at("status");
@@ -469,9 +480,9 @@ void check_one(State& s, const Expectation& e, const StepResult& r, const std::s
     } else if (e.kind == "async_event") {
         out.push_back(check_async_event(s, e, r, language));
     } else {
-        out.push_back(
-            make(e.kind, value_text(e.value), false,
-                 say(language, "the runner does not know this kind", "运行器不认识这种预期"), &e, language));
+        out.push_back(make(e.kind, value_text(e.value), false,
+                           say(language, "the runner does not know this kind", "运行器不认识这种预期"), &e,
+                           language));
     }
 }
 
@@ -488,7 +499,8 @@ ExpectationOutcome check_prediction(const State& s, const Prediction& prediction
                                      [&](const auto& c) { return c.value == answer; });
     ExpectationOutcome x;
     x.kind = "prediction";
-    x.description = say(s.options.language, fmt::format("the answer {} is one of the choices: {}", prediction.answer, values),
+    x.description = say(s.options.language,
+                        fmt::format("the answer {} is one of the choices: {}", prediction.answer, values),
                         fmt::format("答案 {} 是选项之一：{}", prediction.answer, values));
     x.held = offered;
     x.observed = fmt::format("{} = {}", prediction.answer, answer);
@@ -518,8 +530,8 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
         out.push_back(check_fails(*fails, error, runner_error, language));
     } else {
         out.push_back(make("succeeds", say(language, "the action succeeds", "操作成功"), !error,
-                           error ? error_text(*error, language) : say(language, "succeeded", "成功了"), nullptr,
-                           language));
+                           error ? error_text(*error, language) : say(language, "succeeded", "成功了"),
+                           nullptr, language));
     }
     const bool unexpected = error && !fails;
     const std::string action_failed = say(language, "not checked: the action failed", "未检查：操作失败了");
@@ -533,10 +545,11 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
         if (unexpected)
             out.push_back(make("completions", description, false, action_failed, nullptr, language));
         else
-            out.push_back(make("completions", description, r.completions.size() == wanted,
-                               say(language, fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms),
-                                   fmt::format("{} 毫秒内收到 {} 个", r.timeout_ms, r.completions.size())),
-                               nullptr, language));
+            out.push_back(
+                make("completions", description, r.completions.size() == wanted,
+                     say(language, fmt::format("{} within {} ms", r.completions.size(), r.timeout_ms),
+                         fmt::format("{} 毫秒内收到 {} 个", r.timeout_ms, r.completions.size())),
+                     nullptr, language));
     }
     const DeviceClass device_class = s.device_class();
     for (const auto& e : step.expect) {
@@ -546,14 +559,14 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
             auto zh_class = [](DeviceClass c) {
                 return c == DeviceClass::software ? "软件" : c == DeviceClass::hardware ? "硬件" : "未知";
             };
-            auto outcome = make(e.kind, value_text(e.value), true,
-                                say(language,
-                                    fmt::format("not checked: this expectation is for {} devices, and {} is {}",
-                                                device_class_name(e.device), s.device->name,
-                                                device_class_name(device_class)),
-                                    fmt::format("未检查：这条预期针对{}设备，而 {} 是{}设备", zh_class(e.device),
-                                                s.device->name, zh_class(device_class))),
-                                &e, language);
+            auto outcome = make(
+                e.kind, value_text(e.value), true,
+                say(language,
+                    fmt::format("not checked: this expectation is for {} devices, and {} is {}",
+                                device_class_name(e.device), s.device->name, device_class_name(device_class)),
+                    fmt::format("未检查：这条预期针对{}设备，而 {} 是{}设备", zh_class(e.device),
+                                s.device->name, zh_class(device_class))),
+                &e, language);
             outcome.applies = false;
             out.push_back(std::move(outcome));
             continue;
@@ -583,12 +596,12 @@ std::vector<ExpectationOutcome> check_expectations(State& s, const Step& step, c
         try {
             check_one(s, e, r, language, out);
         } catch (const std::exception& problem) {
-            out.push_back(make(
-                e.kind, value_text(e.value), false,
-                say(language,
-                    fmt::format("not checked: the runner could not read this expectation ({})", problem.what()),
-                    fmt::format("未检查：运行器读不懂这条预期（{}）", problem.what())),
-                &e, language));
+            out.push_back(make(e.kind, value_text(e.value), false,
+                               say(language,
+                                   fmt::format("not checked: the runner could not read this expectation ({})",
+                                               problem.what()),
+                                   fmt::format("未检查：运行器读不懂这条预期（{}）", problem.what())),
+                               &e, language));
         }
     }
     return out;
