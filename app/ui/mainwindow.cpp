@@ -316,6 +316,7 @@ void MainWindow::setLessonLanguage(const QString& language) {
     language_ = language;
     toolBars_->setLanguage(language_);
     refreshInspector();
+    refreshControls(); // the steps' titles in the new language
 }
 
 QWidget* MainWindow::buildDevicePanel() {
@@ -617,6 +618,25 @@ void MainWindow::setPresentationMode(bool on) {
     presentation_->set(on);
 }
 
+void MainWindow::refreshStepTitles() {
+    // The recordings (and the engine's operations) title their steps in English. In another language the
+    // shown run's lesson (its session's mode) gives each step, by id, its title in that language; in
+    // English, and for any step the lesson does not have, the title is shown as recorded.
+    const QString lessonId = lessonOfMode(controller_->state().mode);
+    if (lessonId == titlesLesson_ && language_ == titlesLanguage_) return;
+    titlesLesson_ = lessonId;
+    titlesLanguage_ = language_;
+    QHash<QString, QString> titles;
+    if (!language_.startsWith(QLatin1String("en")))
+        for (const auto& lesson : lessons_)
+            if (QString::fromStdString(lesson.id()) == lessonId)
+                for (const auto& step : lesson.lab.steps)
+                    titles.insert(QString::fromStdString(step.id),
+                                  QString::fromStdString(step.title.get(language_.toStdString())));
+    stage_->setStepTitles(titles);
+    sessionLines_->setStepTitles(titles);
+}
+
 void MainWindow::refreshControls() {
     const bool live = controller_->mode() == LessonController::Mode::Live;
     const bool replay = controller_->mode() == LessonController::Mode::Replay;
@@ -626,6 +646,7 @@ void MainWindow::refreshControls() {
                             controller_->playing(), (live && running) || replay);
     toolBars_->showSkipToEnd(replay, replay && !controller_->finished() && !controller_->fastReplay());
     toolBars_->enableBack(!controller_->playing() && stepBeforeShown() >= 0);
+    refreshStepTitles();
     sessionLines_->showState(controller_->state(), replay, recoveredReplay_);
 }
 

@@ -109,6 +109,8 @@ class MainWindow : public QMainWindow {
     /// The status line's engine part: where the engine runs and on which device ("rxe0 · SoftRoCE VM (…)").
     void refreshEngineHost();
     void refreshControls();
+    /// The shown run's lesson's step titles in the app's language, for the picture and the step line.
+    void refreshStepTitles();
     void refreshInspector();
     void showDevices(const nlohmann::json& result);
     /// The session line when the engine sees no device: where, and what to do.
@@ -140,6 +142,7 @@ class MainWindow : public QMainWindow {
     std::vector<Lesson> lessons_;       ///< the labs that are lessons (lessons.h)
     QString lessonLoadErrors_;
     QString language_;
+    QString titlesLesson_, titlesLanguage_;   ///< what the steps' titles were last looked up for
     ProjectorLayout* presentation_ = nullptr; ///< F5: the picture over the whole screen, text 18 px
     SessionAutosave autosave_;     ///< the live session, as it happens (SessionAutosave::defaultDirectory())
     bool recoveredReplay_ = false; ///< the replay is a recovered unfinished session

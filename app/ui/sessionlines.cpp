@@ -38,10 +38,11 @@ void SessionLines::showState(const LabState& s, bool replay, bool recovered) {
                                             .recovered = recovered,
                                             .note = s.sessionNote}));
     }
+    const QString title = stepTitles_.value(s.step.id, s.step.title);
     if (s.step.index >= 0)
-        step_->setText(tr("Step %1 of %2: %3").arg(s.step.index + 1).arg(s.step.count).arg(s.step.title));
-    else if (s.step.count == 0 && !s.step.title.isEmpty())
-        step_->setText(s.step.title);
+        step_->setText(tr("Step %1 of %2: %3").arg(s.step.index + 1).arg(s.step.count).arg(title));
+    else if (s.step.count == 0 && !title.isEmpty())
+        step_->setText(title);
     else if (!s.plannedSteps.empty())
         step_->setText(tr("Ready: %1 steps planned. Press Step or Play.").arg(s.plannedSteps.size()));
 }

@@ -3,6 +3,7 @@
 // Both show strings from the engine or a recording: text, never markup.
 #pragma once
 
+#include <QHash>
 #include <QObject>
 
 class QLabel;
@@ -22,8 +23,11 @@ class SessionLines : public QObject {
     /// The lines for the lesson's state, once it names a device or a step; `recovered`: the replay is an
     /// unfinished session reopened.
     void showState(const LabState& state, bool replay, bool recovered);
+    /// Titles to show instead of the recorded ones, by step id (DataPathView::setStepTitles).
+    void setStepTitles(const QHash<QString, QString>& titles) { stepTitles_ = titles; }
 
   private:
+    QHash<QString, QString> stepTitles_;
     QLabel* session_;
     QLabel* step_;
 };

@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QRawFont>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -427,6 +428,35 @@ class TranslationsTest : public QObject {
                      QStringLiteral("The engine process stopped."));
         checkSwitching(&window, {"fileMenu", "viewMenu", "languageMenu", "playButton", "measureButton",
                                  "timelineLabel", "sessionLabel"});
+    }
+
+    /// Issue 30: a recording made in English, replayed in Chinese, shows its lesson's own step titles in
+    /// Chinese (matched by step id) on the step line and in the picture's title; back in English, the
+    /// recorded ones.
+    void anEnglishRecordingReadsItsLessonsStepTitlesInChinese() {
+        StartOptions options;
+        options.replayFile = RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/lesson-write.jsonl");
+        MainWindow window(options);
+        window.show();
+        QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
+        for (int i = 0; i < 3; ++i) {
+            QTRY_VERIFY(mainWindow(window).stepButton()->isEnabled());
+            mainWindow(window).stepButton()->click();
+        }
+        auto* stepLine = mainWindow(window).stepLabel();
+        auto* picture = window.findChild<DataPathView*>("dataPathView");
+        QTRY_VERIFY2(stepLine->text().startsWith("Step 3 of"), qPrintable(stepLine->text()));
+        const QString english = stepLine->text();
+        QVERIFY(!hasChinese(english));
+        chooseLanguage(&window, "languageChineseAction");
+        auto back = qScopeGuard([&window] { chooseLanguage(&window, "languageEnglishAction"); });
+        // After the step's number ("第 3 步，共 18 步："), its title.
+        const QRegularExpression colon(QStringLiteral("[:：]"));
+        QTRY_VERIFY2(hasChinese(stepLine->text().section(colon, 1)), qPrintable(stepLine->text()));
+        const QString title = picture->titleTexts().join(QLatin1Char(' '));
+        QVERIFY2(hasChinese(title.section(colon, 1)), qPrintable(title));
+        chooseLanguage(&window, "languageEnglishAction");
+        QTRY_COMPARE(stepLine->text(), english);
     }
 
     void theLabWindowSwitchesLive() {

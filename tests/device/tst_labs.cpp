@@ -506,9 +506,10 @@ class TestLabs : public QObject {
             QVERIFY(stated[2]->held);
             const std::string lkey = value(run, "A.buf.lkey");
             QVERIFY2(stated[1]->observed == "mr.lkey = " + lkey, stated[1]->observed.c_str());
-            const std::string words = language == "en" ? "its lkey is 0x7fffffff" : "它的 lkey 是 0x7fffffff";
-            QVERIFY2(stated[1]->description.find("the text says \"" + words + "\"") == 0,
-                     stated[1]->description.c_str());
+            // The verdict is in the run's language, the words the text states quoted as written.
+            const std::string quoted = language == "en" ? "the text says \"its lkey is 0x7fffffff\""
+                                                        : "正文说“它的 lkey 是 0x7fffffff”";
+            QVERIFY2(stated[1]->description.find(quoted) == 0, stated[1]->description.c_str());
             QVERIFY2(stated[2]->description.find("local_write") != std::string::npos, // rendered placeholder
                      stated[2]->description.c_str());
         }

@@ -117,7 +117,7 @@ QStringList DataPathView::Impl::titleTexts() const {
     if (shown.softwareDevice)
         out << QCoreApplication::translate("rdmalab::app::DataPathView", "SoftRoCE (software RDMA)");
     if (shown.replay) out << QCoreApplication::translate("rdmalab::app::DataPathView", "REPLAY");
-    QString step = shown.step.title;
+    QString step = stepTitles.value(shown.step.id, shown.step.title);
     if (shown.step.index >= 0 && shown.step.count > 0)
         step = step.isEmpty() ? QCoreApplication::translate("rdmalab::app::DataPathView", "Step %1/%2")
                                     .arg(shown.step.index + 1)
@@ -518,6 +518,12 @@ void DataPathView::showAt(std::span<const rdmalab::TraceEvent> events, const rdm
     d->aimAtLast(events);
     d->busy = true;
     d->finish();
+}
+
+void DataPathView::setStepTitles(const QHash<QString, QString>& titles) {
+    if (titles == d->stepTitles) return;
+    d->stepTitles = titles;
+    d->refreshHeader();
 }
 
 QStringList DataPathView::titleTexts() const {

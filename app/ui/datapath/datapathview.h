@@ -11,6 +11,7 @@
 #include "rdmalab/format/trace.hpp"
 
 #include <QGraphicsView>
+#include <QHash>
 
 #include <cstdint>
 #include <memory>
@@ -72,6 +73,9 @@ class DataPathView : public QGraphicsView {
     /// Emphasises the objects the event with this sequence number touched (0 clears).
     void highlightSeq(std::uint64_t seq);
 
+    /// Titles to show instead of the ones the events carry, by step id (a lesson's own titles in the app's
+    /// language, for a recording made in English); empty: the events' titles.
+    void setStepTitles(const QHash<QString, QString>& titles);
     /// What the picture's title says now: the device, SoftRoCE's note, REPLAY, the step ("Step 3/18: ...").
     QStringList titleTexts() const;
 

@@ -93,11 +93,12 @@ struct DataPathView::Impl {
     bool busy = false;
     qreal statusFlash = 0;
     QStringList animated; ///< every token's and overlay's label since the last reset (drawnTexts)
-    qreal zoom = 1;       ///< over the picture fitting the view
-    qreal minTextPx = 0;  ///< projector: the smallest text on screen, in pixels (0: the picture fits)
-    QRectF focus;         ///< what the stage being built moves, pulses or fades in (scene coordinates)
-    QRectF lastFocus;     ///< the focus of the last stage that had one
-    QPointF aimedAt;      ///< projector: the scene point the view was last moved to
+    QHash<QString, QString> stepTitles; ///< setStepTitles
+    qreal zoom = 1;                     ///< over the picture fitting the view
+    qreal minTextPx = 0; ///< projector: the smallest text on screen, in pixels (0: the picture fits)
+    QRectF focus;        ///< what the stage being built moves, pulses or fades in (scene coordinates)
+    QRectF lastFocus;    ///< the focus of the last stage that had one
+    QPointF aimedAt;     ///< projector: the scene point the view was last moved to
     QGraphicsItem* followed = nullptr;   ///< the first token the stage being built moves
     int followMs = 0;                    ///< how long it moves
     QVariantAnimation* camera = nullptr; ///< the view moving to the running stage's focus

@@ -102,6 +102,10 @@ void LabStage::highlightSeq(std::uint64_t seq) {
     dataPath_->highlightSeq(seq);
 }
 
+void LabStage::setStepTitles(const QHash<QString, QString>& titles) {
+    dataPath_->setStepTitles(titles);
+}
+
 void LabStage::setPresentationMode(bool on) {
     dataPath_->setPresentationMode(on);
     qpState_->setPresentationMode(on);

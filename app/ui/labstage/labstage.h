@@ -5,6 +5,7 @@
 #include "labstate.h"
 #include "rdmalab/format/trace.hpp"
 
+#include <QHash>
 #include <QWidget>
 
 #include <cstdint>
@@ -60,6 +61,8 @@ class LabStage : public QWidget {
     void clear(const LabState& state);
     /// Emphasises, in the picture, the objects the event with this sequence number touched (0 clears).
     void highlightSeq(std::uint64_t seq);
+    /// Titles to show instead of the recorded ones, by step id (DataPathView::setStepTitles).
+    void setStepTitles(const QHash<QString, QString>& titles);
     /// Larger fonts, thicker lines, high contrast, in every view.
     void setPresentationMode(bool on);
     /// The picture's animation speed: 1 normal, 4 four times faster, 0 none (the final picture at once).
