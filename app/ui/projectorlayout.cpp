@@ -131,23 +131,16 @@ ProjectorLayout::ProjectorLayout(QMainWindow* window, LabStage* stage, Keys keys
     page_->hide();
     page_->installEventFilter(this);
 
-    auto key = [this](const QKeySequence& sequence, const std::function<void()>& action) {
-        auto* shortcut = new QShortcut(sequence, page_, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
-        connect(shortcut, &QShortcut::activated, this, [action] {
-            if (action) action();
-        });
+    // A window without an action for a key (the workbench has no steps) gets no shortcut for it.
+    const auto bind = [this](std::initializer_list<Qt::Key> sequence, const std::function<void()>& action) {
+        if (!action) return;
+        for (const Qt::Key k : sequence)
+            connect(new QShortcut(QKeySequence(k), page_, nullptr, nullptr, Qt::WidgetWithChildrenShortcut),
+                    &QShortcut::activated, this, action);
     };
-    for (auto k : {Qt::Key_Space, Qt::Key_Right, Qt::Key_PageDown})
-        key(QKeySequence(k), [this] {
-            if (keys_.step) keys_.step();
-        });
-    for (auto k : {Qt::Key_Left, Qt::Key_PageUp, Qt::Key_Backspace})
-        key(QKeySequence(k), [this] {
-            if (keys_.back) keys_.back();
-        });
-    key(QKeySequence(Qt::Key_P), [this] {
-        if (keys_.play) keys_.play();
-    });
+    bind({Qt::Key_Space, Qt::Key_Right, Qt::Key_PageDown}, keys_.step);
+    bind({Qt::Key_Left, Qt::Key_PageUp, Qt::Key_Backspace}, keys_.back);
+    bind({Qt::Key_P}, keys_.play);
     auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), window);
     connect(leave, &QShortcut::activated, this, [this] { set(false); });
 

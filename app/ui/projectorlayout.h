@@ -12,6 +12,7 @@
 #include <QPointer>
 
 #include <functional>
+#include <initializer_list>
 #include <vector>
 
 class QAction;

@@ -89,4 +89,27 @@ inline QString textsCut(QWidget& window) {
     return problems.join('\n');
 }
 
+/// Empty when `window`'s projector page (issue 30) is laid out whole: its headline, picture, caption and
+/// keys inside the window, no text of the page cut, and the headline, caption and keys each a line of their
+/// font high; else what is wrong, one line each.
+inline QString projectorPageProblems(QWidget& window) {
+    QStringList problems;
+    const QString outside = panelsOffScreen(
+        window, {"projectorHeadline", "dataPathView", "projectorCaption", "projectorKeys"}, 10);
+    if (!outside.isEmpty()) problems << outside;
+    if (auto* page = window.findChild<QWidget*>(QStringLiteral("projectorPage"))) {
+        if (const QString cut = textsCut(*page); !cut.isEmpty()) problems << cut;
+    } else {
+        problems << QStringLiteral("projectorPage: no such child");
+    }
+    for (const char* name : {"projectorHeadline", "projectorCaption", "projectorKeys"})
+        if (auto* label = window.findChild<QLabel*>(name);
+            label && label->height() < label->fontMetrics().height())
+            problems << QStringLiteral("%1: %2 px high for a %3 px line")
+                            .arg(QLatin1String(name))
+                            .arg(label->height())
+                            .arg(label->fontMetrics().height());
+    return problems.join('\n');
+}
+
 } // namespace rdmalab::test

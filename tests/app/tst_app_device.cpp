@@ -664,11 +664,8 @@ class AppDeviceTest : public QObject {
                              ->text()
                              .contains(QRegularExpression("ibv_|memory")),
                          qPrintable(window.findChild<QLabel*>("projectorCaption")->text()));
-            const QString outside = rdmalab::test::panelsOffScreen(
-                window, {"projectorHeadline", "dataPathView", "projectorCaption", "projectorKeys"}, 10);
-            QVERIFY2(outside.isEmpty(), qPrintable(outside));
-            const QString cut = rdmalab::test::textsCut(*page);
-            QVERIFY2(cut.isEmpty(), qPrintable(cut));
+            const QString problems = rdmalab::test::projectorPageProblems(window);
+            QVERIFY2(problems.isEmpty(), qPrintable(problems));
             const qreal smallest = rdmalab::test::smallestTextOnScreen(*picture);
             QVERIFY2(smallest >= kProjectorTextPixels, qPrintable(QString::number(smallest)));
             auto* caption = window.findChild<QLabel*>("projectorCaption");

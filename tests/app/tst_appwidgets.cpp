@@ -747,16 +747,8 @@ class AppWidgetsTest : public QObject {
             if (window == &lab) QVERIFY(page->isAncestorOf(window->findChild<QWidget*>("labPredict")));
             // Everything of the page inside the window: the headline, the picture, the caption, the keys.
             QTRY_COMPARE(page->geometry(), window->rect());
-            const QString outside = rdmalab::test::panelsOffScreen(
-                *window, {"projectorHeadline", "dataPathView", "projectorCaption", "projectorKeys"}, 10);
-            QVERIFY2(outside.isEmpty(), qPrintable(outside));
-            const QString cut = rdmalab::test::textsCut(*page);
-            QVERIFY2(cut.isEmpty(), qPrintable(cut));
-            // A line of its font high: the headline, the caption and the keys.
-            for (const char* name : {"projectorHeadline", "projectorCaption", "projectorKeys"}) {
-                auto* label = window->findChild<QLabel*>(name);
-                QVERIFY2(label->height() >= label->fontMetrics().height(), name);
-            }
+            const QString problems = rdmalab::test::projectorPageProblems(*window);
+            QVERIFY2(problems.isEmpty(), qPrintable(problems));
             // White on black: the page's own texts and the question.
             for (const char* name : {"projectorHeadline", "projectorCaption", "projectorKeys"})
                 QCOMPARE(window->findChild<QLabel*>(name)->palette().color(QPalette::WindowText),

@@ -230,40 +230,35 @@ void DataPathView::Impl::aim() {
     if (camera) camera->stop();
     delete camera;
     camera = nullptr;
-    if (speed > 0 && followed && (focus.width() > visible.width() || focus.height() > visible.height())) {
-        // More than the view holds (a packet from one host to the other): the view follows the token,
-        // catching up two fifths of the way each frame, so that it glides rather than jumps.
+    const auto moveCamera = [this](int duration, const QEasingCurve& curve, std::function<void(qreal)> step) {
         camera = new QVariantAnimation(view);
         camera->setStartValue(0.0);
         camera->setEndValue(1.0);
-        camera->setDuration(followMs);
-        QGraphicsItem* item = followed;
-        QObject::connect(camera, &QVariantAnimation::valueChanged, view, [this, item](const QVariant&) {
+        camera->setDuration(duration);
+        camera->setEasingCurve(curve);
+        QObject::connect(camera, &QVariantAnimation::valueChanged, view,
+                         [step = std::move(step)](const QVariant& v) { step(v.toReal()); });
+        camera->start();
+    };
+    if (speed > 0 && followed && (focus.width() > visible.width() || focus.height() > visible.height())) {
+        // More than the view holds (a packet from one host to the other): the view follows the token,
+        // catching up two fifths of the way each frame, so that it glides rather than jumps.
+        moveCamera(followMs, QEasingCurve::Linear, [this, item = followed](qreal) {
             const QPointF c = view->viewCenter();
             aimedAt = c + (item->pos() - c) * 0.4;
             view->centerOn(aimedAt);
         });
-        camera->start();
         return;
     }
-    // The middle of what moves; a focus wider than the view shows its middle (a packet between the hosts
-    // is seen crossing the link).
+    // To the middle of what the stage moves, pulses or fades in.
     const QPointF from = view->viewCenter(), to = focus.center();
     aimedAt = to;
     if (speed <= 0) { // no animation: there at once
         view->centerOn(to);
         return;
     }
-    camera = new QVariantAnimation(view);
-    camera->setStartValue(0.0);
-    camera->setEndValue(1.0);
-    camera->setDuration(ms(350));
-    camera->setEasingCurve(QEasingCurve::InOutQuad);
-    QObject::connect(camera, &QVariantAnimation::valueChanged, view, [this, from, to](const QVariant& v) {
-        const qreal t = v.toReal();
-        view->centerOn(from + (to - from) * t);
-    });
-    camera->start();
+    moveCamera(ms(350), QEasingCurve::InOutQuad,
+               [this, from, to](qreal t) { view->centerOn(from + (to - from) * t); });
 }
 
 void DataPathView::Impl::finish() {
