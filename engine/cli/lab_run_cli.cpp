@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 namespace rdmalab::cli {
@@ -28,6 +29,9 @@ struct RunArgs {
     std::string trace_file;
     std::string device;
     std::string dir = labs::default_labs_directory();
+    /// A two-host lab: --listen ADDR (this host is B) or --connect HOST (A), and the link's TCP port.
+    std::string listen, connect;
+    std::uint16_t lab_port = labs::kDefaultLabPort;
 };
 
 /// Indents every line of `text` by `indent` spaces.
@@ -88,6 +92,33 @@ LabVerdict run_one(const labs::Lab& lab, const RunArgs& args, const std::shared_
     options.device = args.device;
     options.language = args.language;
     options.parameters = args.parameters;
+    if (!args.listen.empty() || !args.connect.empty()) {
+        // The other host's run may start later: B waits ten minutes for A, A tries for two.
+        try {
+            if (!args.listen.empty()) {
+                std::printf("lab %s: endpoint B, waiting on %s:%u for endpoint A's host\n", lab.id.c_str(),
+                            args.listen.c_str(), args.lab_port);
+                std::fflush(stdout);
+                options.peer = labs::PeerLink::listen(args.listen, args.lab_port, 600000);
+                options.side = Endpoint::B;
+            } else {
+                options.peer = labs::PeerLink::connect(args.connect, args.lab_port, 120000);
+                options.side = Endpoint::A;
+            }
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "rdmalab-cli: lab run: %s\n", e.what());
+            LabVerdict failed;
+            failed.id = lab.id;
+            failed.chapter = lab.chapter;
+            failed.steps = lab.steps.size();
+            failed.not_run = lab.steps.size();
+            return failed;
+        }
+        if (!args.json)
+            std::printf("lab %s: endpoint %c on %s, the other host is %s\n", lab.id.c_str(),
+                        static_cast<char>(options.side), options.peer->local_address().c_str(),
+                        options.peer->peer_address().c_str());
+    }
     const auto start = std::chrono::steady_clock::now();
     if (tracer->enabled()) tracer->record(session_event(args.device, "lab run " + lab.id));
     labs::LabRun run(lab, tracer, options);
@@ -175,6 +206,19 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
                 return std::nullopt;
             }
             r.language = *v;
+        } else if (a == "--listen" || a == "--connect") {
+            const auto v = value(a.c_str());
+            if (!v) return std::nullopt;
+            (a == "--listen" ? r.listen : r.connect) = *v;
+        } else if (a == "--lab-port") {
+            const auto v = value("--lab-port");
+            if (!v) return std::nullopt;
+            const int port = std::atoi(v->c_str());
+            if (port < 1 || port > 65535) {
+                status = lab_usage(fmt::format("run: --lab-port must be 1 to 65535 (got '{}')", *v));
+                return std::nullopt;
+            }
+            r.lab_port = static_cast<std::uint16_t>(port);
         } else if (a == "--trace" || a == "--device" || a == "--dir") {
             const auto v = value(a.c_str());
             if (!v) return std::nullopt;
@@ -195,6 +239,14 @@ std::optional<RunArgs> parse(const std::vector<std::string>& args, int& status) 
     if (r.all == !r.lab.empty()) {
         status = lab_usage(r.all ? "run: --all runs every lab: name none"
                                  : "run: name a lab (an id or a file), or --all");
+        return std::nullopt;
+    }
+    if (!r.listen.empty() && !r.connect.empty()) {
+        status = lab_usage("run: --listen (endpoint B) or --connect (endpoint A), not both");
+        return std::nullopt;
+    }
+    if (r.all && (!r.listen.empty() || !r.connect.empty())) {
+        status = lab_usage("run: --listen and --connect run one two-host lab, not --all");
         return std::nullopt;
     }
     if (r.all && !r.parameters.empty()) {

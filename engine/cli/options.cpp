@@ -295,6 +295,18 @@ std::vector<OptionSpec> lab_options() {
          .value = "NAME",
          .help = "run: the device to open, whatever the lab's open_device step names."},
         {.name = "--all", .help = "run: run every lab under --dir and print a summary table."},
+        {.name = "--listen",
+         .value = "ADDR",
+         .help = "run: a two-host lab (`hosts: 2`): be endpoint B, wait on this host's address on the wire "
+                 "for endpoint A's host, and perform B's steps; start it first."},
+        {.name = "--connect",
+         .value = "HOST",
+         .help = "run: a two-host lab: be endpoint A, connect to B's host and perform A's steps; both hosts "
+                 "print the whole lab."},
+        {.name = "--lab-port",
+         .value = "PORT",
+         .help = "run: the TCP port of a two-host lab's link, 1 to 65535.",
+         .default_value = "7473"},
     };
 }
 
@@ -305,7 +317,7 @@ CommandSpec lab_command() {
     lab.synopsis = {
         "lab check FILE...", "lab list [--json] [--dir DIR]",
         "lab run ID|FILE [--param NAME=VALUE]... [--seed TEXT] [--lang LANG] [--json] [--trace FILE] "
-        "[--device NAME]",
+        "[--device NAME] [--listen ADDR | --connect HOST] [--lab-port PORT]",
         "lab run --all [--dir DIR] [--seed TEXT] [--lang LANG] [--json] [--trace FILE] [--device NAME]"};
     lab.description = {
         "`lab check` parses and validates each lab file without a device: syntax, unknown or duplicate keys, "
@@ -324,7 +336,10 @@ CommandSpec lab_command() {
         "destroyed, "
         "children before parents. The status is 0 only when every expectation held. `lab run --all` runs "
         "every lab under --dir, prints only what broke, and ends with a table: lab, chapter, steps, "
-        "expectations held and broken, steps not run, seconds."};
+        "expectations held and broken, steps not run, seconds. A two-host lab (`hosts: 2`) runs between two "
+        "hosts on one wire: `lab run LAB --listen ADDR` on B's host, then `lab run LAB --connect HOST` on "
+        "A's; each performs its endpoint's steps, and both capture the wire. Run on one host, its steps are "
+        "skipped."};
     lab.argument =
         OptionSpec{.value = "SUBCOMMAND", .help = "What to do.", .values = {"list", "check", "run"}};
     lab.options = lab_options();

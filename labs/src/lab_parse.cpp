@@ -199,6 +199,7 @@ void parse_header(const Fields& top, Lab& lab) {
         lab.level = convert(spec, e.value.Scalar(), position_of(e.value.Mark()), "level").text;
     }
     lab.minutes = small_integer(top, "minutes", true, 1, 600, 0);
+    lab.hosts = small_integer(top, "hosts", false, 1, 2, 1);
 }
 
 /// `objectives` (required) and `references`.
@@ -286,7 +287,7 @@ Lab parse(const YAML::Node& root) {
     if (!root.IsDefined() || root.IsNull()) fail(Position{}, "", "the file is empty");
     Budget top_budget;
     const Fields top(root, root.Mark(), "",
-                     {"lab", "id", "chapter", "order", "title", "level", "minutes", "objectives",
+                     {"lab", "id", "chapter", "order", "title", "level", "minutes", "hosts", "objectives",
                       "references", "parameters", "summary", "steps", "questions"},
                      top_budget);
     Lab lab;

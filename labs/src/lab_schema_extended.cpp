@@ -122,7 +122,54 @@ constexpr std::array<Field, 2> kRemoveAddress = {{
 }};
 constexpr std::array<sv, 1> kRemoveAddressResults = {"gone_ms"};
 
-constexpr std::array<Action, 7> kExtendedActions = {{
+constexpr std::array<Field, 1> kReadWire = {{
+    {.name = "settle",
+     .type = Type::duration,
+     .max = 10000,
+     .doc = "how long the wire must stay quiet before the packets are read (default 300ms)"},
+}};
+constexpr std::array<sv, 31> kReadWireResults = {"packets",
+                                                 "from_a",
+                                                 "from_b",
+                                                 "write_first",
+                                                 "write_middle",
+                                                 "write_last",
+                                                 "write_only",
+                                                 "read_request",
+                                                 "read_response_first",
+                                                 "read_response_middle",
+                                                 "read_response_last",
+                                                 "read_response_only",
+                                                 "send_first",
+                                                 "send_middle",
+                                                 "send_last",
+                                                 "send_only",
+                                                 "atomic",
+                                                 "atomic_ack",
+                                                 "acks",
+                                                 "rnr_naks",
+                                                 "naks",
+                                                 "seq_naks",
+                                                 "access_naks",
+                                                 "nak_code",
+                                                 "first_psn",
+                                                 "last_psn",
+                                                 "psns_in_order",
+                                                 "retransmitted",
+                                                 "retransmitted_psns",
+                                                 "reth_rkey",
+                                                 "icrc_bad"};
+constexpr std::array<Field, 1> kDropPackets = {{
+    {.name = "every",
+     .type = Type::integer,
+     .required = true,
+     .min = 2,
+     .max = 1000,
+     .doc = "drop every Nth RoCE v2 packet this host sends to the connection's QP (the Nth, the 2Nth...)"},
+}};
+constexpr std::array<sv, 1> kDropPacketsResults = {"netdev"};
+
+constexpr std::array<Action, 9> kExtendedActions = {{
     {.name = "set_memlock",
      .verbs = "setrlimit, capset",
      .fields = kSetMemlock,
@@ -156,6 +203,16 @@ constexpr std::array<Action, 7> kExtendedActions = {{
      .fields = kRemoveAddress,
      .results = kRemoveAddressResults,
      .doc = "removes the address again and waits for its GID to leave the table"},
+    {.name = "read_wire",
+     .verbs = "libpcap (pcap_dispatch)",
+     .fields = kReadWire,
+     .results = kReadWireResults,
+     .doc = "two hosts: the RoCE v2 packets of the connection captured since the last read_wire, counted"},
+    {.name = "drop_packets",
+     .verbs = "tc (prio qdisc, u32 filter, gact)",
+     .fields = kDropPackets,
+     .results = kDropPacketsResults,
+     .doc = "two hosts: this host's interface drops every Nth RoCE v2 packet it sends (removed at teardown)"},
 }};
 
 } // namespace

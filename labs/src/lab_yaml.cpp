@@ -320,6 +320,12 @@ std::string path_problem(sv path, const Scope& scope) {
             return "the device has no field '" + shown(rest) + "' (" + one_of(kind->fields) + ")";
         return {};
     }
+    if (head == "peer") { // a two-host lab: the other host's device (docs/lab-format.md, "Two-host labs")
+        if (!rest.starts_with("device."))
+            return "'peer' names the other host's device only: peer.device.FIELD (found '" + shown(path) +
+                   "')";
+        return path_problem(rest, scope);
+    }
     if (head.size() == 1 && schema::is_endpoint(head[0])) {
         const auto dot2 = rest.find('.');
         if (dot2 == sv::npos)

@@ -91,6 +91,8 @@ const std::map<std::string, ActionFunction, std::less<>>& action_table() {
         {"open_xrcd", do_open_xrcd},
         {"add_address", do_add_address},
         {"remove_address", do_remove_address},
+        {"read_wire", do_read_wire},
+        {"drop_packets", do_drop_packets},
     };
     return table;
 }

@@ -131,4 +131,8 @@ void do_open_xrcd(State& s, const Step& step, StepResult& r);
 void do_add_address(State& s, const Step& step, StepResult& r);
 void do_remove_address(State& s, const Step& step, StepResult& r);
 
+// actions_wire.cpp: two hosts on a wire.
+void do_read_wire(State& s, const Step& step, StepResult& r);
+void do_drop_packets(State& s, const Step& step, StepResult& r);
+
 } // namespace rdmalab::labs::run

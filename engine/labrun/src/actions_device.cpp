@@ -36,7 +36,10 @@ void do_open_device(State& s, const Step& step, StepResult& r) {
     const auto port =
         static_cast<std::uint8_t>(s.options.port > 0 ? s.options.port : integer(step, "port", 1));
     DeviceState d;
-    const std::string address = text(step, "address");
+    // Two hosts: the device under this host's address on the wire, unless the lab or --device names one.
+    const std::string address = !text(step, "address").empty()               ? text(step, "address")
+                                : s.options.peer && s.options.device.empty() ? s.options.peer->local_address()
+                                                                             : std::string();
     // With an address, the device is the one rdma_cm binds that address to, whatever --device says.
     d.context = address.empty() ? Context::open(name, s.tracer) : open_device_by_address(s, address, d);
     d.name = d.context->device_name();

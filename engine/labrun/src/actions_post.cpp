@@ -112,10 +112,16 @@ void do_post_send(State& s, const Step& step, StepResult& r) {
     if (const Value* remote = arg(step, "remote")) {
         if (const Value* mr_name = remote->find("mr")) {
             const auto it = s.mrs.find(mr_name->text);
-            if (it == s.mrs.end())
+            if (it != s.mrs.end()) {
+                base.remote_addr = it->second->address();
+                base.rkey = it->second->rkey();
+            } else if (s.options.peer) { // the region is on the other host, which sent its address and rkey
+                base.remote_addr = std::stoull(peer_value(s, mr_name->text + ".addr"), nullptr, 0);
+                base.rkey = static_cast<std::uint32_t>(
+                    std::stoul(peer_value(s, mr_name->text + ".rkey"), nullptr, 0));
+            } else {
                 throw LabRunError("remote.mr names '" + mr_name->text + "', which does not exist");
-            base.remote_addr = it->second->address();
-            base.rkey = it->second->rkey();
+            }
         }
         remote_window(s, step, *remote, base);
         base.remote_addr = u64(remote->find("addr"), base.remote_addr) + u64(remote->find("offset"), 0);

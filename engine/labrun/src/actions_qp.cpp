@@ -3,6 +3,8 @@
 #include "actions.hpp"
 #include "rdmalab/engine/names.hpp"
 
+#include <arpa/inet.h>
+
 #include <fmt/format.h>
 
 #include <random>
@@ -166,7 +168,45 @@ void do_create_qp(State& s, const Step& step, StepResult& r) {
     keep_created_qp(s, step, name, qp, r.results);
 }
 
+/// Two hosts: this host's QP of the pair goes RESET, INIT, RTR, RTS with the other host's QP number, first
+/// PSN and GID, which its run sent over the lab's link; the other host does the same for its QP.
+void connect_across(State& s, const Step& step) {
+    const auto& d = device(s);
+    const std::string a_name = text(step, "a"), b_name = text(step, "b");
+    const bool a_here = endpoint_of(a_name) == s.options.side;
+    const std::string here = a_here ? a_name : b_name, there = a_here ? b_name : a_name;
+    auto& q = s.object(s.qps, step, a_here ? "a" : "b");
+    const Value* access_value = arg(step, "access");
+    const unsigned access = access_value ? access_bits(flag_list(access_value)) : kDefaultQpAccess;
+    q.qp->to_init(d.port, access);
+    q.access = access;
+    PathInfo path;
+    path.remote_qpn = static_cast<std::uint32_t>(std::stoul(peer_value(s, there + ".qpn")));
+    path.remote_psn = static_cast<std::uint32_t>(std::stoul(peer_value(s, there + ".psn")));
+    const std::string gid = peer_value(s, "peer.device.gid");
+    if (inet_pton(AF_INET6, gid.c_str(), path.remote_gid.raw) != 1)
+        throw LabRunError("the other host's GID '" + gid + "' is not an IPv6 address");
+    path.sgid_index = d.gid_index;
+    path.port = d.port;
+    path.path_mtu = mtu_choice(s, step, "mtu");
+    path.max_dest_rd_atomic = static_cast<std::uint8_t>(integer(step, "max_dest_rd_atomic", 1));
+    path.min_rnr_timer = static_cast<std::uint8_t>(integer(step, "min_rnr_timer", 1));
+    path.use_grh = true;
+    if (const Value* qpn = arg(step, "remote_qpn"); qpn && a_here)
+        path.remote_qpn = static_cast<std::uint32_t>(qpn->integer);
+    q.qp->to_rtr(path);
+    RtsParams rts;
+    rts.timeout = static_cast<std::uint8_t>(integer(step, "timeout", 14));
+    rts.retry_cnt = static_cast<std::uint8_t>(integer(step, "retry_cnt", 7));
+    rts.rnr_retry = static_cast<std::uint8_t>(integer(step, "rnr_retry", 7));
+    rts.max_rd_atomic = static_cast<std::uint8_t>(integer(step, "max_rd_atomic", 1));
+    rts.sq_psn = q.psn;
+    q.qp->to_rts(rts);
+    set_qp_values(s, here);
+}
+
 void do_connect(State& s, const Step& step, StepResult&) {
+    if (s.options.peer) return connect_across(s, step);
     const auto& d = device(s);
     const std::string a_name = text(step, "a"), b_name = text(step, "b");
     auto& a = s.object(s.qps, step, "a");

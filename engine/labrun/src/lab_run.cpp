@@ -414,6 +414,34 @@ bool LabRun::run_next_here() {
                           {"lab", s.lab.id},
                           {"objects", objects}});
     const auto start = monotonic_ns();
+    if (s.lab.hosts == 2 && !s.options.peer) {
+        // What the room lacks is not the student's failure: the steps are skipped, not broken.
+        skip(index, ExpectationOutcome{
+                        .kind = "hosts",
+                        .description =
+                            run::say(s.options.language, "two hosts on one wire", "两台主机连在同一条线路上"),
+                        .observed = run::say(
+                            s.options.language,
+                            "one host; run `lab run FILE --listen ADDR` on B's host and `lab "
+                            "run FILE --connect HOST` on A's",
+                            "只有一台主机；在 B 的主机上运行 `lab run FILE --listen ADDR`，在 A 的主机上运行 "
+                            "`lab run FILE --connect HOST`"),
+                        .why = {},
+                        .applies = true});
+        return true;
+    }
+    if (s.options.peer) {
+        try {
+            start_wire(s);
+        } catch (const std::exception& e) {
+            link_failed(s, index, e.what());
+            return finish_step(index);
+        }
+        if (!performed_here(s, step)) {
+            take_peer_step(s, index);
+            return finish_step(index);
+        }
+    }
     if (step.when) {
         const auto condition = check_when(s, *step.when, s.options.language);
         if (!condition.held) {
@@ -468,8 +496,19 @@ bool LabRun::run_next_here() {
                                       [](const auto& e) { return e.held; });
     outcome.state = all_held ? StepOutcome::State::held : StepOutcome::State::broken;
     outcome.seconds = double(monotonic_ns() - start) / 1e9;
+    if (s.options.peer) exchange_step(s, index, outcome_json(index), performed_by_both(step));
+    return finish_step(index);
+}
+
+bool LabRun::finish_step(std::size_t index) {
+    auto& s = *impl_;
+    const Step& step = s.lab.steps[index];
+    const StepOutcome& outcome = s.outcomes[index];
+    const auto objects = objects_of(step);
+    const bool all_held = outcome.state != StepOutcome::State::broken;
+    const bool skipped = outcome.state == StepOutcome::State::skipped;
     if (s.tracer && s.tracer->enabled()) {
-        for (std::size_t i = 0; i < outcome.expectations.size(); ++i) {
+        for (std::size_t i = 0; !skipped && i < outcome.expectations.size(); ++i) {
             const auto& e = outcome.expectations[i];
             const std::string line = fmt::format("{} {}: {}; observed {}",
                                                  !e.applies ? "n/a"
@@ -489,8 +528,11 @@ bool LabRun::run_next_here() {
                               {"summary", line},
                               {"checks", {line}}});
         }
-        s.tracer->record(step_endpoint(objects), EventKind::Check, all_held ? "step_held" : "step_broken", {},
-                         outcome_json(index));
+        s.tracer->record(step_endpoint(objects), EventKind::Check,
+                         skipped    ? "step_skipped"
+                         : all_held ? "step_held"
+                                    : "step_broken",
+                         {}, outcome_json(index));
     }
     ++s.next;
     if (s.options.open_ended) return !outcome.failed_unexpectedly;
@@ -565,6 +607,7 @@ void LabRun::skip(std::size_t index, const ExpectationOutcome& condition) {
     if (s.tracer && s.tracer->enabled())
         s.tracer->record(step_endpoint(objects_of(step)), EventKind::Check, "step_skipped", {},
                          outcome_json(index));
+    if (s.options.peer) exchange_step(s, index, outcome_json(index), performed_by_both(step));
     ++s.next;
     if (s.next >= s.lab.steps.size()) teardown();
 }
@@ -636,6 +679,7 @@ void LabRun::teardown_here() {
         map.clear();
     };
     // A window before the QP it may be bound through and the region it grants; an SRQ after its QPs.
+    s.droppers.clear(); // the wire loses nothing once the lab is over
     release(s.mws);
     release(s.groups); // rdma_leave_multicast detaches each group from its QP before the QP goes
     release(s.qps);
@@ -650,6 +694,7 @@ void LabRun::teardown_here() {
     release(s.addresses);
     s.device.reset();
     s.meter.reset();
+    stop_wire(s);
     // Last, on the thread that ran the steps: the process's limit and the thread's capability come back.
     s.memlock.reset();
 }

@@ -2,6 +2,7 @@
 // (expectations.cpp). Internal.
 #pragma once
 
+#include "rdmalab/engine/capture.hpp"
 #include "rdmalab/engine/cm_id.hpp"
 #include "rdmalab/engine/memlock.hpp"
 #include "rdmalab/engine/netaddr.hpp"
@@ -59,6 +60,8 @@ struct StepResult {
     std::optional<std::vector<AsyncEvent>> async_events; ///< wait_async_event: what arrived
 };
 
+class PacketDropper; // actions_wire.cpp
+
 struct State {
     Lab lab;
     std::shared_ptr<Tracer> tracer;
@@ -89,6 +92,17 @@ struct State {
     std::map<std::string, std::shared_ptr<InterfaceAddress>> addresses; ///< add_address: removed at teardown
     /// set_memlock's lowered RLIMIT_MEMLOCK (and cleared CAP_IPC_LOCK): restored last at teardown.
     std::unique_ptr<LockedMemoryLimit> memlock;
+
+    // ---- two hosts (LabRunOptions::peer; lab_peer.cpp, actions_wire.cpp) ----
+    /// The capture of the wire's interface, from the first step to teardown; null when it could not start
+    /// (`capture_failed` says why).
+    std::unique_ptr<wire::Capture> capture;
+    std::shared_ptr<wire::RequestLedger> ledger; ///< ties captured packets to this host's work requests
+    bool wire_started = false;
+    std::string capture_failed;
+    std::size_t packets_recorded = 0; ///< packets traced so far (the next one's index is one more)
+    /// drop_packets: the wire's packet dropper, removed first at teardown.
+    std::map<std::string, std::shared_ptr<PacketDropper>> droppers;
 
     /// The class of the opened device (unknown before open_device): picks text variants and decides which
     /// `device:` expectations apply.
@@ -134,6 +148,26 @@ unsigned access_bits(const std::vector<std::string>& names);
 inline std::string say(const std::string& language, std::string en, std::string zh) {
     return language == "zh" ? std::move(zh) : std::move(en);
 }
+
+// ---- two hosts (lab_peer.cpp) ----
+
+/// Whether this host performs `step`: both hosts perform open_device and connect; otherwise the host of
+/// the endpoint the step's objects (then its expectations' objects) belong to; a step that names none, A's.
+bool performed_here(const State& s, const Step& step);
+bool performed_by_both(const Step& step);
+/// The other host's value, e.g. "B.qp.qpn"; LabRunError naming it when the other host has not sent it.
+std::string peer_value(const State& s, const std::string& path);
+/// Starts the capture of the wire's interface (once; `capture.start` or `capture.failed` traced).
+void start_wire(State& s);
+/// Stops it and traces what it still held.
+void stop_wire(State& s);
+/// Tells the other host what step `index` did (its values and `outcome_json`); for a step both perform,
+/// also waits for the other's and takes its values (its unexpected failure stops this run too).
+void exchange_step(State& s, std::size_t index, const nlohmann::json& outcome_json, bool both);
+/// Step `index` is the other host's: waits for its outcome and values.
+void take_peer_step(State& s, std::size_t index);
+/// The link failed at step `index` (`what` says how): the step fails unexpectedly, so the run stops.
+void link_failed(State& s, std::size_t index, const std::string& what);
 
 /// Performs one step's action; throws RdmaError (a verb failed) or LabRunError.
 void perform(State& state, std::size_t index, StepResult& result);

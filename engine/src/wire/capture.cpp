@@ -222,6 +222,25 @@ std::vector<CapturedFrame> Capture::stop(int linger_ms) {
     return std::move(frames_);
 }
 
+std::vector<CapturedFrame> Capture::take(int settle_ms, int max_ms) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(max_ms);
+    std::size_t seen = 0;
+    {
+        const std::lock_guard lock(mutex_);
+        seen = frames_.size();
+    }
+    for (;;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(settle_ms));
+        const std::lock_guard lock(mutex_);
+        if (frames_.size() == seen || std::chrono::steady_clock::now() >= deadline) {
+            std::vector<CapturedFrame> out = std::move(frames_);
+            frames_.clear();
+            return out;
+        }
+        seen = frames_.size();
+    }
+}
+
 void Capture::take_counts() {
     pcap_stat counts{};
     if (pcap_stats(handle_->pcap, &counts) == 0) {
@@ -291,11 +310,12 @@ packet::PacketMatcher RequestLedger::matcher() const {
 
 std::vector<std::string> record_packets(Tracer& tracer, Endpoint endpoint, const Capture& capture,
                                         const std::vector<CapturedFrame>& frames,
-                                        packet::PacketMatcher matcher) {
+                                        packet::PacketMatcher matcher, std::size_t first_index,
+                                        bool last_part) {
     const std::string own_mac = mac_of(capture.netdev());
     std::vector<std::string> owners;
     const ClockLink clock = capture.clock_link();
-    std::size_t index = 0;
+    std::size_t index = first_index - 1;
     for (const auto& frame : frames) {
         const auto packet = packet::decode_frame(frame.bytes);
         const bool sent = !own_mac.empty() && frame_source_mac(frame.bytes) == own_mac;
@@ -315,6 +335,7 @@ std::vector<std::string> record_packets(Tracer& tracer, Endpoint endpoint, const
         tracer.record(endpoint, EventKind::Packet, "packet", std::move(ids), std::move(data));
         owners.push_back(owner ? packet::owner_text(*owner) : std::string());
     }
+    if (!last_part) return owners;
     const CaptureStats counts = capture.stats();
     tracer.record(endpoint, EventKind::Packet, "capture.end", {},
                   {{"netdev", capture.netdev()},

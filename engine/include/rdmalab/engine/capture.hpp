@@ -71,6 +71,9 @@ class Capture {
     /// Waits `linger_ms` for packets still on their way (the last ACK), stops, and returns every frame
     /// kept, in capture order.
     std::vector<CapturedFrame> stop(int linger_ms = 50);
+    /// While the capture runs: waits until no frame has come for `settle_ms` (at most `max_ms`), then hands
+    /// over every frame kept since the last take() and keeps capturing (a two-host lab's read_wire step).
+    std::vector<CapturedFrame> take(int settle_ms, int max_ms);
     CaptureStats stats() const;
     /// The clocks' link, from readings at start() and stop().
     ClockLink clock_link() const;
@@ -125,10 +128,13 @@ class RequestLedger final : public TraceSink {
 
 /// Records the frames as `packet` events (decoded; "out" when the frame's source MAC is the netdev's own,
 /// else "in"; with the work request each belongs to, by `matcher`) and the capture's `capture.end` with its
-/// counts, on `tracer` for `endpoint`. Returns each frame's owner text, for the pcapng comments.
+/// counts, on `tracer` for `endpoint`. Returns each frame's owner text, for the pcapng comments. A capture
+/// read in parts (take()) numbers its packets on from `first_index` and records `capture.end` with the
+/// last part only (`last_part`).
 std::vector<std::string> record_packets(Tracer& tracer, Endpoint endpoint, const Capture& capture,
                                         const std::vector<CapturedFrame>& frames,
-                                        packet::PacketMatcher matcher);
+                                        packet::PacketMatcher matcher, std::size_t first_index = 1,
+                                        bool last_part = true);
 
 /// Writes `frames` as a pcapng file (one section, one Ethernet interface named `netdev` with nanosecond
 /// timestamps, one Enhanced Packet Block per frame with `comments[i]` as its comment when there is one).

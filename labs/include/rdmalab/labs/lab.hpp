@@ -130,6 +130,9 @@ struct Lab {
     LocalizedText title;
     std::string level; ///< "intro", "basic", "intermediate", "advanced"
     int minutes = 0;
+    /// `hosts: 2`: the lab runs between two hosts on one wire (`lab run --listen` on B's, `--connect` on
+    /// A's); run on one host, every step is skipped, since the room lacks the second host.
+    int hosts = 1;
     std::vector<LocalizedText> objectives;
     std::vector<Reference> references;
     std::vector<Parameter> parameters;

@@ -6,6 +6,7 @@
 
 #include "rdmalab/engine/errors.hpp"
 #include "rdmalab/format/trace.hpp"
+#include "rdmalab/labrun/peer_link.hpp"
 #include "rdmalab/labs/lab.hpp"
 
 #include <nlohmann/json.hpp>
@@ -28,6 +29,14 @@ struct LabRunOptions {
     /// The workbench (workbench.hpp): steps are appended while the run goes on, a failing action is an
     /// outcome rather than the end of the run, and nothing is torn down until teardown().
     bool open_ended = false;
+    /// A two-host lab (`hosts: 2`): the link to the other host's run of the same lab (peer_link.hpp), and
+    /// the endpoint this host plays: A (`--connect`) or B (`--listen`). Each host performs the steps of its
+    /// own endpoint's objects and both perform open_device and connect; each tells the other what its steps
+    /// created and what they showed. Null: the lab runs on one host.
+    std::shared_ptr<PeerLink> peer;
+    Endpoint side = Endpoint::A;
+    /// How long this host waits for the other's step, in ms.
+    int peer_timeout_ms = 300000;
 };
 
 /// The verdict on one expectation of a step, with what was observed.
@@ -146,6 +155,8 @@ class LabRun {
     nlohmann::json snapshot_here(const std::string& when);
     /// Marks step `index` skipped: its `when` gave `condition`, which did not hold.
     void skip(std::size_t index, const ExpectationOutcome& condition);
+    /// Traces step `index`'s verdicts and moves on (teardown after the last or an unexpected failure).
+    bool finish_step(std::size_t index);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
