@@ -29,6 +29,7 @@ QString sampleValue(const rdmalab::cli::OptionSpec& option) {
         {"A[,B]", "0"},
         {"DIR", "/tmp"},
         {"NAME=VALUE", "size=64"},
+        {"PORT", "7473"},
     };
     return samples.value(qs(option.value));
 }

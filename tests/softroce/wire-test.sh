@@ -21,6 +21,7 @@ fail() {
 command -v tshark >/dev/null || fail "tshark is missing: run resources/scripts/install-deps.sh"
 command -v tcpdump >/dev/null || fail "tcpdump is missing: run resources/scripts/install-deps.sh"
 
+ROOT=$(cd "$HERE/../.." && pwd)
 # Shared with both guests: the captures, each side's output (in the build tree, not /tmp, which the guests
 # hide under their own tmpfs).
 OUT=$BUILD/tests/wire
@@ -43,6 +44,10 @@ loss:write --size 16384"
 # u32 filters: QP 1 (rdma_cm's MADs: the BTH's destination QP, 4 bytes at IP offset 32 under its reserved
 # byte) passes untouched; other UDP 4791 traffic meets the dropper.
 # (Host 2's lossy(), below.)
+# The two-host labs (labs/29-wire, `hosts: 2`): host 1 runs each as endpoint B (--listen), host 2 as A
+# (--connect); both must hold every expectation, and the steps must have run, not been skipped. Their
+# traces are *.trace, not *.jsonl: tst_roce pairs every *.host1.jsonl here with a pcapng of op.
+WIRE_LABS="write-on-the-wire loss-and-retransmission"
 
 # Host 1: for each case, tcpdump on the wire's NIC, then one listener that serves it with its own capture.
 # tcpdump -U writes each packet as it comes; the listener starts once tcpdump says it listens.
@@ -68,6 +73,11 @@ for run in bench bench_wire bench_window; do
     "$CLI" bench write_lat --listen "\$RDMALAB_WIRE_ADDR" > "$OUT/\$run.host1" 2>&1 || { cat "$OUT/\$run.host1"; exit 1; }
 done
 echo "bench listeners done"
+for lab in $WIRE_LABS; do
+    "$CLI" lab run "$ROOT/labs/29-wire/\$lab.yaml" --listen "\$RDMALAB_WIRE_ADDR" --trace "$OUT/lab-\$lab.host1.trace" \
+        > "$OUT/lab-\$lab.host1" 2>&1 || { cat "$OUT/lab-\$lab.host1"; exit 1; }
+    tail -n1 "$OUT/lab-\$lab.host1"
+done
 EOF
 )
 # Host 2: connects to each listener in turn, retrying while host 1 is not listening yet (and only then).
@@ -103,11 +113,15 @@ connect bench_wire.host2 "$CLI" bench write_lat --connect "\$RDMALAB_WIRE_PEER" 
     --wire --wire-ms 60000 --wire-packets 300000 --pcapng "$OUT/bench_wire.pcapng" || exit 1
 connect bench_window.host2 "$CLI" bench write_lat --connect "\$RDMALAB_WIRE_PEER" --iters 300 \\
     --wire --wire-packets 50 || exit 1
+for lab in $WIRE_LABS; do
+    "$CLI" lab run "$ROOT/labs/29-wire/\$lab.yaml" --connect "\$RDMALAB_WIRE_PEER" --trace "$OUT/lab-\$lab.host2.trace" \
+        > "$OUT/lab-\$lab.host2" 2>&1 || { cat "$OUT/lab-\$lab.host2"; exit 1; }
+    tail -n1 "$OUT/lab-\$lab.host2"
+done
 EOF
 )
 # The guests see the checkout (and the build tree in it) writable at its own path, even under a path they
 # hide (/root, /tmp: guest-tmpfs.list).
-ROOT=$(cd "$HERE/../.." && pwd)
 case $BUILD/ in "$ROOT"/*) ;; *) fail "the build tree $BUILD is not inside the checkout $ROOT (the guests see only the checkout)" ;; esac
 "$HERE/wire-run.sh" --timeout 900 --out "$ROOT" -- "$host1" "$host2" || fail "the two hosts did not both succeed (above)"
 
@@ -157,6 +171,20 @@ echo "$CASES" | while IFS=: read -r name _; do
 done || exit 1
 RDMALAB_WIRE_CAPTURES=$OUT "$BUILD/tests/tst_roce" theEnginesDecodingAgreesWithTshark \
     theEnginesPacketsBelongToTheirWorkRequests || fail "the engine's decoding of the captured packets (above)"
+# The labs: every step ran on both hosts (none skipped, none broken), the loss lab saw the NAK and the resent
+# PSNs, and both hosts' traces hold the packets of the connection.
+for lab in $WIRE_LABS; do
+    for host in host1 host2; do
+        grep -q "^ok $lab: [1-9][0-9]* expectations held, 0 broken" "$OUT/lab-$lab.$host" ||
+            fail "lab $lab on $host: $(tail -n3 "$OUT/lab-$lab.$host")"
+        ! grep -q "skipped:" "$OUT/lab-$lab.$host" || fail "lab $lab on $host: steps were skipped"
+    done
+    grep -q '"kind":"packet","name":"packet"' "$OUT/lab-$lab.host2.trace" || fail "lab $lab: no packet in host 2's trace"
+done
+grep -q "held    compare: wire_loss.seq_naks >= 1" "$OUT/lab-loss-and-retransmission.host2" ||
+    fail "loss-and-retransmission: no PSN sequence NAK held"
+grep -q 'tc qdisc del dev' "$OUT/lab-loss-and-retransmission.host2.trace" ||
+    fail "loss-and-retransmission: the dropper was not removed at teardown"
 grep -q 'rxe2' "$OUT/bench.host2" || fail "bench: the measurement does not name the device rxe2: $(cat "$OUT/bench.host2")"
 # The measurement's capture: every packet of the 300 round trips and their warm-up kept, none dropped;
 # the bounded window closed at its 50th packet and said so.

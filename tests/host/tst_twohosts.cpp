@@ -1,0 +1,156 @@
+// Two-host labs without a device (docs/lab-format.md, "Two-host labs"): the link's messages, a lab of two
+// hosts run on one (every step skipped with the reason, none broken), two runs that do not run the same lab
+// (both stop at the first step and say why), and two runs whose first step fails on both (each stops there,
+// neither waits for ever). The labs themselves run between two SoftRoCE hosts in tests/softroce/wire-test.sh.
+#include "rdmalab/labrun/lab_run.hpp"
+#include "rdmalab/labrun/peer_link.hpp"
+#include "testutil.hpp"
+
+#include <QTcpServer>
+#include <QtTest>
+
+#include <future>
+#include <string>
+
+using namespace rdmalab;
+using namespace rdmalab::labs;
+
+namespace {
+
+const QString kSource = RDMALAB_SOURCE_DIR;
+
+/// A free TCP port on 127.0.0.1 (bound, then released).
+std::uint16_t freePort() {
+    QTcpServer server;
+    server.listen(QHostAddress::LocalHost, 0);
+    return server.serverPort();
+}
+
+Lab prepared(const QString& file) {
+    LabError error;
+    auto lab = prepare_lab((kSource + file).toStdString(), {}, "", error);
+    if (!lab) qFatal("%s", error.to_string().c_str());
+    return *lab;
+}
+
+/// Runs `lab` as endpoint `side` over `peer` until it stops; returns the run's outcomes.
+std::vector<StepOutcome> runAs(Lab lab, std::shared_ptr<PeerLink> peer, Endpoint side) {
+    LabRunOptions options;
+    options.peer = std::move(peer);
+    options.side = side;
+    options.peer_timeout_ms = 20000;
+    LabRun run(std::move(lab), nullptr, options);
+    while (!run.done())
+        run.run_next();
+    std::vector<StepOutcome> out;
+    for (std::size_t i = 0; i < run.steps().size(); ++i)
+        out.push_back(run.outcome(i));
+    return out;
+}
+
+/// Connects two links on 127.0.0.1.
+std::pair<std::shared_ptr<PeerLink>, std::shared_ptr<PeerLink>> linkedPair() {
+    const auto port = freePort();
+    auto listening =
+        std::async(std::launch::async, [port] { return PeerLink::listen("127.0.0.1", port, 20000); });
+    std::shared_ptr<PeerLink> a = PeerLink::connect("127.0.0.1", port, 20000);
+    std::shared_ptr<PeerLink> b = listening.get();
+    return {a, b};
+}
+
+} // namespace
+
+class TwoHostsTest : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void theLinkCarriesMessagesBothWays() {
+        auto [a, b] = linkedPair();
+        QCOMPARE(QString::fromStdString(a->peer_address()), QStringLiteral("127.0.0.1"));
+        QCOMPARE(QString::fromStdString(b->local_address()), QStringLiteral("127.0.0.1"));
+        a->send({{"index", 3}, {"values", {{"B.buf.rkey", "0x2a"}}}});
+        const auto got = b->receive(5000);
+        QCOMPARE(got["index"].get<int>(), 3);
+        QCOMPARE(QString::fromStdString(got["values"]["B.buf.rkey"].get<std::string>()),
+                 QStringLiteral("0x2a"));
+        b->send({{"ok", true}});
+        QVERIFY(a->receive(5000)["ok"].get<bool>());
+    }
+
+    void aClosedOrSilentPeerIsAnErrorThatSaysSo() {
+        auto [a, b] = linkedPair();
+        try {
+            b->receive(300);
+            QFAIL("a silent peer must time out");
+        } catch (const std::exception& e) {
+            QVERIFY2(QString(e.what()).contains("said nothing"), e.what());
+        }
+        a.reset(); // the other host's run ends
+        try {
+            b->receive(5000);
+            QFAIL("a closed link must be an error");
+        } catch (const std::exception& e) {
+            QVERIFY2(QString(e.what()).contains("closed the lab's link"), e.what());
+        }
+    }
+
+    void nobodyListeningNamesTheFix() {
+        try {
+            PeerLink::connect("127.0.0.1", freePort(), 500);
+            QFAIL("nobody listens");
+        } catch (const std::exception& e) {
+            const QString what = e.what();
+            QVERIFY2(what.contains("ECONNREFUSED") && what.contains("--listen"), e.what());
+        }
+    }
+
+    void aTwoHostLabOnOneHostSkipsEveryStepAndSaysWhy() {
+        LabRun run(prepared("/labs/29-wire/write-on-the-wire.yaml"), nullptr, {});
+        run.run_all();
+        QVERIFY(run.done());
+        QVERIFY(run.all_held());
+        QCOMPARE(run.held_count(), std::size_t(0));
+        QCOMPARE(run.broken_count(), std::size_t(0));
+        for (std::size_t i = 0; i < run.steps().size(); ++i) {
+            QCOMPARE(run.outcome(i).state, StepOutcome::State::skipped);
+            QVERIFY2(QString::fromStdString(run.outcome(i).skipped_because).contains("--connect HOST"),
+                     run.outcome(i).skipped_because.c_str());
+        }
+    }
+
+    void twoRunsOfDifferentLabsStopAtTheFirstStep() {
+        auto [a, b] = linkedPair();
+        auto other = std::async(std::launch::async, [b = b] {
+            return runAs(prepared("/labs/29-wire/loss-and-retransmission.yaml"), b, Endpoint::B);
+        });
+        const auto mine = runAs(prepared("/labs/29-wire/write-on-the-wire.yaml"), a, Endpoint::A);
+        const auto theirs = other.get();
+        for (const auto* outcomes : {&mine, &theirs}) {
+            QVERIFY((*outcomes)[0].failed_unexpectedly);
+            QVERIFY((*outcomes)[0].error.has_value());
+            QVERIFY2(
+                QString::fromStdString((*outcomes)[0].error->meaning).contains("the other host runs lab"),
+                (*outcomes)[0].error->meaning.c_str());
+            QCOMPARE((*outcomes)[1].state, StepOutcome::State::not_run);
+        }
+    }
+
+    void bothHostsStopWhenTheFirstStepFailsOnBoth() {
+        // No RDMA device here: open_device fails on both hosts, and each stops there instead of waiting
+        // for the other's next step.
+        auto [a, b] = linkedPair();
+        auto other = std::async(std::launch::async, [b = b] {
+            return runAs(prepared("/labs/29-wire/write-on-the-wire.yaml"), b, Endpoint::B);
+        });
+        const auto mine = runAs(prepared("/labs/29-wire/write-on-the-wire.yaml"), a, Endpoint::A);
+        const auto theirs = other.get();
+        for (const auto* outcomes : {&mine, &theirs}) {
+            QCOMPARE(outcomes->front().id, std::string("open_device"));
+            QVERIFY(outcomes->front().failed_unexpectedly);
+            QCOMPARE((*outcomes)[1].state, StepOutcome::State::not_run);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TwoHostsTest)
+#include "tst_twohosts.moc"
