@@ -416,18 +416,21 @@ bool LabRun::run_next_here() {
     const auto start = monotonic_ns();
     if (s.lab.hosts == 2 && !s.options.peer) {
         // What the room lacks is not the student's failure: the steps are skipped, not broken.
-        skip(index, ExpectationOutcome{
-                        .kind = "hosts",
-                        .description =
-                            run::say(s.options.language, "two hosts on one wire", "两台主机连在同一条线路上"),
-                        .observed = run::say(
-                            s.options.language,
-                            "one host; run `lab run FILE --listen ADDR` on B's host and `lab "
-                            "run FILE --connect HOST` on A's",
-                            "只有一台主机；在 B 的主机上运行 `lab run FILE --listen ADDR`，在 A 的主机上运行 "
-                            "`lab run FILE --connect HOST`"),
-                        .why = {},
-                        .applies = true});
+        const std::string because = run::say(s.options.language,
+                                             "this lab needs two hosts on one wire and runs on one: run `lab "
+                                             "run LAB --listen ADDR` on B's host, "
+                                             "then `lab run LAB --connect HOST` on A's",
+                                             "本实验需要连在同一条线路上的两台主机，而现在只在一台主机上运行"
+                                             "：先在 B 的主机上运行 `lab run LAB --listen ADDR`，"
+                                             "再在 A 的主机上运行 `lab run LAB --connect HOST`");
+        skip(index,
+             ExpectationOutcome{.kind = "hosts",
+                                .description = "hosts: 2",
+                                .held = false,
+                                .observed = "one host",
+                                .why = {},
+                                .applies = true},
+             because);
         return true;
     }
     if (s.options.peer) {
@@ -586,15 +589,17 @@ nlohmann::json LabRun::snapshot_here(const std::string& when) {
     return {{"qps", qps}, {"mrs", mrs}};
 }
 
-void LabRun::skip(std::size_t index, const ExpectationOutcome& condition) {
+void LabRun::skip(std::size_t index, const ExpectationOutcome& condition, const std::string& because) {
     auto& s = *impl_;
     const Step& step = s.lab.steps[index];
     StepOutcome& outcome = s.outcomes[index];
     outcome.state = StepOutcome::State::skipped;
     outcome.skipped_because =
-        run::say(s.options.language,
-                 fmt::format("when {} did not hold ({})", condition.description, condition.observed),
-                 fmt::format("条件 {} 不成立（{}）", condition.description, condition.observed));
+        !because.empty()
+            ? because
+            : run::say(s.options.language,
+                       fmt::format("when {} did not hold ({})", condition.description, condition.observed),
+                       fmt::format("条件 {} 不成立（{}）", condition.description, condition.observed));
     for (const auto& x : step.expect)
         outcome.expectations.push_back(
             ExpectationOutcome{.kind = x.kind,

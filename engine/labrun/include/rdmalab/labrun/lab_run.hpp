@@ -153,8 +153,9 @@ class LabRun {
     bool run_next_here();
     void teardown_here();
     nlohmann::json snapshot_here(const std::string& when);
-    /// Marks step `index` skipped: its `when` gave `condition`, which did not hold.
-    void skip(std::size_t index, const ExpectationOutcome& condition);
+    /// Marks step `index` skipped: its `when` gave `condition`, which did not hold (`because`, when given,
+    /// says why instead).
+    void skip(std::size_t index, const ExpectationOutcome& condition, const std::string& because = {});
     /// Traces step `index`'s verdicts and moves on (teardown after the last or an unexpected failure).
     bool finish_step(std::size_t index);
     struct Impl;
