@@ -6,8 +6,12 @@
 #include "rdmalab/labrun/peer_link.hpp"
 #include "testutil.hpp"
 
-#include <QTcpServer>
 #include <QtTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <future>
 #include <string>
@@ -21,9 +25,15 @@ const QString kSource = RDMALAB_SOURCE_DIR;
 
 /// A free TCP port on 127.0.0.1 (bound, then released).
 std::uint16_t freePort() {
-    QTcpServer server;
-    server.listen(QHostAddress::LocalHost, 0);
-    return server.serverPort();
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+    close(fd);
+    return ntohs(address.sin_port);
 }
 
 Lab prepared(const QString& file) {

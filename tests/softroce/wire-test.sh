@@ -47,7 +47,7 @@ loss:write --size 16384"
 # The two-host labs (labs/29-wire, `hosts: 2`): host 1 runs each as endpoint B (--listen), host 2 as A
 # (--connect); both must hold every expectation, and the steps must have run, not been skipped. Their
 # traces are *.trace, not *.jsonl: tst_roce pairs every *.host1.jsonl here with a pcapng of op.
-WIRE_LABS="write-on-the-wire loss-and-retransmission access-error-on-the-wire read-on-the-wire rnr-on-the-wire atomics-on-the-wire"
+WIRE_LABS="write-on-the-wire loss-and-retransmission access-error-on-the-wire read-on-the-wire rnr-on-the-wire atomics-on-the-wire segmentation-and-mtu ud-on-the-wire"
 
 # Host 1: for each case, tcpdump on the wire's NIC, then one listener that serves it with its own capture.
 # tcpdump -U writes each packet as it comes; the listener starts once tcpdump says it listens.

@@ -142,7 +142,12 @@ void do_post_send(State& s, const Step& step, StepResult& r) {
     base.solicited = boolean(step, "solicited", false);
     base.fence = boolean(step, "fence", false);
     if (arg(step, "ah")) base.ah = s.object(s.ahs, step, "ah");
-    if (arg(step, "remote_qp")) base.remote_qpn = s.object(s.qps, step, "remote_qp").qp->qp_num();
+    if (arg(step, "remote_qp")) {
+        const std::string remote = text(step, "remote_qp");
+        base.remote_qpn = s.options.peer && !s.qps.contains(remote) // on the other host: its number as sent
+                              ? static_cast<std::uint32_t>(std::stoul(peer_value(s, remote + ".qpn")))
+                              : s.object(s.qps, step, "remote_qp").qp->qp_num();
+    }
     base.remote_qkey = static_cast<std::uint32_t>(u64(arg(step, "qkey"), kDefaultQkey));
     if (arg(step, "group")) {
         const auto& group = s.object(s.groups, step, "group");

@@ -366,11 +366,19 @@ void do_create_ah(State& s, const Step& step, StepResult&) {
     }
     if (!arg(step, "peer"))
         throw LabRunError(fmt::format("step '{}': create_ah needs `peer` or `group`", step.id));
-    s.object(s.qps, step, "peer"); // must exist; every endpoint is on this device, so its GID is ours
-    auto ah = AddressHandle::create(pd, address_of(s, device(s).port));
+    ibv_ah_attr attr = address_of(s, device(s).port);
+    if (s.options.peer && !s.qps.contains(text(step, "peer"))) {
+        // Two hosts: the peer's QP is on the other host, behind the GID its run sent.
+        const std::string gid = peer_value(s, "peer.device.gid");
+        if (inet_pton(AF_INET6, gid.c_str(), attr.grh.dgid.raw) != 1)
+            throw LabRunError("the other host's GID '" + gid + "' is not an IPv6 address");
+    } else {
+        s.object(s.qps, step, "peer"); // must exist; every endpoint is on this device, so its GID is ours
+    }
+    auto ah = AddressHandle::create(pd, attr);
     s.ahs[name] = ah;
     remember(s, name);
-    s.values[name + ".gid"] = gid_to_string(device(s).gid);
+    s.values[name + ".gid"] = gid_to_string(attr.grh.dgid);
 }
 
 } // namespace rdmalab::labs::run
