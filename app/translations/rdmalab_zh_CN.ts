@@ -1756,6 +1756,10 @@ Lost: the answers to the %1 commands that were running (the step did not finish)
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
+    <message>
+        <source>Two hosts: this lab runs between two hosts on one wire, with `rdmalab-cli lab run %1 --listen ADDR` on B&apos;s host and `rdmalab-cli lab run %1 --connect HOST` on A&apos;s. Started here, on one host, its steps are skipped.</source>
+        <translation>两台主机：本实验在连在同一条线路上的两台主机之间运行，在 B 的主机上运行 `rdmalab-cli lab run %1 --listen ADDR`，在 A 的主机上运行 `rdmalab-cli lab run %1 --connect HOST`。在这里（只有一台主机）启动时，它的各个步骤都会被跳过。</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::LabSession</name>

@@ -105,10 +105,22 @@ void LabForm::showLab(const labs::Lab* lab, const std::string& language) {
     QStringList objectives;
     for (const auto& o : lab->objectives)
         objectives << QStringLiteral("<li>%1</li>").arg(qs(o.get(language)).toHtmlEscaped());
-    header_->setText(QStringLiteral("<h3>%1</h3><p>%2 · %3 · %4</p><ul>%5</ul>")
+    // A two-host lab runs between two hosts on one wire, which this window's one engine is not: say so
+    // before anyone starts it (its steps would all be skipped here).
+    const QString hosts =
+        lab->hosts == 2
+            ? QStringLiteral("<p><b>%1</b></p>")
+                  .arg(tr("Two hosts: this lab runs between two hosts on one wire, with `rdmalab-cli lab run "
+                          "%1 "
+                          "--listen ADDR` on B's host and `rdmalab-cli lab run %1 --connect HOST` on A's. "
+                          "Started here, on one host, its steps are skipped.")
+                           .arg(qs(lab->id))
+                           .toHtmlEscaped())
+            : QString();
+    header_->setText(QStringLiteral("<h3>%1</h3><p>%2 · %3 · %4</p>%6<ul>%5</ul>")
                          .arg(qs(lab->title.get(language)).toHtmlEscaped(),
                               tr("chapter %1").arg(lab->chapter), LabCatalog::levelName(qs(lab->level)),
-                              tr("%1 minutes").arg(lab->minutes), objectives.join(QString())));
+                              tr("%1 minutes").arg(lab->minutes), objectives.join(QString()), hosts));
     for (const auto& p : lab->parameters) {
         auto* edit = new QLineEdit;
         edit->setObjectName(QStringLiteral("labParameter_") + qs(p.name));

@@ -587,6 +587,13 @@ class LabBrowserTest : public QObject {
         auto* size = labWindow(window).labParameter(QStringLiteral("size"));
         QVERIFY(size);
         QCOMPARE(size->placeholderText(), QStringLiteral("64"));
+        QVERIFY(!labWindow(window).labHeader()->text().contains("Two hosts"));
+        // A two-host lab says, before it starts, that it needs two hosts and how to run it.
+        QVERIFY(window.selectLab(QStringLiteral("loss-and-retransmission")));
+        QVERIFY2(labWindow(window).labHeader()->text().contains(
+                     "Two hosts: this lab runs between two hosts on one wire, with `rdmalab-cli lab run "
+                     "loss-and-retransmission --listen ADDR` on B's host"),
+                 qPrintable(labWindow(window).labHeader()->text()));
         QVERIFY(!window.selectLab(QStringLiteral("no-such-lab")));
         // Without an engine process nothing can start, and the window says so instead of hanging.
         QTRY_VERIFY(labWindow(window).labStatus()->text().contains("/nonexistent/rdmalab-cli") ||
