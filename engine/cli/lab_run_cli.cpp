@@ -92,6 +92,21 @@ LabVerdict run_one(const labs::Lab& lab, const RunArgs& args, const std::shared_
     options.device = args.device;
     options.language = args.language;
     options.parameters = args.parameters;
+    if ((!args.listen.empty() || !args.connect.empty()) && lab.hosts != 2) {
+        // Its texts and expectations are written for one host (a loopback pair): across two they would
+        // not be true.
+        std::fprintf(
+            stderr,
+            "rdmalab-cli: lab run: lab '%s' runs on one host; --listen and --connect run a two-host lab "
+            "(`hosts: 2`, chapter 29)\n  fix: run it without --listen and --connect\n",
+            lab.id.c_str());
+        LabVerdict refused;
+        refused.id = lab.id;
+        refused.chapter = lab.chapter;
+        refused.steps = lab.steps.size();
+        refused.not_run = lab.steps.size();
+        return refused;
+    }
     if (!args.listen.empty() || !args.connect.empty()) {
         // The other host's run may start later: B waits ten minutes for A, A tries for two.
         try {

@@ -128,6 +128,15 @@ class TwoHostsTest : public QObject {
         }
     }
 
+    void aOneHostLabIsNotRunAcrossTwoHosts() {
+        // Its texts speak of a loopback pair on one device: the CLI refuses before connecting anywhere.
+        const auto run = test::runCli(
+            {"lab", "run", kSource + "/labs/10-rdma-write/write.yaml", "--connect", "127.0.0.1"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("lab 'write' runs on one host") && run.err.contains("fix: run it without"),
+                 qPrintable(run.err));
+    }
+
     void twoRunsOfDifferentLabsStopAtTheFirstStep() {
         auto [a, b] = linkedPair();
         auto other = std::async(std::launch::async, [b = b] {
