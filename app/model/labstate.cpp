@@ -359,6 +359,8 @@ bool applyCheck(LabState& s, const TraceEvent& e, const Fields& d) {
     // A lab step's summary (step_held, step_broken, step_skipped) carries no verdict of its own: its
     // expectations' events, which do, set the picture's banner.
     if (!d.has("ok")) return false;
+    s.expectationsHeld += e.name == "held" ? 1 : 0;
+    s.expectationsBroken += e.name == "broken" ? 1 : 0;
     s.verified = d.get<bool>("ok", false);
     s.faultObserved = e.name == "fault_observed";
     s.checkSummary = text(d, "summary");

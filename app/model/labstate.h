@@ -206,6 +206,9 @@ class LabState {
     /// (check event fault_observed), not that data moved.
     bool faultObserved = false;
     QString lastErrorCode; ///< the status or errno name of the last failed verb ("IBV_WC_REM_ACCESS_ERR")
+    /// A lab's verdicts so far (its `held` and `broken` check events; `not_applicable` counts in neither).
+    int expectationsHeld = 0;
+    int expectationsBroken = 0;
     QString checkSummary;
     QStringList checkLines;
     QString peerQpnText(Side side) const;

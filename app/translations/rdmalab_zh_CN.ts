@@ -2390,6 +2390,14 @@ This session is kept in memory only: save it with File ▸ Save trace… before 
         <source>%1 is ready: lessons run on it.</source>
         <translation>%1 已就绪：课程将在它上面运行。</translation>
     </message>
+    <message>
+        <source>Finished: %1 of %2 expectations broken; see the inspector for what the device did.</source>
+        <translation>已结束：%2 条预期中有 %1 条不成立；设备实际做了什么，请看检查器。</translation>
+    </message>
+    <message>
+        <source>Lab finished: every expectation held (%1).</source>
+        <translation>实验结束：所有预期都成立（%1 条）。</translation>
+    </message>
 </context>
 <context>
     <name>rdmalab::app::MemoryView</name>

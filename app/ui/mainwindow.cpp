@@ -128,10 +128,18 @@ void MainWindow::connectController() {
     });
     connect(controller_, &LessonController::finishedChanged, this, [this](bool success) {
         // The closing sentence says what the device did: a fault lesson that saw its fault did not move data.
+        // A lab's closing sentence is its verdicts: a broken expectation is never "verified".
         const auto& state = controller_->state();
+        const int verdicts = state.expectationsHeld + state.expectationsBroken;
         QString closing;
         if (!success)
             closing = tr("Lesson finished with an error: see the inspector.");
+        else if (state.expectationsBroken > 0)
+            closing = tr("Finished: %1 of %2 expectations broken; see the inspector for what the device did.")
+                          .arg(state.expectationsBroken)
+                          .arg(verdicts);
+        else if (verdicts > 0 && lessonOfMode(state.mode).isEmpty())
+            closing = tr("Lab finished: every expectation held (%1).").arg(state.expectationsHeld);
         else if (state.faultObserved)
             closing =
                 tr("Lesson finished: the device refused the request (%1), as this fault is meant to show; "

@@ -303,6 +303,43 @@ class AppWidgetsTest : public QObject {
         QVERIFY2(!closing.contains("the data moved"), qPrintable(closing));
     }
 
+    void aLabRecordingEndsWithItsVerdicts() {
+        // A replayed lab (not one of the lessons) closes with its own verdicts, never with "the data moved":
+        // as recorded, and with one verdict turned to broken.
+        QFile original(kData + "lab-ud-datagrams.jsonl");
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QByteArray broken = original.readAll();
+        const qsizetype at = broken.indexOf(R"("kind":"check","name":"held")");
+        QVERIFY(at > 0);
+        broken.replace(at, 28, R"("kind":"check","name":"broken")");
+        const qsizetype ok = broken.indexOf(R"("ok":true)", broken.lastIndexOf('\n', at) + 1); // its line
+        QVERIFY(ok > 0);
+        broken.replace(ok, 9, R"("ok":false)");
+        QTemporaryDir dir;
+        QFile edited(dir.filePath("lab-broken.jsonl"));
+        QVERIFY(edited.open(QIODevice::WriteOnly));
+        edited.write(broken);
+        edited.close();
+        for (const auto& [file, expected] :
+             {std::pair{QString(kData + "lab-ud-datagrams.jsonl"),
+                        QStringLiteral("Lab finished: every expectation held (56).")},
+              std::pair{edited.fileName(), QStringLiteral("Finished: 1 of 56 expectations broken")}}) {
+            StartOptions options;
+            options.replayFile = file;
+            MainWindow window(options);
+            window.show();
+            window.controller()->setStepDelay(0);
+            QTRY_VERIFY(window.controller()->mode() == LessonController::Mode::Replay);
+            while (!window.controller()->finished()) {
+                window.controller()->step();
+                window.controller()->animationsIdle();
+            }
+            const QString closing = window.statusBar()->currentMessage();
+            QVERIFY2(closing.startsWith(expected), qPrintable(closing));
+            QVERIFY2(!closing.contains("the data moved"), qPrintable(closing));
+        }
+    }
+
     void aLargeRecordingIsReadWhileTheWindowStaysResponsive() {
         // A real recording repeated to 30,000 events (seconds of parsing in a debug build): the window reads
         // it on another thread, says so, refuses a second Open meanwhile, and its event loop keeps running.
