@@ -9,8 +9,10 @@
 #include <QtTest>
 
 #include <arpa/inet.h>
+#include <linux/capability.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <future>
@@ -56,6 +58,16 @@ std::vector<StepOutcome> runAs(Lab lab, std::shared_ptr<PeerLink> peer, Endpoint
     for (std::size_t i = 0; i < run.steps().size(); ++i)
         out.push_back(run.outcome(i));
     return out;
+}
+
+/// Drops CAP_NET_RAW from the calling thread's effective set (a thread it then starts inherits that): its
+/// packet captures then fail as an unprivileged user's would. False when it could not.
+bool dropNetRawInThisThread() {
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    if (syscall(SYS_capget, &header, data) != 0) return false;
+    data[CAP_NET_RAW / 32].effective &= ~(1U << (CAP_NET_RAW % 32));
+    return syscall(SYS_capset, &header, data) == 0;
 }
 
 /// Connects two links on 127.0.0.1.
@@ -135,6 +147,35 @@ class TwoHostsTest : public QObject {
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains("lab 'write' runs on one host") && run.err.contains("fix: run it without"),
                  qPrintable(run.err));
+    }
+
+    void aCaptureThatCannotStartSkipsTheWireStepAndSaysWhy() {
+        // With the capture: the step reads `lo` (nothing of RoCE there). Without CAP_NET_RAW, on a thread of
+        // its own: the capture cannot start, and the step is skipped with libpcap's reason, not broken.
+        const Lab lab = prepared("/tests/data/labs-two-hosts/read-wire-only.yaml");
+        for (const bool privileged : {true, false}) {
+            auto [a, b] = linkedPair();
+            auto other = std::async(std::launch::async, [lab, b = b] { return runAs(lab, b, Endpoint::B); });
+            auto mine = std::async(std::launch::async, [lab, a = a, privileged] {
+                if (!privileged && !dropNetRawInThisThread()) qFatal("capset failed");
+                return runAs(lab, a, Endpoint::A);
+            });
+            const StepOutcome step = mine.get().front();
+            QCOMPARE(other.get().front().state, step.state); // B reports A's step as A did
+            if (privileged && step.state == StepOutcome::State::skipped)
+                QSKIP("this process may not capture at all (no CAP_NET_RAW)");
+            if (privileged) {
+                QCOMPARE(step.state, StepOutcome::State::held);
+                QCOMPARE(step.results.at("packets"), std::string("0"));
+            } else {
+                QCOMPARE(step.state, StepOutcome::State::skipped);
+                QVERIFY2(QString::fromStdString(step.skipped_because)
+                             .contains("the capture of the wire did not "
+                                       "start on this host"),
+                         step.skipped_because.c_str());
+                QVERIFY(!step.failed_unexpectedly);
+            }
+        }
     }
 
     void twoRunsOfDifferentLabsStopAtTheFirstStep() {
