@@ -36,6 +36,12 @@ DevicePanel::DevicePanel(EngineClient* engine, QWidget* parent)
     retranslateUi();
 }
 
+DevicePanel::~DevicePanel() {
+    // Closed while rdma link add runs (pkexec asking for a password): ~QProcess, run after this among the
+    // children, kills it and emits finished; its handler must not reach this panel, whose page is gone then.
+    if (softRoceProcess_) softRoceProcess_->disconnect(this);
+}
+
 QWidget* DevicePanel::buildNoDevicePage() {
     auto* noDevicePage = new QWidget;
     auto* noDeviceLayout = new QVBoxLayout(noDevicePage);

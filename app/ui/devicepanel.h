@@ -27,6 +27,7 @@ class DevicePanel : public QStackedWidget {
   public:
     /// `engine`: where the engine runs and what it says there (read only; the window owns it).
     explicit DevicePanel(EngineClient* engine, QWidget* parent = nullptr);
+    ~DevicePanel() override;
 
     /// The engine's `devices` answer: every device's ports, with state, link layer, MTU and GID table (page
     /// 0); none: the tree is emptied, and the engine's fix kept for showNoDevice().
