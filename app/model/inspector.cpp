@@ -85,12 +85,12 @@ QString eventHtml(const TraceEvent& event) {
     return out + "</table>";
 }
 
-QString outcomeHtml(const LabState& s) {
+QString outcomeHtml(const LabState& s, std::string_view language) {
     QString out;
-    if (s.lastError)
+    if (const auto& error = s.lastErrorIn(language))
         out += "<h4 style='color:#c01c28'>" +
                QCoreApplication::translate("rdmalab::app::MainWindow", "Error") + "</h4><p>" +
-               htmlText(*s.lastError) + "</p>";
+               htmlText(*error) + "</p>";
     if (s.verified) {
         out += QStringLiteral("<h4 style='color:%1'>%2</h4>")
                    .arg(*s.verified ? "#26a269" : "#c01c28", htmlText(s.checkSummary));
@@ -157,7 +157,7 @@ QString inspectorHtml(const LabState& state, const InspectedLesson& lesson, cons
         }
     }
     if (shown) out += eventHtml(*shown);
-    out += outcomeHtml(state);
+    out += outcomeHtml(state, language);
     if (replay) out = replayNoteHtml(state) + out;
     return out;
 }

@@ -50,7 +50,7 @@ QString eventHtml(const TraceEvent& event);
 
 /// The lesson's outcome so far: the error, and the check's summary and lines once it verified or not;
 /// empty before either.
-QString outcomeHtml(const LabState& state);
+QString outcomeHtml(const LabState& state, std::string_view language);
 
 /// A note for the lesson text once a completion of the session has failed: the lesson texts tell the
 /// operation as it goes when nothing fails, so the note names the failed status and side and says where

@@ -373,6 +373,18 @@ bool applyError(LabState& s, const Fields& d) {
     s.lastError =
         QStringLiteral("%1 failed: %2 (%3)\ncause: %4\nfix: %5")
             .arg(text(d, "verb"), text(d, "code"), text(d, "meaning"), text(d, "cause"), text(d, "fix"));
+    // The engine writes the explanation in Chinese too (data.zh); a text it has not written stands in
+    // English.
+    const auto zh = [&](const char* key) {
+        const auto it = d.json().find("zh");
+        const QString chinese =
+            it != d.json().end() && it->is_object() && it->contains(key) && it->at(key).is_string()
+                ? QString::fromStdString(it->at(key).get<std::string>())
+                : QString();
+        return chinese.isEmpty() ? text(d, key) : chinese;
+    };
+    s.lastErrorZh = QStringLiteral("%1 失败：%2（%3）\n原因：%4\n解决：%5")
+                        .arg(text(d, "verb"), text(d, "code"), zh("meaning"), zh("cause"), zh("fix"));
     return true;
 }
 

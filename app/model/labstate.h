@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace rdmalab::app {
@@ -201,10 +202,17 @@ class LabState {
     } stepSyscalls;
     std::vector<QString> plannedSteps; ///< titles from lab.start (op.start in older recordings)
     std::optional<QString> lastError;  ///< verb failed: ... (multi-line)
-    std::optional<bool> verified;      ///< check outcome
+    /// The same in Simplified Chinese ("verb 失败：…"): the error event's `zh` texts, English where it has
+    /// none (a recording made before they were written). Use lastErrorIn() to pick.
+    std::optional<QString> lastErrorZh;
+    std::optional<bool> verified; ///< check outcome
     /// The check was of a fault lesson: `verified` means the device refused as the fault meant it to
     /// (check event fault_observed), not that data moved.
     bool faultObserved = false;
+    /// lastError in `language` ("zh…": lastErrorZh).
+    const std::optional<QString>& lastErrorIn(std::string_view language) const {
+        return language.substr(0, 2) == "zh" ? lastErrorZh : lastError;
+    }
     QString lastErrorCode; ///< the status or errno name of the last failed verb ("IBV_WC_REM_ACCESS_ERR")
     /// A lab's verdicts so far (its `held` and `broken` check events; `not_applicable` counts in neither).
     int expectationsHeld = 0;

@@ -63,7 +63,7 @@ void print_step(const labs::LabRun& run, std::size_t index, bool details) {
     }
     if (o.state == labs::StepOutcome::State::skipped) return;
     if (o.error && (details || o.failed_unexpectedly))
-        std::printf("%s\n", indented(o.error->to_string(), 6).c_str());
+        std::printf("%s\n", indented(o.error->to_string(run.language()), 6).c_str());
     for (const auto& e : o.expectations) {
         if (!details && e.held) continue;
         if (!details) std::printf("  step %s:", o.id.c_str());

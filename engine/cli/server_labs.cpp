@@ -118,7 +118,7 @@ void Server::Impl::step_lab(const nlohmann::json& id, const CommandFields&) {
         data["ask"] = lab_->prediction_json(lab_->next_step()); // rendered with what is known now
     const bool ok = !outcome.failed_unexpectedly;
     if (!ok && outcome.error) {
-        data["error"] = outcome.error->to_string();
+        data["error"] = outcome.error->to_string(lab_->language());
         data["error_info"] = outcome.error->to_json();
     }
     reply(id, protocol::kLabStep, ok, data);

@@ -303,10 +303,10 @@ class WindowModelsTest : public QObject {
 
     void outcomeAndReplayNoteOfARecording() {
         const auto fault = load("fault-bad-rkey.jsonl");
-        QCOMPARE(outcomeHtml(foldedUpTo(fault, 40)), QString());
+        QCOMPARE(outcomeHtml(foldedUpTo(fault, 40), "en"), QString());
         const LabState done = foldedUpTo(fault, 64);
         QVERIFY(done.verified);
-        const QString outcome = outcomeHtml(done);
+        const QString outcome = outcomeHtml(done, "en");
         QVERIFY2(outcome.startsWith(
                      QStringLiteral("<h4 style='color:%1'>").arg(*done.verified ? "#26a269" : "#c01c28")),
                  qPrintable(outcome));
@@ -315,6 +315,39 @@ class WindowModelsTest : public QObject {
         const QString note = replayNoteHtml(done);
         QVERIFY2(note.contains("<b>REPLAY</b> of a recording made on rxe0"), qPrintable(note));
         QCOMPARE(htmlText("a<b>\nc"), QStringLiteral("a&lt;b&gt;<br>c"));
+    }
+
+    void anErrorIsShownInTheAppsLanguage() {
+        // An error event as the engine writes it now (with its Chinese texts), and one of an older
+        // recording without them: the Chinese frame then carries the English texts rather than nothing.
+        const auto fold = [](const std::string& line) {
+            TraceParseError error;
+            const auto event = parse_json_line(line, error);
+            if (!event) qFatal("%s", error.message.c_str());
+            LabState state;
+            state.apply(*event);
+            return state;
+        };
+        const LabState now = fold(
+            R"({"v":2,"seq":1,"t_ns":5,"ep":"A","kind":"error","name":"ibv_reg_mr","data":{"verb":"ibv_reg_mr",)"
+            R"("errno":22,"code":"EINVAL","meaning":"Invalid argument","cause":"no LOCAL_WRITE","fix":"add it",)"
+            R"("zh":{"meaning":"无效的参数","cause":"缺少 LOCAL_WRITE","fix":"加上它"}}})");
+        QCOMPARE(*now.lastErrorIn("en"),
+                 QStringLiteral(
+                     "ibv_reg_mr failed: EINVAL (Invalid argument)\ncause: no LOCAL_WRITE\nfix: add it"));
+        QCOMPARE(
+            *now.lastErrorIn("zh"),
+            QStringLiteral("ibv_reg_mr 失败：EINVAL（无效的参数）\n原因：缺少 LOCAL_WRITE\n解决：加上它"));
+        QVERIFY2(outcomeHtml(now, "zh").contains(QStringLiteral("缺少 LOCAL_WRITE")),
+                 qPrintable(outcomeHtml(now, "zh")));
+        QVERIFY2(!outcomeHtml(now, "en").contains(QStringLiteral("缺少")),
+                 qPrintable(outcomeHtml(now, "en")));
+        const LabState old = fold(
+            R"({"v":2,"seq":1,"t_ns":5,"ep":"A","kind":"error","name":"ibv_reg_mr","data":{"verb":"ibv_reg_mr",)"
+            R"("errno":22,"code":"EINVAL","meaning":"Invalid argument","cause":"no LOCAL_WRITE","fix":"add it"}})");
+        QCOMPARE(*old.lastErrorIn("zh"),
+                 QStringLiteral(
+                     "ibv_reg_mr 失败：EINVAL（Invalid argument）\n原因：no LOCAL_WRITE\n解决：add it"));
     }
 
     void aHeadlessRunFinishesOnceWithTheStatusOfItsOutputs() {

@@ -245,6 +245,11 @@ class TestLabs : public QObject {
             QCOMPARE(refused.error->err, EINVAL);
             QVERIFY2(refused.error->cause.find("missing required AV") != std::string::npos,
                      refused.error->cause.c_str());
+            // The same explanation in Chinese, as a Chinese run or app shows it.
+            const std::string zh = refused.error->to_string("zh");
+            QVERIFY2(zh.find("ibv_modify_qp 失败：EINVAL（无效的参数）") == 0 &&
+                         zh.find("缺少必需的 AV") != std::string::npos,
+                     zh.c_str());
             QCOMPARE(refused.expectations.at(1).observed, std::string("A.qp is init (ibv_query_qp)"));
             QCOMPARE(value(run, "query.state"), std::string("init"));
             QCOMPARE(value(run, "back.to"), std::string("reset"));

@@ -7,6 +7,11 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <cctype>
+#include <utility>
+#include <vector>
+
 #include <sys/resource.h>
 
 using namespace rdmalab;
@@ -14,6 +19,87 @@ using namespace rdmalab;
 namespace {
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
+}
+
+/// Every explanation the engine's explain_* functions write: each errno, verb-specific EBUSY, each kind of
+/// ibv_reg_mr failure, the device and port failures, each ibv_modify_qp failure, every completion status.
+std::vector<ErrorInfo> everyExplanation() {
+    std::vector<ErrorInfo> all;
+    for (int err : {EPERM,   ENOENT,    EINTR,        EIO,          ENXIO,           EBADF,       EAGAIN,
+                    ENOMEM,  EACCES,    EFAULT,       EBUSY,        EEXIST,          ENODEV,      EINVAL,
+                    ENOSPC,  ENOSYS,    EOPNOTSUPP,   EADDRINUSE,   EADDRNOTAVAIL,   ENETUNREACH, ECONNRESET,
+                    ENOBUFS, ETIMEDOUT, ECONNREFUSED, EHOSTUNREACH, EPROTONOSUPPORT, EAFNOSUPPORT}) {
+        all.push_back(explain_errno("ibv_create_qp", err));
+        all.push_back(explain_errno("ibv_modify_qp", err, "RC QP INIT->RTR"));
+    }
+    for (const char* verb : {"ibv_dealloc_pd", "ibv_destroy_cq", "ibv_destroy_comp_channel"})
+        all.push_back(explain_errno(verb, EBUSY));
+    all.push_back(explain_reg_mr_error(EINVAL, 4096, IBV_ACCESS_REMOTE_WRITE));
+    all.push_back(explain_reg_mr_error(ENOMEM, 1 << 20, IBV_ACCESS_LOCAL_WRITE));
+    all.push_back(explain_reg_mr_error(EINVAL, 4096, IBV_ACCESS_ON_DEMAND));
+    all.push_back(explain_reg_mr_error(EFAULT, 4096, IBV_ACCESS_LOCAL_WRITE));
+    all.push_back(explain_reg_mr_error(EFAULT, 4096, 0));
+    all.push_back(explain_reg_mr_error(EINVAL, 4096, IBV_ACCESS_LOCAL_WRITE));
+    all.push_back(explain_reg_mr_error(ENODEV, 4096, 0));
+    if (auto shortfall = explain_memory_shortfall(1ULL << 60, "A's and B's buffers"))
+        all.push_back(*shortfall);
+    all.push_back(explain_no_device());
+    all.push_back(explain_device_not_found("mlx5_9", {"rxe0", "rxe1"}));
+    all.push_back(explain_port_not_active("rxe0", 1, IBV_PORT_DOWN));
+    all.push_back(explain_no_rocev2_gid("rxe0", 1));
+    all.push_back(explain_modify_qp_error(EINVAL, IBV_QPT_RC, IBV_QPS_INIT, IBV_QPS_RTR, IBV_QP_STATE,
+                                          IBV_QP_STATE | IBV_QP_AV, 0));
+    all.push_back(explain_modify_qp_error(EINVAL, IBV_QPT_RC, IBV_QPS_INIT, IBV_QPS_RTR, IBV_QP_STATE,
+                                          IBV_QP_STATE, 0));
+    all.push_back(explain_modify_qp_error(ENOMEM, IBV_QPT_RC, IBV_QPS_INIT, IBV_QPS_RTR, IBV_QP_STATE,
+                                          IBV_QP_STATE, 0));
+    for (int status = IBV_WC_SUCCESS; status <= IBV_WC_TM_RNDV_INCOMPLETE; ++status)
+        all.push_back(explain_wc_status(static_cast<ibv_wc_status>(status), "RDMA_WRITE"));
+    return all;
+}
+
+/// Two English words side by side outside `code` spans ("the device"): prose left in a Chinese text.
+/// Identifiers (IBV_ACCESS_LOCAL_WRITE, rnr_retry), names in capitals (QP, IBTA, SoftRoCE) and single
+/// words pass.
+std::string englishProse(const std::string& text) {
+    std::string plain;
+    bool code = false;
+    for (char c : text) {
+        if (c == '`')
+            code = !code;
+        else
+            plain += code ? ' ' : c;
+    }
+    const auto isWord = [](const std::string& w) {
+        if (w.size() < 2 || !std::isalpha(static_cast<unsigned char>(w[0]))) return false;
+        return std::all_of(w.begin() + 1, w.end(),
+                           [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+    };
+    std::string previous;
+    std::size_t i = 0;
+    while (i < plain.size()) {
+        std::size_t j = i;
+        while (j < plain.size() && (std::isalnum(static_cast<unsigned char>(plain[j])) || plain[j] == '_'))
+            ++j;
+        if (j == i) {
+            if (plain[i] != ' ') previous.clear();
+            ++i;
+            continue;
+        }
+        const std::string word = plain.substr(i, j - i);
+        if (isWord(word) && isWord(previous) && i > 0 && plain[i - 1] == ' ') return previous + " " + word;
+        previous = isWord(word) ? word : std::string();
+        i = j;
+    }
+    return {};
+}
+
+bool hasChinese(const std::string& text) {
+    // UTF-8 of U+4E00..U+9FFF (CJK unified ideographs) starts with a byte in 0xE4..0xE9.
+    return std::any_of(text.begin(), text.end(), [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return b >= 0xE4 && b <= 0xE9;
+    });
 }
 } // namespace
 
@@ -192,6 +278,50 @@ class ErrorsTest : public QObject {
         QCOMPARE(mtu_bytes(IBV_MTU_1024), 1024);
         const auto masks = qp_attr_mask_names(IBV_QP_STATE | IBV_QP_AV);
         QCOMPARE(masks, (std::vector<std::string>{"STATE", "AV"}));
+    }
+
+    void everyExplanationIsAlsoInChinese() {
+        QVERIFY(!englishProse("the device").empty()); // the check can fail
+        QVERIFY(
+            englishProse("设备 `rdma link show` 与 IBV_ACCESS_LOCAL_WRITE、rnr_retry、IBTA vol. 1").empty());
+        const auto all = everyExplanation();
+        QVERIFY(all.size() > 90);
+        for (const auto& info : all) {
+            const std::string where = info.verb + " " + info.code;
+            const std::pair<const std::string*, const std::string*> texts[] = {
+                {&info.meaning, &info.zh.meaning}, {&info.cause, &info.zh.cause}, {&info.fix, &info.zh.fix}};
+            for (const auto& [en, zh] : texts) {
+                // A text that is notation only (an errno's cause that is just the call's "RC QP INIT->RTR")
+                // stays as it is.
+                if (en->empty() || (*zh == *en && englishProse(*en).empty())) continue;
+                QVERIFY2(hasChinese(*zh), (where + ": no Chinese for \"" + *en + "\"").c_str());
+                const std::string prose = englishProse(*zh);
+                QVERIFY2(prose.empty(), (where + ": English \"" + prose + "\" in \"" + *zh + "\"").c_str());
+            }
+            const std::string zhText = info.to_string("zh");
+            QVERIFY2(zhText.rfind(info.verb + " 失败：" + info.code, 0) == 0, zhText.c_str());
+            QVERIFY2(contains(zhText, "\n  原因：") && contains(zhText, "\n  解决："), zhText.c_str());
+            // The JSON a trace carries reads back whole, with its Chinese.
+            const ErrorInfo back = ErrorInfo::from_json(info.to_json());
+            QCOMPARE(back.to_string(), info.to_string());
+            QCOMPARE(back.to_string("zh"), zhText);
+            QCOMPARE(back.err, info.err);
+        }
+        // Facts kept: the RNR advice names ibv_post_recv and rnr_retry 7 in Chinese too.
+        const auto rnr = explain_wc_status(IBV_WC_RNR_RETRY_EXC_ERR, "SEND");
+        QVERIFY2(contains(rnr.zh.fix, "ibv_post_recv") && contains(rnr.zh.cause, "rnr_retry"),
+                 rnr.zh.cause.c_str());
+        // A call site that rewrites the cause after the explanation was written: its Chinese is stale, so the
+        // new English cause is shown (in the Chinese frame), never the generic Chinese one.
+        ErrorInfo rewritten = explain_errno("ibv_create_srq", EINVAL);
+        rewritten.cause = "max_wr 5000 is above the device's max_srq_wr 1024.";
+        const std::string shown = rewritten.to_string("zh");
+        QVERIFY2(contains(shown, "原因：max_wr 5000 is above") && contains(shown, rewritten.zh.fix),
+                 shown.c_str());
+        QVERIFY2(!contains(shown, rewritten.zh.cause), shown.c_str());
+        QCOMPARE(rewritten.to_json()["zh"]["cause"].get<std::string>(), std::string());
+        QCOMPARE(errno_text_zh(12345),
+                 errno_text(12345)); // an errno the engine does not explain: strerror's text
     }
 
     void gidTextRoundTrips() {

@@ -1,4 +1,5 @@
 #include "impl.h"
+#include "language.h"
 
 #include <QCoreApplication>
 
@@ -194,8 +195,8 @@ QColor DataPathView::Impl::replayFore() const {
 void DataPathView::Impl::paintStatus(QPainter* p) {
     QString text;
     QColor color = theme.text;
-    if (shown.lastError) {
-        text = QStringLiteral("✖ ") + shown.lastError->section(QLatin1Char('\n'), 0, 0);
+    if (const auto& error = shown.lastErrorIn(Language::instance()->current().toStdString()); error) {
+        text = QStringLiteral("✖ ") + error->section(QLatin1Char('\n'), 0, 0);
         color = theme.error;
     } else if (shown.verified) {
         text = (*shown.verified ? QStringLiteral("✔ ") : QStringLiteral("✖ ")) + shown.checkSummary;

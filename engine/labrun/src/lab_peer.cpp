@@ -86,12 +86,7 @@ void outcome_from_json(StepOutcome& o, const nlohmann::json& j) {
     if (const auto it = j.find("predicted"); it != j.end() && it->is_object())
         o.predicted_answer = it->value("answer", "");
     if (const auto it = j.find("error_info"); it != j.end() && it->is_object())
-        o.error = ErrorInfo{.verb = it->value("verb", ""),
-                            .err = it->value("errno", 0),
-                            .code = it->value("code", ""),
-                            .meaning = it->value("meaning", ""),
-                            .cause = it->value("cause", ""),
-                            .fix = it->value("fix", "")};
+        o.error = ErrorInfo::from_json(*it);
     o.failed_unexpectedly = j.value("failed_unexpectedly", false);
 }
 

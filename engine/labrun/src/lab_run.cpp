@@ -746,6 +746,10 @@ nlohmann::json LabRun::questions_json() const {
     return out;
 }
 
+const std::string& LabRun::language() const {
+    return impl_->options.language;
+}
+
 nlohmann::json LabRun::outcome_json(std::size_t index) const {
     const auto& o = impl_->outcomes.at(index);
     nlohmann::json expectations = nlohmann::json::array();
@@ -769,7 +773,7 @@ nlohmann::json LabRun::outcome_json(std::size_t index) const {
             {"answer", *o.predicted_answer},
             {"why", render(impl_->lab.steps.at(index).predict->why.get(impl_->options.language))}};
     if (o.error) {
-        j["error"] = o.error->to_string();
+        j["error"] = o.error->to_string(impl_->options.language);
         j["error_info"] = o.error->to_json();
         j["failed_unexpectedly"] = o.failed_unexpectedly;
     }

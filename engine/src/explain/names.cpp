@@ -154,6 +154,85 @@ std::string_view wc_status_meaning(ibv_wc_status status) {
     return "Unknown completion status.";
 }
 
+std::string_view wc_status_meaning_zh(ibv_wc_status status) {
+    switch (status) {
+    case IBV_WC_SUCCESS:
+        return "操作成功完成。";
+    case IBV_WC_LOC_LEN_ERR:
+        return "本地长度错误：接收缓冲区比为它到达的消息短，消息长度超过端口的 max_msg_sz，或 RDMA READ "
+               "响应携带的数据比请求的多或少。SoftRoCE（rxe，Linux 6.1）把容纳不下到达的 SEND 的接收请求"
+               "报告为 LOC_QP_OP_ERR。";
+    case IBV_WC_LOC_QP_OP_ERR:
+        return "本地 QP 操作错误：QP 在处理该工作请求时发现内部不一致，例如 SEND 到达时为它准备的接收请求"
+               "格式有误（发送方随后得到 REM_OP_ERR）。SoftRoCE（rxe，Linux 6.1）还用这一状态报告另外三种"
+               "情况：请求方 SEND 或 RDMA WRITE 中的 lkey 错误（IBTA：LOC_PROT_ERR；Linux 6.12 将其报告为 "
+               "WR_FLUSH_ERR）；以及响应方的接收请求容纳不下到达的 SEND（IBTA：LOC_LEN_ERR），或接收请求的"
+               "区域注册时未带 LOCAL_WRITE（IBTA：LOC_PROT_ERR），这两种情况都以 REM_OP_ERR 应答发送方。";
+    case IBV_WC_LOC_EEC_OP_ERR:
+        return "本地 EE 上下文操作错误（属于可靠数据报传输 RD，Linux 上没有任何设备实现它）。";
+    case IBV_WC_LOC_PROT_ERR:
+        return "本地保护错误：该工作请求的某个分散/聚集（scatter/gather）条目没有指向对此操作有效的内存"
+               "区域：lkey 错误或属于另一个保护域，范围超出该区域，或者网卡要写入该区域而它缺少 LOCAL_WRITE"
+               "（RDMA READ 的目标、存放原子操作所返回原值的缓冲区、接收缓冲区）。";
+    case IBV_WC_WR_FLUSH_ERR:
+        return "工作请求被冲刷（flush）：QP 处于错误状态（ERR）。进入 ERR 会冲刷两个队列上所有仍未完成的"
+               "工作请求，此后投递的每个请求也以这一状态完成。出错之后投递的请求从未执行；出错时尚未完成的"
+               "请求可能在其完成被冲刷之前已经执行。Linux 6.12 中的 SoftRoCE 也用这一状态报告在请求方失败的"
+               "那个请求（lkey 错误）；Linux 6.1 则将其报告为 LOC_QP_OP_ERR。";
+    case IBV_WC_MW_BIND_ERR:
+        return "内存窗口绑定错误：将内存窗口（MW）绑定到内存区域失败。";
+    case IBV_WC_BAD_RESP_ERR:
+        return "错误响应：响应方返回了意料之外的传输操作码。";
+    case IBV_WC_LOC_ACCESS_ERR:
+        return "本地访问错误（响应方）：处理对端发来的带立即数的 RDMA WRITE 时，本端内存发生保护错误，"
+               "报告在它消耗的接收请求上。SoftRoCE（rxe，Linux 6.1）则以 REM_ACCESS_ERR（即发送方得到的"
+               "状态）完成该接收请求。";
+    case IBV_WC_REM_INV_REQ_ERR:
+        return "远端无效请求：响应方认定请求无效：其 QP 不支持或不允许该操作（qp_access_flags），SEND "
+               "比为它投递的接收请求长，RDMA 长度超过 2^31 字节，或原子操作未对齐。SoftRoCE（rxe，Linux "
+               "6.1）对比接收请求长的 SEND 则以 REM_OP_ERR 应答。";
+    case IBV_WC_REM_ACCESS_ERR:
+        return "远端访问错误：响应方拒绝了 RDMA READ、RDMA WRITE 或原子操作的内存访问：rkey 不对应响应方"
+               "保护域中的任何区域，范围超出该区域，或该区域缺少操作所需的 REMOTE_READ、REMOTE_WRITE 或 "
+               "REMOTE_ATOMIC 权限。SoftRoCE（rxe，Linux 6.1）还把这一状态给予被拒绝的带立即数 RDMA WRITE "
+               "所消耗的响应方接收请求（IBTA：LOC_ACCESS_ERR）。";
+    case IBV_WC_REM_OP_ERR:
+        return "远端操作错误：响应方因自身一侧的原因无法完成请求，例如接收请求格式有误（该接收请求随后以 "
+               "LOC_QP_OP_ERR 完成）。SoftRoCE（rxe，Linux 6.1）对比已投递接收请求长的 SEND（IBTA："
+               "REM_INV_REQ_ERR），以及所用接收请求的区域缺少 LOCAL_WRITE 的 SEND，也这样应答。";
+    case IBV_WC_RETRY_EXC_ERR:
+        return "传输重试计数超限：请求已重传 retry_cnt 次，每次都是在本地 ACK 超时（没有收到 ACK 或 NAK）"
+               "之后，或在收到表示 PSN 序列错误（丢包）的 NAK 之后：对端 QP 已不存在或不处于 RTR/RTS，"
+               "目的 QP 号或 GID 错误，或路径中断或丢包。这不是 rkey 被拒绝（那是 REM_ACCESS_ERR）。";
+    case IBV_WC_RNR_RETRY_EXC_ERR:
+        return "接收方未就绪（RNR）重试计数超限：一条要消耗接收请求的消息（SEND、带立即数的 SEND、带立即数"
+               "的 RDMA WRITE）到达时没有已投递的接收请求，响应方一再以 RNR NAK 应答，直到 rnr_retry 用尽："
+               "rnr_retry 为 n（0 到 6）时，请求方重试 n 次，在第 n+1 个 RNR NAK 时失败；rnr_retry 为 7 "
+               "表示无限重试。";
+    case IBV_WC_LOC_RDD_VIOL_ERR:
+        return "本地 RDD 违规（属于可靠数据报传输 RD，Linux 上没有任何设备实现它）。";
+    case IBV_WC_REM_INV_RD_REQ_ERR:
+        return "远端无效 RD 请求（属于可靠数据报传输 RD，Linux 上没有任何设备实现它）。";
+    case IBV_WC_REM_ABORT_ERR:
+        return "远端中止：响应方中止了该操作。";
+    case IBV_WC_INV_EECN_ERR:
+        return "无效的 EE 上下文编号（属于可靠数据报传输 RD，Linux 上没有任何设备实现它）。";
+    case IBV_WC_INV_EEC_STATE_ERR:
+        return "无效的 EE 上下文状态（属于可靠数据报传输 RD，Linux 上没有任何设备实现它）。";
+    case IBV_WC_FATAL_ERR:
+        return "致命错误：设备遇到了无法恢复的错误。";
+    case IBV_WC_RESP_TIMEOUT_ERR:
+        return "响应超时错误。";
+    case IBV_WC_GENERAL_ERR:
+        return "一般错误：设备无法进一步归类的传输错误。";
+    case IBV_WC_TM_ERR:
+        return "标签匹配错误。";
+    case IBV_WC_TM_RNDV_INCOMPLETE:
+        return "标签匹配的会合（rendezvous）未完成。";
+    }
+    return "未知的完成状态。";
+}
+
 std::string_view wc_opcode_name(ibv_wc_opcode opcode) {
     switch (opcode) {
     case IBV_WC_SEND:

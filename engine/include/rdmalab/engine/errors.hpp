@@ -10,9 +10,26 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rdmalab {
+
+/// An explanation's three texts in one other language (Simplified Chinese). Empty where none is written:
+/// the English text then stands.
+struct ErrorTexts {
+    std::string meaning;
+    std::string cause;
+    std::string fix;
+    /// The English texts these translate, recorded by ErrorInfo::seal(). A caller that rewrites an English
+    /// text afterwards (a cause specific to its call) leaves the Chinese one stale: it is then not shown,
+    /// and the new English text stands, rather than a Chinese text that says something else.
+    std::string meaning_of{};
+    std::string cause_of{};
+    std::string fix_of{};
+
+    bool empty() const { return meaning.empty() && cause.empty() && fix.empty(); }
+};
 
 /// Structured description of one failure.
 struct ErrorInfo {
@@ -22,10 +39,22 @@ struct ErrorInfo {
     std::string meaning; ///< what the code means
     std::string cause;   ///< the likely cause in this situation
     std::string fix;     ///< what to do about it
+    ErrorTexts zh{};     ///< meaning, cause and fix in Simplified Chinese (verb and code stay as they are)
 
-    /// Multi-line text: "<verb> failed: <code> (<meaning>)\n  cause: ...\n  fix: ...".
-    std::string to_string() const;
+    /// Multi-line text: "<verb> failed: <code> (<meaning>)\n  cause: ...\n  fix: ...". With `language`
+    /// "zh", the frame and every text written in Chinese are Chinese ("<verb> 失败：<code>（…）\n  原因：…").
+    std::string to_string(std::string_view language = "en") const;
+    /// {verb, errno, code, meaning, cause, fix} and, when any Chinese text is written, zh {meaning, cause,
+    /// fix}.
     nlohmann::json to_json() const;
+    /// Reads what to_json wrote (missing fields empty).
+    static ErrorInfo from_json(const nlohmann::json& j);
+    /// Records that the Chinese texts translate the English ones as they are now (see ErrorTexts).
+    ErrorInfo& seal();
+    /// The Chinese meaning, cause or fix when it still translates the English one, else empty.
+    const std::string& zh_meaning() const;
+    const std::string& zh_cause() const;
+    const std::string& zh_fix() const;
 };
 
 /// Exception carrying an ErrorInfo; what() is ErrorInfo::to_string().

@@ -13,6 +13,8 @@ namespace rdmalab {
 std::string_view wc_status_name(ibv_wc_status status);
 /// One sentence explaining what the completion status means.
 std::string_view wc_status_meaning(ibv_wc_status status);
+/// wc_status_meaning in Simplified Chinese.
+std::string_view wc_status_meaning_zh(ibv_wc_status status);
 /// "SEND", "RDMA_WRITE", "RECV", "RECV_RDMA_WITH_IMM", ...
 std::string_view wc_opcode_name(ibv_wc_opcode opcode);
 /// "SEND", "SEND_WITH_IMM", "RDMA_WRITE", ... (IBV_WR_*)
@@ -47,5 +49,7 @@ std::string_view gid_type_name(unsigned gid_type);
 std::string errno_name(int err);
 /// strerror text for errno.
 std::string errno_text(int err);
+/// What errno `err` means, in Simplified Chinese (the errnos the engine explains; strerror's English else).
+std::string errno_text_zh(int err);
 
 } // namespace rdmalab

@@ -128,6 +128,8 @@ class LabRun {
     std::string render(const std::string& text) const;
     /// A step's title and explanation in the run's language, for the device it runs on, rendered.
     std::string step_title(std::size_t index) const;
+    /// The run's language, "en" or "zh" (LabRunOptions::language).
+    const std::string& language() const;
     std::string step_text(std::size_t index) const;
     /// The explanation in `language` ("en" or "zh") rather than the run's (lab.step answers with both).
     std::string step_text(std::size_t index, const std::string& language) const;
