@@ -96,6 +96,11 @@ QByteArray unexplained(const std::optional<ErrorInfo>& info, const std::string& 
     if (info->verb != verb || info->code != code || info->meaning.empty() || info->cause.empty() ||
         info->fix.empty())
         return text(*info);
+    // The same explanation in Chinese (a Chinese app, lab run or workbench shows it), current with the
+    // English.
+    if (info->zh_meaning().empty() || info->zh_cause().empty() || info->zh_fix().empty())
+        return "no Chinese text for every part of: " + text(*info) + "\n" +
+               QByteArray::fromStdString(info->to_string("zh"));
     return {};
 }
 
@@ -131,7 +136,9 @@ Q_DECLARE_METATYPE(rdmalab::test::failures::BothSidesFail)
                                               .constData());                                                 \
         if ((WC).status != IBV_WC_SUCCESS) {                                                                 \
             const auto explained_ = explain_wc_status((WC).status, "RDMA_WRITE");                            \
-            QVERIFY2(!explained_.cause.empty() && !explained_.fix.empty(), text(explained_).constData());    \
+            QVERIFY2(!explained_.cause.empty() && !explained_.fix.empty() &&                                 \
+                         !explained_.zh_cause().empty() && !explained_.zh_fix().empty(),                     \
+                     text(explained_).constData());                                                          \
         }                                                                                                    \
     } while (false)
 

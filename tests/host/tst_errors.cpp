@@ -41,7 +41,7 @@ std::vector<ErrorInfo> everyExplanation() {
     all.push_back(explain_reg_mr_error(EFAULT, 4096, 0));
     all.push_back(explain_reg_mr_error(EINVAL, 4096, IBV_ACCESS_LOCAL_WRITE));
     all.push_back(explain_reg_mr_error(ENODEV, 4096, 0));
-    if (auto shortfall = explain_memory_shortfall(1ULL << 60, "A's and B's buffers"))
+    if (auto shortfall = explain_memory_shortfall(1ULL << 60, "A's and B's buffers", "A 和 B 的缓冲区"))
         all.push_back(*shortfall);
     all.push_back(explain_no_device());
     all.push_back(explain_device_not_found("mlx5_9", {"rxe0", "rxe1"}));

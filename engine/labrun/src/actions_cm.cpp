@@ -91,7 +91,12 @@ std::shared_ptr<Context> open_device_by_address(State& s, const std::string& add
             .cause = fmt::format("{} is a local address, but no RDMA device sits on its interface.", address),
             .fix =
                 "Add a SoftRoCE device on that interface (rdma link add rxe1 type rxe netdev IFACE) or use "
-                "an address of an interface that has one (`rdma link show`)."});
+                "an address of an interface that has one (`rdma link show`).",
+            .zh = {.meaning = "该地址没有绑定到任何 RDMA 设备",
+                   .cause = fmt::format("{} 是本机地址，但它所在的网络接口上没有 RDMA 设备。", address),
+                   .fix = "在该接口上添加一个 SoftRoCE 设备（`rdma link add rxe1 type rxe netdev IFACE`），"
+                          "或者使用挂有 RDMA 设备的网络接口的地址（`rdma link show`）。"}}
+                            .seal());
     d.cm_anchor = anchor;
     return Context::borrow(anchor->verbs(), s.tracer);
 }

@@ -90,9 +90,8 @@ void outcome_from_json(StepOutcome& o, const nlohmann::json& j) {
     o.failed_unexpectedly = j.value("failed_unexpectedly", false);
 }
 
-} // namespace
-
-void link_failed(State& s, std::size_t index, const std::string& what) {
+/// link_failed with the meaning also in Chinese (`what_zh`; empty: `what` stands in both).
+void link_failed_in(State& s, std::size_t index, const std::string& what, const std::string& what_zh) {
     StepOutcome& o = s.outcomes[index];
     o.error =
         ErrorInfo{.verb = "lab link",
@@ -101,7 +100,12 @@ void link_failed(State& s, std::size_t index, const std::string& what) {
                   .meaning = what,
                   .cause = "the other host's run of the lab ended, or the two hosts do not run the same lab",
                   .fix = "see the other host's output; start both runs again, `lab run FILE --listen ADDR` "
-                         "on B's host first"};
+                         "on B's host first",
+                  .zh = {.meaning = what_zh,
+                         .cause = "另一台主机上的这次实验运行已经结束，或者两台主机运行的不是同一个实验",
+                         .fix = "查看另一台主机的输出；重新启动两边的运行，先在 B 的主机上执行 "
+                                "`lab run FILE --listen ADDR`"}}
+            .seal();
     o.failed_unexpectedly = true;
     o.state = StepOutcome::State::broken;
     o.expectations.push_back(
@@ -112,6 +116,12 @@ void link_failed(State& s, std::size_t index, const std::string& what) {
                            .observed = what,
                            .why = {},
                            .applies = true});
+}
+
+} // namespace
+
+void link_failed(State& s, std::size_t index, const std::string& what) {
+    link_failed_in(s, index, what, {});
 }
 
 bool performed_by_both(const Step& step) {
@@ -203,10 +213,19 @@ void exchange_step(State& s, std::size_t index, const nlohmann::json& outcome_js
             const std::string what =
                 fmt::format("on the other host ({}): {}", s.options.peer->peer_address(),
                             peer.error ? peer.error->code + ": " + peer.error->meaning : "the step failed");
-            link_failed(s, index, what);
+            const std::string peer_meaning_zh =
+                peer.error
+                    ? (peer.error->zh_meaning().empty() ? peer.error->meaning : peer.error->zh_meaning())
+                    : std::string();
+            const std::string what_zh =
+                fmt::format("在另一台主机（{}）上：{}", s.options.peer->peer_address(),
+                            peer.error ? peer.error->code + "：" + peer_meaning_zh : "这一步失败了");
+            link_failed_in(s, index, what, what_zh);
             if (peer.error) {
                 outcome.error = peer.error;
                 outcome.error->meaning = what;
+                outcome.error->zh.meaning = what_zh;
+                outcome.error->seal();
             }
         }
     } catch (const std::exception& e) {

@@ -478,12 +478,17 @@ bool LabRun::run_next_here() {
         error = e.info();
     } catch (const LabRunError& e) {
         runner_error = true;
-        error = ErrorInfo{.verb = step.action,
-                          .err = 0,
-                          .code = "LAB_ERROR",
-                          .meaning = e.what(),
-                          .cause = "the lab asked for something the runner cannot do on this device",
-                          .fix = "Correct the lab file (rdmalab-cli lab check FILE finds what it can)."};
+        error =
+            ErrorInfo{.verb = step.action,
+                      .err = 0,
+                      .code = "LAB_ERROR",
+                      .meaning = e.what(),
+                      .cause = "the lab asked for something the runner cannot do on this device",
+                      .fix = "Correct the lab file (rdmalab-cli lab check FILE finds what it can).",
+                      .zh = {.meaning = {},
+                             .cause = "实验要求运行器做它在这个设备上做不到的事",
+                             .fix = "修改实验文件（`rdmalab-cli lab check FILE` 能找出它所能发现的问题）。"}};
+        error->seal();
         if (s.tracer && s.tracer->enabled())
             s.tracer->record(step_endpoint(objects), EventKind::Error, step.action, {}, error->to_json());
     } catch (const std::exception& e) {
@@ -493,7 +498,11 @@ bool LabRun::run_next_here() {
                           .code = "LAB_ERROR",
                           .meaning = e.what(),
                           .cause = "the runner stopped on an unexpected error",
-                          .fix = "Report it with the lab file and the trace (--trace FILE)."};
+                          .fix = "Report it with the lab file and the trace (--trace FILE).",
+                          .zh = {.meaning = {},
+                                 .cause = "运行器因意外错误而停止",
+                                 .fix = "请附上实验文件和轨迹（`--trace FILE`）报告这个问题。"}};
+        error->seal();
     }
     // Every step's results: its own, and dur_ns (the action's time when it has none), errno and error.
     const auto end = monotonic_ns();

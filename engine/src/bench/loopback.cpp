@@ -99,7 +99,8 @@ struct Pair {
         qp_a = QueuePair::create(pd_a, scq_a, rcq_a, IBV_QPT_RC, cap);
         qp_b = QueuePair::create(pd_b, scq_b, rcq_b, IBV_QPT_RC, cap);
         if (auto shortfall = explain_memory_shortfall(
-                2 * std::uint64_t(region_size), fmt::format("A's and B's {}-byte regions", region_size)))
+                2 * std::uint64_t(region_size), fmt::format("A's and B's {}-byte regions", region_size),
+                fmt::format("A 和 B 各自 {} 字节的内存区域", region_size)))
             throw RdmaError(std::move(*shortfall));
         mr_a = MemoryRegion::allocate(pd_a, region_size, kAccess);
         mr_b = MemoryRegion::allocate(pd_b, region_size, kAccess);
@@ -304,7 +305,8 @@ BenchResult tcp_bench(const BenchOptions& o) {
     r.size = size;
     if (auto shortfall =
             explain_memory_shortfall(2 * std::uint64_t(size) + 2 * std::max<std::uint64_t>(size, 65536),
-                                     fmt::format("A's and B's {}-byte TCP buffers", size)))
+                                     fmt::format("A's and B's {}-byte TCP buffers", size),
+                                     fmt::format("A 和 B 各自 {} 字节的 TCP 缓冲区", size)))
         throw RdmaError(std::move(*shortfall));
     std::vector<std::uint8_t> buf_a(size, 'a'), buf_b(size, 'b');
     if (o.kind == BenchKind::TcpLat) {

@@ -129,10 +129,12 @@ std::vector<std::string> network_interfaces() {
     return names;
 }
 
-ErrorInfo explain_errno(const std::string& verb, int err, const std::string& detail) {
+ErrorInfo explain_errno(const std::string& verb, int err, const std::string& detail,
+                        const std::string& detail_zh) {
     ErrorInfo info = base(verb, err);
     const std::string prefix = detail.empty() ? std::string() : detail + ". ";
-    const std::string prefix_zh = detail.empty() ? std::string() : detail + "。";
+    const std::string& detail_shown_zh = detail_zh.empty() ? detail : detail_zh;
+    const std::string prefix_zh = detail.empty() ? std::string() : detail_shown_zh + "。";
     switch (err) {
     case ENOMEM:
         info.cause = prefix +
@@ -226,7 +228,7 @@ ErrorInfo explain_errno(const std::string& verb, int err, const std::string& det
     default:
         info.cause = prefix.empty() ? "See the man page of " + verb + "." : detail;
         info.fix = "Check the arguments and the device state.";
-        info.zh.cause = prefix_zh.empty() ? "参见 " + verb + " 的手册页。" : detail;
+        info.zh.cause = prefix_zh.empty() ? "参见 " + verb + " 的手册页。" : detail_shown_zh;
         info.zh.fix = "检查参数和设备状态。";
         break;
     }
@@ -353,7 +355,8 @@ std::optional<std::uint64_t> proc_kib_field(const char* path, const std::string&
 
 } // namespace
 
-std::optional<ErrorInfo> explain_memory_shortfall(std::uint64_t bytes, const std::string& what) {
+std::optional<ErrorInfo> explain_memory_shortfall(std::uint64_t bytes, const std::string& what,
+                                                  const std::string& what_zh) {
     std::string limit, fix, limit_zh, fix_zh;
     const auto available = proc_kib_field("/proc/meminfo", "MemAvailable");
     rlimit as{};
@@ -387,17 +390,18 @@ std::optional<ErrorInfo> explain_memory_shortfall(std::uint64_t bytes, const std
             fmt::format("改用更小的大小（本机一次大约能容纳 {}），或者释放内存。", mebibytes(*available));
     }
     if (limit.empty()) return std::nullopt;
-    return ErrorInfo{.verb = "aligned_alloc",
-                     .err = ENOMEM,
-                     .code = "ENOMEM",
-                     .meaning = errno_text(ENOMEM),
-                     .cause = fmt::format("{}: {} of memory needed, but {}. Nothing was allocated.", what,
-                                          mebibytes(bytes), limit),
-                     .fix = fix,
-                     .zh = {.meaning = errno_text_zh(ENOMEM),
-                            .cause = fmt::format("{}：需要 {} 内存，但{}。尚未分配任何内存。", what,
-                                                 mebibytes(bytes), limit_zh),
-                            .fix = fix_zh}}
+    return ErrorInfo{
+        .verb = "aligned_alloc",
+        .err = ENOMEM,
+        .code = "ENOMEM",
+        .meaning = errno_text(ENOMEM),
+        .cause = fmt::format("{}: {} of memory needed, but {}. Nothing was allocated.", what,
+                             mebibytes(bytes), limit),
+        .fix = fix,
+        .zh = {.meaning = errno_text_zh(ENOMEM),
+               .cause = fmt::format("{}：需要 {} 内存，但{}。尚未分配任何内存。",
+                                    what_zh.empty() ? what : what_zh, mebibytes(bytes), limit_zh),
+               .fix = fix_zh}}
         .seal();
 }
 

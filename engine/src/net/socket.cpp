@@ -42,7 +42,13 @@ bool read_all(int fd, void* data, std::size_t n, const std::string& where, Socke
                           .code = "EOF",
                           .meaning = "the connection was closed in the middle of a message",
                           .cause = fmt::format("{} closed the connection: it failed or was stopped.", where),
-                          .fix = "Look at the peer's output for its error."});
+                          .fix = "Look at the peer's output for its error.",
+                          // `where` (the caller's name for the peer) is English only: the cause stands
+                          // in English.
+                          .zh = {.meaning = "连接在消息传输到一半时被关闭",
+                                 .cause = {},
+                                 .fix = "查看对端的输出，找出它的错误。"}}
+                    .seal());
         }
         first = false;
         p += r;

@@ -74,6 +74,32 @@ struct CmId {
     }
 };
 
+/// describe_cm_failure (explain/cm_failure.cpp) in Simplified Chinese: the same case for case.
+std::string describe_cm_failure_zh(rdma_cm_event_type type, int status) {
+    switch (type) {
+    case RDMA_CM_EVENT_REJECTED:
+        if (status == 8)
+            return "该地址和端口上没有监听方：对端的连接管理器以 REJ 原因 8（无效的服务 ID）回应了连接请求。";
+        if (status == 28)
+            return "对端的应用拒绝了连接（REJ 原因 28，由使用者定义）：它提供的是另一种操作，或者它的准备工作"
+                   "失败了；请查看它的输出。";
+        return fmt::format("对端拒绝了连接（REJ 原因 {}）。", status);
+    case RDMA_CM_EVENT_ADDR_ERROR:
+        return fmt::format("无法把该地址解析到某个 RDMA 设备（{}）：没有到达它的路由，或者路由经过的网络接口"
+                           "上没有 RDMA 设备。",
+                           status < 0 ? errno_name(-status) : std::to_string(status));
+    case RDMA_CM_EVENT_ROUTE_ERROR:
+        return fmt::format("无法解析到达对端的路由（{}）。",
+                           status < 0 ? errno_name(-status) : std::to_string(status));
+    case RDMA_CM_EVENT_UNREACHABLE:
+        return "对端没有回应连接请求：它无法到达，或者它的主机已经宕机。";
+    case RDMA_CM_EVENT_DISCONNECTED:
+        return "对端在操作完成之前断开了连接（或者它的进程已经结束）。";
+    default:
+        return "连接无法建立，或者被对端拆除了。";
+    }
+}
+
 /// Side state; members are declared so that destruction runs QP, CQ, MR, PD, context, then the cm ids.
 struct Side {
     std::shared_ptr<Tracer> tracer;
@@ -118,6 +144,12 @@ struct Side {
                         "Use an IP address of the interface the RDMA device sits on (`rdma link show`; "
                         "not 127.0.0.1: rdma_cm cannot use a device on the loopback interface), start "
                         "the listener first, or pick another --cm-port.";
+                    info.zh.cause = fmt::format("{}：该地址不在支持 RDMA 的网络接口上，或者已被占用，或者"
+                                                "那里没有监听方。",
+                                                errno_text_zh(err));
+                    info.zh.fix = "使用 RDMA 设备所在网络接口的 IP 地址（`rdma link show`；不要用 127.0.0.1："
+                                  "rdma_cm 无法使用回环接口上的设备），先启动监听方，或者换一个 --cm-port。";
+                    info.seal();
                 }
                 return info;
             });
@@ -138,7 +170,15 @@ struct Side {
                                                 "reachable through an RDMA device, or failed.",
                                                 timeout_ms, rdma_event_str(expected)),
                            .fix = "Start the listener (--listen) before the connector (--connect) and "
-                                  "check the address and --cm-port on both sides."});
+                                  "check the address and --cm-port on both sides.",
+                           .zh = {.meaning = "没有按时收到连接事件",
+                                  .cause = fmt::format("等了 {0} ms 仍没有等到 {1}：对端没有运行、无法通过 "
+                                                       "RDMA 设备到达，或者已经失败。",
+                                                       timeout_ms, rdma_event_str(expected)),
+                                  .fix =
+                                      "先启动监听方（--listen），再启动连接方（--connect），并检查两端的地址"
+                                      "和 --cm-port。"}}
+                     .seal());
         }
         rdma_cm_event* event = nullptr;
         if (rdma_get_cm_event(channel.channel, &event) != 0) traced("rdma_get_cm_event", -1);
@@ -164,11 +204,18 @@ struct Side {
                 .code = rdma_event_str(type),
                 .meaning = fmt::format("expected {}", rdma_event_str(expected)),
                 .cause = describe_cm_failure(type, status),
-                .fix = "Check both sides' output; start the listener first; use the same OPCODE on both."};
+                .fix = "Check both sides' output; start the listener first; use the same OPCODE on both.",
+                .zh = {.meaning = fmt::format("预期的是 {}", rdma_event_str(expected)),
+                       .cause = describe_cm_failure_zh(type, status),
+                       .fix = "查看两端的输出；先启动监听方；两端使用同一个 OPCODE。"}};
             if (type == RDMA_CM_EVENT_ADDR_ERROR || type == RDMA_CM_EVENT_ROUTE_ERROR ||
-                type == RDMA_CM_EVENT_UNREACHABLE)
+                type == RDMA_CM_EVENT_UNREACHABLE) {
                 info.fix = "Use an IP address of an interface that has an RDMA device (`rdma link show`; "
                            "not 127.0.0.1: rdma_cm needs a non-loopback interface), reachable from here.";
+                info.zh.fix = "使用挂有 RDMA 设备、且从本机可以到达的网络接口的 IP 地址（`rdma link show`；"
+                              "不要用 127.0.0.1：rdma_cm 需要非回环接口）。";
+            }
+            info.seal();
             fail(scope(), std::move(info));
         }
         return data;
@@ -248,11 +295,23 @@ template <class T> std::optional<T> private_data_as(const std::vector<std::uint8
     return value;
 }
 
+/// The texts of an explanation in English and in Chinese.
+struct Texts {
+    std::string en;
+    std::string zh;
+};
+
 /// An EPROTO failure of `verb`: the peer's private data does not follow rdmalab's protocol.
-ErrorInfo protocol_error(const char* verb, const char* code, std::string meaning, const char* cause,
-                         const char* fix) {
+ErrorInfo protocol_error(const char* verb, const char* code, Texts meaning, Texts cause, Texts fix) {
     return ErrorInfo{
-        .verb = verb, .err = EPROTO, .code = code, .meaning = std::move(meaning), .cause = cause, .fix = fix};
+        .verb = verb,
+        .err = EPROTO,
+        .code = code,
+        .meaning = std::move(meaning.en),
+        .cause = std::move(cause.en),
+        .fix = std::move(fix.en),
+        .zh = {.meaning = std::move(meaning.zh), .cause = std::move(cause.zh), .fix = std::move(fix.zh)}}
+        .seal();
 }
 
 /// What rdma_connect and rdma_accept are given: `data` as the private data, one RDMA READ or atomic
@@ -300,9 +359,13 @@ ServedRequest accept_request(Side& b, OpKind served, const CmOptions& cm) {
     const auto wire = private_data_as<RequestData>(bytes);
     if (!wire) {
         rdma_reject(conn, nullptr, 0);
-        throw RdmaError(protocol_error("rdma_accept", "EPROTO", "the connection request is not from rdmalab",
-                                       "The peer's private data is missing or too short.",
-                                       "Connect with `rdmalab-cli op OPCODE --connect HOST`."));
+        throw RdmaError(
+            protocol_error("rdma_accept", "EPROTO",
+                           {"the connection request is not from rdmalab", "连接请求不是来自 rdmalab"},
+                           {"The peer's private data is missing or too short.",
+                            "对端的私有数据（private_data）缺失或太短。"},
+                           {"Connect with `rdmalab-cli op OPCODE --connect HOST`.",
+                            "用 `rdmalab-cli op OPCODE --connect HOST` 发起连接。"}));
     }
     const ServedRequest request{.op = static_cast<OpKind>(wire->op),
                                 .fault = static_cast<FaultKind>(wire->fault),
@@ -312,10 +375,13 @@ ServedRequest accept_request(Side& b, OpKind served, const CmOptions& cm) {
         rdma_reject(conn, nullptr, 0);
         throw RdmaError(protocol_error(
             "rdma_accept", "rejected",
-            fmt::format("A asked for '{}', this side serves '{}'",
-                        wire->op <= 6 ? to_string(request.op) : "?", to_string(served)),
-            "The two sides were started with different OPCODEs (or different rdmalab versions).",
-            "Start both sides with the same OPCODE."));
+            {fmt::format("A asked for '{}', this side serves '{}'",
+                         wire->op <= 6 ? to_string(request.op) : "?", to_string(served)),
+             fmt::format("A 请求的是“{}”，本端提供的是“{}”", wire->op <= 6 ? to_string(request.op) : "?",
+                         to_string(served))},
+            {"The two sides were started with different OPCODEs (or different rdmalab versions).",
+             "两端启动时用了不同的 OPCODE（或者不同版本的 rdmalab）。"},
+            {"Start both sides with the same OPCODE.", "两端用同一个 OPCODE 启动。"}));
     }
     return request;
 }
@@ -470,9 +536,11 @@ ReplyData connect_to_listener(Side& a, const OperationOptions& options, std::siz
     a.traced("rdma_connect", rdma_connect(a.id.id, &param), {{"qp_num", a.qp->qp_num()}});
     const auto rep = private_data_as<ReplyData>(a.wait_event(RDMA_CM_EVENT_CONNECT_RESPONSE, cm.timeout_ms));
     if (!rep)
-        throw RdmaError(protocol_error("rdma_connect", "EPROTO", "the peer is not an rdmalab listener",
-                                       "The accept carried no rdmalab private data.",
-                                       "Start B with `rdmalab-cli op OPCODE --listen`."));
+        throw RdmaError(protocol_error(
+            "rdma_connect", "EPROTO", {"the peer is not an rdmalab listener", "对端不是 rdmalab 的监听方"},
+            {"The accept carried no rdmalab private data.", "accept 没有携带 rdmalab 的私有数据。"},
+            {"Start B with `rdmalab-cli op OPCODE --listen`.",
+             "用 `rdmalab-cli op OPCODE --listen` 启动 B。"}));
     if (a.tracer && a.tracer->enabled())
         a.tracer->record(Endpoint::A, EventKind::Data, "peer_region", {{"rkey", be32toh(rep->rkey)}},
                          {{"addr", fmt::format("0x{:x}", be64toh(rep->addr))},
@@ -620,7 +688,11 @@ detail::AddrInfo detail::resolve_ipv4(const std::string& host, std::uint16_t por
                       .code = "EAI",
                       .meaning = gai_strerror(ret),
                       .cause = fmt::format("'{}' is not an IPv4 address or a resolvable host name.", host),
-                      .fix = "Pass the IP address of the peer's RDMA interface."});
+                      .fix = "Pass the IP address of the peer's RDMA interface.",
+                      .zh = {.meaning = {},
+                             .cause = fmt::format("“{}”既不是 IPv4 地址，也不是可以解析的主机名。", host),
+                             .fix = "传入对端 RDMA 网络接口的 IP 地址。"}}
+                .seal());
     return {result, &freeaddrinfo};
 }
 

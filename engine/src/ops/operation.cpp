@@ -204,7 +204,8 @@ void LoopbackOperation::register_buffer(Endpoint ep, unsigned access) {
     if (ep == Endpoint::A)
         if (auto shortfall = explain_memory_shortfall(
                 4 * std::uint64_t(options_.size),
-                fmt::format("A's and B's {}-byte buffers and the copies that verify them", options_.size))) {
+                fmt::format("A's and B's {}-byte buffers and the copies that verify them", options_.size),
+                fmt::format("A 和 B 各自 {} 字节的缓冲区及用于校验的副本", options_.size))) {
             // Traced as a failing verb's error is, so front ends show it with the step.
             if (tracer_ && tracer_->enabled())
                 tracer_->record(Endpoint::A, EventKind::Error, shortfall->verb, {}, shortfall->to_json());
@@ -497,7 +498,11 @@ bool LoopbackOperation::run_next() {
                                    .code = "exception",
                                    .meaning = e.what(),
                                    .cause = "an unexpected error inside the engine",
-                                   .fix = "Report this with the trace file."};
+                                   .fix = "Report this with the trace file.",
+                                   .zh = {.meaning = {},
+                                          .cause = "引擎内部发生了意外错误",
+                                          .fix = "请附上轨迹文件报告这个问题。"}}
+                             .seal();
         outcome_.finished = true;
         outcome_.summary = fmt::format("step '{}' failed: {}", info.id, e.what());
         if (tracer_ && tracer_->enabled())

@@ -50,7 +50,7 @@ void set_ipc_lock(const TraceScope& scope, bool raise) {
     CapabilitySets sets;
     if (capget_thread(sets) != 0) {
         const int err = errno;
-        fail(scope, explain_errno("capget", err, "reading the thread's capability sets"));
+        fail(scope, explain_errno("capget", err, "reading the thread's capability sets", "读取线程的能力集"));
     }
     if (raise)
         sets.data[kWord].effective |= kBit;
@@ -65,12 +65,17 @@ void set_ipc_lock(const TraceScope& scope, bool raise) {
                             {"change", raise ? "raise" : "clear"}};
         },
         [&](const auto& call) {
-            ErrorInfo info = explain_errno("capset", call.err, "CAP_IPC_LOCK in the effective set");
+            ErrorInfo info = explain_errno("capset", call.err, "CAP_IPC_LOCK in the effective set",
+                                           "有效集中的 CAP_IPC_LOCK");
             if (raise && call.err == EPERM) {
                 info.cause =
                     "CAP_IPC_LOCK is no longer in the thread's permitted set, so it cannot be raised "
                     "into the effective set again.";
                 info.fix = "Restart the program to regain the capability.";
+                info.zh.cause = "CAP_IPC_LOCK 已不在线程的许可集（permitted）中，因此无法再把它提升到有效集"
+                                "（effective）中。";
+                info.zh.fix = "重新启动程序，以重新获得这个能力。";
+                info.seal();
             }
             return info;
         });
@@ -108,6 +113,11 @@ LockedMemoryLimit::LockedMemoryLimit(std::uint64_t bytes, bool drop_ipc_lock, st
                                 "only a process with CAP_SYS_RESOURCE may raise the hard limit.",
                                 bytes, old.rlim_max);
                 info.fix = "Ask for a limit at or below the hard limit (`ulimit -H -l`).";
+                info.zh.cause = fmt::format("申请的软限制 {} 字节高于硬限制 {} 字节；只有具备 "
+                                            "CAP_SYS_RESOURCE 的进程才能调高硬限制。",
+                                            bytes, old.rlim_max);
+                info.zh.fix = "申请不超过硬限制的值（`ulimit -H -l`）。";
+                info.seal();
             }
             return info;
         });
@@ -138,7 +148,12 @@ void LockedMemoryLimit::restore_capability() noexcept {
                                        .meaning = "CAP_IPC_LOCK was cleared on another thread",
                                        .cause = "The locked-memory limit was released on a thread other than "
                                                 "the one that lowered it; capabilities are per thread.",
-                                       .fix = "Release it on the thread that created it."}
+                                       .fix = "Release it on the thread that created it.",
+                                       .zh = {.meaning = "CAP_IPC_LOCK 是在另一个线程上清除的",
+                                              .cause = "锁定内存上限是在另一个线程上释放的，而不是在降低它的"
+                                                       "那个线程上；能力是按线程区分的。",
+                                              .fix = "在创建它的那个线程上释放它。"}}
+                                 .seal()
                                  .to_json());
             return;
         }

@@ -92,30 +92,40 @@ nlohmann::json address_args(const std::string& netdev, const std::string& addres
 
 ErrorInfo explain_address_error(const char* verb, int err, const std::string& netdev,
                                 const std::string& address) {
-    ErrorInfo info = explain_errno(verb, err, fmt::format("{} on {}", address, netdev));
+    ErrorInfo info = explain_errno(verb, err, fmt::format("{} on {}", address, netdev),
+                                   fmt::format("{1} 上的 {0}", address, netdev));
     switch (err) {
     case EPERM:
         info.cause = "Changing an interface's addresses needs CAP_NET_ADMIN, and this process does not have "
                      "it.";
         info.fix = "Run the lab as root on a test machine (the SoftRoCE test bed does), or leave the steps "
                    "that change addresses out.";
+        info.zh.cause = "更改网络接口的地址需要 CAP_NET_ADMIN，而本进程没有这个能力。";
+        info.zh.fix =
+            "在测试机上以 root 身份运行实验（SoftRoCE 测试环境就是这样做的），或者去掉更改地址的步骤。";
         break;
     case EEXIST:
         info.cause = fmt::format("{} already has the address {}.", netdev, address);
         info.fix = "Choose an address the interface does not have (`ip -4 addr show dev IFACE`).";
+        info.zh.cause = fmt::format("{} 已经有地址 {}。", netdev, address);
+        info.zh.fix = "选一个该接口还没有的地址（`ip -4 addr show dev IFACE`）。";
         break;
     case ENODEV:
         info.cause = fmt::format("There is no network interface named {}.", netdev);
         info.fix = "Check `rdma link show`: the netdev column names the interface under the RDMA device.";
+        info.zh.cause = fmt::format("没有名为 {} 的网络接口。", netdev);
+        info.zh.fix = "查看 `rdma link show`：netdev 一列给出的是 RDMA 设备所在的网络接口。";
         break;
     case EADDRNOTAVAIL:
         info.cause = fmt::format("{} does not have the address {} (any more).", netdev, address);
         info.fix = "Nothing to remove; `ip -4 addr show dev IFACE` lists what it has.";
+        info.zh.cause = fmt::format("{} 没有（或者已经不再有）地址 {}。", netdev, address);
+        info.zh.fix = "没有可删除的地址；`ip -4 addr show dev IFACE` 会列出它现有的地址。";
         break;
     default:
         break;
     }
-    return info;
+    return info.seal();
 }
 
 in_addr parse_ipv4(const TraceScope& scope, const char* verb, const std::string& address) {
@@ -124,6 +134,9 @@ in_addr parse_ipv4(const TraceScope& scope, const char* verb, const std::string&
         ErrorInfo info = explain_errno(verb, EINVAL, address);
         info.cause = fmt::format("'{}' is not an IPv4 address in dotted-quad form.", address);
         info.fix = "Write it as a.b.c.d, e.g. 192.0.2.10 (a documentation address, RFC 5737).";
+        info.zh.cause = fmt::format("“{}”不是点分十进制形式的 IPv4 地址。", address);
+        info.zh.fix = "写成 a.b.c.d 的形式，例如 192.0.2.10（RFC 5737 规定的文档专用地址）。";
+        info.seal();
         fail(scope, info);
     }
     return parsed;

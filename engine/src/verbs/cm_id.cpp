@@ -29,25 +29,37 @@ ErrorInfo explain_cm_call(const char* verb, int err) {
         info.fix =
             "Use an IP address of the interface an RDMA device sits on (`rdma link show`); in the test "
             "bed that is $RDMALAB_CM_ADDR (10.233.0.1, rxe1).";
+        info.zh.cause = "没有哪个 RDMA 设备拥有这个地址，或者 rdma_cm 无法使用它背后的设备（回环接口上的 "
+                        "SoftRoCE 设备没有 rdma_cm 能够解析的路由）。";
+        info.zh.fix = "使用某个挂有 RDMA 设备的网络接口的 IP 地址（`rdma link show`）；在测试环境中，"
+                      "就是 $RDMALAB_CM_ADDR（10.233.0.1，rxe1）。";
         break;
     case EADDRNOTAVAIL:
         info.cause = "The address is not one of this machine's addresses.";
         info.fix = "Bind to an address of a local interface (`ip -4 addr`).";
+        info.zh.cause = "该地址不是本机的地址。";
+        info.zh.fix = "绑定到本机某个网络接口的地址（`ip -4 addr`）。";
         break;
     case EADDRINUSE:
         info.cause = "Another rdma_cm id is already bound to this address and port.";
         info.fix = "Pick another port, or destroy the id that holds it.";
+        info.zh.cause = "另一个 rdma_cm_id 已经绑定到这个地址和端口。";
+        info.zh.fix = "换一个端口，或者销毁占用它的那个 id。";
         break;
     case EINVAL:
         info.cause = "The call does not fit the id's state (e.g. connect before the route is resolved, "
                      "accept on an id that is not a connect request, a QP on a device other than the id's).";
         info.fix = "Follow the order of rdma_cm(7): resolve_addr, resolve_route, connect; listen, "
                    "connect_request, accept.";
+        info.zh.cause = "该调用与 id 的当前状态不符（例如在路由解析之前就 connect，对不是连接请求的 id 执行 "
+                        "accept，或者 QP 所在的设备不是 id 的设备）。";
+        info.zh.fix = "按照 rdma_cm(7) 的顺序调用：resolve_addr、resolve_route、connect；listen、"
+                      "connect_request、accept。";
         break;
     default:
         break;
     }
-    return info;
+    return info.seal();
 }
 
 nlohmann::json private_data_json(const std::string& data) {
@@ -295,10 +307,14 @@ std::shared_ptr<QueuePair> CmId::create_qp(std::shared_ptr<ProtectionDomain> pd,
         },
         [&](const auto& call) {
             ErrorInfo info = explain_cm_call("rdma_create_qp", call.err);
-            if (call.err == EINVAL && pd->context()->get() != id_->verbs)
+            if (call.err == EINVAL && pd->context()->get() != id_->verbs) {
                 info.cause =
                     "The PD is on another device context than the id: rdma_create_qp needs the PD and "
                     "CQs of the device the id is bound to (open the device with `address`).";
+                info.zh.cause = "PD 所在的设备上下文与 id 的不同：rdma_create_qp 需要的是 id 所绑定设备上的 "
+                                "PD 和 CQ（用 `address` 打开设备）。";
+                info.seal();
+            }
             return info;
         });
     QpCapacity granted;

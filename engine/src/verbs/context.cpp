@@ -77,7 +77,8 @@ std::shared_ptr<Context> Context::open(const std::string& device_name, std::shar
         },
         [&](const auto& call) {
             return explain_errno("ibv_open_device", call.err,
-                                 fmt::format("opening {} (/dev/infiniband/uverbs*)", name));
+                                 fmt::format("opening {} (/dev/infiniband/uverbs*)", name),
+                                 fmt::format("打开 {}（/dev/infiniband/uverbs*）", name));
         });
     return std::shared_ptr<Context>(new Context(context, true, name, std::move(tracer)));
 }
@@ -148,7 +149,8 @@ std::vector<GidEntry> Context::gid_table(std::uint8_t port) const {
             data["gids"] = gids;
         },
         [&](const auto& call) {
-            return explain_errno("ibv_query_gid_table", call.value, fmt::format("port {}", port));
+            return explain_errno("ibv_query_gid_table", call.value, fmt::format("port {}", port),
+                                 fmt::format("端口 {}", port));
         });
     return table;
 }
@@ -166,7 +168,8 @@ ibv_port_attr Context::query_port(std::uint8_t port) const {
             data["link_layer"] = call.ok() ? link_layer_name(attr.link_layer) : "";
         },
         [&](const auto& call) {
-            return explain_errno("ibv_query_port", call.value, fmt::format("port {}", port));
+            return explain_errno("ibv_query_port", call.value, fmt::format("port {}", port),
+                                 fmt::format("端口 {}", port));
         });
     return attr;
 }
@@ -182,7 +185,8 @@ ibv_gid Context::query_gid(std::uint8_t port, int index) const {
     const int ret = ibv_query_gid(context_, port, index, &gid);
     if (ret != 0)
         fail(TraceScope{tracer_, Endpoint::None},
-             explain_errno("ibv_query_gid", errno, fmt::format("port {} index {}", port, index)));
+             explain_errno("ibv_query_gid", errno, fmt::format("port {} index {}", port, index),
+                           fmt::format("端口 {} 的索引 {}", port, index)));
     return gid;
 }
 
@@ -306,7 +310,9 @@ std::vector<AsyncEvent> Context::wait_async_events(std::chrono::milliseconds tim
                       {"events", names},
                       {"timed_out", ready == 0}});
     }
-    if (ready < 0) fail(scope, explain_errno("poll", poll_errno, "waiting on the device's async event fd"));
+    if (ready < 0)
+        fail(scope, explain_errno("poll", poll_errno, "waiting on the device's async event fd",
+                                  "等待设备的异步事件 fd"));
     return events;
 }
 

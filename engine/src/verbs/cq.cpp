@@ -46,14 +46,18 @@ std::shared_ptr<CompletionQueue> CompletionQueue::create(std::shared_ptr<Context
         },
         [&](const auto& call) {
             std::string detail = fmt::format("cqe={}", cqe);
+            std::string detail_zh = detail;
             if (call.err == EINVAL) {
                 ibv_device_attr attr{};
-                if (cqe < 1)
+                if (cqe < 1) {
                     detail += ": a completion queue needs at least one entry";
-                else if (ibv_query_device(context->get(), &attr) == 0 && cqe > attr.max_cqe)
+                    detail_zh += "：完成队列（CQ）至少需要一个条目";
+                } else if (ibv_query_device(context->get(), &attr) == 0 && cqe > attr.max_cqe) {
                     detail += fmt::format(" is above the device's max_cqe ({})", attr.max_cqe);
+                    detail_zh += fmt::format("，超过了设备的 max_cqe（{}）", attr.max_cqe);
+                }
             }
-            return explain_errno("ibv_create_cq", call.err, detail);
+            return explain_errno("ibv_create_cq", call.err, detail, detail_zh);
         });
     return std::shared_ptr<CompletionQueue>(
         new CompletionQueue(std::move(context), std::move(channel), cq, scope));
@@ -82,7 +86,7 @@ std::vector<Completion> CompletionQueue::poll(int max) {
         tally->uncounted += this_poll.uncounted;
         if (!this_poll.why.empty()) tally->why = this_poll.why;
     }
-    if (n < 0) fail(trace_, explain_errno("ibv_poll_cq", -n == 0 ? EINVAL : -n, "polling the CQ"));
+    if (n < 0) fail(trace_, explain_errno("ibv_poll_cq", -n == 0 ? EINVAL : -n, "polling the CQ", "轮询 CQ"));
     if (n == 0) {
         ++empty_polls_;
         return {};
@@ -149,7 +153,11 @@ bool CompletionQueue::wait_event(std::chrono::milliseconds timeout) {
                                .code = "EINVAL",
                                .meaning = "the CQ has no completion channel",
                                .cause = "wait_event() was called on a CQ created for busy polling",
-                               .fix = "Create the CQ with a CompletionChannel to use event mode."});
+                               .fix = "Create the CQ with a CompletionChannel to use event mode.",
+                               .zh = {.meaning = "该 CQ 没有完成通道",
+                                      .cause = "在为忙轮询创建的 CQ 上调用了 wait_event()",
+                                      .fix = "创建 CQ 时带上 CompletionChannel，才能使用事件模式。"}}
+                         .seal());
     pollfd pfd{channel_->get()->fd, POLLIN, 0};
     const int ready = ::poll(&pfd, 1, static_cast<int>(timeout.count()));
     if (ready <= 0) return false;

@@ -145,7 +145,8 @@ std::vector<DeviceInfo> list_devices(Tracer* tracer) {
         d.software = d.driver == "rxe" || d.driver == "siw";
         std::unique_ptr<ibv_context, decltype(&ibv_close_device)> context(ibv_open_device(list[i]),
                                                                           &ibv_close_device);
-        if (!context) throw RdmaError(explain_errno("ibv_open_device", errno, "opening " + d.name));
+        if (!context)
+            throw RdmaError(explain_errno("ibv_open_device", errno, "opening " + d.name, "打开 " + d.name));
         ibv_device_attr attr{};
         if (int ret = ibv_query_device(context.get(), &attr); ret != 0)
             throw RdmaError(explain_errno("ibv_query_device", ret, d.name));
@@ -168,7 +169,8 @@ std::vector<DeviceInfo> list_devices(Tracer* tracer) {
         for (std::uint8_t p = 1; p <= attr.phys_port_cnt; ++p) {
             ibv_port_attr pa{};
             if (int ret = ibv_query_port(context.get(), p, &pa); ret != 0)
-                throw RdmaError(explain_errno("ibv_query_port", ret, fmt::format("{} port {}", d.name, p)));
+                throw RdmaError(explain_errno("ibv_query_port", ret, fmt::format("{} port {}", d.name, p),
+                                              fmt::format("{} 的端口 {}", d.name, p)));
             PortInfo port;
             port.port = p;
             port.state = std::string(port_state_name(pa.state));

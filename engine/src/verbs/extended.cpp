@@ -48,7 +48,8 @@ ErrorInfo explain_create_qp_ex_error(int err, ibv_qp_type type, std::uint64_t se
     const std::string ops = fmt::format("{}", fmt::join(send_ops_names(send_ops), "|"));
     ErrorInfo info = explain_errno(
         "ibv_create_qp_ex", err,
-        fmt::format("{} QP with send_ops_flags {}", qp_type_name(type), ops.empty() ? "none" : ops));
+        fmt::format("{} QP with send_ops_flags {}", qp_type_name(type), ops.empty() ? "none" : ops),
+        fmt::format("{} QP，send_ops_flags 为 {}", qp_type_name(type), ops.empty() ? "空" : ops));
     if (err != EOPNOTSUPP) return info;
     if (type == IBV_QPT_XRC_SEND || type == IBV_QPT_XRC_RECV) {
         info.cause = fmt::format("The device does not implement the XRC transport (IBTA Vol. 1, annex A14): "
@@ -56,6 +57,13 @@ ErrorInfo explain_create_qp_ex_error(int err, ibv_qp_type type, std::uint64_t se
                                  qp_type_name(type));
         info.fix = "Use RC QPs (one per pair of processes), or an SRQ to share receive buffers within one "
                    "process; XRC needs a device that has it (IBV_DEVICE_XRC).";
+        info.zh.cause =
+            fmt::format("设备没有实现 XRC 传输（IBTA Vol. 1，附录 A14）：ibv_query_device 没有报告 "
+                        "IBV_DEVICE_XRC，它也不会创建 {} QP。",
+                        qp_type_name(type));
+        info.zh.fix =
+            "使用 RC QP（每对进程一个），或者在一个进程内用 SRQ 共享接收缓冲区；XRC 需要具备它的设备"
+            "（IBV_DEVICE_XRC）。";
     } else if (send_ops & (kQpExWithFlush | kQpExWithAtomicWrite)) {
         info.cause = fmt::format("send_ops_flags asks for {}, and the provider library refuses an operation "
                                  "it does not implement for this QP type (rdma-core checks send_ops_flags "
@@ -66,8 +74,16 @@ ErrorInfo explain_create_qp_ex_error(int err, ibv_qp_type type, std::uint64_t se
                    "IB_UVERBS_DEVICE_FLUSH_GLOBAL, _FLUSH_PERSISTENT, _ATOMIC_WRITE) and ask only for what "
                    "the device and the library offer; otherwise write and read back with the classic "
                    "operations.";
+        info.zh.cause = fmt::format("send_ops_flags 要求 {}，而提供者库（provider）拒绝了它没有为这种 QP 类型"
+                                    "实现的操作（rdma-core 在用户态检查 send_ops_flags，还没有交给内核）。"
+                                    "FLUSH 和 ATOMIC_WRITE 属于 IBTA 1.5 的内存放置扩展。",
+                                    ops);
+        info.zh.fix =
+            "先读取能力位（ibv_query_device_ex：device_cap_flags_ex 中的 "
+            "IB_UVERBS_DEVICE_FLUSH_GLOBAL、_FLUSH_PERSISTENT、_ATOMIC_WRITE），只申请设备和库提供的"
+            "操作；否则就用传统操作写入再读回。";
     }
-    return info;
+    return info.seal();
 }
 
 } // namespace
@@ -182,6 +198,13 @@ void QueuePair::post_atomic_write(std::uint64_t wr_id, std::uint32_t rkey, std::
                                          qp_->qp_num);
                 info.fix = "Create the QP with ibv_create_qp_ex and IBV_QP_EX_WITH_ATOMIC_WRITE (a lab's "
                            "create_qp_ex with send_ops: [atomic_write]).";
+                info.zh.cause =
+                    fmt::format("QP {} 创建时，ibv_create_qp_ex 的 send_ops_flags 中没有 "
+                                "IBV_QP_EX_WITH_ATOMIC_WRITE，因此它没有原子写（ATOMIC_WRITE）操作。",
+                                qp_->qp_num);
+                info.zh.fix = "用 ibv_create_qp_ex 并带上 IBV_QP_EX_WITH_ATOMIC_WRITE 创建 QP（在实验中即 "
+                              "create_qp_ex 加上 send_ops: [atomic_write]）。";
+                info.seal();
             }
             return info;
         });
@@ -213,6 +236,14 @@ std::shared_ptr<XrcDomain> XrcDomain::open(std::shared_ptr<Context> context, End
                     context->device_name());
                 info.fix = "Share receive resources another way: one SRQ per process serving all its RC "
                            "QPs, or UD; XRC needs a device with IBV_DEVICE_XRC (e.g. mlx5).";
+                info.zh.cause = fmt::format(
+                    "{} 没有实现 XRC（IBTA Vol. 1，附录 A14）：ibv_query_device 没有报告 IBV_DEVICE_XRC，"
+                    "它的提供者库（provider）也没有可以打开的 XRC 域。",
+                    context->device_name());
+                info.zh.fix =
+                    "换一种方式共享接收资源：每个进程一个 SRQ，服务该进程的全部 RC QP，或者使用 UD；"
+                    "XRC 需要带 IBV_DEVICE_XRC 的设备（例如 mlx5）。";
+                info.seal();
             }
             return info;
         });

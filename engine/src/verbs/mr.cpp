@@ -26,12 +26,13 @@ std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionD
                                                      unsigned access, std::string label) {
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     const std::size_t rounded = ((length == 0 ? 1 : length) + page - 1) / page * page;
-    if (auto shortfall = explain_memory_shortfall(rounded, fmt::format("a buffer of {} bytes", length)))
+    if (auto shortfall = explain_memory_shortfall(rounded, fmt::format("a buffer of {} bytes", length),
+                                                  fmt::format("一个 {} 字节的缓冲区", length)))
         fail(pd->trace(), std::move(*shortfall));
     void* buffer = std::aligned_alloc(page, rounded);
     if (buffer == nullptr)
-        fail(pd->trace(),
-             explain_errno("aligned_alloc", ENOMEM, fmt::format("{} bytes for a buffer", length)));
+        fail(pd->trace(), explain_errno("aligned_alloc", ENOMEM, fmt::format("{} bytes for a buffer", length),
+                                        fmt::format("为缓冲区分配 {} 字节", length)));
     std::memset(buffer, 0, rounded);
     try {
         auto mr = register_memory(std::move(pd), buffer, length, access, std::move(label));
@@ -54,11 +55,13 @@ std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionD
     const std::size_t slack = align > page ? align : 0;
     const std::size_t rounded = ((length == 0 ? 1 : length) + lead + page - 1) / page * page;
     const std::size_t mapped = rounded + slack;
-    if (auto shortfall = explain_memory_shortfall(mapped, fmt::format("a buffer of {} bytes", length)))
+    if (auto shortfall = explain_memory_shortfall(mapped, fmt::format("a buffer of {} bytes", length),
+                                                  fmt::format("一个 {} 字节的缓冲区", length)))
         fail(pd->trace(), std::move(*shortfall));
     void* base = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED)
-        fail(pd->trace(), explain_errno("mmap", errno, fmt::format("{} bytes for a buffer", length)));
+        fail(pd->trace(), explain_errno("mmap", errno, fmt::format("{} bytes for a buffer", length),
+                                        fmt::format("为缓冲区映射 {} 字节", length)));
     // Pointer arithmetic from the mapping (not integer-to-pointer casts): skip to the aligned start.
     const std::size_t skip = slack > 0 ? (align - reinterpret_cast<std::uintptr_t>(base) % align) % align : 0;
     std::uint8_t* start = static_cast<std::uint8_t*>(base) + skip;
@@ -66,7 +69,8 @@ std::shared_ptr<MemoryRegion> MemoryRegion::allocate(std::shared_ptr<ProtectionD
     try {
         if (options.fill) options.fill({buffer, length});
         if (options.read_only && mprotect(start, rounded, PROT_READ) != 0)
-            fail(pd->trace(), explain_errno("mprotect", errno, "making the buffer read-only"));
+            fail(pd->trace(),
+                 explain_errno("mprotect", errno, "making the buffer read-only", "把缓冲区设为只读"));
         auto mr = register_memory(std::move(pd), buffer, length, access, std::move(label));
         mr->mapping_ = base;
         mr->mapping_length_ = mapped;
@@ -117,7 +121,8 @@ std::uint64_t MemoryRegion::deregister() {
             data["label"] = label_;
         },
         [&](const auto& call) {
-            return explain_errno("ibv_dereg_mr", call.value, fmt::format("the region with lkey {}", lkey_));
+            return explain_errno("ibv_dereg_mr", call.value, fmt::format("the region with lkey {}", lkey_),
+                                 fmt::format("lkey 为 {} 的区域", lkey_));
         });
     mr_ = nullptr;
     return dur_ns;

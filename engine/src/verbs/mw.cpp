@@ -37,7 +37,8 @@ std::shared_ptr<MemoryWindow> MemoryWindow::alloc(std::shared_ptr<ProtectionDoma
         },
         [&](const auto& call) {
             ErrorInfo info =
-                explain_errno("ibv_alloc_mw", call.err, fmt::format("a {} memory window", type_name(type)));
+                explain_errno("ibv_alloc_mw", call.err, fmt::format("a {} memory window", type_name(type)),
+                              fmt::format("{} 内存窗口（MW）", type_name(type)));
             if (call.err == EOPNOTSUPP || call.err == ENOSYS || call.err == EINVAL) {
                 info.cause =
                     fmt::format("The device does not offer {} memory windows (ibv_query_device: max_mw "
@@ -45,6 +46,11 @@ std::shared_ptr<MemoryWindow> MemoryWindow::alloc(std::shared_ptr<ProtectionDoma
                                 "capability flags).",
                                 type_name(type));
                 info.fix = "Use the window type the device supports, or register a separate region instead.";
+                info.zh.cause = fmt::format("设备不提供 {} 内存窗口（见 ibv_query_device：max_mw 以及 "
+                                            "IBV_DEVICE_MEM_WINDOW_TYPE_1 / _TYPE_2A / _TYPE_2B 能力标志）。",
+                                            type_name(type));
+                info.zh.fix = "使用设备支持的窗口类型，或者改为单独注册一个区域。";
+                info.seal();
             }
             return info;
         });
@@ -92,7 +98,10 @@ std::uint32_t MemoryWindow::bind(QueuePair& qp, const WindowBind& bind, std::uin
             const std::string detail =
                 fmt::format("binding window {:#x} ({}) to {} bytes at {:#x} through QP {}", old_rkey,
                             type_name(type_), bind.length, bind.addr, qp.qp_num());
-            ErrorInfo info = explain_errno("ibv_bind_mw", call.value, detail);
+            const std::string detail_zh =
+                fmt::format("通过 QP {4} 把窗口 {0:#x}（{1}）绑定到 {3:#x} 处的 {2} 字节", old_rkey,
+                            type_name(type_), bind.length, bind.addr, qp.qp_num());
+            ErrorInfo info = explain_errno("ibv_bind_mw", call.value, detail, detail_zh);
             if (call.value == EINVAL) {
                 info.cause = detail +
                              ": ibv_bind_mw(3) binds type 1 windows only, through a QP of the window's PD "
@@ -100,6 +109,13 @@ std::uint32_t MemoryWindow::bind(QueuePair& qp, const WindowBind& bind, std::uin
                              "remote write or atomic access needs a region with local write access.";
                 info.fix = "Check the window type, the QP's state and PD, and the region's access flags "
                            "(mw_bind, local_write).";
+                info.zh.cause =
+                    detail_zh +
+                    "：ibv_bind_mw(3) 只绑定类型 1 的窗口，且要通过窗口所在 PD 中处于 RTS 状态的 QP，"
+                    "绑定到以 IBV_ACCESS_MW_BIND 注册的区域；授予远端写或原子访问权限的窗口，"
+                    "需要一个带本地写权限的区域。";
+                info.zh.fix = "检查窗口类型、QP 的状态和 PD，以及区域的访问标志（mw_bind、local_write）。";
+                info.seal();
             }
             return info;
         });

@@ -42,6 +42,12 @@ std::uint64_t ProtectionDomain::dealloc() {
                                          handle_);
                 info.fix = "Destroy the QPs and AHs and deregister the regions of the PD first, then "
                            "deallocate it.";
+                info.zh.cause =
+                    fmt::format("PD {} 仍在使用中：在它上面创建的 QP、内存区域、内存窗口或地址句柄"
+                                "仍然存在。",
+                                handle_);
+                info.zh.fix = "先销毁这个 PD 上的 QP 和 AH，并注销它的区域，然后再释放它。";
+                info.seal();
             }
             return info;
         });

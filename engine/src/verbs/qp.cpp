@@ -18,13 +18,23 @@ using namespace detail;
 
 namespace {
 
+/// A detail of an explanation in English and in Chinese.
+struct Detail {
+    std::string en;
+    std::string zh;
+};
+
 /// What in a QP's requested capacity exceeds the device's limits, for an ibv_create_qp failure.
-std::string create_qp_problem(const Context& context, ibv_qp_type type, const QpCapacity& capacity, int err) {
+Detail create_qp_problem(const Context& context, ibv_qp_type type, const QpCapacity& capacity, int err) {
     std::string detail = fmt::format("{} QP with {} send / {} recv WRs, {} / {} SGEs, inline {}",
                                      qp_type_name(type), capacity.max_send_wr, capacity.max_recv_wr,
                                      capacity.max_send_sge, capacity.max_recv_sge, capacity.max_inline_data);
+    std::string detail_zh =
+        fmt::format("{} QP：{} 个发送 / {} 个接收 WR，{} / {} 个 SGE，内联数据 {}", qp_type_name(type),
+                    capacity.max_send_wr, capacity.max_recv_wr, capacity.max_send_sge, capacity.max_recv_sge,
+                    capacity.max_inline_data);
     ibv_device_attr attr{};
-    if (err != EINVAL || ibv_query_device(context.get(), &attr) != 0) return detail;
+    if (err != EINVAL || ibv_query_device(context.get(), &attr) != 0) return {detail, detail_zh};
     std::vector<std::string> over;
     const auto max_wr = static_cast<std::uint32_t>(attr.max_qp_wr);
     const auto max_sge = static_cast<std::uint32_t>(attr.max_sge);
@@ -37,14 +47,20 @@ std::string create_qp_problem(const Context& context, ibv_qp_type type, const Qp
     if (capacity.max_recv_sge > max_sge)
         over.push_back(fmt::format("max_recv_sge {} > max_sge {}", capacity.max_recv_sge, max_sge));
     if (over.empty())
-        return detail +
-               ": no limit of ibv_query_device is exceeded, so the likely culprit is max_inline_data (" +
-               std::to_string(capacity.max_inline_data) +
-               " bytes), whose limit the device does not report: try a smaller one";
+        return {detail +
+                    ": no limit of ibv_query_device is exceeded, so the likely culprit is max_inline_data (" +
+                    std::to_string(capacity.max_inline_data) +
+                    " bytes), whose limit the device does not report: try a smaller one",
+                detail_zh +
+                    "：没有超出 ibv_query_device 报告的任何限制，因此最可能的原因是 max_inline_data（" +
+                    std::to_string(capacity.max_inline_data) + " 字节），设备并不报告它的上限：试试更小的值"};
     std::string text = detail + ": above the device's limits: ";
-    for (std::size_t i = 0; i < over.size(); ++i)
+    std::string text_zh = detail_zh + "：超出了设备的限制：";
+    for (std::size_t i = 0; i < over.size(); ++i) {
         text += (i ? ", " : "") + over[i];
-    return text;
+        text_zh += (i ? "，" : "") + over[i];
+    }
+    return {text, text_zh};
 }
 
 /// The remote side of a request as its event shows it: the address and rkey of a Write, Read or atomic,
@@ -121,8 +137,8 @@ std::shared_ptr<QueuePair> QueuePair::create(std::shared_ptr<ProtectionDomain> p
             data["state"] = "RESET";
         },
         [&](const auto& call) {
-            return explain_errno("ibv_create_qp", call.err,
-                                 create_qp_problem(*pd->context(), type, capacity, call.err));
+            const Detail problem = create_qp_problem(*pd->context(), type, capacity, call.err);
+            return explain_errno("ibv_create_qp", call.err, problem.en, problem.zh);
         });
     // The device may round every capacity up: keep what it granted, which is what post_send checks against.
     const QpCapacity actual = granted_capacity(init.cap);
@@ -304,7 +320,10 @@ void QueuePair::post_send_list(std::span<const SendRequest> requests) {
                 explain_post_send_error(call.value, requests[std::min(index, requests.size() - 1)]);
             info.cause = fmt::format("request {} of a chain of {} was refused ({} before it were posted): {}",
                                      index, requests.size(), index, info.cause);
-            return info;
+            info.zh.cause =
+                fmt::format("由 {1} 个请求组成的链中，请求 {0} 被拒绝（它之前的 {2} 个已经投递）：{3}", index,
+                            requests.size(), index, info.zh.cause);
+            return info.seal();
         });
     for (const auto& r : requests)
         record_bind(r);
@@ -327,7 +346,9 @@ void QueuePair::post_recv(const RecvRequest& request) {
             const ibv_qp_state state = current_state_quietly();
             const std::string detail =
                 fmt::format("posting a receive on QP {} in state {}", qp_->qp_num, qp_state_name(state));
-            ErrorInfo info = explain_errno("ibv_post_recv", ret, detail);
+            const std::string detail_zh =
+                fmt::format("在状态为 {1} 的 QP {0} 上投递接收请求", qp_->qp_num, qp_state_name(state));
+            ErrorInfo info = explain_errno("ibv_post_recv", ret, detail, detail_zh);
             if (srq_) {
                 info.cause =
                     fmt::format("{}: the QP was created with SRQ {}, so it has no receive queue of its "
@@ -335,23 +356,37 @@ void QueuePair::post_recv(const RecvRequest& request) {
                                 "ignored).",
                                 detail, srq_->handle());
                 info.fix = "Post receives to the shared receive queue (ibv_post_srq_recv).";
+                info.zh.cause = fmt::format("{}：该 QP 创建时指定了 SRQ {}，因此它没有自己的接收队列"
+                                            "（ibv_create_qp(3)：设置了 srq 时，接收方面的容量会被忽略）。",
+                                            detail_zh, srq_->handle());
+                info.zh.fix = "把接收请求投递到共享接收队列（ibv_post_srq_recv）。";
             } else if (ret == EINVAL && state == IBV_QPS_RESET) {
                 info.cause = detail +
                              ": a QP takes receive work requests from INIT on (and in RTR, RTS, SQD, "
                              "SQE; in ERR they are flushed), never in RESET.";
                 info.fix = "Move the QP to INIT (ibv_modify_qp) before posting receives.";
+                info.zh.cause = detail_zh +
+                                "：QP 从 INIT 起才接受接收工作请求（在 RTR、RTS、SQD、SQE 中也接受；"
+                                "在 ERR 中它们会被冲刷），在 RESET 中从不接受。";
+                info.zh.fix = "投递接收请求之前，先把 QP 转到 INIT（ibv_modify_qp）。";
             } else if (ret == EINVAL && request.sges.size() > capacity_.max_recv_sge) {
                 info.cause = fmt::format("{}: num_sge {} is above the QP's max_recv_sge {}.", detail,
                                          request.sges.size(), capacity_.max_recv_sge);
                 info.fix = "Use fewer scatter/gather entries, or create the QP with a larger max_recv_sge.";
+                info.zh.cause = fmt::format("{}：num_sge {} 超过了 QP 的 max_recv_sge {}。", detail_zh,
+                                            request.sges.size(), capacity_.max_recv_sge);
+                info.zh.fix = "减少分散/聚集条目，或者以更大的 max_recv_sge 创建 QP。";
             } else if (ret == ENOMEM) {
                 info.cause =
                     fmt::format("{}: the receive queue is full ({} receives outstanding, max_recv_wr).",
                                 detail, capacity_.max_recv_wr);
                 info.fix = "Let receives complete (poll the CQ) before posting more, or create the QP with a "
                            "larger max_recv_wr.";
+                info.zh.cause = fmt::format("{}：接收队列已满（{} 个接收请求尚未完成，即 max_recv_wr）。",
+                                            detail_zh, capacity_.max_recv_wr);
+                info.zh.fix = "先让接收请求完成（轮询 CQ）再投递更多，或者以更大的 max_recv_wr 创建 QP。";
             }
-            return info;
+            return info.seal();
         });
 }
 
@@ -386,7 +421,10 @@ ErrorInfo QueuePair::explain_post_send_error(int ret, const SendRequest& request
     const ibv_qp_state state = current_state_quietly();
     const std::string detail = fmt::format("posting {} on QP {} in state {}", wr_opcode_name(request.opcode),
                                            qp_->qp_num, qp_state_name(state));
-    ErrorInfo info = explain_errno("ibv_post_send", ret, detail);
+    const std::string detail_zh =
+        fmt::format("在状态为 {2} 的 QP {1} 上投递 {0}", wr_opcode_name(request.opcode), qp_->qp_num,
+                    qp_state_name(state));
+    ErrorInfo info = explain_errno("ibv_post_send", ret, detail, detail_zh);
     std::uint64_t total = 0;
     for (const auto& sge : request.sges)
         total += sge.length;
@@ -398,10 +436,18 @@ ErrorInfo QueuePair::explain_post_send_error(int ret, const SendRequest& request
         info.fix = "Finish the RESET->INIT->RTR->RTS transitions before posting sends. On SoftRoCE (rxe) "
                    "the refused request is not gone: the library had already queued it, and it runs once "
                    "the QP reaches RTS and the next send is posted; reset or destroy the QP to drop it.";
+        info.zh.cause = detail_zh + "：QP 在 RTS 和 SQD 中接受发送工作请求（在 SQE 和 ERR 中也接受，但它们以 "
+                                    "WR_FLUSH_ERR 完成），在 RESET、INIT 或 RTR 中从不接受。";
+        info.zh.fix = "先完成 RESET->INIT->RTR->RTS 转换，再投递发送请求。在 SoftRoCE（rxe）上，被拒绝的请求"
+                      "并没有消失：库已经把它放进了队列，一旦 QP 到达 RTS 并投递下一个发送请求，它就会执行；"
+                      "要丢弃它，就重置或销毁 QP。";
     } else if ((ret == EINVAL || ret == ENOMEM) && request.sges.size() > capacity_.max_send_sge) {
         info.cause = fmt::format("{}: num_sge {} is above the QP's max_send_sge {}.", detail,
                                  request.sges.size(), capacity_.max_send_sge);
         info.fix = "Use fewer scatter/gather entries, or create the QP with a larger max_send_sge.";
+        info.zh.cause = fmt::format("{}：num_sge {} 超过了 QP 的 max_send_sge {}。", detail_zh,
+                                    request.sges.size(), capacity_.max_send_sge);
+        info.zh.fix = "减少分散/聚集条目，或者以更大的 max_send_sge 创建 QP。";
     } else if ((ret == EINVAL || ret == ENOMEM) && request.inline_data && total > capacity_.max_inline_data) {
         info.cause = fmt::format("{}: the inline payload of {} bytes is above the QP's max_inline_data {}.",
                                  detail, total, capacity_.max_inline_data);
@@ -409,24 +455,38 @@ ErrorInfo QueuePair::explain_post_send_error(int ret, const SendRequest& request
             "Send it without IBV_SEND_INLINE (the device then reads it from the registered buffer: a NIC "
             "by DMA, SoftRoCE with a CPU copy in the kernel), or "
             "create the QP with a larger max_inline_data.";
+        info.zh.cause = fmt::format("{}：{} 字节的内联（inline）数据超过了 QP 的 max_inline_data {}。",
+                                    detail_zh, total, capacity_.max_inline_data);
+        info.zh.fix = "不带 IBV_SEND_INLINE 发送（这时设备从已注册的缓冲区读取数据：网卡通过 DMA，SoftRoCE "
+                      "在内核中由 CPU 复制），或者以更大的 max_inline_data 创建 QP。";
     } else if (ret == EINVAL && atomic && request.remote_addr % 8 != 0) {
         info.cause =
             fmt::format("{}: the remote address 0x{:x} is not 8-byte aligned; atomic operations work "
                         "on one aligned 64-bit word.",
                         detail, request.remote_addr);
         info.fix = "Use a remote address that is a multiple of 8.";
+        info.zh.cause =
+            fmt::format("{}：远端地址 0x{:x} 没有按 8 字节对齐；原子操作作用于一个对齐的 64 位字。",
+                        detail_zh, request.remote_addr);
+        info.zh.fix = "使用 8 的倍数作为远端地址。";
     } else if (ret == EINVAL && atomic && total != 8) {
         info.cause = fmt::format("{}: an atomic operation needs exactly one 8-byte local buffer for the "
                                  "original value, not {} bytes.",
                                  detail, total);
         info.fix = "Give the atomic one scatter/gather entry of length 8.";
+        info.zh.cause = fmt::format("{}：原子操作需要恰好一个 8 字节的本地缓冲区来存放原值，而不是 {} 字节。",
+                                    detail_zh, total);
+        info.zh.fix = "给原子操作一个长度为 8 的分散/聚集条目。";
     } else if (ret == ENOMEM) {
         info.cause = fmt::format("{}: the send queue is full ({} requests outstanding, max_send_wr).", detail,
                                  capacity_.max_send_wr);
         info.fix = "Poll completions before posting more (a request leaves the queue when it completes), or "
                    "create the QP with a larger max_send_wr.";
+        info.zh.cause = fmt::format("{}：发送队列已满（{} 个请求尚未完成，即 max_send_wr）。", detail_zh,
+                                    capacity_.max_send_wr);
+        info.zh.fix = "先轮询完成再投递更多（请求完成后才离开队列），或者以更大的 max_send_wr 创建 QP。";
     }
-    return info;
+    return info.seal();
 }
 
 } // namespace rdmalab

@@ -14,52 +14,75 @@ using namespace detail;
 
 namespace {
 
-/// Attribute values of a modify_qp call the IBTA or the port cannot accept, or empty.
-std::string modify_qp_value_problems(const Context& context, const ibv_qp_attr& a, int mask) {
-    std::vector<std::string> problems;
+/// A problem found in a modify_qp call's values, in English and in Chinese.
+struct ValueProblem {
+    std::string en;
+    std::string zh;
+};
+
+/// Attribute values of a modify_qp call the IBTA or the port cannot accept, in English (`en`) and in Chinese
+/// (`zh`), or empty.
+ValueProblem modify_qp_value_problems(const Context& context, const ibv_qp_attr& a, int mask) {
+    std::vector<ValueProblem> problems;
     if ((mask & IBV_QP_TIMEOUT) && a.timeout > 31)
         problems.push_back(
-            fmt::format("timeout {} is above 31 (a 5-bit field: 4.096 us * 2^timeout)", a.timeout));
+            {fmt::format("timeout {} is above 31 (a 5-bit field: 4.096 us * 2^timeout)", a.timeout),
+             fmt::format("timeout {} 大于 31（这是一个 5 位字段：4.096 us * 2^timeout）", a.timeout)});
     if ((mask & IBV_QP_RETRY_CNT) && a.retry_cnt > 7)
-        problems.push_back(fmt::format("retry_cnt {} is above 7 (a 3-bit field)", a.retry_cnt));
+        problems.push_back({fmt::format("retry_cnt {} is above 7 (a 3-bit field)", a.retry_cnt),
+                            fmt::format("retry_cnt {} 大于 7（这是一个 3 位字段）", a.retry_cnt)});
     if ((mask & IBV_QP_RNR_RETRY) && a.rnr_retry > 7)
         problems.push_back(
-            fmt::format("rnr_retry {} is above 7 (a 3-bit field; 7 means retry forever)", a.rnr_retry));
+            {fmt::format("rnr_retry {} is above 7 (a 3-bit field; 7 means retry forever)", a.rnr_retry),
+             fmt::format("rnr_retry {} 大于 7（这是一个 3 位字段；7 表示无限重试）", a.rnr_retry)});
     if ((mask & IBV_QP_MIN_RNR_TIMER) && a.min_rnr_timer > 31)
-        problems.push_back(fmt::format("min_rnr_timer {} is above 31 (a 5-bit code)", a.min_rnr_timer));
+        problems.push_back({fmt::format("min_rnr_timer {} is above 31 (a 5-bit code)", a.min_rnr_timer),
+                            fmt::format("min_rnr_timer {} 大于 31（这是一个 5 位编码）", a.min_rnr_timer)});
     ibv_device_attr device{};
     const bool have_device = ibv_query_device(context.get(), &device) == 0;
     const std::uint8_t port = (mask & IBV_QP_PORT) ? a.port_num : std::uint8_t(1);
-    if ((mask & IBV_QP_PORT) && have_device && (a.port_num < 1 || a.port_num > device.phys_port_cnt))
-        problems.push_back(
-            fmt::format("port_num {} does not exist (the device has port{} 1{})", a.port_num,
-                        device.phys_port_cnt > 1 ? "s" : "",
-                        device.phys_port_cnt > 1 ? fmt::format("..{}", device.phys_port_cnt) : ""));
+    if ((mask & IBV_QP_PORT) && have_device && (a.port_num < 1 || a.port_num > device.phys_port_cnt)) {
+        const std::string range = device.phys_port_cnt > 1 ? fmt::format("..{}", device.phys_port_cnt) : "";
+        problems.push_back({fmt::format("port_num {} does not exist (the device has port{} 1{})", a.port_num,
+                                        device.phys_port_cnt > 1 ? "s" : "", range),
+                            fmt::format("port_num {} 不存在（设备的端口为 1{}）", a.port_num, range)});
+    }
     if (mask & IBV_QP_PATH_MTU) {
         ibv_port_attr port_attr{};
         if (a.path_mtu < IBV_MTU_256 || a.path_mtu > IBV_MTU_4096)
             problems.push_back(
-                fmt::format("path_mtu code {} is not one of 1..5 (256..4096 bytes)", int(a.path_mtu)));
+                {fmt::format("path_mtu code {} is not one of 1..5 (256..4096 bytes)", int(a.path_mtu)),
+                 fmt::format("path_mtu 编码 {} 不在 1..5 之内（256..4096 字节）", int(a.path_mtu))});
         else if (ibv_query_port(context.get(), port, &port_attr) == 0 && a.path_mtu > port_attr.active_mtu)
-            problems.push_back(fmt::format("path_mtu {} is above the port's active MTU {}",
-                                           mtu_bytes(a.path_mtu), mtu_bytes(port_attr.active_mtu)));
+            problems.push_back({fmt::format("path_mtu {} is above the port's active MTU {}",
+                                            mtu_bytes(a.path_mtu), mtu_bytes(port_attr.active_mtu)),
+                                fmt::format("path_mtu {} 大于端口当前的 MTU（active_mtu）{}",
+                                            mtu_bytes(a.path_mtu), mtu_bytes(port_attr.active_mtu))});
     }
     if ((mask & IBV_QP_MAX_QP_RD_ATOMIC) && have_device && a.max_rd_atomic > device.max_qp_init_rd_atom)
-        problems.push_back(fmt::format("max_rd_atomic {} is above the device's max_qp_init_rd_atom {}",
-                                       a.max_rd_atomic, device.max_qp_init_rd_atom));
+        problems.push_back({fmt::format("max_rd_atomic {} is above the device's max_qp_init_rd_atom {}",
+                                        a.max_rd_atomic, device.max_qp_init_rd_atom),
+                            fmt::format("max_rd_atomic {} 大于设备的 max_qp_init_rd_atom {}", a.max_rd_atomic,
+                                        device.max_qp_init_rd_atom)});
     if ((mask & IBV_QP_MAX_DEST_RD_ATOMIC) && have_device && a.max_dest_rd_atomic > device.max_qp_rd_atom)
-        problems.push_back(fmt::format("max_dest_rd_atomic {} is above the device's max_qp_rd_atom {}",
-                                       a.max_dest_rd_atomic, device.max_qp_rd_atom));
+        problems.push_back({fmt::format("max_dest_rd_atomic {} is above the device's max_qp_rd_atom {}",
+                                        a.max_dest_rd_atomic, device.max_qp_rd_atom),
+                            fmt::format("max_dest_rd_atomic {} 大于设备的 max_qp_rd_atom {}",
+                                        a.max_dest_rd_atomic, device.max_qp_rd_atom)});
     if ((mask & IBV_QP_AV) && a.ah_attr.is_global) {
         ibv_port_attr port_attr{};
         if (ibv_query_port(context.get(), a.ah_attr.port_num ? a.ah_attr.port_num : port, &port_attr) == 0 &&
             a.ah_attr.grh.sgid_index >= port_attr.gid_tbl_len)
-            problems.push_back(fmt::format("sgid_index {} is beyond the port's GID table ({} entries)",
-                                           a.ah_attr.grh.sgid_index, port_attr.gid_tbl_len));
+            problems.push_back({fmt::format("sgid_index {} is beyond the port's GID table ({} entries)",
+                                            a.ah_attr.grh.sgid_index, port_attr.gid_tbl_len),
+                                fmt::format("sgid_index {} 超出了端口的 GID 表（{} 个条目）",
+                                            a.ah_attr.grh.sgid_index, port_attr.gid_tbl_len)});
     }
-    std::string text;
-    for (std::size_t i = 0; i < problems.size(); ++i)
-        text += (i ? "; " : "") + problems[i];
+    ValueProblem text;
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        text.en += (i ? "; " : "") + problems[i].en;
+        text.zh += (i ? "；" : "") + problems[i].zh;
+    }
     return text;
 }
 
@@ -153,13 +176,17 @@ TransitionReport QueuePair::modify(ibv_qp_attr attr, int mask, const std::string
             const int ret = call.value;
             ErrorInfo info = explain_modify_qp_error(ret, type_, from, to, mask,
                                                      masks.required | IBV_QP_STATE, masks.optional);
-            const std::string values =
-                ret == EINVAL ? modify_qp_value_problems(*pd_->context(), attr, mask) : "";
-            if (!values.empty() && info.cause.find("attribute mask") == std::string::npos) {
+            const ValueProblem values =
+                ret == EINVAL ? modify_qp_value_problems(*pd_->context(), attr, mask) : ValueProblem{};
+            if (!values.en.empty() && info.cause.find("attribute mask") == std::string::npos) {
                 info.cause = fmt::format("{} {}->{}: {}.", qp_type_name(type_), qp_state_name(from),
-                                         qp_state_name(to), values);
+                                         qp_state_name(to), values.en);
                 info.fix =
                     "Use values within those ranges (see `rdmalab-cli devices` for the device's limits).";
+                info.zh.cause = fmt::format("{} {}->{}：{}。", qp_type_name(type_), qp_state_name(from),
+                                            qp_state_name(to), values.zh);
+                info.zh.fix = "使用这些范围之内的值（设备的限制见 `rdmalab-cli devices`）。";
+                info.seal();
             }
             return info;
         });

@@ -67,8 +67,10 @@ class RdmaError : public std::runtime_error {
     ErrorInfo info_;
 };
 
-/// Generic explanation of `err` returned by `verb`, with verb-specific causes where known.
-ErrorInfo explain_errno(const std::string& verb, int err, const std::string& detail = {});
+/// Generic explanation of `err` returned by `verb`, with verb-specific causes where known. `detail` (what
+/// the call was about) leads the cause; `detail_zh` is the same in Chinese (empty: `detail` stands in both).
+ErrorInfo explain_errno(const std::string& verb, int err, const std::string& detail = {},
+                        const std::string& detail_zh = {});
 
 /// ibv_reg_mr failure; for ENOMEM/EPERM/EFAULT/EINVAL explains RLIMIT_MEMLOCK or the access flags.
 ErrorInfo explain_reg_mr_error(int err, std::size_t length, unsigned access);
@@ -76,7 +78,9 @@ ErrorInfo explain_reg_mr_error(int err, std::size_t length, unsigned access);
 /// Whether `bytes` more memory (for `what`, e.g. "A's and B's 1 GiB buffers") can be had without the
 /// kernel's out-of-memory killer ending the process: checked against MemAvailable (/proc/meminfo) and
 /// the address-space limit (`ulimit -v`). An explained ENOMEM when not, before anything is allocated.
-std::optional<ErrorInfo> explain_memory_shortfall(std::uint64_t bytes, const std::string& what);
+/// `what_zh` names it in Chinese (empty: `what` in both).
+std::optional<ErrorInfo> explain_memory_shortfall(std::uint64_t bytes, const std::string& what,
+                                                  const std::string& what_zh = {});
 
 /// No RDMA device at all: how to create a SoftRoCE device on this machine's interfaces.
 ErrorInfo explain_no_device();
