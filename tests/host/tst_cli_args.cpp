@@ -280,6 +280,18 @@ class CliArgsTest : public QObject {
         QVERIFY(run.err.contains("--pcapng saves the capture of --wire: add --wire"));
     }
 
+    void aTwoHostLabSkippedOnOneHostIsNotCountedAsHeld() {
+        // On one host (here, without any device) a two-host lab skips every step: the summary counts it apart
+        // and says how to run it, instead of "1 of 1 labs held every expectation".
+        const auto run = runCli({"lab", "run", "--all", "--dir",
+                                 RDMALAB_SOURCE_DIR + QStringLiteral("/tests/data/labs-two-hosts")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains(
+                     "0 of 0 labs held every expectation; 1 two-host lab skipped every step (it needs "
+                     "two hosts: `lab run LAB --listen ADDR` on one, `--connect HOST` on the other)"),
+                 qPrintable(run.out));
+    }
+
     void serveRejectsBadCommandsAndKeepsRunning() {
         const auto run =
             runCli({"serve", "--stdio"}, {},

@@ -37,16 +37,17 @@ std::uint64_t ProtectionDomain::dealloc() {
         [&](const auto& call) {
             ErrorInfo info = explain_errno("ibv_dealloc_pd", call.value, fmt::format("PD {}", handle_));
             if (call.value == EBUSY) {
-                info.cause = fmt::format("PD {} is still in use: a QP, memory region, memory window or "
-                                         "address handle created in it still exists.",
+                info.cause = fmt::format("PD {} is still in use: a QP, shared receive queue, memory region, "
+                                         "memory window or address handle created in it still exists.",
                                          handle_);
-                info.fix = "Destroy the QPs and AHs and deregister the regions of the PD first, then "
-                           "deallocate it.";
+                info.fix = "Destroy the PD's QPs, SRQs and AHs, deallocate its memory windows and deregister "
+                           "its regions first, then deallocate it.";
                 info.zh.cause =
-                    fmt::format("PD {} 仍在使用中：在它上面创建的 QP、内存区域、内存窗口或地址句柄"
-                                "仍然存在。",
+                    fmt::format("PD {} 仍在使用中：在它上面创建的 QP、共享接收队列（SRQ）、内存区域、"
+                                "内存窗口或地址句柄仍然存在。",
                                 handle_);
-                info.zh.fix = "先销毁这个 PD 上的 QP 和 AH，并注销它的区域，然后再释放它。";
+                info.zh.fix = "先销毁这个 PD 上的 QP、SRQ 和 AH，释放它的内存窗口，并注销它的内存区域，"
+                              "然后再释放 PD。";
                 info.seal();
             }
             return info;
