@@ -369,6 +369,8 @@ class LabBrowserTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(labWindow(window).labStart()->isEnabled(), 10000);
         labWindow(window).labStart()->click();
         QTRY_VERIFY2_WITH_TIMEOUT(window.session()->started(), qPrintable(window.session()->error()), 10000);
+        // The buttons follow the session when the window next updates them: a click before that is lost.
+        QTRY_VERIFY(labWindow(window).labPlay()->isEnabled());
         labWindow(window).labPlay()->click();
         QTRY_VERIFY_WITH_TIMEOUT(window.session()->stoppedBefore() && !window.session()->busy(), 10000);
         QCOMPARE(window.session()->nextStep(), 2); // set-up and turn ran; the fix (row 2) did not

@@ -503,16 +503,25 @@ class TranslationsTest : public QObject {
         // Play; lock in success at poll_bad (wrong: B refused it, REM_ACCESS_ERR) and wr_flush_err at
         // poll_flushed (right).
         int asked = 0;
+        // The buttons follow the session when the window next updates them: a click before that is lost. And
+        // a prediction is open once the session has stopped for it (needsPrediction() holds a moment earlier,
+        // while the session still plays: a lock-in then would play on past the next question).
+        QTRY_VERIFY_WITH_TIMEOUT(lab.labPlay()->isEnabled(), 20000);
         lab.labPlay()->click();
-        while (!session->done()) {
-            QTRY_VERIFY_WITH_TIMEOUT(session->done() || session->needsPrediction(), 20000);
+        while (true) {
+            QTRY_VERIFY_WITH_TIMEOUT(
+                session->done() || (session->needsPrediction() && !session->playing() && !session->busy()),
+                20000);
             if (session->done()) break;
             const QString value = ++asked == 1 ? QStringLiteral("success") : QStringLiteral("wr_flush_err");
             QVERIFY2(lab.labPredictChoice(value), qPrintable(value));
             lab.labPredictChoice(value)->click();
+            QTRY_VERIFY(lab.labLockIn()->isEnabled());
             lab.labLockIn()->click();
             QTRY_VERIFY_WITH_TIMEOUT(!session->busy(), 20000);
-            if (!session->done()) lab.labPlay()->click();
+            if (session->done()) break;
+            QTRY_VERIFY_WITH_TIMEOUT(lab.labPlay()->isEnabled(), 20000);
+            lab.labPlay()->click();
         }
         QCOMPARE(asked, 2);
         QCOMPARE(session->predictionsMade(), 2);
