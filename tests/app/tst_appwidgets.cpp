@@ -19,6 +19,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDialog>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -36,7 +37,6 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolButton>
-#include <QElapsedTimer>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -613,8 +613,8 @@ class AppWidgetsTest : public QObject {
                 for (const QSize size : {QSize(1280, 720), QSize(1024, 768)}) {
                     window.resize(size);
                     QTRY_COMPARE(window.size(), size);
-                    // Layouts and the toolbars' rows settle after the language change and the resize, later on a
-                    // loaded machine: a text cut for good stays cut for the 5 s this waits.
+                    // Layouts and the toolbars' rows settle after the language change and the resize, later
+                    // on a loaded machine: a text cut for good stays cut for the 5 s this waits.
                     QString cut;
                     QElapsedTimer settling;
                     settling.start();
