@@ -87,6 +87,17 @@ struct LabVerdict {
     bool two_hosts = false; ///< a `hosts: 2` lab (on one host every step is skipped)
 };
 
+/// The verdict of a lab none of whose steps ran.
+LabVerdict verdict_not_run(const labs::Lab& lab) {
+    LabVerdict v;
+    v.id = lab.id;
+    v.chapter = lab.chapter;
+    v.two_hosts = lab.hosts == 2;
+    v.steps = lab.steps.size();
+    v.not_run = lab.steps.size();
+    return v;
+}
+
 LabVerdict run_one(const labs::Lab& lab, const RunArgs& args, const std::shared_ptr<Tracer>& tracer,
                    bool details) {
     labs::LabRunOptions options;
@@ -101,12 +112,7 @@ LabVerdict run_one(const labs::Lab& lab, const RunArgs& args, const std::shared_
             "rdmalab-cli: lab run: lab '%s' runs on one host; --listen and --connect run a two-host lab "
             "(`hosts: 2`, chapter 29)\n  fix: run it without --listen and --connect\n",
             lab.id.c_str());
-        LabVerdict refused;
-        refused.id = lab.id;
-        refused.chapter = lab.chapter;
-        refused.steps = lab.steps.size();
-        refused.not_run = lab.steps.size();
-        return refused;
+        return verdict_not_run(lab);
     }
     if (!args.listen.empty() || !args.connect.empty()) {
         // The other host's run may start later: B waits ten minutes for A, A tries for two.
@@ -123,12 +129,7 @@ LabVerdict run_one(const labs::Lab& lab, const RunArgs& args, const std::shared_
             }
         } catch (const std::exception& e) {
             std::fprintf(stderr, "rdmalab-cli: lab run: %s\n", e.what());
-            LabVerdict failed;
-            failed.id = lab.id;
-            failed.chapter = lab.chapter;
-            failed.steps = lab.steps.size();
-            failed.not_run = lab.steps.size();
-            return failed;
+            return verdict_not_run(lab);
         }
         if (!args.json)
             std::printf("lab %s: endpoint %c on %s, the other host is %s\n", lab.id.c_str(),

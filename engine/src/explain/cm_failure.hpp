@@ -11,5 +11,7 @@ namespace rdmalab::detail {
 /// reject reason (the kernel's enum ib_cm_rej_reason in include/rdma/ib_cm.h: 8 invalid service ID, 28
 /// consumer defined); for the error events it is a negative errno.
 std::string describe_cm_failure(rdma_cm_event_type type, int status);
+/// The same in Simplified Chinese, case for case.
+std::string describe_cm_failure_zh(rdma_cm_event_type type, int status);
 
 } // namespace rdmalab::detail
